@@ -1,0 +1,98 @@
+import { v7 as uuidv7 } from 'uuid';
+import { LoyaltyValidationError } from './errors.js';
+import { EVENT_TYPES, type EventType } from './event-types.js';
+import { type Envelope, type PayloadInput, SCHEMA_VERSION } from './schemas/envelope.js';
+import { guid, utcTimestamp } from './schemas/primitives.js';
+import { parsePayload } from './validate.js';
+
+/** Envelope fields a caller may set; everything else is derived. */
+export interface EnvelopeOptions {
+  /** Reuse an id (a retry of an event built elsewhere). Default: a new UUIDv7. */
+  eventId?: string;
+  /** When the event happened at the source. A `Date` or an ISO 8601 UTC string. Default: now. */
+  occurredAt?: Date | string;
+  /** Optional GUID tying related events across systems. */
+  correlationId?: string;
+  /** Override the entity id inferred from the payload (see `EVENT_TYPES[type].entityIdField`). */
+  entityId?: string;
+}
+
+/**
+ * A new UUID version 7 event id. Ids made in the same millisecond still sort in creation order.
+ *
+ * @example
+ * ```ts
+ * import { newEventId } from 'loyalty-partner-sdk';
+ * newEventId(); // '019aa1f2-...-7...'
+ * ```
+ */
+export function newEventId(): string {
+  return uuidv7();
+}
+
+/**
+ * Builds a complete, validated envelope: UUIDv7 `eventId`, `occurredAt` now (UTC), the
+ * `entityType` and `entityId` of the event type, `sourceSystem` (`Partner` for the types the
+ * partner sends, `Loyalty` for outbound types, which only the emulator and tests build) and
+ * `schemaVersion: 1`. Payload defaults are applied. Throws `LoyaltyValidationError`.
+ *
+ * A batch carries the entity type of its items and, as `entityId`, the id of its first item.
+ *
+ * @example
+ * ```ts
+ * import { createEnvelope } from 'loyalty-partner-sdk';
+ * const envelope = createEnvelope('CustomerSynced', { externalCustomerId: 'c-42', phone: '+966500000000' });
+ * envelope.entityType; // 'Customer'
+ * envelope.entityId; // 'c-42'
+ * ```
+ */
+export function createEnvelope<T extends EventType>(
+  eventType: T,
+  payload: PayloadInput<T>,
+  options: EnvelopeOptions = {},
+): Envelope<T> {
+  const parsed = parsePayload(eventType, payload);
+  const info = EVENT_TYPES[eventType];
+  const issues = [];
+
+  const eventId = options.eventId ?? newEventId();
+  if (options.eventId !== undefined && !guid.safeParse(options.eventId).success) {
+    issues.push({ path: 'eventId', message: 'must be a GUID (a UUIDv7 from newEventId())' });
+  }
+  const occurredAt =
+    options.occurredAt instanceof Date ? options.occurredAt.toISOString() : (options.occurredAt ?? new Date().toISOString());
+  if (!utcTimestamp.safeParse(occurredAt).success) {
+    issues.push({ path: 'occurredAt', message: 'must be a valid Date or an ISO 8601 UTC timestamp' });
+  }
+  if (options.correlationId !== undefined && !guid.safeParse(options.correlationId).success) {
+    issues.push({ path: 'correlationId', message: 'must be a GUID' });
+  }
+  const entityId = options.entityId ?? inferEntityId(info.entityIdField, parsed);
+  if (!entityId) {
+    issues.push({ path: 'entityId', message: `cannot be inferred for ${eventType}; pass options.entityId` });
+  }
+  if (issues.length > 0) {
+    throw new LoyaltyValidationError('INVALID_PAYLOAD', `Invalid ${eventType} envelope options`, issues, { eventType });
+  }
+
+  const envelope: Record<string, unknown> = {
+    eventId,
+    occurredAt,
+    entityType: info.entityType,
+    entityId,
+    sourceSystem: info.direction === 'inbound' ? 'Partner' : 'Loyalty',
+    schemaVersion: SCHEMA_VERSION,
+  };
+  if (options.correlationId !== undefined) envelope.correlationId = options.correlationId;
+  envelope.eventType = eventType;
+  envelope.payload = parsed;
+  return envelope as unknown as Envelope<T>;
+}
+
+function inferEntityId(field: string | null, payload: unknown): string | undefined {
+  if (field === null) return undefined;
+  const record = payload as Record<string, unknown> & { items?: Record<string, unknown>[] };
+  const source = Array.isArray(record.items) ? record.items[0] : record;
+  const value = source?.[field];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}

@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+
+/**
+ * Base of every error this SDK throws for the Loyalty contract, so one `instanceof` catches them
+ * all. Each subclass has a literal `code`, so `switch (err.code)` narrows.
+ *
+ * @example
+ * ```ts
+ * import { LoyaltyError } from 'loyalty-partner-sdk';
+ * try {
+ *   // ...
+ * } catch (err) {
+ *   if (err instanceof LoyaltyError) console.error(err.code, err.message);
+ * }
+ * ```
+ */
+export abstract class LoyaltyError extends Error {
+  abstract readonly code: string;
+  override get name(): string {
+    return this.constructor.name;
+  }
+}
+
+/** One problem found in a payload or an option, with the path of the field at fault. */
+export interface ValidationIssue {
+  /** Dotted path of the field, e.g. `payload.items.3.price`; `''` for the value itself. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Why a `LoyaltyValidationError` was raised. */
+export type ValidationErrorCode =
+  | 'INVALID_PAYLOAD'
+  | 'UNKNOWN_EVENT_TYPE'
+  | 'WRONG_EVENT_DIRECTION'
+  | 'INVALID_REQUEST'
+  | 'INVALID_OPTIONS';
+
+/**
+ * Refused before anything was sent: a payload or envelope that breaks the contract, an unknown or
+ * outbound event type, a customer lookup with both or neither key, or invalid client options.
+ * `issues` names every field at fault. Values are never copied into the message (they may be
+ * personal data such as a phone number).
+ *
+ * @example
+ * ```ts
+ * import { createEnvelope, LoyaltyValidationError } from 'loyalty-partner-sdk';
+ * try {
+ *   createEnvelope('InvoiceEarned', {
+ *     externalInvoiceId: 'inv-1', externalCustomerId: 'c-1', externalBranchId: 'b-1',
+ *     subtotalAfterDiscountBeforeVat: 10, earnType: 'Stamps', channel: 'Pos',
+ *   });
+ * } catch (err) {
+ *   if (err instanceof LoyaltyValidationError) console.log(err.issues[0]?.path); // 'payload.stampCardId'
+ * }
+ * ```
+ */
+export class LoyaltyValidationError extends LoyaltyError {
+  readonly code: ValidationErrorCode;
+  readonly issues: readonly ValidationIssue[];
+  readonly eventType: string | undefined;
+
+  constructor(
+    code: ValidationErrorCode,
+    summary: string,
+    issues: readonly ValidationIssue[] = [],
+    options: { eventType?: string | undefined; cause?: unknown } = {},
+  ) {
+    const detail = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
+    super(detail ? `${summary}: ${detail}` : summary, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.issues = issues;
+    this.eventType = options.eventType;
+  }
+}
+
+/** Turns zod issues into `ValidationIssue`s whose path starts with `prefix`. */
+export function toValidationIssues(issues: readonly z.core.$ZodIssue[], prefix: string): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const issue of issues) {
+    const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({ path: base ? `${base}.${key}` : key, message: 'is not a field of the contract (check its spelling)' });
+      }
+    } else if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) {
+      out.push({ path: base, message: 'is required' });
+    } else {
+      out.push({ path: base, message: issue.message });
+    }
+  }
+  return out;
+}

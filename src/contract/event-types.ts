@@ -1,0 +1,253 @@
+/**
+ * The 16 event types of the Partner Event Interface (spec section 6.1), as one `as const` list
+ * per direction so every other table can be typed from them and fail to compile when one is missing.
+ */
+export const INBOUND_EVENT_TYPES = [
+  'InvoiceEarned',
+  'InvoiceRefunded',
+  'CouponUsed',
+  'CouponUsageCancelled',
+  'BranchSynced',
+  'CustomerSynced',
+  'ProductSynced',
+  'CouponSynced',
+  'BranchesSyncedBatch',
+  'CustomersSyncedBatch',
+  'ProductsSyncedBatch',
+  'CouponsSyncedBatch',
+] as const;
+
+/** Event types the service sends to the partner's receiver as signed webhooks. */
+export const OUTBOUND_EVENT_TYPES = [
+  'RefundReversalCompleted',
+  'LoyaltyRuleChanged',
+  'RedemptionExpiredOrCancelled',
+  'IntegrationStatusChanged',
+] as const;
+
+/** All 16 event types, partner-to-service first. */
+export const EVENT_TYPE_NAMES = [...INBOUND_EVENT_TYPES, ...OUTBOUND_EVENT_TYPES] as const;
+
+/** Any of the 16 event types of the contract. */
+export type EventType = (typeof EVENT_TYPE_NAMES)[number];
+/** An event type the partner posts to `POST /api/partner/v1/events`. */
+export type InboundEventType = (typeof INBOUND_EVENT_TYPES)[number];
+/** An event type the service delivers to the partner's receiver. */
+export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
+/** The four batch sync event types (at most 500 items each). */
+export type BatchEventType = Extract<InboundEventType, `${string}Batch`>;
+
+/** The `entityType` values of the envelope (spec section 2.1). */
+export const ENTITY_TYPES = [
+  'Invoice',
+  'Redemption',
+  'LoyaltyRule',
+  'Branch',
+  'Customer',
+  'Product',
+  'Coupon',
+  'Integration',
+] as const;
+/** One of the eight entity types of the envelope. */
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** Who sends an event: `inbound` is partner to service, `outbound` is service to partner. */
+export type EventDirection = 'inbound' | 'outbound';
+/**
+ * `Available` is processed now; `Planned` is accepted at the wire but answered with a retryable
+ * 503 `EVENT_HANDLER_NOT_REGISTERED` until its handler ships; `Outbound` is sent by the service.
+ */
+export type EventAvailability = 'Available' | 'Planned' | 'Outbound';
+
+/** What the catalogue knows about one event type. */
+export interface EventTypeInfo {
+  readonly direction: EventDirection;
+  readonly availability: EventAvailability;
+  /** For outbound types: whether the service's webhook catalogue emits it yet. */
+  readonly emitted?: boolean;
+  readonly entityType: EntityType;
+  /**
+   * The payload field whose value becomes the envelope's `entityId`. For a batch it names the
+   * field of each item: a batch carries the id of its first item. `null` when the payload has no
+   * such field (IntegrationStatusChanged): the caller passes `entityId` explicitly.
+   */
+  readonly entityIdField: string | null;
+  /** For batch types: the single-entity type each item corresponds to. */
+  readonly singleEventType?: InboundEventType;
+  readonly description: string;
+}
+
+/**
+ * The event catalogue: direction, availability, entity type and entity-id field of every type.
+ *
+ * @example
+ * ```ts
+ * import { EVENT_TYPES } from 'loyalty-partner-sdk';
+ * EVENT_TYPES.InvoiceRefunded.availability; // 'Planned'
+ * EVENT_TYPES.LoyaltyRuleChanged.direction; // 'outbound'
+ * ```
+ */
+export const EVENT_TYPES = {
+  InvoiceEarned: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Invoice',
+    entityIdField: 'externalInvoiceId',
+    description: 'A sale earned points or stamps; the service computes how many.',
+  },
+  InvoiceRefunded: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Invoice',
+    entityIdField: 'externalInvoiceId',
+    description: 'A refund; the service reverses the original earn once the handler ships.',
+  },
+  CouponUsed: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    description: 'A coupon was redeemed on an invoice.',
+  },
+  CouponUsageCancelled: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    description: 'Reverses a previous CouponUsed.',
+  },
+  BranchSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Branch',
+    entityIdField: 'externalBranchId',
+    description: 'Creates or updates one branch.',
+  },
+  CustomerSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Customer',
+    entityIdField: 'externalCustomerId',
+    description: 'Creates or updates one customer.',
+  },
+  ProductSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Product',
+    entityIdField: 'externalProductId',
+    description: 'Creates, updates or (isActive: false) deactivates one product.',
+  },
+  CouponSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    description: 'Creates or updates one coupon.',
+  },
+  BranchesSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Branch',
+    entityIdField: 'externalBranchId',
+    singleEventType: 'BranchSynced',
+    description: 'Up to 500 branches, for a backfill or a reconciliation.',
+  },
+  CustomersSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Customer',
+    entityIdField: 'externalCustomerId',
+    singleEventType: 'CustomerSynced',
+    description: 'Up to 500 customers, for a backfill or a reconciliation.',
+  },
+  ProductsSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Product',
+    entityIdField: 'externalProductId',
+    singleEventType: 'ProductSynced',
+    description: 'Up to 500 products, for a backfill or a reconciliation.',
+  },
+  CouponsSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    singleEventType: 'CouponSynced',
+    description: 'Up to 500 coupons, for a backfill or a reconciliation.',
+  },
+  RefundReversalCompleted: {
+    direction: 'outbound',
+    availability: 'Outbound',
+    emitted: false,
+    entityType: 'Invoice',
+    entityIdField: 'externalInvoiceId',
+    description: 'Outcome of a refund reversal (not emitted yet).',
+  },
+  LoyaltyRuleChanged: {
+    direction: 'outbound',
+    availability: 'Outbound',
+    emitted: true,
+    entityType: 'LoyaltyRule',
+    entityIdField: 'externalStoreId',
+    description: 'The merchant changed an earn rate or a stamp rule; apply only a newer ruleVersion.',
+  },
+  RedemptionExpiredOrCancelled: {
+    direction: 'outbound',
+    availability: 'Outbound',
+    emitted: false,
+    entityType: 'Redemption',
+    entityIdField: 'redemptionId',
+    description: 'A pending redemption expired or was cancelled by staff (not emitted yet).',
+  },
+  IntegrationStatusChanged: {
+    direction: 'outbound',
+    availability: 'Outbound',
+    emitted: true,
+    entityType: 'Integration',
+    entityIdField: null,
+    description: 'The merchant enabled, disabled or disconnected the integration.',
+  },
+} as const satisfies Record<EventType, EventTypeInfo>;
+
+const eventTypeSet: ReadonlySet<string> = new Set(EVENT_TYPE_NAMES);
+
+/**
+ * Narrows an unknown string to one of the 16 event types.
+ *
+ * @example
+ * ```ts
+ * import { isEventType } from 'loyalty-partner-sdk';
+ * const name: string = 'InvoiceEarned';
+ * if (isEventType(name)) console.log(name);
+ * ```
+ */
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && eventTypeSet.has(value);
+}
+
+/**
+ * Narrows to an event type the partner may post.
+ *
+ * @example
+ * ```ts
+ * import { isInboundEventType } from 'loyalty-partner-sdk';
+ * isInboundEventType('LoyaltyRuleChanged'); // false: the service sends that one
+ * ```
+ */
+export function isInboundEventType(value: unknown): value is InboundEventType {
+  return isEventType(value) && EVENT_TYPES[value].direction === 'inbound';
+}
+
+/**
+ * Narrows to an event type the service delivers as a webhook.
+ *
+ * @example
+ * ```ts
+ * import { isOutboundEventType } from 'loyalty-partner-sdk';
+ * isOutboundEventType('IntegrationStatusChanged'); // true
+ * ```
+ */
+export function isOutboundEventType(value: unknown): value is OutboundEventType {
+  return isEventType(value) && EVENT_TYPES[value].direction === 'outbound';
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { amount, id } from './primitives.js';
+
+/**
+ * Entity shapes of spec section 2.2, used by the single and batch sync events. They are strict:
+ * an unknown key is almost always a misspelt field, and refusing it locally beats the service
+ * silently ignoring it.
+ */
+export const branchSchema = z.strictObject({
+  externalBranchId: id,
+  name: id,
+  isActive: z.boolean({ error: 'must be true or false' }),
+});
+
+/** Customer shape; `firstName` and `lastName` are optional. */
+export const customerSchema = z.strictObject({
+  externalCustomerId: id,
+  phone: id,
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+});
+
+/** Product shape; `isActive` defaults to `true` when omitted (send `false` when deleted). */
+export const productSchema = z.strictObject({
+  externalProductId: id,
+  name: id,
+  price: amount,
+  isActive: z.boolean({ error: 'must be true or false' }).default(true),
+});
+
+/** Coupon shape; `isLoyaltyProgramCoupon` defaults to `false`. */
+export const couponSchema = z
+  .strictObject({
+    externalCouponId: id,
+    name: id,
+    discountType: z.enum(['FixedAmount', 'Percentage']),
+    discountValue: amount,
+    isLoyaltyProgramCoupon: z.boolean({ error: 'must be true or false' }).default(false),
+  })
+  .check((ctx) => {
+    // A percentage above 100 would give more than the invoice is worth: a data-entry slip.
+    if (ctx.value.discountType === 'Percentage' && ctx.value.discountValue > 100) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value.discountValue,
+        path: ['discountValue'],
+        message: 'must be at most 100 when discountType is Percentage',
+      });
+    }
+  });

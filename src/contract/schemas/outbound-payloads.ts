@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { amount, count, id, integer, utcTimestamp } from './primitives.js';
+
+/*
+ * Payloads the partner RECEIVES. They are loose objects: unknown extra fields pass through, so a
+ * newer service that adds a field never breaks an older receiver. Required fields stay required.
+ */
+
+const earnMethod = z.enum(['OnPurchase', 'OnVisit'], {
+  error: (issue) =>
+    issue.input === 'FreeEntry'
+      ? 'FreeEntry is not a valid partner earn method; the service rejects it'
+      : 'must be OnPurchase or OnVisit',
+});
+
+function requireSet(ctx: z.core.ParsePayload<Record<string, unknown>>, field: string, when: string): void {
+  const value = ctx.value[field];
+  if (value === null || value === undefined) {
+    ctx.issues.push({ code: 'custom', input: value, path: [field], message: `is required when ${when}` });
+  }
+}
+
+function requireNull(ctx: z.core.ParsePayload<Record<string, unknown>>, field: string, when: string): void {
+  const value = ctx.value[field];
+  if (value !== null && value !== undefined) {
+    ctx.issues.push({ code: 'custom', input: value, path: [field], message: `must be null when ${when}` });
+  }
+}
+
+/** EarnRate body (2.3): cost fields for `OnPurchase`, `pointsPerVisit` for `OnVisit`. */
+export const earnRateSchema = z
+  .looseObject({
+    methodType: earnMethod,
+    pointCostAmount: amount.nullish(),
+    pointCostPoints: count.nullish(),
+    pointsPerVisit: count.nullish(),
+    minimumPurchase: amount,
+    isActive: z.boolean(),
+  })
+  .check((ctx) => {
+    if (ctx.value.methodType === 'OnPurchase') {
+      requireSet(ctx, 'pointCostAmount', 'methodType is OnPurchase');
+      requireSet(ctx, 'pointCostPoints', 'methodType is OnPurchase');
+      requireNull(ctx, 'pointsPerVisit', 'methodType is OnPurchase');
+    } else {
+      requireSet(ctx, 'pointsPerVisit', 'methodType is OnVisit');
+      requireNull(ctx, 'pointCostAmount', 'methodType is OnVisit');
+      requireNull(ctx, 'pointCostPoints', 'methodType is OnVisit');
+    }
+  });
+
+/** StampRule body (2.3): `amountPerStamp` is required for `PerAmount`. */
+export const stampRuleSchema = z
+  .looseObject({
+    stampCardId: id,
+    name: id,
+    mode: z.enum(['PerVisit', 'PerAmount']),
+    minInvoiceAmount: amount,
+    amountPerStamp: amount.nullish(),
+    cooldownDays: count.nullish(),
+    isActive: z.boolean(),
+  })
+  .check((ctx) => {
+    if (ctx.value.mode === 'PerAmount') {
+      requireSet(ctx, 'amountPerStamp', 'mode is PerAmount');
+      if (ctx.value.amountPerStamp === 0) {
+        ctx.issues.push({ code: 'custom', input: 0, path: ['amountPerStamp'], message: 'must be greater than 0' });
+      }
+    }
+  });
+
+const ruleWrapper = {
+  externalStoreId: id,
+  ruleVersion: integer,
+  effectiveFrom: utcTimestamp,
+};
+
+/** LoyaltyRuleChanged payload: the wrapper of 2.3, discriminated on `ruleType`. */
+export const loyaltyRuleChangedSchema = z.discriminatedUnion('ruleType', [
+  z.looseObject({ ...ruleWrapper, ruleType: z.literal('EarnRate'), payload: earnRateSchema }),
+  z.looseObject({ ...ruleWrapper, ruleType: z.literal('StampRule'), payload: stampRuleSchema }),
+]);
+
+/** RefundReversalCompleted payload (6.2). */
+export const refundReversalCompletedSchema = z.looseObject({
+  externalInvoiceId: id,
+  status: z.enum(['Reversed', 'OverrideApplied', 'NegativeBalanceByPolicy']),
+  pointsReversed: integer.nullable(),
+  stampsReversed: integer.nullable(),
+  newBalance: integer,
+});
+
+/** RedemptionExpiredOrCancelled payload (6.6). */
+export const redemptionExpiredOrCancelledSchema = z.looseObject({
+  redemptionId: id,
+  externalInvoiceId: id.nullable(),
+  reason: z.enum(['Expired', 'Cancelled']),
+});
+
+/** IntegrationStatusChanged payload (6.6). */
+export const integrationStatusChangedSchema = z.looseObject({
+  status: z.enum(['Enabled', 'Disabled', 'Disconnected']),
+});
+
+/** Payload schemas of the four event types the service sends. */
+export const outboundPayloadSchemas = {
+  RefundReversalCompleted: refundReversalCompletedSchema,
+  LoyaltyRuleChanged: loyaltyRuleChangedSchema,
+  RedemptionExpiredOrCancelled: redemptionExpiredOrCancelledSchema,
+  IntegrationStatusChanged: integrationStatusChangedSchema,
+} as const;

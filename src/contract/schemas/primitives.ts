@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * Field formats shared by every payload. The contract does not show maximum lengths or string
+ * formats (section 2), so ids and names are only required to be non-empty strings.
+ */
+export const id = z.string().min(1, { error: 'must be a non-empty string' });
+
+/** ISO 8601 UTC timestamp with a `Z` suffix, as the contract requires for `occurredAt`. */
+export const utcTimestamp = z.iso.datetime({
+  error: 'must be an ISO 8601 UTC timestamp such as 2026-11-20T09:13:20Z',
+});
+
+/** A finite decimal amount in riyals. Money is never negative in any payload of the contract. */
+export const amount = z
+  .number({ error: 'must be a finite number' })
+  .nonnegative({ error: 'must not be negative' });
+
+/** A whole number within the safe integer range. */
+export const integer = z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' });
+
+/** A non-negative whole number (counts, versions, days). */
+export const count = integer.nonnegative({ error: 'must not be negative' });
+
+/** A GUID in 8-4-4-4-12 hex form (any version), as the contract allows for `correlationId`. */
+export const guid = z.guid({ error: 'must be a GUID (8-4-4-4-12 hex digits)' });
+
+/** A UUID version 7, required for the `eventId` of events the partner sends. */
+export const uuidV7 = z.uuid({ version: 'v7', error: 'must be a UUID version 7' });

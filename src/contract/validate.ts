@@ -1,0 +1,75 @@
+import { toValidationIssues, LoyaltyValidationError } from './errors.js';
+import { EVENT_TYPES, type EventType, type InboundEventType, isEventType } from './event-types.js';
+import { type InboundEnvelope, inboundEnvelopeSchema, type PayloadOf, payloadSchemas } from './schemas/envelope.js';
+
+/**
+ * Checks that `eventType` is one the partner may send, and throws the error a caller can act on.
+ * Shared by `createEnvelope`, the client and the outbox so they refuse in the same words.
+ */
+export function assertInboundEventType(eventType: unknown): asserts eventType is InboundEventType {
+  if (!isEventType(eventType)) {
+    throw new LoyaltyValidationError(
+      'UNKNOWN_EVENT_TYPE',
+      `Unknown event type ${JSON.stringify(String(eventType)).slice(0, 80)}: use one of the 16 types of EVENT_TYPES`,
+    );
+  }
+  if (EVENT_TYPES[eventType].direction !== 'inbound') {
+    throw new LoyaltyValidationError(
+      'WRONG_EVENT_DIRECTION',
+      `${eventType} is sent by the Loyalty service to your receiver; a partner never posts it`,
+      [],
+      { eventType },
+    );
+  }
+}
+
+/**
+ * Validates a payload against its event type's schema and returns it with defaults applied.
+ * Throws `LoyaltyValidationError` with the path of every field at fault.
+ *
+ * @example
+ * ```ts
+ * import { parsePayload } from 'loyalty-partner-sdk';
+ * const product = parsePayload('ProductSynced', { externalProductId: 'p-1', name: 'Latte', price: 14 });
+ * product.isActive; // true (the contract's default)
+ * ```
+ */
+export function parsePayload<T extends EventType>(eventType: T, payload: unknown): PayloadOf<T> {
+  if (!isEventType(eventType)) assertInboundEventType(eventType);
+  const result = payloadSchemas[eventType].safeParse(payload);
+  if (!result.success) {
+    throw new LoyaltyValidationError(
+      'INVALID_PAYLOAD',
+      `Invalid ${eventType} payload`,
+      toValidationIssues(result.error.issues, 'payload'),
+      { eventType },
+    );
+  }
+  return result.data as PayloadOf<T>;
+}
+
+/**
+ * Validates a complete envelope the partner is about to send (for example one rebuilt from a
+ * queue) and returns it parsed. Throws `LoyaltyValidationError` naming every field at fault.
+ *
+ * @example
+ * ```ts
+ * import { createEnvelope, parseInboundEnvelope } from 'loyalty-partner-sdk';
+ * const envelope = createEnvelope('BranchSynced', { externalBranchId: 'b-1', name: 'Olaya', isActive: true });
+ * parseInboundEnvelope(JSON.parse(JSON.stringify(envelope))).eventId === envelope.eventId; // true
+ * ```
+ */
+export function parseInboundEnvelope(envelope: unknown): InboundEnvelope {
+  const eventType = (envelope as { eventType?: unknown } | null)?.eventType;
+  assertInboundEventType(eventType);
+  const result = inboundEnvelopeSchema.safeParse(envelope);
+  if (!result.success) {
+    throw new LoyaltyValidationError(
+      'INVALID_PAYLOAD',
+      `Invalid ${eventType} envelope`,
+      toValidationIssues(result.error.issues, ''),
+      { eventType },
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,52 @@
+/**
+ * `loyalty-partner-sdk`, Web build (browsers, kiosk webviews, edge runtimes): the client uses
+ * `fetch` and Web Crypto. On Node.js the `node` export condition serves
+ * `src/platform-node/index.ts` instead, with the same names.
+ */
+export type {
+  BatchEventType,
+  EntityType,
+  Envelope,
+  EnvelopeBase,
+  EnvelopeOptions,
+  ErrorAction,
+  ErrorCode,
+  ErrorCodeInfo,
+  ErrorEnvelope,
+  EventAvailability,
+  EventDirection,
+  EventType,
+  EventTypeInfo,
+  InboundEnvelope,
+  InboundEventType,
+  OutboundEnvelope,
+  OutboundEventType,
+  PayloadInput,
+  PayloadOf,
+  ValidationErrorCode,
+  ValidationIssue,
+} from './contract/index.js';
+export {
+  assertInboundEventType,
+  createEnvelope,
+  ENTITY_TYPES,
+  ERROR_CODES,
+  EVENT_TYPE_NAMES,
+  EVENT_TYPES,
+  errorCodeInfo,
+  INBOUND_EVENT_TYPES,
+  isErrorCode,
+  isEventType,
+  isInboundEventType,
+  isOutboundEventType,
+  LoyaltyError,
+  LoyaltyValidationError,
+  MAX_BATCH_ITEMS,
+  newEventId,
+  OUTBOUND_EVENT_TYPES,
+  parseInboundEnvelope,
+  parsePayload,
+  SCHEMA_VERSION,
+  schemas,
+  toValidationIssues,
+} from './contract/index.js';
