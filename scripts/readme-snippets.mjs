@@ -15,6 +15,9 @@ for (const match of readme.matchAll(fence)) {
   const line = readme.slice(0, match.index).split('\n').length;
   const body = match[1] ?? '';
   // `export {}` makes every sample a module, so samples do not collide on top-level names.
-  writeFileSync(new URL(`snippet-${String(count).padStart(2, '0')}.ts`, outDir), `// README.md line ${line}\n${body}\nexport {};\n`);
+  writeFileSync(
+    new URL(`snippet-${String(count).padStart(2, '0')}.ts`, outDir),
+    `// README.md line ${line}\n${body}\nexport {};\n`,
+  );
 }
 console.log(`readme-snippets: ${count} TypeScript samples extracted from README.md`);

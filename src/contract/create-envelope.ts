@@ -60,7 +60,9 @@ export function createEnvelope<T extends EventType>(
     issues.push({ path: 'eventId', message: 'must be a GUID (a UUIDv7 from newEventId())' });
   }
   const occurredAt =
-    options.occurredAt instanceof Date ? options.occurredAt.toISOString() : (options.occurredAt ?? new Date().toISOString());
+    options.occurredAt instanceof Date
+      ? options.occurredAt.toISOString()
+      : (options.occurredAt ?? new Date().toISOString());
   if (!utcTimestamp.safeParse(occurredAt).success) {
     issues.push({ path: 'occurredAt', message: 'must be a valid Date or an ISO 8601 UTC timestamp' });
   }
@@ -72,7 +74,9 @@ export function createEnvelope<T extends EventType>(
     issues.push({ path: 'entityId', message: `cannot be inferred for ${eventType}; pass options.entityId` });
   }
   if (issues.length > 0) {
-    throw new LoyaltyValidationError('INVALID_PAYLOAD', `Invalid ${eventType} envelope options`, issues, { eventType });
+    throw new LoyaltyValidationError('INVALID_PAYLOAD', `Invalid ${eventType} envelope options`, issues, {
+      eventType,
+    });
   }
 
   const envelope: Record<string, unknown> = {

@@ -21,6 +21,12 @@ export interface ErrorCodeInfo {
   readonly retryable: boolean;
   /** `true` for codes of the planned synchronous endpoints that no live endpoint returns yet. */
   readonly planned?: boolean;
+  /**
+   * `true` when the answer is about the merchant's integration or credentials, not about the event:
+   * every event of the tenant gets it until something changes, so a queue pauses or stops the whole
+   * tenant instead of retrying, parking or dropping events one by one.
+   */
+  readonly tenantWide?: boolean;
   /** The condition, in the contract's words. */
   readonly condition: string;
   /** What the caller should do, for people reading logs and docs. */
@@ -42,6 +48,7 @@ export const ERROR_CODES = {
     status: 401,
     action: 'reauthenticate',
     retryable: false,
+    tenantWide: true,
     condition: '`X-Api-Key` header absent',
     remedy: 'Configure the API key issued at activation.',
   },
@@ -49,6 +56,7 @@ export const ERROR_CODES = {
     status: 401,
     action: 'reauthenticate',
     retryable: false,
+    tenantWide: true,
     condition: 'key unknown, revoked, or from the wrong environment',
     remedy: 'Check the key and that it belongs to this environment (testing or production).',
   },
@@ -56,20 +64,23 @@ export const ERROR_CODES = {
     status: 401,
     action: 'reauthenticate',
     retryable: false,
+    tenantWide: true,
     condition: 'HMAC does not match the raw body under any active signing secret',
-    remedy: "Check the signing secret; sign the exact bytes you send.",
+    remedy: 'Check the signing secret; sign the exact bytes you send.',
   },
   SIGNATURE_EXPIRED: {
     status: 401,
     action: 'check-clock',
     retryable: false,
     condition: 'signature timestamp outside the 5-minute tolerance',
-    remedy: "Synchronise the clock (NTP). The client corrects its offset from the response's Date and retries once.",
+    remedy:
+      "Synchronise the clock (NTP). The client corrects its offset from the response's Date and retries once.",
   },
   INTEGRATION_NOT_CONNECTED: {
     status: 401,
     action: 'fix-setup',
     retryable: false,
+    tenantWide: true,
     condition: 'merchant never activated the integration',
     remedy: 'Ask the merchant to activate the integration, then redeliver.',
   },
@@ -77,6 +88,7 @@ export const ERROR_CODES = {
     status: 401,
     action: 'reauthenticate',
     retryable: false,
+    tenantWide: true,
     condition: 'merchant disconnected; fresh credentials required',
     remedy: 'Stop sending for this merchant until it reconnects with fresh credentials.',
   },
@@ -84,6 +96,7 @@ export const ERROR_CODES = {
     status: 503,
     action: 'retry',
     retryable: true,
+    tenantWide: true,
     condition: 'merchant paused the integration; retry',
     remedy: 'Retry with backoff; the outbox pauses the whole tenant and probes slowly.',
   },
@@ -183,7 +196,8 @@ export const ERROR_CODES = {
     status: 400,
     action: 'stop',
     retryable: false,
-    condition: "the card's only earning method is `FreeEntry`; it can never be credited from a partner invoice",
+    condition:
+      "the card's only earning method is `FreeEntry`; it can never be credited from a partner invoice",
     remedy: 'Do not send earns for this card.',
   },
   NO_ACTIVE_POINTS_PROGRAM: {
@@ -211,6 +225,7 @@ export const ERROR_CODES = {
     status: 503,
     action: 'retry',
     retryable: true,
+    tenantWide: true,
     condition: "the merchant's subscription is not active; a delivery after renewal succeeds",
     remedy: 'Retry with backoff; the outbox pauses the tenant and probes slowly.',
   },

@@ -66,28 +66,52 @@ export class LoyaltyValidationError extends LoyaltyError {
     issues: readonly ValidationIssue[] = [],
     options: { eventType?: string | undefined; cause?: unknown } = {},
   ) {
-    const detail = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
-    super(detail ? `${summary}: ${detail}` : summary, options.cause === undefined ? undefined : { cause: options.cause });
+    const detail = issues
+      .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message))
+      .join('; ');
+    super(
+      detail ? `${summary}: ${detail}` : summary,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.issues = issues;
     this.eventType = options.eventType;
   }
 }
 
-/** Turns zod issues into `ValidationIssue`s whose path starts with `prefix`. */
-export function toValidationIssues(issues: readonly z.core.$ZodIssue[], prefix: string): ValidationIssue[] {
+/**
+ * Turns zod issues into `ValidationIssue`s whose path starts with `prefix`. Given the `input`
+ * that was parsed, a field that is absent reads "is required" rather than a type complaint.
+ */
+export function toValidationIssues(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: string,
+  input?: unknown,
+): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const issue of issues) {
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push({ path: base ? `${base}.${key}` : key, message: 'is not a field of the contract (check its spelling)' });
+        out.push({
+          path: base ? `${base}.${key}` : key,
+          message: 'is not a field of the contract (check its spelling)',
+        });
       }
-    } else if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) {
+    } else if (issue.code !== 'custom' && isAbsent(input, issue.path)) {
       out.push({ path: base, message: 'is required' });
     } else {
       out.push({ path: base, message: issue.message });
     }
   }
   return out;
+}
+
+function isAbsent(input: unknown, path: readonly PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value === undefined && path.length > 0;
 }

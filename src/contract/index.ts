@@ -34,6 +34,6 @@ export type {
   PayloadOf,
 } from './schemas/envelope.js';
 export { SCHEMA_VERSION } from './schemas/envelope.js';
-export { schemas } from './schemas/index.js';
 export { MAX_BATCH_ITEMS } from './schemas/inbound-payloads.js';
+export { schemas } from './schemas/index.js';
 export { assertInboundEventType, parseInboundEnvelope, parsePayload } from './validate.js';

@@ -1,6 +1,11 @@
-import { toValidationIssues, LoyaltyValidationError } from './errors.js';
+import { LoyaltyValidationError, toValidationIssues } from './errors.js';
 import { EVENT_TYPES, type EventType, type InboundEventType, isEventType } from './event-types.js';
-import { type InboundEnvelope, inboundEnvelopeSchema, type PayloadOf, payloadSchemas } from './schemas/envelope.js';
+import {
+  type InboundEnvelope,
+  inboundEnvelopeSchema,
+  type PayloadOf,
+  payloadSchemas,
+} from './schemas/envelope.js';
 
 /**
  * Checks that `eventType` is one the partner may send, and throws the error a caller can act on.
@@ -41,7 +46,7 @@ export function parsePayload<T extends EventType>(eventType: T, payload: unknown
     throw new LoyaltyValidationError(
       'INVALID_PAYLOAD',
       `Invalid ${eventType} payload`,
-      toValidationIssues(result.error.issues, 'payload'),
+      toValidationIssues(result.error.issues, 'payload', payload),
       { eventType },
     );
   }
@@ -67,7 +72,7 @@ export function parseInboundEnvelope(envelope: unknown): InboundEnvelope {
     throw new LoyaltyValidationError(
       'INVALID_PAYLOAD',
       `Invalid ${eventType} envelope`,
-      toValidationIssues(result.error.issues, ''),
+      toValidationIssues(result.error.issues, '', envelope),
       { eventType },
     );
   }

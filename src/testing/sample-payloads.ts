@@ -16,7 +16,12 @@ export function samplePayload<T extends EventType>(eventType: T): PayloadInput<T
 }
 
 const branch = { externalBranchId: 'branch-olaya', name: 'Olaya', isActive: true };
-const customer = { externalCustomerId: 'cust-1001', phone: '+966500000001', firstName: 'Noura', lastName: 'Saleh' };
+const customer = {
+  externalCustomerId: 'cust-1001',
+  phone: '+966500000001',
+  firstName: 'Noura',
+  lastName: 'Saleh',
+};
 const product = { externalProductId: 'prod-latte', name: 'Latte', price: 14.5, isActive: true };
 const coupon = {
   externalCouponId: 'coupon-10off',
@@ -42,7 +47,11 @@ const SAMPLES: { [K in EventType]: PayloadInput<K> } = {
     refundedAmount: 86.96,
     isOverride: false,
   },
-  CouponUsed: { externalCouponId: 'coupon-10off', externalCustomerId: 'cust-1001', externalInvoiceId: 'inv-5001' },
+  CouponUsed: {
+    externalCouponId: 'coupon-10off',
+    externalCustomerId: 'cust-1001',
+    externalInvoiceId: 'inv-5001',
+  },
   CouponUsageCancelled: { externalCouponId: 'coupon-10off', externalInvoiceId: 'inv-5001' },
   BranchSynced: branch,
   CustomerSynced: customer,

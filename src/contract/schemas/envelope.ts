@@ -15,10 +15,10 @@ import { guid, id, utcTimestamp, uuidV7 } from './primitives.js';
 export const SCHEMA_VERSION = 1;
 
 /** Payload schema of every event type, by name. */
-export const payloadSchemas = { ...inboundPayloadSchemas, ...outboundPayloadSchemas } as const satisfies Record<
-  EventType,
-  z.ZodType
->;
+export const payloadSchemas = {
+  ...inboundPayloadSchemas,
+  ...outboundPayloadSchemas,
+} as const satisfies Record<EventType, z.ZodType>;
 
 /** The payload of `T` after parsing (defaults applied: `isActive: true`, `stampCardId: null`, ...). */
 export type PayloadOf<T extends EventType> = z.output<(typeof payloadSchemas)[T]>;
@@ -42,7 +42,11 @@ export interface EnvelopeBase {
 
 /** One event: the envelope with the payload of its `eventType`. A union discriminated on `eventType`. */
 export type Envelope<T extends EventType = EventType> = {
-  [K in T]: EnvelopeBase & { eventType: K; entityType: (typeof EVENT_TYPES)[K]['entityType']; payload: PayloadOf<K> };
+  [K in T]: EnvelopeBase & {
+    eventType: K;
+    entityType: (typeof EVENT_TYPES)[K]['entityType'];
+    payload: PayloadOf<K>;
+  };
 }[T];
 /** An envelope the partner sends. */
 export type InboundEnvelope = Envelope<InboundEventType>;

@@ -62,7 +62,9 @@ function batchOf<T extends z.ZodType>(item: T) {
     items: z
       .array(item)
       .min(1, { error: 'must hold at least one item' })
-      .max(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS} items (client.syncBatch splits larger lists)` }),
+      .max(MAX_BATCH_ITEMS, {
+        error: `must hold at most ${MAX_BATCH_ITEMS} items (client.syncBatch splits larger lists)`,
+      }),
   });
 }
 

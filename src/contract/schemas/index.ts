@@ -28,5 +28,9 @@ export const schemas = {
   errorEnvelope: errorEnvelopeSchema,
   payloads: payloadSchemas,
   entities: { branch: branchSchema, customer: customerSchema, product: productSchema, coupon: couponSchema },
-  rules: { loyaltyRuleChanged: loyaltyRuleChangedSchema, earnRate: earnRateSchema, stampRule: stampRuleSchema },
+  rules: {
+    loyaltyRuleChanged: loyaltyRuleChangedSchema,
+    earnRate: earnRateSchema,
+    stampRule: stampRuleSchema,
+  },
 } as const;

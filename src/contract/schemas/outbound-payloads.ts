@@ -64,7 +64,12 @@ export const stampRuleSchema = z
     if (ctx.value.mode === 'PerAmount') {
       requireSet(ctx, 'amountPerStamp', 'mode is PerAmount');
       if (ctx.value.amountPerStamp === 0) {
-        ctx.issues.push({ code: 'custom', input: 0, path: ['amountPerStamp'], message: 'must be greater than 0' });
+        ctx.issues.push({
+          code: 'custom',
+          input: 0,
+          path: ['amountPerStamp'],
+          message: 'must be greater than 0',
+        });
       }
     }
   });
