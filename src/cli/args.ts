@@ -1,0 +1,31 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { UsageError } from './exit-codes.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * `util.parseArgs` with the CLI's conventions: strict, `--help` everywhere, and a parse failure
+ * turned into a one-line `UsageError` that names the command.
+ */
+export function parseCommandArgs<O extends Options>(command: string, argv: readonly string[], options: O) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (err) {
+    throw new UsageError(
+      `${command}: ${(err as Error).message.split('\n')[0]} (see loyalty-partner ${command} --help)`,
+    );
+  }
+}
+
+/** Parses a whole, non-negative number flag, or explains what was expected. */
+export function integerFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`--${name} must be a whole number of seconds, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
