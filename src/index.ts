@@ -3,6 +3,36 @@
  * `fetch` and Web Crypto. On Node.js the `node` export condition serves
  * `src/platform-node/index.ts` instead, with the same names.
  */
+
+export type { LookupCustomerQuery, RequestOptions } from './client/calls.js';
+export type { ApiErrorCode, NetworkErrorCode } from './client/errors.js';
+export { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from './client/errors.js';
+export type {
+  ClientHooks,
+  ClientRequestEvent,
+  ClientResponseEvent,
+  ClockSkewEvent,
+  RetryEvent,
+} from './client/hooks.js';
+export { LoyaltyClient } from './client/loyalty-client.js';
+export type {
+  ClientPaths,
+  LoyaltyClientOptions,
+  RetryBudgetOptions,
+  RetryOptions,
+} from './client/options.js';
+export { CLIENT_DEFAULTS } from './client/options.js';
+export type { ApiResult } from './client/retry-loop.js';
+export type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult } from './client/send-types.js';
+export type {
+  BatchItem,
+  SyncBatchChunkResult,
+  SyncBatchOptions,
+  SyncBatchProgress,
+  SyncBatchSummary,
+} from './client/sync-batch-options.js';
+export { SYNC_BATCH_DEFAULTS } from './client/sync-batch-options.js';
+export { SDK_VERSION } from './client/user-agent.js';
 export type {
   BatchEventType,
   EntityType,

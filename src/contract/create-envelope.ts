@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { LoyaltyValidationError } from './errors.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { type Envelope, type PayloadInput, SCHEMA_VERSION } from './schemas/envelope.js';
-import { guid, utcTimestamp } from './schemas/primitives.js';
+import { guid, utcTimestamp, uuidV7 } from './schemas/primitives.js';
 import { parsePayload } from './validate.js';
 
 /** Envelope fields a caller may set; everything else is derived. */
@@ -56,8 +56,11 @@ export function createEnvelope<T extends EventType>(
   const issues = [];
 
   const eventId = options.eventId ?? newEventId();
-  if (options.eventId !== undefined && !guid.safeParse(options.eventId).success) {
-    issues.push({ path: 'eventId', message: 'must be a GUID (a UUIDv7 from newEventId())' });
+  // The partner's envelopes require a UUIDv7 (spec 2.1, and the strict inbound schema); only the
+  // emulator's outbound envelopes may carry any GUID.
+  const eventIdFormat = info.direction === 'inbound' ? uuidV7 : guid;
+  if (options.eventId !== undefined && !eventIdFormat.safeParse(options.eventId).success) {
+    issues.push({ path: 'eventId', message: 'must be a UUID version 7 (use newEventId())' });
   }
   const occurredAt =
     options.occurredAt instanceof Date

@@ -4,3 +4,4 @@
  * shadow the star re-export, which is how the two builds keep one list of exports.
  */
 export * from '../index.js';
+export { LoyaltyClient } from './client.js';

@@ -5,37 +5,35 @@
  */
 export type RawBody = string | Uint8Array | ArrayBuffer;
 
+/** Said when a body is of another type, typically JSON a framework has already parsed. */
+export const BODY_TYPE_MESSAGE = 'rawBody must be the unparsed body: string, Uint8Array or ArrayBuffer';
+
 const encoder = new TextEncoder();
 
 /** UTF-8 bytes of a string (lone surrogates become U+FFFD, as in every HTTP client). */
-export const utf8 = (text: string): Uint8Array => encoder.encode(text);
-
-// Brand check that also holds for an ArrayBuffer from another realm (iframe, node:vm), where
-// `instanceof ArrayBuffer` is false; it throws for anything else.
-const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!;
+export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
 
 /**
  * The body as bytes without copying them, or `undefined` when it is not a string, a byte view or
  * an ArrayBuffer (a parsed JSON object, say). Never throws: a detached buffer is `undefined` too.
+ * The tag test, unlike `instanceof`, also accepts an ArrayBuffer from another realm (iframe,
+ * node:vm). `encode` lets the Node build hand a string to OpenSSL as it is.
  */
-export function toBytes(body: unknown): Uint8Array | undefined {
+export function toBytes<Text = never>(
+  body: unknown,
+  encode: (text: string) => Uint8Array | Text = utf8,
+): Uint8Array | Text | undefined {
   try {
-    if (typeof body === 'string') return encoder.encode(body);
-    if (body instanceof Uint8Array) return body;
-    if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-    arrayBufferLength.call(body);
-    return new Uint8Array(body as ArrayBuffer);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The signed prefix `<t>.` as bytes; `t` is ASCII digits, so no encoder is needed. */
-export function prefixBytes(t: string): Uint8Array {
-  const bytes = new Uint8Array(t.length + 1);
-  for (let i = 0; i < t.length; i++) bytes[i] = t.charCodeAt(i);
-  bytes[t.length] = 46; // '.'
-  return bytes;
+    if (typeof body === 'string') return encode(body);
+    if (ArrayBuffer.isView(body)) {
+      return body instanceof Uint8Array
+        ? body
+        : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    }
+    if (Object.prototype.toString.call(body) === '[object ArrayBuffer]')
+      return new Uint8Array(body as ArrayBuffer);
+  } catch {}
+  return undefined;
 }
 
 /** Lowercase hex, the `v1` encoding. */
@@ -45,27 +43,22 @@ export function toHex(bytes: Uint8Array): string {
   return hex;
 }
 
-// 0-15 for a hex digit of either case, -1 otherwise (so `hi | lo` is negative if either is bad).
-function nibble(c: number): number {
-  if (c > 47 && c < 58) return c - 48;
-  const lower = c | 32;
-  return lower > 96 && lower < 103 ? lower - 87 : -1;
-}
-
 /**
- * The 32 bytes of a 64-hex-digit `v1`, or `undefined` for any other value: such a candidate can
- * never match, and its shape is public, so rejecting it early leaks nothing.
+ * Decodes a `v1` of exactly 64 hex digits (either case) into `out` (32 bytes) and says whether it
+ * was one; any other value can never match, and its shape is public, so rejecting it early leaks
+ * nothing secret. Decoding into a caller's buffer avoids an allocation per candidate. The value of
+ * a digit `c` is `(c & 15) + 9 * (c >> 6)`: digits have bit 6 clear, letters of either case have
+ * it set and count from 1 for a/A in their low four bits.
  */
-export function digestFromHex(hex: string): Uint8Array | undefined {
-  if (hex.length !== 64) return undefined;
-  const bytes = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) {
-    const hi = nibble(hex.charCodeAt(2 * i));
-    const lo = nibble(hex.charCodeAt(2 * i + 1));
-    if ((hi | lo) < 0) return undefined;
-    bytes[i] = (hi << 4) | lo;
+export function decodeHexDigest(hex: string, out: Uint8Array): boolean {
+  let bad = hex.length ^ 64;
+  for (let i = 0; i < 64 && !bad; i++) {
+    const c = hex.charCodeAt(i);
+    // Not 0-9 (48-57) and not a-f/A-F (65-70 and 97-102 share c | 32).
+    bad = +((c - 48) >>> 0 > 9 && ((c | 32) - 97) >>> 0 > 5);
+    out[i >> 1] = (out[i >> 1]! << 4) | ((c & 15) + 9 * (c >> 6));
   }
-  return bytes;
+  return !bad;
 }
 
 /**
@@ -73,8 +66,7 @@ export function digestFromHex(hex: string): Uint8Array | undefined {
  * the position of the first difference is never observable.
  */
 export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
+  let diff = a.length ^ b.length;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
 }

@@ -56,7 +56,12 @@ export class SignatureVerificationError extends LoyaltyError {
    * console.log(JSON.stringify(err)); // {"name":"SignatureVerificationError","code":"INVALID_SIGNATURE",...}
    * ```
    */
-  toJSON(): { name: string; code: SignatureVerificationCode; reason: SignatureVerificationReason; message: string } {
+  toJSON(): {
+    name: string;
+    code: SignatureVerificationCode;
+    reason: SignatureVerificationReason;
+    message: string;
+  } {
     return { name: this.name, code: this.code, reason: this.reason, message: this.message };
   }
 }

@@ -1,19 +1,25 @@
 /**
- * What the verification core needs from an HMAC-SHA256 implementation. The core is written once
- * against these two shapes; each build binds its own: Node crypto, the portable pure-JS one, or
- * Web Crypto for the async functions.
+ * What the signing and verification core needs from an HMAC-SHA256 implementation. The core is
+ * written once against these shapes; each build binds its own: Node crypto, the portable pure-JS
+ * one, or Web Crypto for the async functions.
  *
- * `mac` covers `prefix` then `body` as one message (two `update` calls where the engine streams),
- * so the body is never copied or concatenated into a string. `equal` compares two 32-byte digests
- * in constant time.
+ * `mac` covers the ASCII prefix `<t>.` then `body` as one message (two `update` calls where the
+ * engine streams), so the body is never copied or joined into a string. The prefix is handed over
+ * as the digits of `t` because each engine takes its own fastest route to bytes (Node's `update`
+ * takes the string directly). `equal` compares two 32-byte digests in constant time.
+ *
+ * A string body is UTF-8 encoded once by the core before `mac` sees it, unless the
+ * implementation has a `text` hook: Node's returns the string itself, since its `update`
+ * encodes natively without a JavaScript copy (`Text` is then `string`).
  */
-export interface SyncHmac {
-  mac(secret: string, prefix: Uint8Array, body: Uint8Array): Uint8Array;
+export interface SyncHmac<Text = never> {
+  mac(secret: string, t: string, body: Uint8Array | Text): Uint8Array;
   equal(a: Uint8Array, b: Uint8Array): boolean;
+  text?: (body: string) => Uint8Array | Text;
 }
 
 /** The asynchronous counterpart of {@link SyncHmac} (Web Crypto only signs asynchronously). */
 export interface AsyncHmac {
-  mac(secret: string, prefix: Uint8Array, body: Uint8Array): Promise<Uint8Array>;
+  mac(secret: string, t: string, body: Uint8Array): Promise<Uint8Array>;
   equal(a: Uint8Array, b: Uint8Array): boolean;
 }

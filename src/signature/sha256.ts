@@ -17,108 +17,78 @@ for (let n = 2, found = 0; found < 64; n++) {
   }
 }
 
-/** A streaming SHA-256: `update` any number of times, then `digest` once. */
-export interface Sha256 {
-  update(data: Uint8Array): Sha256;
-  digest(): Uint8Array;
-}
+const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+
+type Words = [number, number, number, number, number, number, number, number];
 
 /**
- * A portable SHA-256 in plain JavaScript, for the synchronous functions where no Node crypto
- * exists (edge runtimes, browsers): Web Crypto has no synchronous digest.
+ * SHA-256 of the concatenation of `chunks`, in plain JavaScript, for the synchronous functions
+ * where no Node crypto exists (edge runtimes, browsers): Web Crypto has no synchronous digest.
+ * The chunks are streamed byte by byte into one 64-byte block, never joined or copied, which is
+ * also the smallest code (it counts against the 2 KB browser budget) and fast enough for bodies
+ * of webhook size.
  */
-export function createSha256(): Sha256 {
+export function sha256(...chunks: Uint8Array[]): Uint8Array {
   const state = IV.slice();
   const block = new Uint8Array(64);
   const w = new Int32Array(64);
   let length = 0;
 
-  const compress = (data: Uint8Array, at: number): void => {
-    for (let t = 0; t < 16; t++, at += 4) {
-      w[t] = (data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!;
-    }
-    for (let t = 16; t < 64; t++) {
+  const compress = (): void => {
+    let [a, b, c, d, e, f, g, h] = state as unknown as Words;
+    for (let t = 0; t < 64; t++) {
       const x = w[t - 15]!;
       const y = w[t - 2]!;
-      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
-      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
-      w[t] = s1 + w[t - 7]! + s0 + w[t - 16]!;
-    }
-    let [a, b, c, d, e, f, g, h] = state as unknown as number[];
-    for (let t = 0; t < 64; t++) {
-      const s1 = ((e! >>> 6) | (e! << 26)) ^ ((e! >>> 11) | (e! << 21)) ^ ((e! >>> 25) | (e! << 7));
-      const t1 = (h! + s1 + ((e! & f!) ^ (~e! & g!)) + K[t]! + w[t]!) | 0;
-      const s0 = ((a! >>> 2) | (a! << 30)) ^ ((a! >>> 13) | (a! << 19)) ^ ((a! >>> 22) | (a! << 10));
-      const t2 = (s0 + ((a! & b!) ^ (a! & c!) ^ (b! & c!))) | 0;
+      w[t] =
+        t < 16
+          ? (block[4 * t]! << 24) | (block[4 * t + 1]! << 16) | (block[4 * t + 2]! << 8) | block[4 * t + 3]!
+          : (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10)) +
+            w[t - 7]! +
+            (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) +
+            w[t - 16]!;
+      const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       h = g;
       g = f;
       f = e;
-      e = (d! + t1) | 0;
+      e = (d + t1) | 0;
       d = c;
       c = b;
       b = a;
       a = (t1 + t2) | 0;
     }
     // Int32Array stores wrap to 32 bits, which is the modular addition SHA-256 wants.
-    state[0]! += a!;
-    state[1]! += b!;
-    state[2]! += c!;
-    state[3]! += d!;
-    state[4]! += e!;
-    state[5]! += f!;
-    state[6]! += g!;
-    state[7]! += h!;
+    [a, b, c, d, e, f, g, h].forEach((word, i) => {
+      state[i]! += word;
+    });
+  };
+  // Uint8Array stores keep the low 8 bits of the truncated number, which the length bytes rely on.
+  const push = (byte: number): void => {
+    block[length++ & 63] = byte;
+    if (!(length & 63)) compress();
   };
 
-  const sha: Sha256 = {
-    update(data) {
-      let used = length & 63;
-      let i = 0;
-      length += data.length;
-      if (used) {
-        i = Math.min(64 - used, data.length);
-        block.set(data.subarray(0, i), used);
-        used += i;
-        if (used < 64) return sha;
-        compress(block, 0);
-      }
-      // Whole blocks are read where they lie: no copy of the body.
-      for (; i + 64 <= data.length; i += 64) compress(data, i);
-      block.set(data.subarray(i));
-      return sha;
-    },
-    digest() {
-      const total = length;
-      // 0x80, zeros up to 56 mod 64, then the bit length as a 64-bit big-endian integer.
-      const pad = new Uint8Array(((55 - total) & 63) + 9);
-      const view = new DataView(pad.buffer);
-      pad[0] = 0x80;
-      view.setUint32(pad.length - 8, total / 2 ** 29);
-      view.setUint32(pad.length - 4, total * 8);
-      sha.update(pad);
-      const out = new Uint8Array(32);
-      const outView = new DataView(out.buffer);
-      for (let i = 0; i < 8; i++) outView.setInt32(4 * i, state[i]!);
-      return out;
-    },
-  };
-  return sha;
+  for (const chunk of chunks) for (const byte of chunk) push(byte);
+  // Padding: 0x80, zeros up to 56 mod 64, then the bit length as a 64-bit big-endian integer.
+  const bits = length * 8;
+  push(0x80);
+  while ((length & 63) !== 56) push(0);
+  for (let i = 7; i >= 0; i--) push(bits / 256 ** i);
+  const digest = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) digest[i] = state[i >> 2]! >>> (24 - 8 * (i & 3));
+  return digest;
 }
 
-/** HMAC-SHA256 (RFC 2104) of the concatenation of `parts`, each streamed without copying. */
-export function hmacSha256(key: Uint8Array, ...parts: Uint8Array[]): Uint8Array {
-  const pad = new Uint8Array(64);
-  pad.set(key.length > 64 ? createSha256().update(key).digest() : key);
-  for (let i = 0; i < 64; i++) pad[i]! ^= 0x36;
-  const inner = createSha256().update(pad);
-  for (const part of parts) inner.update(part);
-  const innerDigest = inner.digest();
-  for (let i = 0; i < 64; i++) pad[i]! ^= 0x36 ^ 0x5c;
-  return createSha256().update(pad).update(innerDigest).digest();
+/** HMAC-SHA256 (RFC 2104) of `prefix` followed by `body`, neither copied. */
+export function hmacSha256(key: Uint8Array, prefix: Uint8Array, body: Uint8Array): Uint8Array {
+  const padded = new Uint8Array(64);
+  padded.set(key.length > 64 ? sha256(key) : key);
+  const pad = (byte: number): Uint8Array => padded.map((k) => k ^ byte);
+  return sha256(pad(0x5c), sha256(pad(0x36), prefix, body));
 }
 
 /** The pure-JS HMAC bound for the synchronous functions of the Web build. */
 export const pureJsHmac: SyncHmac = {
-  mac: (secret, prefix, body) => hmacSha256(utf8(secret), prefix, body),
+  mac: (secret, t, body) => hmacSha256(utf8(secret), utf8(`${t}.`), body),
   equal: timingSafeEqualBytes,
 };

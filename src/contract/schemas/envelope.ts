@@ -10,18 +10,28 @@ import {
 import { inboundPayloadSchemas } from './inbound-payloads.js';
 import { outboundPayloadSchemas } from './outbound-payloads.js';
 import { guid, id, utcTimestamp, uuidV7 } from './primitives.js';
+import { receivedEnvelopeHeaderShape, SCHEMA_VERSION } from './received-envelope.js';
 
-/** The current (and only) `schemaVersion` of the envelope. */
-export const SCHEMA_VERSION = 1;
+export { receivedEnvelopeHeaderSchema, SCHEMA_VERSION } from './received-envelope.js';
 
 /** Payload schema of every event type, by name. */
 export const payloadSchemas = {
   ...inboundPayloadSchemas,
   ...outboundPayloadSchemas,
-} as const satisfies Record<EventType, z.ZodType>;
+} as const satisfies Record<EventType, z.core.$ZodType>;
+
+/**
+ * A parsed type without the `[key: string]: unknown` that loose (received) schemas add: unknown
+ * fields still pass at run time, but a misspelt field name does not compile.
+ */
+type KnownFields<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: KnownFields<T[K]> }
+    : T;
 
 /** The payload of `T` after parsing (defaults applied: `isActive: true`, `stampCardId: null`, ...). */
-export type PayloadOf<T extends EventType> = z.output<(typeof payloadSchemas)[T]>;
+export type PayloadOf<T extends EventType> = KnownFields<z.output<(typeof payloadSchemas)[T]>>;
 /** The payload of `T` as a caller may write it (fields with defaults may be omitted). */
 export type PayloadInput<T extends EventType> = z.input<(typeof payloadSchemas)[T]>;
 
@@ -63,7 +73,7 @@ function sentEnvelope(eventType: InboundEventType) {
     entityId: id,
     sourceSystem: z.literal('Partner', { error: 'must be Partner for an event the partner sends' }),
     schemaVersion: z.literal(SCHEMA_VERSION, { error: `must be ${SCHEMA_VERSION}` }),
-    correlationId: guid.optional(),
+    correlationId: z.optional(guid),
     eventType: z.literal(eventType),
     payload: inboundPayloadSchemas[eventType],
   });
@@ -77,24 +87,6 @@ function receivedEnvelope(eventType: OutboundEventType) {
     payload: outboundPayloadSchemas[eventType],
   });
 }
-
-const receivedEnvelopeHeaderShape = {
-  eventId: guid,
-  occurredAt: utcTimestamp,
-  entityType: z.string(),
-  entityId: z.string(),
-  sourceSystem: z.string(),
-  schemaVersion: z.number().int().positive(),
-  correlationId: guid.nullish(),
-  eventType: z.string().min(1),
-  payload: z.record(z.string(), z.unknown()),
-};
-
-/**
- * The envelope fields without judging the payload. A receiver parses this first, so that an
- * event type or `schemaVersion` it does not know is recognised as such instead of as garbage.
- */
-export const receivedEnvelopeHeaderSchema = z.looseObject(receivedEnvelopeHeaderShape);
 
 /** Strict schema of an envelope the partner sends: unknown keys are refused. */
 export const inboundEnvelopeSchema = z.discriminatedUnion(

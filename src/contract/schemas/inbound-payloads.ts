@@ -13,7 +13,7 @@ export const invoiceEarnedSchema = z
     externalBranchId: id,
     subtotalAfterDiscountBeforeVat: amount,
     earnType: z.enum(['Points', 'Stamps']),
-    stampCardId: id.nullable().default(null),
+    stampCardId: z.nullable(id).default(null),
     channel: z.enum(['Pos', 'Kiosk']),
   })
   .check((ctx) => {

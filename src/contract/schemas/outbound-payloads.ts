@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini (see primitives.ts): the receiver validates deliveries with these schemas on the edge.
+import * as z from 'zod/mini';
 import { amount, count, id, integer, utcTimestamp } from './primitives.js';
 
 /*
@@ -31,9 +32,9 @@ function requireNull(ctx: z.core.ParsePayload<Record<string, unknown>>, field: s
 export const earnRateSchema = z
   .looseObject({
     methodType: earnMethod,
-    pointCostAmount: amount.nullish(),
-    pointCostPoints: count.nullish(),
-    pointsPerVisit: count.nullish(),
+    pointCostAmount: z.nullish(amount),
+    pointCostPoints: z.nullish(count),
+    pointsPerVisit: z.nullish(count),
     minimumPurchase: amount,
     isActive: z.boolean(),
   })
@@ -56,8 +57,8 @@ export const stampRuleSchema = z
     name: id,
     mode: z.enum(['PerVisit', 'PerAmount']),
     minInvoiceAmount: amount,
-    amountPerStamp: amount.nullish(),
-    cooldownDays: count.nullish(),
+    amountPerStamp: z.nullish(amount),
+    cooldownDays: z.nullish(count),
     isActive: z.boolean(),
   })
   .check((ctx) => {
@@ -90,15 +91,15 @@ export const loyaltyRuleChangedSchema = z.discriminatedUnion('ruleType', [
 export const refundReversalCompletedSchema = z.looseObject({
   externalInvoiceId: id,
   status: z.enum(['Reversed', 'OverrideApplied', 'NegativeBalanceByPolicy']),
-  pointsReversed: integer.nullable(),
-  stampsReversed: integer.nullable(),
+  pointsReversed: z.nullable(integer),
+  stampsReversed: z.nullable(integer),
   newBalance: integer,
 });
 
 /** RedemptionExpiredOrCancelled payload (6.6). */
 export const redemptionExpiredOrCancelledSchema = z.looseObject({
   redemptionId: id,
-  externalInvoiceId: id.nullable(),
+  externalInvoiceId: z.nullable(id),
   reason: z.enum(['Expired', 'Cancelled']),
 });
 

@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import { concatChunks } from './concat-chunks.js';
+
+/**
+ * A Node request as frameworks hand it over. A body parser in front may have read the stream and
+ * left `body` (an object, or a `Buffer` from `express.raw()`) and, with the common `verify`
+ * callback, the raw bytes as `rawBody`.
+ *
+ * @example
+ * ```ts
+ * import type { NodeRequest } from 'loyalty-partner-sdk/express';
+ * const keepRawBody = (req: NodeRequest, _res: unknown, buf: Buffer) => {
+ *   req.rawBody = buf;
+ * };
+ * ```
+ */
+export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
+
+/** What reading a Node request's body found. */
+export type NodeBody =
+  | { kind: 'read'; body: Uint8Array }
+  | { kind: 'too-large' }
+  /** A parser read the stream first and kept no raw bytes: there is nothing left to verify. */
+  | { kind: 'consumed' }
+  /** The sender went away before the body was complete. */
+  | { kind: 'aborted' };
+
+/**
+ * The exact bytes of the body, read once, never past `maxBytes`. Bytes a parser preserved are
+ * used as they are; a stream that was already read is reported at once instead of being waited
+ * on (its `end` event is long gone, so waiting would hang). Never rejects.
+ */
+export function readNodeBody(req: NodeRequest, maxBytes: number): Promise<NodeBody> {
+  const kept = [req.rawBody, req.body].find((value) => value instanceof Uint8Array) as Uint8Array | undefined;
+  if (kept)
+    return Promise.resolve(kept.byteLength > maxBytes ? { kind: 'too-large' } : { kind: 'read', body: kept });
+  if (req.readableEnded) return Promise.resolve({ kind: 'consumed' });
+  if (req.destroyed) return Promise.resolve({ kind: 'aborted' });
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
+
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const finish = (result: NodeBody): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onAbort);
+      resolve(result);
+    };
+    const onData = (chunk: Uint8Array): void => {
+      size += chunk.byteLength;
+      // Past the limit nothing more is kept; the adapter answers 413 and closes the connection.
+      if (size > maxBytes) finish({ kind: 'too-large' });
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => finish({ kind: 'read', body: concatChunks(chunks, size) });
+    const onAbort = (): void => finish({ kind: 'aborted' });
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onAbort);
+  });
+}

@@ -1,0 +1,115 @@
+import { attemptSignal, throwIfAborted } from './abort.js';
+import type { ClockOffset } from './clock-offset.js';
+import { callHook, redactHeaders } from './hooks.js';
+import type { ResolvedOptions } from './normalize-options.js';
+import { type Answer, readAnswer } from './response.js';
+import type { RetryBudget } from './retry-budget.js';
+import { type Transport, TransportTimeoutError } from './transport.js';
+
+/** Signs `body` at `timestamp` (unix seconds) under every secret: the build's `signPayload`. */
+export type Signer = (body: Uint8Array, secrets: readonly string[], timestamp: number) => string;
+
+/** Everything one client shares between its calls. */
+export interface ClientContext {
+  options: ResolvedOptions;
+  transport: Transport;
+  sign: Signer;
+  clock: ClockOffset;
+  budget: RetryBudget | undefined;
+}
+
+/** One logical call: the same method, path and body bytes for every attempt. */
+export interface Call {
+  method: string;
+  /** Path and query below the origin (the base path included). */
+  path: string;
+  body: Uint8Array | undefined;
+  /** Add a fresh `X-Signature` to every attempt. */
+  signed: boolean;
+  /** Headers of every attempt, lowercase names (the signature is added per attempt). */
+  headers: Record<string, string>;
+  eventId: string | undefined;
+  /** Corrected epoch ms after which no retry may start (the dedup window of the first attempt). */
+  retryWindowEnd: number;
+  /** Codes answered at once instead of retried (`syncBatch` falls back on a Planned batch type). */
+  noRetryCodes?: ReadonlySet<string> | undefined;
+}
+
+/** What one attempt produced: an answer, or the reason none came. */
+export type Outcome =
+  | { kind: 'answer'; answer: Answer; date: string | null; retryAfter: string | null }
+  | { kind: 'no-answer'; code: 'TIMEOUT' | 'NETWORK_ERROR'; cause: unknown };
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Makes one attempt: signs the call's bytes with a fresh timestamp (the corrected clock), sends
+ * them under the attempt's timeout and reads the answer to its end. Rejects only with the call
+ * signal's reason; every transport failure becomes an `Outcome`.
+ */
+export async function attempt(
+  ctx: ClientContext,
+  call: Call,
+  n: number,
+  signal: AbortSignal,
+): Promise<Outcome> {
+  const { options } = ctx;
+  const headers = call.signed
+    ? {
+        ...call.headers,
+        'x-signature': ctx.sign(call.body ?? EMPTY, options.secrets, ctx.clock.unixSeconds()),
+      }
+    : call.headers;
+  const url = options.origin + call.path;
+  const { onRequest, onResponse } = options.hooks;
+  if (onRequest) {
+    callHook(onRequest, {
+      method: call.method,
+      url,
+      attempt: n,
+      eventId: call.eventId,
+      headers: redactHeaders(headers),
+    });
+  }
+  const timing = attemptSignal(signal, options.timeoutMs);
+  const started = performance.now();
+  let outcome: Outcome;
+  try {
+    const response = await ctx.transport.request({
+      method: call.method,
+      origin: options.origin,
+      path: call.path,
+      headers,
+      body: call.body,
+      signal: timing.signal,
+    });
+    const answer = readAnswer(response);
+    outcome = {
+      kind: 'answer',
+      answer,
+      date: response.headers.get('date'),
+      retryAfter: response.headers.get('retry-after'),
+    };
+  } catch (cause) {
+    throwIfAborted(signal);
+    const timedOut = timing.timedOut || cause instanceof TransportTimeoutError;
+    return { kind: 'no-answer', code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', cause };
+  } finally {
+    timing.dispose();
+  }
+  if (onResponse) {
+    const { status, code, correlationId } = outcome.answer;
+    const durationMs = performance.now() - started;
+    callHook(onResponse, {
+      method: call.method,
+      url,
+      attempt: n,
+      eventId: call.eventId,
+      status,
+      code,
+      correlationId,
+      durationMs,
+    });
+  }
+  return outcome;
+}

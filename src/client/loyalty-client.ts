@@ -1,0 +1,186 @@
+import { createEnvelope } from '../contract/create-envelope.js';
+import type { BatchEventType, InboundEventType } from '../contract/event-types.js';
+import type { InboundEnvelope, PayloadInput } from '../contract/schemas/envelope.js';
+import { assertInboundEventType, parseInboundEnvelope } from '../contract/validate.js';
+import { callSignal } from './abort.js';
+import type { Call, ClientContext } from './attempt.js';
+import * as calls from './calls.js';
+import { ClockOffset } from './clock-offset.js';
+import { LoyaltyClientClosedError } from './errors.js';
+import { createFetchTransport } from './fetch-transport.js';
+import { normalizeOptions } from './normalize-options.js';
+import type { LoyaltyClientOptions } from './options.js';
+import { type ClientPlatform, webPlatform } from './platform.js';
+import { RetryBudget } from './retry-budget.js';
+import { type ApiResult, runCall } from './retry-loop.js';
+import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult } from './send-types.js';
+import { runSyncBatch } from './sync-batch.js';
+import type { BatchItem, SyncBatchOptions, SyncBatchSummary } from './sync-batch-options.js';
+import { userAgent } from './user-agent.js';
+
+/**
+ * Posts signed events to the Loyalty service so that none is lost and none is credited twice:
+ * each event is serialised once, and every attempt sends those bytes (same `eventId`, the dedup
+ * key) under a fresh signature. Transient failures are retried with full-jitter backoff, decided
+ * by the contract's error catalogue; a partner clock that is off is corrected from the service's
+ * `Date`. On Node it sends through undici with keep-alive; elsewhere through `fetch`.
+ *
+ * @throws {LoyaltyValidationError} from the constructor: `INVALID_OPTIONS`, one issue per option at fault
+ *
+ * @example
+ * ```ts
+ * import { LoyaltyClient } from 'loyalty-partner-sdk';
+ * const client = new LoyaltyClient({
+ *   baseUrl: 'https://loyalty.example.com',
+ *   apiKey: process.env.LOYALTY_API_KEY ?? '',
+ *   signingSecret: process.env.LOYALTY_SIGNING_SECRET ?? '',
+ * });
+ * const { eventId, attempts } = await client.send('BranchSynced', { externalBranchId: 'b-1', name: 'Olaya', isActive: true });
+ * await client.close();
+ * ```
+ */
+export class LoyaltyClient {
+  /** The build's default transport, HMAC and runtime name; the Node entry's subclass overrides it. */
+  protected static readonly platform: ClientPlatform = webPlatform;
+  readonly #ctx: ClientContext;
+  readonly #headers: Record<string, string>;
+  readonly #closer = new AbortController();
+  #closing: Promise<void> | undefined;
+
+  constructor(options: LoyaltyClientOptions) {
+    const platform = (new.target as typeof LoyaltyClient).platform;
+    const resolved = normalizeOptions(options);
+    this.#ctx = {
+      options: resolved,
+      transport: resolved.fetch
+        ? createFetchTransport(resolved.fetch)
+        : platform.createTransport({ connections: resolved.connections }),
+      sign: platform.sign,
+      clock: new ClockOffset(resolved.now),
+      budget: resolved.budget && new RetryBudget(resolved.budget),
+    };
+    this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
+  }
+
+  /** Service clock minus local clock (ms), as learned from `401 SIGNATURE_EXPIRED`; 0 until then. */
+  get clockOffsetMs(): number {
+    return this.#ctx.clock.offsetMs;
+  }
+
+  /**
+   * Builds, validates and posts one event. Refuses locally, sending nothing, an unknown or
+   * outbound type or an invalid payload (`LoyaltyValidationError`, with the path of every field
+   * at fault). `occurredAt` defaults to now on the corrected clock.
+   */
+  async send<T extends InboundEventType>(
+    eventType: T,
+    payload: PayloadInput<T>,
+    options: SendOptions = {},
+  ): Promise<SendResult> {
+    return this.#sendNew(eventType, payload, options, undefined);
+  }
+
+  /**
+   * Sends an envelope built earlier (by `createEnvelope`, or read back from a queue), keeping its
+   * `eventId`, so the service counts it once however often it is sent within 24 hours.
+   */
+  async sendEnvelope(envelope: InboundEnvelope, options: SendEnvelopeOptions = {}): Promise<SendResult> {
+    this.#assertOpen();
+    const parsed = parseInboundEnvelope(envelope);
+    const reference = calls.toEpochMs(options.firstAttemptAt ?? parsed.occurredAt, 'firstAttemptAt');
+    return this.#post(calls.eventCall(this.#ctx.options, this.#headers, parsed, reference), options.signal);
+  }
+
+  /** Unsigned `GET` of the connection path: confirms the API key; never starts webhook delivery. */
+  async checkConnection(options: CallOptions = {}): Promise<ApiResult> {
+    return this.#run(() => calls.connectionCall(this.#ctx.options, this.#headers), options.signal);
+  }
+
+  /** Looks a customer up by exactly one of `phone` and `customerId` (else `INVALID_REQUEST`, nothing sent). */
+  async lookupCustomer(query: calls.LookupCustomerQuery, options: CallOptions = {}): Promise<ApiResult> {
+    return this.#run(() => calls.lookupCall(this.#ctx.options, this.#headers, query), options.signal);
+  }
+
+  /** A signed call with an `Idempotency-Key` that every retry repeats, for the planned synchronous endpoints. */
+  async request(options: calls.RequestOptions): Promise<ApiResult> {
+    return this.#run(() => calls.genericCall(this.#ctx.options, this.#headers, options), options?.signal);
+  }
+
+  /**
+   * Sends any number of entities as batch events of at most 500 items, validating every item
+   * first (nothing is sent if one is wrong; the issue paths name it, `items.3.price`). While the
+   * batch type is Planned, the items go as single-entity events (`fallbackToSingle`).
+   */
+  async syncBatch<T extends BatchEventType>(
+    batchType: T,
+    items: readonly BatchItem<T>[],
+    options: SyncBatchOptions = {},
+  ): Promise<SyncBatchSummary> {
+    this.#assertOpen();
+    const send = (
+      type: InboundEventType,
+      payload: unknown,
+      noRetry?: ReadonlySet<string>,
+      signal?: AbortSignal,
+    ) => this.#sendNew(type, payload as PayloadInput<typeof type>, { signal }, noRetry);
+    return runSyncBatch({ send }, batchType, items, options);
+  }
+
+  /**
+   * Releases the sockets. Calls still in flight are cancelled and reject with
+   * `LoyaltyClientClosedError`, and so does every later call. Safe to call twice.
+   */
+  close(): Promise<void> {
+    if (!this.#closing) {
+      this.#closer.abort(new LoyaltyClientClosedError());
+      this.#closing = this.#ctx.transport.close();
+    }
+    return this.#closing;
+  }
+
+  #assertOpen(): void {
+    if (this.#closer.signal.aborted) throw new LoyaltyClientClosedError();
+  }
+
+  async #sendNew<T extends InboundEventType>(
+    eventType: T,
+    payload: PayloadInput<T>,
+    options: SendOptions,
+    noRetry: ReadonlySet<string> | undefined,
+  ): Promise<SendResult> {
+    this.#assertOpen();
+    assertInboundEventType(eventType);
+    const { signal, ...fields } = options;
+    const now = this.#ctx.clock.now();
+    const envelope = createEnvelope(eventType, payload, {
+      ...fields,
+      occurredAt: fields.occurredAt ?? new Date(now),
+    });
+    // A caller's own eventId may have been sent before: its window opens at occurredAt at the latest.
+    const reference = fields.eventId === undefined ? now : calls.toEpochMs(envelope.occurredAt, 'occurredAt');
+    const call = calls.eventCall(
+      this.#ctx.options,
+      this.#headers,
+      envelope as InboundEnvelope,
+      reference,
+      noRetry,
+    );
+    return this.#post(call, signal);
+  }
+
+  async #post(call: Call, signal: AbortSignal | undefined): Promise<SendResult> {
+    const result = await this.#run(() => call, signal);
+    return { eventId: call.eventId!, ...result };
+  }
+
+  async #run(build: () => Call, signal: AbortSignal | undefined): Promise<ApiResult> {
+    this.#assertOpen();
+    const call = build();
+    const linked = callSignal(signal, this.#closer.signal);
+    try {
+      return await runCall(this.#ctx, call, linked.signal);
+    } finally {
+      linked.dispose();
+    }
+  }
+}

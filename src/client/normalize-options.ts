@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import type { ClientHooks } from './hooks.js';
+import { CLIENT_DEFAULTS, type LoyaltyClientOptions, RETRY_WINDOW_MS } from './options.js';
+
+/** The options after defaults and checks: what the rest of the client reads. */
+export interface ResolvedOptions {
+  /** `scheme://host[:port]`. */
+  origin: string;
+  /** Path prefix of `baseUrl` without a trailing slash (`''` for none). */
+  basePath: string;
+  apiKey: string;
+  secrets: readonly string[];
+  timeoutMs: number;
+  retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; maxElapsedMs: number };
+  budget: { capacity: number; refillPerSuccess: number } | undefined;
+  fetch: typeof fetch | undefined;
+  hooks: ClientHooks;
+  paths: { events: string; connection: string; customerLookup: string };
+  connections: number;
+  now: () => number;
+}
+
+// Messages are written here, never taken from the input: an option may hold the key or secret.
+const int = (min: number, max: number, what: string) =>
+  z
+    .number({ error: `must be ${what}` })
+    .int({ error: `must be ${what}` })
+    .min(min, { error: `must be ${what}` })
+    .max(max, { error: `must be ${what}` });
+const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
+  error: 'must be a function',
+});
+const path = z.string({ error: 'must be a path string' }).regex(/^\/(?!\/)[^?#\s]*$/, {
+  error: "must start with a single '/' and hold no query, fragment or space",
+});
+const secret = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
+const DAY_HOURS = RETRY_WINDOW_MS / 3_600_000;
+
+const schema = z.strictObject({
+  baseUrl: z.string({ error: 'is required: the service base address, e.g. https://loyalty.example.com' }),
+  apiKey: z
+    .string({ error: 'is required: the API key issued at activation' })
+    .regex(/^[\x21-\x7e]+$/, { error: 'must be non-empty printable ASCII without spaces' }),
+  signingSecret: z.union([secret, z.array(secret).min(1, { error: 'must hold at least one secret' })], {
+    error: 'is required: a non-empty string, or a non-empty list of them while rotating',
+  }),
+  timeoutMs: int(1, 600_000, 'a whole number of milliseconds from 1 to 600000').optional(),
+  retry: z
+    .union(
+      [
+        z.literal(false),
+        z.strictObject({
+          maxAttempts: int(1, 100, 'a whole number from 1 to 100').optional(),
+          baseDelayMs: int(0, 3_600_000, 'a whole number of milliseconds >= 0').optional(),
+          maxDelayMs: int(0, RETRY_WINDOW_MS, 'a whole number of milliseconds >= 0').optional(),
+          maxElapsedMs: int(
+            0,
+            RETRY_WINDOW_MS,
+            `a whole number of milliseconds, at most ${DAY_HOURS} hours`,
+          ).optional(),
+          budget: z
+            .union([
+              z.literal(false),
+              z.strictObject({
+                capacity: int(0, 1_000_000, 'a whole number >= 0').optional(),
+                refillPerSuccess: z.number().min(0, { error: 'must be a number >= 0' }).finite().optional(),
+              }),
+            ])
+            .optional(),
+        }),
+      ],
+      { error: 'must be false or an object of retry settings' },
+    )
+    .optional(),
+  fetch: fn.optional(),
+  hooks: z
+    .strictObject({
+      onRequest: fn.optional(),
+      onResponse: fn.optional(),
+      onRetry: fn.optional(),
+      onClockSkew: fn.optional(),
+    })
+    .optional(),
+  paths: z
+    .strictObject({ events: path.optional(), connection: path.optional(), customerLookup: path.optional() })
+    .optional(),
+  connections: int(1, 1024, 'a whole number from 1 to 1024').optional(),
+  now: fn.optional(),
+});
+
+function optionIssues(error: z.ZodError): ValidationIssue[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        path: base ? `${base}.${key}` : key,
+        message: 'is not an option of LoyaltyClient (check its spelling)',
+      }));
+    }
+    return [{ path: base, message: issue.message }];
+  });
+}
+
+function invalid(issues: ValidationIssue[]): LoyaltyValidationError {
+  return new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid LoyaltyClient options', issues);
+}
+
+function parseBaseUrl(baseUrl: string): { origin: string; basePath: string } {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw invalid([{ path: 'baseUrl', message: 'must be an absolute http(s) URL' }]);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw invalid([{ path: 'baseUrl', message: 'must be an absolute http(s) URL' }]);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw invalid([{ path: 'baseUrl', message: 'must not carry credentials, a query or a fragment' }]);
+  }
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}
+
+/**
+ * Checks the options a client was created with and merges them with `CLIENT_DEFAULTS`.
+ * Throws `LoyaltyValidationError` (`INVALID_OPTIONS`) naming every option at fault, never
+ * quoting a value.
+ */
+export function normalizeOptions(options: LoyaltyClientOptions): ResolvedOptions {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) throw invalid(optionIssues(parsed.error));
+  const o = parsed.data;
+  const defaults = CLIENT_DEFAULTS;
+  const retry = o.retry === false ? { maxAttempts: 1 } : { ...o.retry };
+  const budget = o.retry === false ? false : o.retry?.budget;
+  const resolvedRetry = { ...defaults.retry, ...retry };
+  if (resolvedRetry.maxDelayMs < resolvedRetry.baseDelayMs) {
+    throw invalid([{ path: 'retry.maxDelayMs', message: 'must be at least retry.baseDelayMs' }]);
+  }
+  return {
+    ...parseBaseUrl(o.baseUrl),
+    apiKey: o.apiKey,
+    secrets: typeof o.signingSecret === 'string' ? [o.signingSecret] : [...o.signingSecret],
+    timeoutMs: o.timeoutMs ?? defaults.timeoutMs,
+    retry: {
+      maxAttempts: resolvedRetry.maxAttempts,
+      baseDelayMs: resolvedRetry.baseDelayMs,
+      maxDelayMs: resolvedRetry.maxDelayMs,
+      maxElapsedMs: resolvedRetry.maxElapsedMs,
+    },
+    budget: budget === false ? undefined : { ...defaults.retry.budget, ...budget },
+    fetch: o.fetch as typeof fetch | undefined,
+    hooks: { ...(o.hooks as ClientHooks | undefined) },
+    paths: { ...defaults.paths, ...o.paths },
+    connections: o.connections ?? defaults.connections,
+    now: (o.now as (() => number) | undefined) ?? defaults.now,
+  };
+}

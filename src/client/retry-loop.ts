@@ -1,0 +1,157 @@
+import { errorCodeInfo } from '../contract/error-codes.js';
+import { sleep, throwIfAborted } from './abort.js';
+import { attempt, type Call, type ClientContext, type Outcome } from './attempt.js';
+import { backoffDelay } from './backoff.js';
+import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
+import { callHook } from './hooks.js';
+import { parseRetryAfter } from './retry-after.js';
+import { judgeAnswer, type Verdict } from './retry-policy.js';
+
+/** What every successful call returns. */
+export interface ApiResult {
+  /** HTTP status of the answer (2xx). */
+  status: number;
+  /** From `X-Correlation-Id`, else the body's `correlationId`. */
+  correlationId: string | undefined;
+  /** HTTP attempts made, the successful one included. */
+  attempts: number;
+  /** The answer's body: parsed JSON, else its text; `undefined` when empty. */
+  body: unknown;
+}
+
+function apiError(
+  call: Call,
+  outcome: Extract<Outcome, { kind: 'answer' }>,
+  verdict: Verdict,
+  attempts: number,
+  retryable: boolean,
+  why: string,
+): LoyaltyApiError {
+  const { status, correlationId, message } = outcome.answer;
+  const remedy = errorCodeInfo(verdict.code)?.remedy;
+  const text = [
+    `${verdict.code} (HTTP ${status})${message ? `: ${message}` : ''}`,
+    why,
+    remedy,
+    correlationId && `correlationId ${correlationId}`,
+  ];
+  return new LoyaltyApiError(
+    {
+      status,
+      code: verdict.code,
+      action: verdict.action,
+      correlationId,
+      eventId: call.eventId,
+      retryable,
+      attempts,
+    },
+    text.filter(Boolean).join('. '),
+  );
+}
+
+function networkError(
+  call: Call,
+  outcome: Extract<Outcome, { kind: 'no-answer' }>,
+  attempts: number,
+  timeoutMs: number,
+  why: string,
+): LoyaltyNetworkError {
+  const detail =
+    outcome.code === 'TIMEOUT'
+      ? `no complete answer within ${timeoutMs} ms`
+      : `connection failed (${(outcome.cause as Error | undefined)?.message ?? String(outcome.cause)})`;
+  return new LoyaltyNetworkError(
+    { code: outcome.code, eventId: call.eventId, attempts, cause: outcome.cause },
+    `No answer from the Loyalty service: ${detail}. ${why}. Send it again later (same eventId)`,
+  );
+}
+
+/**
+ * Runs one call to completion: attempts, the retry decision of each failure (by the catalogue),
+ * full-jitter backoff with `Retry-After` as a minimum, the retry budget, the time limits, and the
+ * one clock-corrected retry after `401 SIGNATURE_EXPIRED`. Resolves with the 2xx answer; rejects
+ * with `LoyaltyApiError`, `LoyaltyNetworkError`, or the signal's reason.
+ */
+export async function runCall(ctx: ClientContext, call: Call, signal: AbortSignal): Promise<ApiResult> {
+  const { retry, hooks, timeoutMs } = ctx.options;
+  const elapsedLimit = performance.now() + retry.maxElapsedMs;
+  let attempts = 0;
+  let clockCorrected = false;
+  for (let retries = 0; ; ) {
+    throwIfAborted(signal);
+    const outcome = await attempt(ctx, call, ++attempts, signal);
+    let verdict: Verdict | undefined;
+    let retryAfterMs = 0;
+    if (outcome.kind === 'answer') {
+      const { answer } = outcome;
+      if (answer.status >= 200 && answer.status < 300) {
+        ctx.budget?.onSuccess();
+        return { status: answer.status, correlationId: answer.correlationId, attempts, body: answer.body };
+      }
+      verdict = judgeAnswer(answer.status, answer.code);
+      if (verdict.checkClock && !clockCorrected) {
+        const previousOffsetMs = ctx.clock.offsetMs;
+        clockCorrected = ctx.clock.learnFrom(outcome.date);
+        if (clockCorrected) {
+          // Concurrent calls refused together learn the same offset: report it once, not per call.
+          if (Math.abs(ctx.clock.offsetMs - previousOffsetMs) >= 1_000) {
+            callHook(hooks.onClockSkew, { offsetMs: ctx.clock.offsetMs, previousOffsetMs });
+          }
+          // The re-signed attempt needs no backoff and no token: nothing was wrong with the service.
+          if (attempts < retry.maxAttempts) continue;
+          throw apiError(
+            call,
+            outcome,
+            verdict,
+            attempts,
+            true,
+            'Clock offset corrected; not re-sent (retry is off)',
+          );
+        }
+      }
+      if (!verdict.retryable || call.noRetryCodes?.has(verdict.code)) {
+        ctx.budget?.onSuccess();
+        throw apiError(
+          call,
+          outcome,
+          verdict,
+          attempts,
+          verdict.retryable,
+          verdict.retryable ? 'Not retried' : '',
+        );
+      }
+      retryAfterMs = parseRetryAfter(outcome.retryAfter, outcome.date, ctx.clock.now()) ?? 0;
+    }
+    const giveUp = (why: string) =>
+      outcome.kind === 'answer'
+        ? apiError(call, outcome, verdict!, attempts, true, why)
+        : networkError(call, outcome, attempts, timeoutMs, why);
+    const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+    if (attempts >= retry.maxAttempts) {
+      throw giveUp(attempts === 1 ? 'Not retried (retry is off)' : `Gave up after ${tried}`);
+    }
+    retries += 1;
+    const delayMs = Math.max(backoffDelay(retries, retry), retryAfterMs);
+    if (performance.now() + delayMs > elapsedLimit || ctx.clock.now() + delayMs > call.retryWindowEnd) {
+      throw giveUp(
+        `Gave up after ${tried}: a retry in ${delayMs} ms would pass retry.maxElapsedMs or the eventId's 24-hour dedup window`,
+      );
+    }
+    if (ctx.budget && !ctx.budget.tryAcquire()) {
+      throw giveUp(
+        `Not retried after ${tried}: the client's retry budget is exhausted (the service is failing)`,
+      );
+    }
+    callHook(hooks.onRetry, {
+      method: call.method,
+      url: ctx.options.origin + call.path,
+      attempt: attempts,
+      delayMs,
+      code: verdict?.code ?? (outcome.kind === 'no-answer' ? outcome.code : ''),
+      status: outcome.kind === 'answer' ? outcome.answer.status : undefined,
+      correlationId: outcome.kind === 'answer' ? outcome.answer.correlationId : undefined,
+      eventId: call.eventId,
+    });
+    await sleep(delayMs, signal);
+  }
+}

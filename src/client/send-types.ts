@@ -1,0 +1,37 @@
+import type { EnvelopeOptions } from '../contract/create-envelope.js';
+import type { ApiResult } from './retry-loop.js';
+
+/** Options of `client.send()`: the envelope's fields, and a signal to cancel. */
+export interface SendOptions extends EnvelopeOptions {
+  /**
+   * Cancels waits and attempts. The call then rejects with `signal.reason` (an `AbortError`
+   * `DOMException` when `abort()` was called without a reason). Whether the service got an
+   * attempt already in flight is unknown: send again with the same `eventId`.
+   */
+  signal?: AbortSignal;
+}
+
+/** Options of `client.sendEnvelope()`. */
+export interface SendEnvelopeOptions {
+  /** As for `send`: rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /**
+   * When this `eventId` was first sent, if ever (pass `new Date()` for an envelope never sent).
+   * No retry starts more than 23 hours after it, so that no attempt can land once the service's
+   * 24-hour dedup window has closed. Default: the envelope's `occurredAt`, the earliest the event
+   * could have been sent.
+   */
+  firstAttemptAt?: Date | string | number;
+}
+
+/** The service accepted the event (2xx). */
+export interface SendResult extends ApiResult {
+  /** The envelope's `eventId`: the dedup key, the same on every attempt. */
+  eventId: string;
+}
+
+/** Options of the calls without a body: `checkConnection`, `lookupCustomer`. */
+export interface CallOptions {
+  /** Rejects with `signal.reason` when aborted. */
+  signal?: AbortSignal;
+}

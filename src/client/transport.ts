@@ -1,0 +1,43 @@
+/** One HTTP attempt, as the client core hands it to a transport. */
+export interface TransportRequest {
+  method: string;
+  /** `scheme://host[:port]` of the service. */
+  origin: string;
+  /** Path and query, e.g. `/api/partner/v1/events`. */
+  path: string;
+  /** Lowercase header names. */
+  headers: Record<string, string>;
+  /** The exact bytes to send, the same for every attempt of one call. */
+  body: Uint8Array | undefined;
+  /** Aborted by the caller, by `close()` or when the attempt's `timeoutMs` ran out. */
+  signal: AbortSignal;
+}
+
+/** The answer, read to its last byte (so a keep-alive socket can be reused). */
+export interface TransportResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  body: Uint8Array;
+}
+
+/**
+ * How the client core reaches the network. Each build supplies one: undici with a keep-alive
+ * agent on Node, `fetch` everywhere else. A transport rejects with its own error when no answer
+ * came; the core turns that into a `LoyaltyNetworkError`.
+ */
+export interface Transport {
+  request(request: TransportRequest): Promise<TransportResponse>;
+  /** Releases sockets; the transport is not used again. */
+  close(): Promise<void>;
+}
+
+/** What a build gives the transport factory. */
+export interface TransportSettings {
+  /** Most sockets to keep open to the service. */
+  connections: number;
+}
+
+/** A transport error that the transport itself knows to be a timeout (connect, headers, body). */
+export class TransportTimeoutError extends Error {
+  override readonly name = 'TransportTimeoutError';
+}

@@ -1,0 +1,26 @@
+/**
+ * The SDK version, sent in every `User-Agent`. Kept in this one constant; a test checks it
+ * against package.json so a release cannot forget it.
+ *
+ * @example
+ * ```ts
+ * import { SDK_VERSION } from 'loyalty-partner-sdk';
+ * console.log(`loyalty-partner-sdk ${SDK_VERSION}`);
+ * ```
+ */
+export const SDK_VERSION = '0.1.0';
+
+/** `loyalty-partner-sdk/<version> <runtime>`, e.g. `loyalty-partner-sdk/0.1.0 node/20.19.0`. */
+export function userAgent(runtime: string): string {
+  return `loyalty-partner-sdk/${SDK_VERSION} ${runtime}`;
+}
+
+/**
+ * The runtime token of the Web build: `navigator.userAgent` where it is a single product token
+ * (`Deno/2.1.4`, `Bun/1.2.0`, `Cloudflare-Workers`, `Node.js/22`), else `web` (a browser's own
+ * User-Agent is long, and browsers send it themselves anyway).
+ */
+export function webRuntime(): string {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return typeof agent === 'string' && /^[\w.-]+(\/[\w.-]+)?$/.test(agent) ? agent : 'web';
+}

@@ -1,0 +1,98 @@
+import { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from '../client/errors.js';
+import { type ErrorAction, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
+import type { EventFailure } from './store.js';
+
+/**
+ * The one code the catalogue cannot classify for a queue: its action is `stop` (never resend),
+ * but it means the invoice is credited already, which for a queue is the goal reached.
+ */
+const ALREADY_CREDITED = 'PARTNER_INVOICE_ALREADY_EARNED';
+
+/** What the outbox does with an event after one `sendEnvelope` call. */
+export type Verdict =
+  | {
+      readonly kind: 'delivered';
+      readonly status: number;
+      readonly correlationId: string | undefined;
+      readonly alreadyCredited: boolean;
+    }
+  | {
+      readonly kind: 'retry' | 'park' | 'dead' | 'pause-tenant' | 'stop-tenant';
+      readonly failure: EventFailure;
+      /** The service answered (as opposed to no answer, or a refusal by the SDK). */
+      readonly answered: boolean;
+    }
+  | { readonly kind: 'aborted' };
+
+interface ApiErrorLike {
+  code: string;
+  message: string;
+  status: number;
+  action: ErrorAction;
+  retryable: boolean;
+  correlationId?: string | undefined;
+}
+
+/**
+ * Turns a client error into the outbox's decision, from the contract's catalogue alone:
+ *
+ * - `tenantWide` codes (every 401 for a code this version does not know): the answer concerns the
+ *   integration, so the whole tenant pauses and probes slowly (action `retry` or `fix-setup`:
+ *   paused, lapsed, not activated) or stops until resumed (anything else: `reauthenticate`).
+ * - `retry`, `check-clock` and any `retryable` error (no answer, a closed client): try again.
+ * - `fix-setup`: park the event; later events of the tenant go on.
+ * - `fix-payload`, `stop`, a validation error: dead.
+ */
+export function classify(error: unknown, aborted: boolean): Verdict {
+  if (aborted) return { kind: 'aborted' };
+  if (isApiError(error)) {
+    const failure = { code: error.code, message: error.message, status: error.status };
+    if (error.code === ALREADY_CREDITED) {
+      return {
+        kind: 'delivered',
+        status: error.status,
+        correlationId: error.correlationId,
+        alreadyCredited: true,
+      };
+    }
+    const info = errorCodeInfo(error.code);
+    const tenantWide = info ? info.tenantWide === true : error.status === 401;
+    if (tenantWide || error.action === 'reauthenticate') {
+      const pause = error.action === 'retry' || error.action === 'fix-setup';
+      return { kind: pause ? 'pause-tenant' : 'stop-tenant', failure, answered: true };
+    }
+    if (error.retryable || error.action === 'retry' || error.action === 'check-clock') {
+      return { kind: 'retry', failure, answered: true };
+    }
+    return { kind: error.action === 'fix-setup' ? 'park' : 'dead', failure, answered: true };
+  }
+  if (is(error, LoyaltyValidationError)) {
+    return { kind: 'dead', failure: { code: error.code, message: error.message }, answered: false };
+  }
+  if (is(error, LoyaltyNetworkError) || is(error, LoyaltyClientClosedError)) {
+    return { kind: 'retry', failure: { code: error.code, message: error.message }, answered: false };
+  }
+  // Anything else is a bug or an unexpected transport failure: keep the event and try again later.
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'retry', failure: { code: 'UNEXPECTED_ERROR', message }, answered: false };
+}
+
+/** Attempts a client error reports (the client's own retries included); at least one. */
+export function attemptsOf(error: unknown): number {
+  const attempts = (error as { attempts?: unknown } | null)?.attempts;
+  return typeof attempts === 'number' && attempts > 0 ? attempts : 1;
+}
+
+/**
+ * `instanceof`, or the same class from another copy of the package (an ESM outbox given a
+ * CommonJS client): the client's errors carry their class name as a literal `name`.
+ */
+function is<T>(error: unknown, type: abstract new (...args: never[]) => T): error is T {
+  return error instanceof type || (error instanceof Error && error.name === type.name);
+}
+
+function isApiError(error: unknown): error is ApiErrorLike {
+  if (!is(error, LoyaltyApiError)) return false;
+  const { code, status } = error as Partial<ApiErrorLike>;
+  return typeof code === 'string' && typeof status === 'number';
+}

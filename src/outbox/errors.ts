@@ -1,0 +1,142 @@
+import { LoyaltyError } from '../contract/index.js';
+import type { EventState } from './store.js';
+
+/** Every `code` an outbox error carries, for `switch (err.code)`. */
+export type OutboxErrorCode =
+  | 'OUTBOX_FULL'
+  | 'OUTBOX_CLOSED'
+  | 'OUTBOX_NOT_STARTED'
+  | 'OUTBOX_LOCKED'
+  | 'OUTBOX_STORE_FAILED'
+  | 'OUTBOX_EVENT_STATE'
+  | 'OUTBOX_DUPLICATE_RISK';
+
+/**
+ * `enqueue` refused because the store holds `maxEvents` events or the new one would take it past
+ * `maxBytes`. Nothing was stored and nothing was dropped: deliver, redeliver or discard first.
+ *
+ * @example
+ * ```ts
+ * import { OutboxFullError } from 'loyalty-partner-sdk/outbox';
+ * function onEnqueueError(err: unknown) {
+ *   if (err instanceof OutboxFullError) console.warn(`outbox full (${err.limit} = ${err.max})`);
+ * }
+ * ```
+ */
+export class OutboxFullError extends LoyaltyError {
+  readonly code = 'OUTBOX_FULL';
+  constructor(
+    readonly limit: 'maxEvents' | 'maxBytes',
+    readonly max: number,
+  ) {
+    super(`The outbox is full (${limit} ${max}); the event was not stored. Nothing was dropped.`);
+  }
+}
+
+/**
+ * The outbox was closed (or is closing): it takes no new events. What it held stays on disk.
+ *
+ * @example
+ * ```ts
+ * import { OutboxClosedError } from 'loyalty-partner-sdk/outbox';
+ * const isClosed = (err: unknown) => err instanceof OutboxClosedError;
+ * ```
+ */
+export class OutboxClosedError extends LoyaltyError {
+  readonly code = 'OUTBOX_CLOSED';
+  constructor() {
+    super('The outbox is closed; it takes no new events');
+  }
+}
+
+/**
+ * `enqueue` (or a listing) was called before `outbox.start()` loaded the store.
+ *
+ * @example
+ * ```ts
+ * import { OutboxNotStartedError } from 'loyalty-partner-sdk/outbox';
+ * const notStarted = (err: unknown) => err instanceof OutboxNotStartedError;
+ * ```
+ */
+export class OutboxNotStartedError extends LoyaltyError {
+  readonly code = 'OUTBOX_NOT_STARTED';
+  constructor() {
+    super('Call outbox.start() before using the outbox');
+  }
+}
+
+/**
+ * Another live process (or another store in this process) holds the store directory's lock.
+ *
+ * @example
+ * ```ts
+ * import { OutboxLockedError } from 'loyalty-partner-sdk/outbox';
+ * const locked = (err: unknown) => err instanceof OutboxLockedError && err.pid !== undefined;
+ * ```
+ */
+export class OutboxLockedError extends LoyaltyError {
+  readonly code = 'OUTBOX_LOCKED';
+  constructor(
+    readonly dir: string,
+    readonly pid: number | undefined,
+  ) {
+    super(`The outbox directory ${dir} is in use by process ${pid ?? 'unknown'}`);
+  }
+}
+
+/**
+ * The store could not read or write its journal (disk full, permissions, not a journal). The
+ * operation did not happen; `cause` holds the system error.
+ *
+ * @example
+ * ```ts
+ * import { OutboxStoreError } from 'loyalty-partner-sdk/outbox';
+ * const diskTrouble = (err: unknown) => err instanceof OutboxStoreError;
+ * ```
+ */
+export class OutboxStoreError extends LoyaltyError {
+  readonly code = 'OUTBOX_STORE_FAILED';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * `redeliver` or `discard` named an event the outbox does not hold in a state that allows it.
+ *
+ * @example
+ * ```ts
+ * import { OutboxEventStateError } from 'loyalty-partner-sdk/outbox';
+ * const wrongState = (err: unknown) => err instanceof OutboxEventStateError && err.state === 'pending';
+ * ```
+ */
+export class OutboxEventStateError extends LoyaltyError {
+  readonly code = 'OUTBOX_EVENT_STATE';
+  constructor(
+    readonly eventId: string,
+    readonly state: EventState | 'in-flight' | 'unknown',
+    action: string,
+  ) {
+    super(`Cannot ${action} event ${eventId}: it is ${state === 'unknown' ? 'not in the outbox' : state}`);
+  }
+}
+
+/**
+ * `redeliver` of an expired event without `acceptDuplicateRisk: true`. Its first attempt is older
+ * than the service's dedup window may remember, so a new attempt could credit it twice.
+ *
+ * @example
+ * ```ts
+ * import { OutboxDuplicateRiskError } from 'loyalty-partner-sdk/outbox';
+ * const needsDecision = (err: unknown) => err instanceof OutboxDuplicateRiskError;
+ * ```
+ */
+export class OutboxDuplicateRiskError extends LoyaltyError {
+  readonly code = 'OUTBOX_DUPLICATE_RISK';
+  constructor(readonly eventId: string) {
+    super(
+      `Event ${eventId} expired: its first attempt may be past the service's 24-hour dedup window. ` +
+        'Pass { acceptDuplicateRisk: true } to send it anyway, or discard it.',
+    );
+  }
+}

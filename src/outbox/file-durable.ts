@@ -1,0 +1,85 @@
+import { open, readFile, rename } from 'node:fs/promises';
+import { platform } from 'node:process';
+
+/**
+ * Makes a directory entry change (a created or renamed file) durable. Without it, a power cut
+ * after `rename` can bring back the old journal, or lose a new one, even though its bytes were
+ * synced. Windows cannot open a directory for syncing; there NTFS journals the metadata itself.
+ */
+export async function syncDirectory(dir: string): Promise<void> {
+  if (platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes every byte, whatever the kernel accepts per call. */
+export async function writeAll(
+  handle: import('node:fs/promises').FileHandle,
+  bytes: Uint8Array,
+): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/**
+ * Replaces `path` with `chunks` atomically and durably: write a temporary file, sync it, rename
+ * it over the target, sync the directory. A crash at any point leaves the old or the new file,
+ * whole, never a mix.
+ */
+export async function replaceFileDurably(
+  dir: string,
+  path: string,
+  chunks: Iterable<Uint8Array>,
+): Promise<number> {
+  const temporary = `${path}.tmp`;
+  const handle = await open(temporary, 'w');
+  let size = 0;
+  try {
+    for (const chunk of chunks) {
+      await writeAll(handle, chunk);
+      size += chunk.length;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, path);
+  await syncDirectory(dir);
+  return size;
+}
+
+/** The file's bytes, or none when it does not exist yet. */
+export async function readIfExists(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Uint8Array(0);
+    throw err;
+  }
+}
+
+/** Compaction writes in chunks of about this size rather than one syscall per record. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Groups small frames into chunks of about 1 MiB. */
+export function* chunked(frames: readonly Uint8Array[]): Generator<Uint8Array> {
+  let group: Uint8Array[] = [];
+  let size = 0;
+  for (const frame of frames) {
+    group.push(frame);
+    size += frame.length;
+    if (size >= CHUNK_BYTES) {
+      yield Buffer.concat(group);
+      group = [];
+      size = 0;
+    }
+  }
+  if (group.length > 0) yield Buffer.concat(group);
+}

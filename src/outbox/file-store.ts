@@ -1,0 +1,200 @@
+import { type FileHandle, mkdir, open, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { OutboxClosedError, OutboxStoreError } from './errors.js';
+import { EventTable, type JournalRecord } from './event-table.js';
+import { chunked, readIfExists, replaceFileDurably, writeAll } from './file-durable.js';
+import { acquireDirLock } from './file-lock.js';
+import { GroupCommit } from './group-commit.js';
+import { decodeJournal, encodeRecord, JOURNAL_MAGIC } from './journal-codec.js';
+import type {
+  EventPatch,
+  OutboxStore,
+  StoredEvent,
+  StoredTenantStop,
+  StoreSnapshot,
+  StoreStats,
+} from './store.js';
+import {
+  type FileStoreOptions,
+  type NormalisedStoreOptions,
+  normaliseStoreOptions,
+} from './store-options.js';
+
+const JOURNAL_FILE = 'outbox.journal';
+
+/**
+ * A durable store in a directory of its own: an append-only journal (`outbox.journal`), each
+ * record framed with its length and CRC-32, synced to disk before any promise resolves. Records
+ * submitted while a flush is under way are written together by the next one (group commit): one
+ * write and one fsync for the whole group. A torn last record is dropped when the journal is
+ * read; the journal is compacted (live records rewritten, synced, renamed over) when it opens and
+ * whenever dead space outgrows the live records and `compactAfterBytes`. A pid lock file keeps a
+ * second process out; the lock of a process that died is taken over. No native dependency.
+ *
+ * @example
+ * ```ts
+ * import { fileStore } from 'loyalty-partner-sdk/outbox';
+ * const store = fileStore('/var/lib/pos/loyalty-outbox', { maxEvents: 50_000, maxBytes: 32 * 1024 * 1024 });
+ * ```
+ */
+export function fileStore(dir: string, options: FileStoreOptions = {}): OutboxStore {
+  return new FileStore(resolve(dir), normaliseStoreOptions(options));
+}
+
+interface Submission {
+  readonly record: JournalRecord;
+  readonly frame: Uint8Array;
+  /** Bytes an append reserved against `maxBytes`, released when the record is applied. */
+  readonly reserved: number;
+}
+
+class FileStore implements OutboxStore {
+  private readonly table: EventTable;
+  private readonly path: string;
+  private readonly commits = new GroupCommit<Submission>(
+    (batch) => this.write(batch),
+    () => this.compactIfWorthIt(),
+  );
+  private handle: FileHandle | undefined;
+  private releaseLock: (() => Promise<void>) | undefined;
+  private fileBytes = 0;
+  private broken: unknown;
+  private closed = false;
+  private readonly counters = { flushes: 0, records: 0, compactions: 0, recoveredBytes: 0 };
+
+  constructor(
+    private readonly dir: string,
+    private readonly options: NormalisedStoreOptions,
+  ) {
+    this.table = new EventTable(options);
+    this.path = join(dir, JOURNAL_FILE);
+  }
+
+  async open(): Promise<StoreSnapshot> {
+    if (this.releaseLock || this.closed)
+      throw new OutboxStoreError(`The store ${this.dir} was opened already`);
+    await mkdir(this.dir, { recursive: true });
+    this.releaseLock = await acquireDirLock(this.dir);
+    try {
+      const decoded = decodeJournal(await readIfExists(this.path));
+      if (!decoded.isJournal)
+        throw new OutboxStoreError(`${this.path} is not an outbox journal; move it away`);
+      for (const { record, size } of decoded.records) this.table.apply(record, size);
+      this.counters.recoveredBytes = decoded.droppedBytes;
+      await this.compact();
+    } catch (err) {
+      await this.handle?.close();
+      await this.releaseLock();
+      this.releaseLock = undefined;
+      throw err instanceof OutboxStoreError
+        ? err
+        : new OutboxStoreError(`Cannot open ${this.path}`, { cause: err });
+    }
+    return this.table.snapshot();
+  }
+
+  async append(event: StoredEvent): Promise<void> {
+    const record: JournalRecord = { op: 'put', event };
+    const frame = encodeRecord(record);
+    this.table.reserve(frame.length);
+    return this.submit({ record, frame, reserved: frame.length });
+  }
+
+  update(eventId: string, patch: EventPatch): Promise<void> {
+    return this.submit(plain({ op: 'patch', id: eventId, patch }));
+  }
+
+  remove(eventId: string): Promise<void> {
+    return this.submit(plain({ op: 'del', id: eventId }));
+  }
+
+  setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
+    return this.submit(plain({ op: 'tenant', id: tenantId, stop }));
+  }
+
+  stats(): StoreStats {
+    const { maxEvents, maxBytes } = this.options;
+    return { events: this.table.size, bytes: this.table.bytes, maxEvents, maxBytes, ...this.counters };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.commits.idle();
+    await this.handle?.close();
+    this.handle = undefined;
+    await this.releaseLock?.();
+    this.releaseLock = undefined;
+  }
+
+  private submit(submission: Submission): Promise<void> {
+    let refusal: Error | undefined;
+    if (this.closed) refusal = new OutboxClosedError();
+    else if (!this.releaseLock)
+      refusal = new OutboxStoreError('The store is not open (outbox.start() opens it)');
+    else if (this.broken) refusal = new OutboxStoreError(`Cannot write ${this.path}`, { cause: this.broken });
+    if (refusal) {
+      if (submission.reserved) this.table.release(submission.reserved);
+      return Promise.reject(refusal);
+    }
+    return this.commits.submit(submission);
+  }
+
+  /** One group: one write, one fsync, then the records count. */
+  private async write(batch: readonly Submission[]): Promise<void> {
+    const bytes = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((item) => item.frame));
+    try {
+      if (!this.handle) throw this.broken ?? new Error('journal not open');
+      await writeAll(this.handle, bytes);
+      await this.handle.datasync();
+      this.fileBytes += bytes.length;
+      this.counters.flushes += 1;
+      this.counters.records += batch.length;
+    } catch (err) {
+      // Cut off whatever part of the group reached the file, so later records are not stranded
+      // behind a torn one; if even that fails, stop writing rather than risk it.
+      await this.handle?.truncate(this.fileBytes).catch((truncateError: unknown) => {
+        this.broken = truncateError;
+      });
+      for (const item of batch) if (item.reserved) this.table.release(item.reserved);
+      throw new OutboxStoreError(`Cannot write the journal ${this.path}`, { cause: err });
+    }
+    for (const item of batch) {
+      if (item.reserved) this.table.release(item.reserved);
+      this.table.apply(item.record, item.frame.length);
+    }
+  }
+
+  private async compactIfWorthIt(): Promise<void> {
+    const dead = this.fileBytes - JOURNAL_MAGIC.length - this.table.bytes;
+    // If compaction fails, the old journal is still whole; the next trigger tries again.
+    if (dead > this.options.compactAfterBytes && dead > this.table.bytes) await this.compact();
+  }
+
+  /** Rewrites the live records into a new journal and swaps it in atomically. */
+  private async compact(): Promise<void> {
+    const records = this.table.liveRecords();
+    const frames = records.map(encodeRecord);
+    await this.handle?.close();
+    this.handle = undefined;
+    try {
+      await replaceFileDurably(this.dir, this.path, chunked([JOURNAL_MAGIC, ...frames]));
+      for (const [i, record] of records.entries()) this.table.apply(record, frames[i]!.length);
+      this.counters.compactions += 1;
+    } catch (err) {
+      await unlink(`${this.path}.tmp`).catch(() => undefined);
+      throw err;
+    } finally {
+      try {
+        this.handle = await open(this.path, 'a');
+        this.fileBytes = (await this.handle.stat()).size;
+      } catch (err) {
+        this.broken = err;
+      }
+    }
+  }
+}
+
+function plain(record: JournalRecord): Submission {
+  return { record, frame: encodeRecord(record), reserved: 0 };
+}

@@ -1,0 +1,45 @@
+/**
+ * Group commit: while one flush is under way, new submissions queue up, and the next flush
+ * takes them all at once. Under load, many writers share one write and one fsync; alone, a
+ * writer waits for no timer. Each submission settles with the flush that carried it.
+ */
+export class GroupCommit<T> {
+  private queue: { item: T; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private running: Promise<void> | undefined;
+
+  /**
+   * @param flush Makes a whole batch durable; throwing rejects every submission of the batch.
+   * @param afterFlush Runs between batches, with nothing in flight (the file store compacts there).
+   */
+  constructor(
+    private readonly flush: (batch: readonly T[]) => Promise<void>,
+    private readonly afterFlush: () => Promise<void> = async () => {},
+  ) {}
+
+  submit(item: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.running ??= this.drain();
+    });
+  }
+
+  /** Resolves once everything submitted so far has settled. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        await this.flush(batch.map((entry) => entry.item));
+        for (const entry of batch) entry.resolve();
+      } catch (err) {
+        for (const entry of batch) entry.reject(err);
+      }
+      await this.afterFlush().catch(() => undefined);
+    }
+    this.running = undefined;
+  }
+}

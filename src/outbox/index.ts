@@ -1,0 +1,37 @@
+/**
+ * `loyalty-partner-sdk/outbox`: a durable queue for terminals that go offline. Events are on disk
+ * before `enqueue` resolves and are delivered in order per tenant once the service is reachable.
+ */
+export type { OutboxErrorCode } from './errors.js';
+export {
+  OutboxClosedError,
+  OutboxDuplicateRiskError,
+  OutboxEventStateError,
+  OutboxFullError,
+  OutboxLockedError,
+  OutboxNotStartedError,
+  OutboxStoreError,
+} from './errors.js';
+export { fileStore } from './file-store.js';
+export { memoryStore } from './memory-store.js';
+export { createOutbox } from './outbox.js';
+export type { EnqueueOptions, Outbox, OutboxStats } from './outbox-api.js';
+export { CLOSE_DEFAULTS } from './outbox-api.js';
+export type { DeliveredInfo, OutboxHooks, OutcomeInfo } from './outbox-hooks.js';
+export type { OutboxOptions, OutboxSender, OutboxSendResult } from './outbox-options.js';
+export { OUTBOX_DEFAULTS } from './outbox-options.js';
+export type { IntegrationStatusEventLike, TenantContextLike, TenantControl } from './status-handler.js';
+export { outboxStatusHandler } from './status-handler.js';
+export type {
+  EventFailure,
+  EventPatch,
+  EventState,
+  OutboxStore,
+  StoredEvent,
+  StoredTenantStop,
+  StoreSnapshot,
+  StoreStats,
+} from './store.js';
+export type { FileStoreOptions, StoreLimits } from './store-options.js';
+export { STORE_DEFAULTS } from './store-options.js';
+export type { TenantState, TenantStatus } from './tenant-queue.js';

@@ -1,0 +1,98 @@
+import { OutboxClosedError, OutboxStoreError } from './errors.js';
+import { EventTable, type JournalRecord } from './event-table.js';
+import { encodeRecord } from './journal-codec.js';
+import type {
+  EventPatch,
+  OutboxStore,
+  StoredEvent,
+  StoredTenantStop,
+  StoreSnapshot,
+  StoreStats,
+} from './store.js';
+import { normaliseStoreOptions, type StoreLimits } from './store-options.js';
+
+/**
+ * A store that keeps everything in memory: the same interface, records and limits as `fileStore`
+ * (an event costs the bytes of its journal record), with nothing durable. For tests, demos and
+ * processes that accept losing queued events on exit. Closing and opening it again gives back
+ * what it held, which lets a test play a restart.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from 'loyalty-partner-sdk/outbox';
+ * const store = memoryStore({ maxEvents: 100 });
+ * ```
+ */
+export function memoryStore(options: StoreLimits = {}): OutboxStore {
+  return new MemoryStore(options);
+}
+
+class MemoryStore implements OutboxStore {
+  private readonly table: EventTable;
+  private readonly limits: { maxEvents: number; maxBytes: number };
+  private state: 'new' | 'open' | 'closed' = 'new';
+  private flushes = 0;
+
+  constructor(options: StoreLimits) {
+    const { maxEvents, maxBytes } = normaliseStoreOptions(options);
+    this.limits = { maxEvents, maxBytes };
+    this.table = new EventTable(this.limits);
+  }
+
+  async open(): Promise<StoreSnapshot> {
+    if (this.state === 'open') throw new OutboxStoreError('The memory store is open already');
+    this.state = 'open';
+    return this.table.snapshot();
+  }
+
+  async append(event: StoredEvent): Promise<void> {
+    const record: JournalRecord = { op: 'put', event };
+    const size = encodeRecord(record).length;
+    this.check();
+    this.table.reserve(size);
+    this.table.release(size);
+    this.apply(record, size);
+  }
+
+  async update(eventId: string, patch: EventPatch): Promise<void> {
+    this.check();
+    this.apply({ op: 'patch', id: eventId, patch: structuredClone(patch) });
+  }
+
+  async remove(eventId: string): Promise<void> {
+    this.check();
+    this.apply({ op: 'del', id: eventId });
+  }
+
+  async setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
+    this.check();
+    this.apply({ op: 'tenant', id: tenantId, stop });
+  }
+
+  stats(): StoreStats {
+    return {
+      events: this.table.size,
+      bytes: this.table.bytes,
+      ...this.limits,
+      flushes: this.flushes,
+      records: this.flushes,
+      compactions: 0,
+      recoveredBytes: 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+  }
+
+  private check(): void {
+    if (this.state === 'closed') throw new OutboxClosedError();
+    if (this.state === 'new') throw new OutboxStoreError('The store is not open (outbox.start() opens it)');
+  }
+
+  private apply(record: JournalRecord, size = 0): void {
+    // A copy, so a caller that mutates its object later cannot change what the store holds.
+    this.table.apply(structuredClone(record), size);
+    this.flushes += 1;
+  }
+}

@@ -1,0 +1,94 @@
+import type { EnvelopeOptions, InboundEventType, PayloadInput } from '../contract/index.js';
+import type { OutboxSender } from './outbox-options.js';
+import type { EventState, StoredEvent, StoreStats } from './store.js';
+import type { TenantStatus } from './tenant-queue.js';
+
+/** Options of `enqueue`: the envelope's (`eventId`, `occurredAt`, ...) and the tenant's. */
+export interface EnqueueOptions extends EnvelopeOptions {
+  /** Whose event it is. Required with `clientFor`; with `client` it defaults to `defaultTenantId`. */
+  tenantId?: string;
+}
+
+/** A picture of the outbox for monitoring. */
+export interface OutboxStats {
+  /** Waiting for delivery, in flight included. */
+  readonly pending: number;
+  readonly inFlight: number;
+  readonly parked: number;
+  readonly dead: number;
+  readonly expired: number;
+  /** Delivered since `start()` (delivered events leave the store). */
+  readonly delivered: number;
+  /** Every tenant the outbox has seen, by id. */
+  readonly tenants: readonly TenantStatus[];
+  readonly store: StoreStats;
+}
+
+/** Defaults of `close()`. */
+export const CLOSE_DEFAULTS = {
+  /** @default 5000 */
+  deadlineMs: 5_000,
+} as const;
+
+/**
+ * The durable queue `createOutbox` returns.
+ *
+ * @example
+ * ```ts
+ * import type { Outbox } from 'loyalty-partner-sdk/outbox';
+ * async function shutDown(outbox: Outbox) {
+ *   await outbox.flush();
+ *   await outbox.close({ deadlineMs: 2_000 });
+ * }
+ * ```
+ */
+export interface Outbox {
+  /** Opens the store (recovering what a previous run left) and starts delivering. Idempotent. */
+  start(): Promise<void>;
+  /**
+   * Validates like `client.send` (a `LoyaltyValidationError` stores nothing), builds the envelope,
+   * whose `eventId` is fixed from now on, and resolves once the event is durable (fsynced). An
+   * `eventId` the outbox already holds is returned again and stored once. Rejects with
+   * `OutboxFullError` when the store is full, `OutboxClosedError` once `close()` was called.
+   */
+  enqueue<T extends InboundEventType>(
+    eventType: T,
+    payload: PayloadInput<T>,
+    options?: EnqueueOptions,
+  ): Promise<{ eventId: string }>;
+  /**
+   * Resolves when nothing is deliverable right now: every pending event was delivered or reached
+   * another state, waits for a retry after a failure, or belongs to a paused or stopped tenant.
+   * Offline, it resolves after one round of attempts instead of waiting for the network.
+   */
+  flush(): Promise<OutboxStats>;
+  /**
+   * Takes no new events (`enqueue` rejects with `OutboxClosedError`), lets sends in flight finish
+   * until `deadlineMs` (default 5000), then aborts them (their events stay pending), and closes
+   * the store. Whatever was not delivered is there for the next `start()`. Idempotent.
+   */
+  close(options?: { deadlineMs?: number }): Promise<void>;
+  /** The events in one state, oldest first, optionally of one tenant. */
+  list(state: EventState, filter?: { tenantId?: string }): StoredEvent[];
+  /** One event the outbox holds, in any state; `undefined` once delivered or discarded. */
+  get(eventId: string): StoredEvent | undefined;
+  stats(): OutboxStats;
+  /**
+   * Puts a parked, dead or expired event back in its tenant's queue, in its original place.
+   * An expired one needs `acceptDuplicateRisk: true` (else `OutboxDuplicateRiskError`): the
+   * service may have forgotten an earlier attempt, so this one could be credited a second time.
+   */
+  redeliver(eventId: string, options?: { acceptDuplicateRisk?: boolean }): Promise<void>;
+  /** Forgets an event for good, in any state but in flight. */
+  discard(eventId: string): Promise<void>;
+  /**
+   * Delivers a paused or stopped tenant's events again. Pass the `client` built from fresh
+   * credentials (after Disconnected); with `clientFor`, the outbox asks it again anyway.
+   */
+  resumeTenant(tenantId: string, options?: { client?: OutboxSender }): Promise<void>;
+  /**
+   * Stops a tenant's deliveries until `resumeTenant` (the merchant disabled or disconnected the
+   * integration). Its events stay queued and new ones are still accepted. Survives restarts.
+   */
+  stopTenant(tenantId: string, reason: string): Promise<void>;
+}

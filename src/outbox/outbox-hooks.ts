@@ -1,0 +1,69 @@
+import type { StoredEvent } from './store.js';
+
+/** An event that reached an outcome, with why. */
+export interface OutcomeInfo {
+  readonly event: StoredEvent;
+  /** The service's error code (or the SDK's, for an envelope it refused to send). */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What `onDelivered` sees. */
+export interface DeliveredInfo {
+  readonly event: StoredEvent;
+  /** HTTP status of the final answer: 200, or 400 when `alreadyCredited`. */
+  readonly status: number;
+  readonly correlationId: string | undefined;
+  /** HTTP attempts of this event, across retries and restarts. */
+  readonly attempts: number;
+  /**
+   * `true` when the service answered `PARTNER_INVOICE_ALREADY_EARNED`: the invoice was credited
+   * already (by this event's earlier attempt, or under another eventId), so nothing is missing.
+   */
+  readonly alreadyCredited: boolean;
+}
+
+/**
+ * Observers of every outcome, so none is silent: wire them to logs, metrics or a back-office
+ * screen. Hooks receive events and codes, never credentials. A hook that throws is ignored and a
+ * returned promise is not awaited: observing can never block or lose an event.
+ *
+ * @example
+ * ```ts
+ * import type { OutboxHooks } from 'loyalty-partner-sdk/outbox';
+ * const hooks: OutboxHooks = {
+ *   onParked: ({ event, code }) => console.warn(`parked ${event.eventId}: ${code}`),
+ *   onTenantStopped: ({ tenantId, reason }) => console.error(`tenant ${tenantId} stopped: ${reason}`),
+ * };
+ * ```
+ */
+export interface OutboxHooks {
+  onDelivered?(info: DeliveredInfo): unknown;
+  /** A state-dependent 400 (`fix-setup`): the event waits aside for `redeliver(eventId)`. */
+  onParked?(info: OutcomeInfo): unknown;
+  /** A defective event (`fix-payload`, `stop`): it stays listed until `discard(eventId)`. */
+  onDead?(info: OutcomeInfo): unknown;
+  /** A retry would risk a double credit: decide with `redeliver(..., { acceptDuplicateRisk })` or `discard`. */
+  onExpired?(info: { readonly event: StoredEvent }): unknown;
+  /** A transient failure; the tenant's head event is tried again after `delayMs`. */
+  onRetry?(info: OutcomeInfo & { readonly delayMs: number }): unknown;
+  /** The whole tenant waits, probing slowly with its head event (`code`: INTEGRATION_PAUSED, ...). */
+  onTenantPaused?(info: { readonly tenantId: string; readonly code: string }): unknown;
+  /** The tenant sends nothing until `resumeTenant` (`reason`: Disabled, Disconnected or a code). */
+  onTenantStopped?(info: { readonly tenantId: string; readonly reason: string }): unknown;
+  onTenantResumed?(info: { readonly tenantId: string }): unknown;
+}
+
+/** Calls a hook without letting it throw into the delivery loop. */
+export function callHook<K extends keyof OutboxHooks>(
+  hooks: OutboxHooks,
+  name: K,
+  info: Parameters<NonNullable<OutboxHooks[K]>>[0],
+): void {
+  try {
+    const result = (hooks[name] as ((arg: typeof info) => unknown) | undefined)?.(info);
+    if (result instanceof Promise) result.catch(() => undefined);
+  } catch {
+    // An observer's failure must never stop or lose an event.
+  }
+}

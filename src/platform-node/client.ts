@@ -1,0 +1,29 @@
+import { LoyaltyClient as CoreLoyaltyClient } from '../client/loyalty-client.js';
+import type { ClientPlatform } from '../client/platform.js';
+import { signWith } from '../signature/sign.js';
+import { nodeHmac } from './node-hmac.js';
+import { createUndiciTransport } from './undici-transport.js';
+
+/** Node build: undici with its own keep-alive agent, and Node's OpenSSL HMAC. */
+const nodePlatform: ClientPlatform = {
+  createTransport: createUndiciTransport,
+  sign: (body, secrets, timestamp) => signWith(nodeHmac, body, secrets, { timestamp }),
+  runtime: () => `node/${process.versions.node}`,
+};
+
+/**
+ * `LoyaltyClient` as the `node` export condition serves it: the same client core, sending through
+ * its own undici `Agent` (keep-alive, at most `connections` sockets) and signing with Node crypto.
+ * It extends the Web build's class, so `instanceof` holds against either.
+ *
+ * @example
+ * ```ts
+ * import { LoyaltyClient } from 'loyalty-partner-sdk';
+ * const client = new LoyaltyClient({ baseUrl: 'https://loyalty.example.com', apiKey: 'key', signingSecret: 'secret' });
+ * await client.send('CustomerSynced', { externalCustomerId: 'c-42', phone: '+966500000000' });
+ * await client.close(); // closes the agent's sockets
+ * ```
+ */
+export class LoyaltyClient extends CoreLoyaltyClient {
+  protected static override readonly platform: ClientPlatform = nodePlatform;
+}

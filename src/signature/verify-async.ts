@@ -1,0 +1,42 @@
+import type { RawBody } from './bytes.js';
+import type { Secrets } from './secrets.js';
+import type { VerifiedSignature, VerifyOptions } from './verify.js';
+import { verifyWithAsync } from './verify.js';
+import { webCryptoHmac } from './web-crypto-hmac.js';
+
+/**
+ * Verifies an `X-Signature` header with Web Crypto (`globalThis.crypto.subtle`), which every
+ * runtime has: Node 20+, Deno, Bun, Workers, Next.js edge, browsers. Same rules and results as
+ * `verifySignature`; prefer it on edge runtimes, where it uses native code instead of the
+ * portable pure-JS SHA-256. Under several secrets the MACs are computed concurrently.
+ *
+ * @param rawBody - the body exactly as received, before any JSON parsing
+ * @param header - the `X-Signature` header value
+ * @param secrets - the tenant's signing secret, or a list while rotating
+ * @returns the authenticated timestamp and the index of the secret that matched
+ * @throws {SignatureVerificationError} (as a rejection) for every request that must get a 401
+ *
+ * @example
+ * ```ts
+ * import { SignatureVerificationError, verifySignatureAsync } from 'loyalty-partner-sdk/signature';
+ *
+ * export async function POST(request: Request): Promise<Response> {
+ *   const rawBody = new Uint8Array(await request.arrayBuffer());
+ *   try {
+ *     await verifySignatureAsync(rawBody, request.headers.get('x-signature'), ['whsec_new', 'whsec_old']);
+ *   } catch (err) {
+ *     if (err instanceof SignatureVerificationError) return Response.json({ code: err.code }, { status: 401 });
+ *     throw err;
+ *   }
+ *   return new Response(null, { status: 204 });
+ * }
+ * ```
+ */
+export function verifySignatureAsync(
+  rawBody: RawBody,
+  header: string | null | undefined,
+  secrets: Secrets,
+  options?: VerifyOptions,
+): Promise<VerifiedSignature> {
+  return verifyWithAsync(webCryptoHmac, rawBody, header, secrets, options);
+}

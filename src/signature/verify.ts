@@ -1,0 +1,137 @@
+import { BODY_TYPE_MESSAGE, decodeHexDigest, toBytes } from './bytes.js';
+import { SignatureVerificationError } from './errors.js';
+import type { AsyncHmac, SyncHmac } from './hmac.js';
+import { parseHeader } from './parse-header.js';
+import { readSecrets } from './secrets.js';
+
+/**
+ * How far, in seconds and in either direction, a signature's `t` may be from now (spec 5.2).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TOLERANCE_SECONDS } from 'loyalty-partner-sdk/signature';
+ * console.log(DEFAULT_TOLERANCE_SECONDS); // 300
+ * ```
+ */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** Options of `verifySignature` and `verifySignatureAsync`. */
+export interface VerifyOptions {
+  /**
+   * Largest accepted distance between `t` and `now`, in seconds, in either direction; a
+   * difference of exactly this many seconds still passes. Must be finite and >= 0.
+   * @default 300
+   */
+  toleranceSeconds?: number;
+  /**
+   * The verifier's clock in unix seconds, for tests and for callers with a corrected clock.
+   * @default Math.floor(Date.now() / 1000)
+   */
+  now?: number;
+}
+
+/** What a successful verification establishes. */
+export interface VerifiedSignature {
+  /** The authenticated `t` of the header, unix seconds. */
+  timestamp: number;
+  /** Position in the secrets list of the first secret that matched, e.g. to retire old secrets. */
+  secretIndex: number;
+}
+
+const scratch = new Uint8Array(32);
+
+const defaults = { toleranceSeconds: DEFAULT_TOLERANCE_SECONDS } satisfies Required<
+  Pick<VerifyOptions, 'toleranceSeconds'>
+>;
+
+/**
+ * The verification, written once for both kinds of HMAC. `collect` is the only difference: it
+ * hands the MACs (one per secret) to `finish` either as they are or once awaited.
+ *
+ * Throws a RangeError only for options a programmer got wrong; whatever comes with a request
+ * (header, body) or from configuration read at run time (secrets) gives a
+ * SignatureVerificationError, whatever its type.
+ */
+function verifyCore<Text, M, R>(
+  hmac: {
+    mac(secret: string, t: string, body: Uint8Array | Text): M;
+    equal: SyncHmac['equal'];
+    text?: (body: string) => Uint8Array | Text;
+  },
+  collect: (macs: M[], finish: (macs: Uint8Array[]) => VerifiedSignature) => R,
+  rawBody: unknown,
+  header: unknown,
+  secrets: unknown,
+  options: VerifyOptions | undefined,
+): R {
+  const tolerance = options?.toleranceSeconds ?? defaults.toleranceSeconds;
+  const now = options?.now ?? Math.floor(Date.now() / 1000);
+  // NaN or Infinity would silently accept any timestamp: refuse loudly instead.
+  if (!(Number.isFinite(tolerance + now) && tolerance >= 0))
+    throw new RangeError('bad toleranceSeconds or now');
+  const keys = readSecrets(secrets);
+  if (!keys)
+    throw new SignatureVerificationError('no_secret', 'No signing secret configured (empty or not a string)');
+  const { t, timestamp, signatures } = parseHeader(header);
+  const body = toBytes(rawBody, hmac.text);
+  if (!body) throw new SignatureVerificationError('no_match', BODY_TYPE_MESSAGE);
+  return collect(
+    keys.map((key) => hmac.mac(key, t, body)),
+    (macs) => {
+      // Every MAC meets every candidate whatever matched earlier: the time taken depends only on
+      // how many secrets and candidates there are, never on which one matched. Candidates are
+      // decoded into one scratch buffer here, synchronously, so even the async path can share it.
+      let secretIndex = macs.length;
+      for (const hex of signatures) {
+        if (!decodeHexDigest(hex, scratch)) continue;
+        for (let i = 0; i < macs.length; i++)
+          if (hmac.equal(macs[i]!, scratch) && i < secretIndex) secretIndex = i;
+      }
+      if (secretIndex === macs.length) {
+        throw new SignatureVerificationError(
+          'no_match',
+          `No v1 signature matched under any of the ${macs.length} configured secret(s); check the tenant's signing secret and that the raw body bytes are verified unchanged`,
+        );
+      }
+      // Judged only now that the signature is authentic: a forged header learns nothing about
+      // the tolerance, and a stale forged one is reported as forged.
+      const age = now - timestamp;
+      if (Math.abs(age) > tolerance) {
+        throw new SignatureVerificationError(
+          age > 0 ? 'timestamp_too_old' : 'timestamp_in_future',
+          `X-Signature timestamp is ${Math.abs(age)} s ${age > 0 ? 'old' : 'ahead'}, over the ${tolerance} s tolerance; check both clocks`,
+        );
+      }
+      return { timestamp, secretIndex };
+    },
+  );
+}
+
+/** Verification with a synchronous HMAC; the public `verifySignature` of each build binds one. */
+export function verifyWith<Text>(
+  hmac: SyncHmac<Text>,
+  rawBody: unknown,
+  header: unknown,
+  secrets: unknown,
+  options?: VerifyOptions,
+): VerifiedSignature {
+  return verifyCore(hmac, (macs, finish) => finish(macs), rawBody, header, secrets, options);
+}
+
+/** Verification with an asynchronous HMAC (Web Crypto): {@link verifyWith} with awaited MACs. */
+export async function verifyWithAsync(
+  hmac: AsyncHmac,
+  rawBody: unknown,
+  header: unknown,
+  secrets: unknown,
+  options?: VerifyOptions,
+): Promise<VerifiedSignature> {
+  return verifyCore(
+    hmac,
+    async (macs, finish) => finish(await Promise.all(macs)),
+    rawBody,
+    header,
+    secrets,
+    options,
+  );
+}

@@ -1,0 +1,30 @@
+import { timingSafeEqualBytes, utf8 } from './bytes.js';
+import type { AsyncHmac } from './hmac.js';
+
+// Importing a key costs about as much as signing a small body, and a receiver verifies under the
+// same few secrets all day: keep the imported keys, bounded so that a process serving many
+// tenants does not grow without limit (the oldest import is dropped first).
+const MAX_CACHED_KEYS = 32;
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** HMAC-SHA256 through Web Crypto: every runtime has it, but only asynchronously. */
+export const webCryptoHmac: AsyncHmac = {
+  async mac(secret, t, body) {
+    // Reached at call time, not import time, so importing this module never fails anywhere.
+    const subtle = globalThis.crypto?.subtle;
+    if (!subtle) throw new TypeError('crypto.subtle is unavailable: use verifySignature');
+    let key = keys.get(secret);
+    if (!key) {
+      if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value!);
+      key = subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      keys.set(secret, key);
+    }
+    // Web Crypto takes one buffer, so this is the one place the body is copied.
+    const prefix = utf8(`${t}.`);
+    const message = new Uint8Array(prefix.length + body.length);
+    message.set(prefix);
+    message.set(body, prefix.length);
+    return new Uint8Array(await subtle.sign('HMAC', await key, message));
+  },
+  equal: timingSafeEqualBytes,
+};

@@ -1,0 +1,98 @@
+import { EmulatorError } from './emulator-error.js';
+
+/**
+ * The time the emulated service lives in. Everything that waits (retry ladder, redemption expiry)
+ * goes through `schedule`, so a manual clock can run hours of it in one `advance()`.
+ */
+export interface EmulatorClock {
+  readonly kind: 'system' | 'manual';
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Runs `task` once `delayMs` of emulated time has passed; returns a cancel function. */
+  schedule(delayMs: number, task: () => Promise<void> | void): () => void;
+  /** Manual clock only: moves time forward, running (and awaiting) every task that falls due. */
+  advance(ms: number): Promise<void>;
+  /** Drops every scheduled task (on close). */
+  clear(): void;
+}
+
+/** Real time; waits are multiplied by `timeScale` so a test can shrink the six-hour ladder. */
+export function systemClock(timeScale: number): EmulatorClock {
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  return {
+    kind: 'system',
+    now: () => Date.now(),
+    schedule(delayMs, task) {
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          void task();
+        },
+        Math.max(0, delayMs * timeScale),
+      );
+      // A forgotten emulator must not keep a test process or a CLI alive on its own.
+      timer.unref?.();
+      timers.add(timer);
+      return () => {
+        clearTimeout(timer);
+        timers.delete(timer);
+      };
+    },
+    async advance() {
+      throw new EmulatorError('INVALID_OPERATION', "advance() needs createEmulator({ clock: 'manual' })");
+    },
+    clear() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+interface ManualTimer {
+  at: number;
+  seq: number;
+  task: () => Promise<void> | void;
+}
+
+/** Time that moves only when the test says so. Tasks due at the same instant run in the order scheduled. */
+export function manualClock(start: number): EmulatorClock {
+  let now = start;
+  let seq = 0;
+  const timers = new Set<ManualTimer>();
+  const nextDue = (limit: number): ManualTimer | undefined => {
+    let best: ManualTimer | undefined;
+    for (const timer of timers) {
+      if (timer.at > limit) continue;
+      if (!best || timer.at < best.at || (timer.at === best.at && timer.seq < best.seq)) best = timer;
+    }
+    return best;
+  };
+  return {
+    kind: 'manual',
+    now: () => now,
+    schedule(delayMs, task) {
+      const timer = { at: now + Math.max(0, delayMs), seq: seq++, task };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    async advance(ms) {
+      if (!(ms >= 0 && Number.isFinite(ms))) {
+        throw new EmulatorError(
+          'INVALID_OPERATION',
+          'advance(ms) needs a finite number of milliseconds >= 0',
+        );
+      }
+      const target = now + ms;
+      // A task may schedule another inside the window (the next rung of the ladder): keep looking.
+      for (let timer = nextDue(target); timer; timer = nextDue(target)) {
+        timers.delete(timer);
+        now = Math.max(now, timer.at);
+        await timer.task();
+      }
+      now = target;
+    },
+    clear() {
+      timers.clear();
+    },
+  };
+}

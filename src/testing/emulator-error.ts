@@ -1,0 +1,47 @@
+import { LoyaltyError } from '../contract/index.js';
+
+/**
+ * Why the emulator refused a call made by the test itself (not by the partner over HTTP).
+ *
+ * @example
+ * ```ts
+ * import { EmulatorError, type EmulatorErrorCode } from 'loyalty-partner-sdk/testing';
+ * const codeOf = (err: unknown): EmulatorErrorCode | undefined => (err instanceof EmulatorError ? err.code : undefined);
+ * ```
+ */
+export type EmulatorErrorCode =
+  | 'INVALID_OPTIONS'
+  | 'UNKNOWN_TENANT'
+  | 'TENANT_EXISTS'
+  | 'UNKNOWN_REDEMPTION'
+  | 'INVALID_OPERATION';
+
+/**
+ * Thrown by the emulator's own API when a test asks for something impossible: an unknown tenant,
+ * a second merchant under the same id, `advance()` without the manual clock, options out of range.
+ * Partner requests never throw: they get the contract's error envelope over HTTP.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator, EmulatorError } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * try {
+ *   emulator.pause('no-such-tenant');
+ * } catch (err) {
+ *   if (err instanceof EmulatorError) console.log(err.code); // 'UNKNOWN_TENANT'
+ * }
+ * ```
+ */
+export class EmulatorError extends LoyaltyError {
+  readonly code: EmulatorErrorCode;
+
+  constructor(code: EmulatorErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+
+  // A literal, not `constructor.name`: bundlers may rename classes.
+  override get name(): string {
+    return 'EmulatorError';
+  }
+}

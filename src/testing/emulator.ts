@@ -1,0 +1,182 @@
+import {
+  EVENT_TYPES,
+  type EventType,
+  type InboundEventType,
+  type OutboundEventType,
+} from '../contract/index.js';
+import { type EmulatorClock, manualClock, systemClock } from './clock.js';
+import type { Emulator, ShippableEventType } from './emulator-api.js';
+import { EmulatorError } from './emulator-error.js';
+import { type EmulatorOptions, resolveEmulatorOptions } from './emulator-options.js';
+import { FaultInjector } from './faults.js';
+import { type EmulatorTransport, startHttpServer } from './http-server.js';
+import { createInspection } from './inspection.js';
+import { createMerchantActions } from './merchant-actions.js';
+import { credentialsOf, MERCHANT_DEFAULTS, MerchantStore } from './merchant-store.js';
+import { mswHandlersFor } from './msw-handlers.js';
+import { createEmitter, type Emit } from './outbound-events.js';
+import { type RequestRecord, routeRequest } from './request-router.js';
+import { ResponseCache } from './response-cache.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+
+// The outbound follow-up a Planned handler starts emitting when it ships (spec 6.2).
+const FOLLOW_UPS: Partial<Record<InboundEventType, OutboundEventType>> = {
+  InvoiceRefunded: 'RefundReversalCompleted',
+};
+
+const isShippable = (eventType: string): eventType is ShippableEventType => {
+  const info = (EVENT_TYPES as Record<string, { availability: string; emitted?: boolean }>)[eventType];
+  return info !== undefined && (info.availability === 'Planned' || info.emitted === false);
+};
+
+/**
+ * Creates a local Loyalty service for tests and demos. See `Emulator` for what it offers.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator({ clock: 'manual' });
+ * const { apiKey, signingSecret, tenantId } = emulator.createMerchant();
+ * const { url } = await emulator.listen();
+ * // ... point the code under test at `url` with `apiKey` and `signingSecret` ...
+ * console.log(emulator.merchant(tenantId).connection); // 'AwaitingFirstSignedEvent'
+ * await emulator.close();
+ * ```
+ */
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const config = resolveEmulatorOptions(options);
+  const clock: EmulatorClock =
+    config.clock === 'manual' ? manualClock(config.startTime) : systemClock(config.timeScale);
+  let skewMs = config.clockSkewSeconds * 1000;
+  const serviceNow = () => clock.now() + skewMs;
+  const store = new MerchantStore();
+  const shipped = new Set<EventType>();
+  const dispatcher = new WebhookDispatcher({
+    clock,
+    serviceNow,
+    fetch: config.fetch,
+    timeoutMs: config.deliveryTimeoutMs,
+    target: (tenantId) => {
+      const m = store.get(tenantId);
+      return m.activated && m.proven && m.receiverUrl
+        ? { url: m.receiverUrl, secrets: m.secrets }
+        : undefined;
+    },
+  });
+  const enqueue = createEmitter(serviceNow, (tenantId, envelope, id) =>
+    dispatcher.enqueue(tenantId, envelope, id),
+  );
+  // An outbound type the catalogue marks as not emitted yet stays silent until it ships.
+  const emit: Emit = (merchant, eventType, payload, opts) => {
+    const info: { emitted?: boolean } = EVENT_TYPES[eventType];
+    if (info.emitted === false && !shipped.has(eventType)) return;
+    enqueue(merchant, eventType, payload, opts);
+  };
+  const release = (tenantId: string) => dispatcher.release(tenantId);
+  const actions = createMerchantActions({
+    store,
+    emit,
+    now: serviceNow,
+    release,
+    redemptions: {
+      now: serviceNow,
+      ttlMs: config.redemptionTtlMs,
+      schedule: (delayMs, task) => void clock.schedule(delayMs, task),
+      dropped: (m, r) =>
+        emit(m, 'RedemptionExpiredOrCancelled', {
+          redemptionId: r.redemptionId,
+          externalInvoiceId: r.externalInvoiceId,
+          reason: r.reason ?? 'Expired',
+        }),
+    },
+  });
+  const faults = new FaultInjector();
+  const log: RequestRecord[] = [];
+  const cache = new ResponseCache(serviceNow);
+  const hung = new Set<() => void>();
+  let closed = false;
+  const routerDeps = {
+    store,
+    environment: config.environment,
+    cache,
+    emit,
+    release,
+    isShipped: (eventType: EventType) => shipped.has(eventType),
+    faults,
+    log,
+    serviceNow,
+    clockNow: () => clock.now(),
+  };
+  const transport: EmulatorTransport = {
+    handle: (request) => routeRequest(request, routerDeps),
+    released: (signal) =>
+      new Promise<void>((resolve) => {
+        if (closed || signal?.aborted) return resolve();
+        hung.add(resolve);
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      }),
+  };
+  let server: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+
+  return {
+    ...actions,
+    ...createInspection(
+      (tenantId) => store.get(tenantId),
+      log,
+      () => dispatcher.list(),
+    ),
+    get url() {
+      return server?.url;
+    },
+    createMerchant(merchantOptions = {}) {
+      const merchant = store.create(merchantOptions, config);
+      if (merchantOptions.activated ?? MERCHANT_DEFAULTS.activated) actions.activate(merchant.tenantId);
+      return credentialsOf(merchant);
+    },
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const reply = await transport.handle(request);
+      if (reply.kind === 'response') return reply.response;
+      if (reply.kind === 'hang') await transport.released(request.signal);
+      if (request.signal.aborted) throw request.signal.reason;
+      // What undici throws when the other side drops the connection.
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }),
+      });
+    },
+    async listen(listenOptions) {
+      if (closed) throw new EmulatorError('INVALID_OPERATION', 'This emulator is closed');
+      server ??= await startHttpServer(transport, listenOptions);
+      return { url: server.url };
+    },
+    async close() {
+      closed = true;
+      for (const resolve of hung) resolve();
+      hung.clear();
+      clock.clear();
+      await Promise.all([dispatcher.close(), server?.close()]);
+    },
+    async advance(ms) {
+      await dispatcher.idle();
+      await clock.advance(ms);
+      await dispatcher.idle();
+    },
+    idle: () => dispatcher.idle(),
+    now: () => new Date(serviceNow()),
+    shipHandler(eventType) {
+      if (!isShippable(eventType))
+        throw new EmulatorError('INVALID_OPERATION', `${eventType} is not a Planned event type`);
+      shipped.add(eventType);
+      const followUp = FOLLOW_UPS[eventType as InboundEventType];
+      if (followUp) shipped.add(followUp);
+    },
+    injectFaults: (faultOptions) => faults.configure(faultOptions),
+    clearFaults: () => faults.clear(),
+    setClockSkew(seconds) {
+      if (!Number.isFinite(seconds))
+        throw new EmulatorError('INVALID_OPTIONS', 'setClockSkew needs a finite number of seconds');
+      skewMs = seconds * 1000;
+    },
+    mswHandlers: (baseUrl) => mswHandlersFor(transport, baseUrl),
+  };
+}

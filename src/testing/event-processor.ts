@@ -1,0 +1,149 @@
+import {
+  EVENT_TYPES,
+  type EventType,
+  type InboundEnvelope,
+  isErrorCode,
+  LoyaltyValidationError,
+  parseInboundEnvelope,
+} from '../contract/index.js';
+import { authenticate, checkSignature } from './authenticate.js';
+import type { Environment } from './emulator-options.js';
+import { runHandler } from './event-handlers.js';
+import { errorResponse, type Rejection, type ReplyContext, rawJsonResponse, reject } from './http-reply.js';
+import type { MerchantStore } from './merchant-store.js';
+import type { Emit } from './outbound-events.js';
+import type { ResponseCache } from './response-cache.js';
+
+/** What POST /events needs from the rest of the emulator. */
+export interface EventProcessorDeps {
+  store: MerchantStore;
+  environment: Environment;
+  cache: ResponseCache;
+  emit: Emit;
+  /** Starts the tenant's queued deliveries (its first signed event just arrived). */
+  release: (tenantId: string) => void;
+  /** Whether a Planned type's handler has shipped (`emulator.shipHandler`). */
+  isShipped: (eventType: EventType) => boolean;
+}
+
+/** What the request log keeps of one POST /events. */
+export interface EventFacts {
+  tenantId?: string;
+  eventId?: string;
+  eventType?: string;
+  replayed?: boolean;
+}
+
+type Parsed = { ok: true; envelope: InboundEnvelope } | (Rejection & { eventType?: string });
+
+// The contract refuses `Stamps` without a card as INVALID_PAYLOAD; the service has its own code.
+function parse(rawBody: Uint8Array): Parsed {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(rawBody));
+  } catch {
+    return reject('INVALID_PAYLOAD', 'The body is not valid JSON');
+  }
+  const eventType = (json as { eventType?: unknown } | null)?.eventType;
+  // A missing eventType is a missing field, not an unknown type.
+  if (typeof eventType !== 'string')
+    return reject('INVALID_PAYLOAD', 'The body is not an envelope with an eventType');
+  try {
+    return { ok: true, envelope: parseInboundEnvelope(json) };
+  } catch (err) {
+    if (!(err instanceof LoyaltyValidationError)) throw err;
+    const onlyStampCard =
+      err.issues.length > 0 && err.issues.every((issue) => issue.path === 'payload.stampCardId');
+    const stamps = (json as { payload?: { earnType?: unknown } }).payload?.earnType === 'Stamps';
+    if (eventType === 'InvoiceEarned' && onlyStampCard && stamps) {
+      return {
+        ...reject('MISSING_STAMP_CARD_ID', 'earnType is Stamps but stampCardId is missing'),
+        eventType,
+      };
+    }
+    return { ...reject(isErrorCode(err.code) ? err.code : 'INVALID_PAYLOAD', err.message), eventType };
+  }
+}
+
+/**
+ * POST /api/partner/v1/events: API key -> connection state -> signature -> parse -> dedup cache
+ * -> availability -> subscription -> handler. Only successes are cached, so a refused event is
+ * processed afresh when redelivered. `skewSeconds` is how far off the signature clock is (faults).
+ */
+export async function processEvent(
+  request: Request,
+  ctx: ReplyContext,
+  deps: EventProcessorDeps,
+  skewSeconds = 0,
+): Promise<{ response: Response; facts: EventFacts }> {
+  const facts: EventFacts = {};
+  const refuse = (r: Rejection) => ({ response: errorResponse(r.code, r.message, ctx), facts });
+  const rawBody = new Uint8Array(await request.arrayBuffer());
+  const auth = authenticate(deps.store, deps.environment, request.headers.get('x-api-key'));
+  if (!auth.ok) return refuse(auth);
+  const merchant = auth.merchant;
+  facts.tenantId = merchant.tenantId;
+  const bad = checkSignature(
+    merchant,
+    rawBody,
+    request.headers.get('x-signature'),
+    Math.floor(ctx.now / 1000) + skewSeconds,
+  );
+  if (bad) return refuse(bad);
+  if (!merchant.proven) {
+    // The first signed event proves the credentials: queued webhooks go out now (spec 3.1).
+    merchant.proven = true;
+    deps.release(merchant.tenantId);
+  }
+
+  const parsed = parse(rawBody);
+  if (!parsed.ok) {
+    if (parsed.eventType !== undefined) facts.eventType = parsed.eventType;
+    return refuse(parsed);
+  }
+  const { envelope } = parsed;
+  facts.eventId = envelope.eventId;
+  facts.eventType = envelope.eventType;
+  const cached = deps.cache.get(merchant.tenantId, envelope.eventId);
+  if (cached) {
+    facts.replayed = true;
+    // Replayed as it was first sent, under the first answer's correlation id.
+    const response = rawJsonResponse(cached.status, cached.body, {
+      ...ctx,
+      correlationId: cached.correlationId,
+    });
+    return { response, facts };
+  }
+  if (EVENT_TYPES[envelope.eventType].availability === 'Planned' && !deps.isShipped(envelope.eventType)) {
+    return refuse(
+      reject(
+        'EVENT_HANDLER_NOT_REGISTERED',
+        `${envelope.eventType} is Planned: its handler is not deployed yet`,
+      ),
+    );
+  }
+  if (!merchant.subscriptionActive) {
+    return refuse(reject('SUBSCRIPTION_LAPSED', "The merchant's subscription is not active"));
+  }
+  const outcome = runHandler(envelope.eventType, {
+    merchant,
+    payload: envelope.payload,
+    eventId: envelope.eventId,
+    correlationId: envelope.correlationId ?? ctx.correlationId,
+    now: ctx.now,
+    emit: deps.emit,
+  } as Parameters<typeof runHandler>[1]);
+  if (!outcome.ok) return refuse(outcome);
+
+  const body = JSON.stringify({
+    eventId: envelope.eventId,
+    status: 'Processed',
+    ...(outcome.result && { result: outcome.result }),
+  });
+  deps.cache.set(merchant.tenantId, envelope.eventId, {
+    status: 200,
+    body,
+    correlationId: ctx.correlationId,
+  });
+  return { response: rawJsonResponse(200, body, ctx), facts };
+}

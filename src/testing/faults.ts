@@ -1,0 +1,182 @@
+import { ERROR_CODES, type ErrorCode } from '../contract/index.js';
+import { EmulatorError } from './emulator-error.js';
+
+/**
+ * The 503 codes of the catalogue, each of which a fault can answer with.
+ *
+ * @example
+ * ```ts
+ * import type { ServiceUnavailableCode } from 'loyalty-partner-sdk/testing';
+ * const code: ServiceUnavailableCode = 'CONCURRENCY_CONFLICT';
+ * ```
+ */
+export type ServiceUnavailableCode = {
+  [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends 503 ? K : never;
+}[ErrorCode];
+
+/**
+ * What an injected fault does to a request:
+ * - a 503 code of the catalogue (`CONCURRENCY_CONFLICT`, `SUBSCRIPTION_LAPSED`, ...): that answer;
+ * - `rate-limited`: 429 with `Retry-After: 1`;
+ * - `reset`: the connection is dropped without an answer;
+ * - `timeout`: no answer until the caller gives up;
+ * - `clock-skew`: the request's signature is judged by a clock 10 minutes ahead, so a valid
+ *   signature gets 401 `SIGNATURE_EXPIRED` (the `Date` header keeps the true time); POST /events
+ *   only, the unsigned GETs are answered as usual;
+ * - `timeout-after-processing`: the event is processed and cached, then no answer comes, so the
+ *   retry gets the cached response replayed.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator, type FaultKind } from 'loyalty-partner-sdk/testing';
+ * const kinds: FaultKind[] = ['CONCURRENCY_CONFLICT', 'rate-limited', 'reset', 'timeout'];
+ * createEmulator().injectFaults({ rate: 0.2, kinds, seed: 42 });
+ * ```
+ */
+export type FaultKind =
+  | ServiceUnavailableCode
+  | 'rate-limited'
+  | 'reset'
+  | 'timeout'
+  | 'clock-skew'
+  | 'timeout-after-processing';
+
+/**
+ * The endpoints faults can hit.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * createEmulator().injectFaults({ kinds: ['reset'], endpoints: ['events'] });
+ * ```
+ */
+export type FaultEndpoint = 'events' | 'connection' | 'customer-lookup';
+
+/**
+ * Options of `emulator.injectFaults`.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * emulator.injectFaults({ kinds: ['timeout-after-processing'], times: 1 }); // exactly one, then none
+ * ```
+ */
+export interface FaultOptions {
+  /** The kinds to draw from, uniformly. */
+  kinds: readonly FaultKind[];
+  /**
+   * Probability in [0, 1] that a request is faulted.
+   * @default 1
+   */
+  rate?: number;
+  /**
+   * Seed of the pseudo-random draws: the same seed and the same requests give the same faults.
+   * @default 1
+   */
+  seed?: number;
+  /**
+   * How many faults to inject before stopping.
+   * @default Infinity
+   */
+  times?: number;
+  /**
+   * Which endpoints are eligible.
+   * @default ['events', 'connection', 'customer-lookup']
+   */
+  endpoints?: readonly FaultEndpoint[];
+}
+
+/**
+ * Defaults of `FaultOptions`, declared once.
+ *
+ * @example
+ * ```ts
+ * import { FAULT_DEFAULTS } from 'loyalty-partner-sdk/testing';
+ * console.log(FAULT_DEFAULTS.rate); // 1: every eligible request, unless told otherwise
+ * ```
+ */
+export const FAULT_DEFAULTS = {
+  rate: 1,
+  seed: 1,
+  times: Number.POSITIVE_INFINITY,
+  endpoints: ['events', 'connection', 'customer-lookup'],
+} as const satisfies Omit<Required<FaultOptions>, 'kinds'>;
+
+/**
+ * Clock skew of the `clock-skew` fault, beyond the 300 s tolerance in either direction.
+ *
+ * @example
+ * ```ts
+ * import { FAULT_CLOCK_SKEW_SECONDS } from 'loyalty-partner-sdk/testing';
+ * console.log(FAULT_CLOCK_SKEW_SECONDS > 300); // true: beyond the tolerance
+ * ```
+ */
+export const FAULT_CLOCK_SKEW_SECONDS = 600;
+
+const serviceUnavailable = new Set<string>(
+  Object.keys(ERROR_CODES).filter((code) => isServiceUnavailable(code)),
+);
+const otherKinds = new Set<string>([
+  'rate-limited',
+  'reset',
+  'timeout',
+  'clock-skew',
+  'timeout-after-processing',
+]);
+
+function isServiceUnavailable(code: string): boolean {
+  return (ERROR_CODES as Record<string, { status: number }>)[code]?.status === 503;
+}
+
+/** Whether `kind` is one of the 503 codes a fault answers with. */
+export const isServiceUnavailableKind = (kind: FaultKind): kind is ServiceUnavailableCode =>
+  serviceUnavailable.has(kind);
+
+// mulberry32: tiny, fast and good enough to make fault sequences reproducible from a seed.
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Draws the fault, if any, of each eligible request. */
+export class FaultInjector {
+  #plan: (Required<FaultOptions> & { random: () => number; injected: number }) | undefined;
+
+  configure(options: FaultOptions): void {
+    const merged = { ...FAULT_DEFAULTS, ...options };
+    if (!(merged.rate >= 0 && merged.rate <= 1))
+      throw new EmulatorError('INVALID_OPTIONS', 'injectFaults: rate must be in [0, 1]');
+    if (merged.kinds.length === 0)
+      throw new EmulatorError('INVALID_OPTIONS', 'injectFaults: kinds must not be empty');
+    for (const kind of merged.kinds) {
+      if (!serviceUnavailable.has(kind) && !otherKinds.has(kind)) {
+        throw new EmulatorError(
+          'INVALID_OPTIONS',
+          `injectFaults: unknown fault kind ${JSON.stringify(kind)}`,
+        );
+      }
+    }
+    if (!(merged.times >= 0)) throw new EmulatorError('INVALID_OPTIONS', 'injectFaults: times must be >= 0');
+    this.#plan = { ...merged, random: seeded(merged.seed), injected: 0 };
+  }
+
+  clear(): void {
+    this.#plan = undefined;
+  }
+
+  draw(endpoint: FaultEndpoint): FaultKind | undefined {
+    const plan = this.#plan;
+    if (!plan || plan.injected >= plan.times || !plan.endpoints.includes(endpoint)) return undefined;
+    if (plan.random() >= plan.rate) return undefined;
+    const kind = plan.kinds[Math.floor(plan.random() * plan.kinds.length)];
+    if (kind !== undefined) plan.injected += 1;
+    return kind;
+  }
+}

@@ -1,0 +1,159 @@
+import type { Environment } from './emulator-options.js';
+import { type Balance, balanceOf } from './ledger.js';
+import {
+  type BranchRecord,
+  type ConnectionState,
+  type CouponUsageRecord,
+  type CustomerRecord,
+  connectionState,
+  type IntegrationStatus,
+  type InvoiceRecord,
+  type LedgerEntry,
+  type MerchantRecord,
+  type RedemptionRecord,
+  type RefundRecord,
+} from './merchant.js';
+import type { Endpoint, RequestRecord } from './request-router.js';
+import type { StoredEarnRate, StoredStampCard } from './rules.js';
+import type { Delivery, DeliveryStatus } from './webhook-dispatcher.js';
+
+/**
+ * A merchant as the service's dashboard would show it. It holds no API key and no secret, only
+ * how many secrets are active, so it can go into a snapshot or a log.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * const { tenantId } = emulator.createMerchant();
+ * const { connection, paused, ruleVersion } = emulator.merchant(tenantId);
+ * ```
+ */
+export interface MerchantState {
+  tenantId: string;
+  environment: Environment;
+  externalStoreId: string;
+  connection: ConnectionState;
+  status: IntegrationStatus;
+  paused: boolean;
+  subscription: 'Active' | 'Lapsed';
+  activeSecretCount: number;
+  receiverUrl: string | null;
+  ruleVersion: number;
+  earnRate: StoredEarnRate | null;
+  stampCards: StoredStampCard[];
+  branches: BranchRecord[];
+  customers: CustomerRecord[];
+  products: { externalProductId: string; name: string; price: number; isActive: boolean }[];
+  coupons: { externalCouponId: string; name: string; discountType: string; discountValue: number }[];
+  couponUsages: CouponUsageRecord[];
+  invoices: InvoiceRecord[];
+  refunds: RefundRecord[];
+  redemptions: RedemptionRecord[];
+}
+
+/**
+ * Filters of `emulator.requests()` and `emulator.events()`.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * const refused = emulator.requests({ endpoint: 'events', tenantId: 'merchant-1' }).filter((r) => r.outcome === 'rejected');
+ * ```
+ */
+export interface RequestFilter {
+  tenantId?: string;
+  endpoint?: Endpoint;
+  eventType?: string;
+  eventId?: string;
+}
+
+/**
+ * Filters of `emulator.deliveries()`.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const failed = createEmulator().deliveries({ status: 'failed', eventType: 'LoyaltyRuleChanged' });
+ * ```
+ */
+export interface DeliveryFilter {
+  tenantId?: string;
+  eventType?: string;
+  status?: DeliveryStatus;
+}
+
+/**
+ * What a test can look at. Every method returns a copy: changing it changes nothing inside.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * const { tenantId } = emulator.createMerchant();
+ * const points = emulator.balance(tenantId, 'cust-1001').points;
+ * const outcomes = emulator.events({ tenantId }).map((r) => `${r.eventType} ${r.outcome} ${r.code ?? ''}`);
+ * ```
+ */
+export interface EmulatorInspection {
+  /** Every request answered (or dropped by a fault), oldest first. */
+  requests(filter?: RequestFilter): RequestRecord[];
+  /** The POST /events requests only, with their outcomes (processed, replayed, rejected, fault). */
+  events(filter?: Omit<RequestFilter, 'endpoint'>): RequestRecord[];
+  /** Every outbound event with its delivery attempts, oldest first. */
+  deliveries(filter?: DeliveryFilter): Delivery[];
+  /** A customer's points and stamps per card (zero for a customer never seen). */
+  balance(tenantId: string, externalCustomerId: string): Balance;
+  /** The merchant's ledger: every earn, reversal and redemption, oldest first. */
+  ledger(tenantId: string): LedgerEntry[];
+  /** The merchant's integration state, mappings, rules, invoices and redemptions. */
+  merchant(tenantId: string): MerchantState;
+}
+
+const matches = <T extends object>(item: T, filter: object): boolean =>
+  Object.entries(filter).every(([key, value]) => value === undefined || item[key as keyof T] === value);
+
+/** Builds the inspection API over the emulator's state. */
+export function createInspection(
+  merchantOf: (tenantId: string) => MerchantRecord,
+  log: readonly RequestRecord[],
+  deliveries: () => Delivery[],
+): EmulatorInspection {
+  const requests = (filter: RequestFilter = {}) =>
+    log.filter((r) => matches(r, filter)).map((r) => ({ ...r }));
+  return {
+    requests,
+    events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),
+    deliveries: (filter = {}) => deliveries().filter((d) => matches(d, filter)),
+    balance: (tenantId, customerId) => balanceOf(merchantOf(tenantId), customerId),
+    ledger: (tenantId) => structuredClone(merchantOf(tenantId).ledger),
+    merchant: (tenantId) => snapshot(merchantOf(tenantId)),
+  };
+}
+
+function snapshot(m: MerchantRecord): MerchantState {
+  const values = <T>(map: Map<string, T>) => structuredClone([...map.values()]);
+  return {
+    tenantId: m.tenantId,
+    environment: m.environment,
+    externalStoreId: m.externalStoreId,
+    connection: connectionState(m),
+    status: m.status,
+    paused: m.paused,
+    subscription: m.subscriptionActive ? 'Active' : 'Lapsed',
+    activeSecretCount: m.secrets.length,
+    receiverUrl: m.receiverUrl ?? null,
+    ruleVersion: m.ruleVersion,
+    earnRate: structuredClone(m.earnRate),
+    stampCards: values(m.stampCards),
+    branches: values(m.branches),
+    customers: values(m.customers),
+    products: values(m.products),
+    coupons: values(m.coupons),
+    couponUsages: values(m.couponUsages),
+    invoices: values(m.invoices),
+    refunds: values(m.refunds),
+    redemptions: values(m.redemptions),
+  };
+}

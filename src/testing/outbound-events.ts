@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createEnvelope,
+  EVENT_TYPES,
+  type OutboundEnvelope,
+  type OutboundEventType,
+  type PayloadInput,
+} from '../contract/index.js';
+import type { MerchantRecord } from './merchant.js';
+import { type StoredEarnRate, type StoredStampCard, wireEarnRate, wireStampRule } from './rules.js';
+
+/** Emits one outbound event for a merchant: builds the envelope and queues its delivery. */
+export type Emit = <T extends OutboundEventType>(
+  merchant: MerchantRecord,
+  eventType: T,
+  payload: PayloadInput<T>,
+  options?: { correlationId?: string | undefined },
+) => void;
+
+/** Where an emitted envelope goes: the webhook dispatcher. */
+export type EnqueueDelivery = (tenantId: string, envelope: OutboundEnvelope, correlationId: string) => void;
+
+const isGuid = (value: string | undefined): value is string =>
+  value !== undefined && /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(value);
+
+/**
+ * Builds outbound envelopes with the contract's `createEnvelope` (sourceSystem `Loyalty`,
+ * occurredAt on the service's clock). The envelope's `correlationId` and the delivery's
+ * `X-Correlation-Id` are one value, tying the delivery to the business action that produced it.
+ */
+export function createEmitter(now: () => number, enqueue: EnqueueDelivery): Emit {
+  return (merchant, eventType, payload, options = {}) => {
+    const correlationId = isGuid(options.correlationId) ? options.correlationId : randomUUID();
+    // IntegrationStatusChanged has no id field in its payload: the integration is the tenant.
+    const entityId = EVENT_TYPES[eventType].entityIdField === null ? merchant.tenantId : undefined;
+    const envelope = createEnvelope(eventType, payload, {
+      occurredAt: new Date(now()),
+      correlationId,
+      ...(entityId === undefined ? {} : { entityId }),
+    });
+    enqueue(merchant.tenantId, envelope as OutboundEnvelope, correlationId);
+  };
+}
+
+const effectiveFrom = (now: number) => new Date(now).toISOString();
+
+/** LoyaltyRuleChanged for the store's earn rule. */
+export function announceEarnRate(
+  merchant: MerchantRecord,
+  rule: StoredEarnRate,
+  emit: Emit,
+  now: number,
+): void {
+  emit(merchant, 'LoyaltyRuleChanged', {
+    externalStoreId: merchant.externalStoreId,
+    ruleType: 'EarnRate',
+    ruleVersion: rule.ruleVersion,
+    effectiveFrom: effectiveFrom(now),
+    payload: wireEarnRate(rule),
+  });
+}
+
+/** LoyaltyRuleChanged for one stamp card; a FreeEntry card has no wire form and is not announced. */
+export function announceStampCard(
+  merchant: MerchantRecord,
+  card: StoredStampCard,
+  emit: Emit,
+  now: number,
+): void {
+  const payload = wireStampRule(card);
+  if (!payload) return;
+  emit(merchant, 'LoyaltyRuleChanged', {
+    externalStoreId: merchant.externalStoreId,
+    ruleType: 'StampRule',
+    ruleVersion: card.ruleVersion,
+    effectiveFrom: effectiveFrom(now),
+    payload,
+  });
+}
+
+/** Every rule of the store, as announced when the merchant activates. */
+export function announceAllRules(merchant: MerchantRecord, emit: Emit, now: number): void {
+  if (merchant.earnRate) announceEarnRate(merchant, merchant.earnRate, emit, now);
+  for (const card of merchant.stampCards.values()) announceStampCard(merchant, card, emit, now);
+}

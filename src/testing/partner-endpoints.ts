@@ -1,0 +1,140 @@
+import { authenticate, checkSignature } from './authenticate.js';
+import type { Environment } from './emulator-options.js';
+import { errorResponse, jsonResponse, type ReplyContext, reject } from './http-reply.js';
+import { balanceOf } from './ledger.js';
+import { type CustomerRecord, connectionState, type MerchantRecord } from './merchant.js';
+import type { MerchantStore } from './merchant-store.js';
+
+/** What the GET endpoints and the planned synchronous endpoints need. */
+export interface EndpointDeps {
+  store: MerchantStore;
+  environment: Environment;
+}
+
+/**
+ * The body of `GET /api/partner/v1/connection` (not shown by the contract).
+ *
+ * @example
+ * ```ts
+ * import type { ConnectionBody } from 'loyalty-partner-sdk/testing';
+ * const body: ConnectionBody = { tenantId: 'merchant-1', environment: 'testing', status: 'Enabled', connection: 'Active' };
+ * ```
+ */
+export interface ConnectionBody {
+  tenantId: string;
+  environment: Environment;
+  status: MerchantRecord['status'];
+  /** `AwaitingFirstSignedEvent` until the first signed POST /events, then `Active`. */
+  connection: ReturnType<typeof connectionState>;
+}
+
+/**
+ * The body of a customer lookup (not shown by the contract); `customer` is `null` when nobody matches.
+ *
+ * @example
+ * ```ts
+ * import type { CustomerLookupBody } from 'loyalty-partner-sdk/testing';
+ * const nobody: CustomerLookupBody = { customer: null, balance: null };
+ * ```
+ */
+export interface CustomerLookupBody {
+  customer: (Omit<CustomerRecord, 'frozen'> & { isActive: boolean }) | null;
+  balance: { points: number; stamps: Record<string, number> } | null;
+}
+
+type Outcome = { response: Response; tenantId?: string };
+
+// A signature is optional on the GETs, but one that is sent must verify: a partner signing with
+// a wrong secret learns it here rather than at its first event.
+function gate(
+  request: Request,
+  rawBody: Uint8Array,
+  ctx: ReplyContext,
+  deps: EndpointDeps,
+): Outcome | { merchant: MerchantRecord } {
+  const auth = authenticate(deps.store, deps.environment, request.headers.get('x-api-key'));
+  if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
+  const header = request.headers.get('x-signature');
+  const bad =
+    header === null ? undefined : checkSignature(auth.merchant, rawBody, header, Math.floor(ctx.now / 1000));
+  if (bad) return { response: errorResponse(bad.code, bad.message, ctx), tenantId: auth.merchant.tenantId };
+  return { merchant: auth.merchant };
+}
+
+/** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
+export function checkConnection(request: Request, ctx: ReplyContext, deps: EndpointDeps): Outcome {
+  const gated = gate(request, new Uint8Array(), ctx, deps);
+  if (!('merchant' in gated)) return gated;
+  const m = gated.merchant;
+  const body: ConnectionBody = {
+    tenantId: m.tenantId,
+    environment: m.environment,
+    status: m.status,
+    connection: connectionState(m),
+  };
+  return { response: jsonResponse(200, body, ctx), tenantId: m.tenantId };
+}
+
+/** `GET /customers/lookup?phone=...` or `?customerId=...` (the service's id): exactly one (spec 4.3). */
+export function lookupCustomer(request: Request, ctx: ReplyContext, deps: EndpointDeps): Outcome {
+  const gated = gate(request, new Uint8Array(), ctx, deps);
+  if (!('merchant' in gated)) return gated;
+  const m = gated.merchant;
+  const params = new URL(request.url).searchParams;
+  const phone = params.get('phone');
+  const customerId = params.get('customerId');
+  if ((phone === null) === (customerId === null) || (phone ?? customerId) === '') {
+    const r = reject('INVALID_REQUEST', 'Give exactly one of the query parameters phone and customerId');
+    return { response: errorResponse(r.code, r.message, ctx), tenantId: m.tenantId };
+  }
+  const found = [...m.customers.values()].find((c) =>
+    phone !== null ? c.phone === phone : c.customerId === customerId,
+  );
+  const body: CustomerLookupBody = found
+    ? {
+        customer: {
+          customerId: found.customerId,
+          externalCustomerId: found.externalCustomerId,
+          phone: found.phone,
+          firstName: found.firstName,
+          lastName: found.lastName,
+          isActive: !found.frozen,
+        },
+        balance: balanceOf(m, found.externalCustomerId),
+      }
+    : { customer: null, balance: null };
+  return { response: jsonResponse(200, body, ctx), tenantId: m.tenantId };
+}
+
+/**
+ * Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them.
+ *
+ * @example
+ * ```ts
+ * import { PARTNER_BASE_PATH, PLANNED_SYNC_PATHS } from 'loyalty-partner-sdk/testing';
+ * const urls = PLANNED_SYNC_PATHS.map((path) => `${PARTNER_BASE_PATH}${path}`);
+ * ```
+ */
+export const PLANNED_SYNC_PATHS = [
+  '/redemptions/validate',
+  '/redemptions/confirm',
+  '/refunds/check',
+] as const;
+
+/**
+ * A planned synchronous endpoint: `400 MISSING_IDEMPOTENCY_KEY` without the header, otherwise
+ * `503 EVENT_HANDLER_NOT_REGISTERED` (retryable), as no live endpoint exists yet.
+ */
+export async function plannedEndpoint(
+  request: Request,
+  ctx: ReplyContext,
+  deps: EndpointDeps,
+): Promise<Outcome> {
+  const gated = gate(request, new Uint8Array(await request.arrayBuffer()), ctx, deps);
+  if (!('merchant' in gated)) return gated;
+  const tenantId = gated.merchant.tenantId;
+  const r = request.headers.get('idempotency-key')
+    ? reject('EVENT_HANDLER_NOT_REGISTERED', 'This synchronous endpoint is planned and not deployed yet')
+    : reject('MISSING_IDEMPOTENCY_KEY', 'The Idempotency-Key header is required on this endpoint');
+  return { response: errorResponse(r.code, r.message, ctx), tenantId };
+}

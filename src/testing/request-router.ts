@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { CLIENT_DEFAULTS } from '../client/options.js';
+import type { EventFacts, EventProcessorDeps } from './event-processor.js';
+import { processEvent } from './event-processor.js';
+import {
+  FAULT_CLOCK_SKEW_SECONDS,
+  type FaultEndpoint,
+  type FaultInjector,
+  type FaultKind,
+  isServiceUnavailableKind,
+} from './faults.js';
+import {
+  type EmulatorReply,
+  errorResponse,
+  otherErrorResponse,
+  type ReplyContext,
+  respond,
+} from './http-reply.js';
+import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } from './partner-endpoints.js';
+
+/**
+ * The base path of every partner endpoint (spec 4 and 9).
+ *
+ * @example
+ * ```ts
+ * import { PARTNER_BASE_PATH } from 'loyalty-partner-sdk/testing';
+ * console.log(`${PARTNER_BASE_PATH}/events`); // '/api/partner/v1/events'
+ * ```
+ */
+export const PARTNER_BASE_PATH = '/api/partner/v1';
+
+/**
+ * Which endpoint a request reached.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const lookups = createEmulator().requests({ endpoint: 'customer-lookup' });
+ * ```
+ */
+export type Endpoint = FaultEndpoint | 'planned' | 'unknown';
+
+/**
+ * One request the emulator answered (or dropped), as the inspection API shows it.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * for (const r of emulator.events()) console.log(r.status, r.code, r.outcome, r.fault);
+ * ```
+ */
+export interface RequestRecord {
+  /** Emulator clock time (skew not included, as for delivery attempts), epoch milliseconds. */
+  at: number;
+  method: string;
+  path: string;
+  endpoint: Endpoint;
+  tenantId: string | null;
+  eventId: string | null;
+  eventType: string | null;
+  /** The HTTP status answered; `null` when a fault dropped the connection or never answered. */
+  status: number | null;
+  code: string | null;
+  outcome: 'processed' | 'replayed' | 'rejected' | 'fault';
+  fault: FaultKind | null;
+  correlationId: string;
+}
+
+/** What the router needs: the event pipeline's deps, the fault plan, the log and the clock. */
+export interface RouterDeps extends EventProcessorDeps {
+  faults: FaultInjector;
+  log: RequestRecord[];
+  /** The service's time, skew included: what `Date` says and signatures are judged by. */
+  serviceNow: () => number;
+  /** The emulator's clock without skew: what the log records, like delivery attempts. */
+  clockNow: () => number;
+}
+
+// The client's default paths, so the two can never drift apart.
+const { events, connection, customerLookup } = CLIENT_DEFAULTS.paths;
+const ROUTES: Record<string, { method: string; endpoint: Exclude<Endpoint, 'unknown'> }> = {
+  [events]: { method: 'POST', endpoint: 'events' },
+  [connection]: { method: 'GET', endpoint: 'connection' },
+  [customerLookup]: { method: 'GET', endpoint: 'customer-lookup' },
+  ...Object.fromEntries(
+    PLANNED_SYNC_PATHS.map((path) => [
+      `${PARTNER_BASE_PATH}${path}`,
+      { method: 'POST', endpoint: 'planned' as const },
+    ]),
+  ),
+};
+
+// A base URL may carry a path prefix (msw, a proxy): match the partner path at the end.
+const routeOf = (pathname: string) => {
+  const path = pathname.replace(/\/+$/, '');
+  const key = Object.keys(ROUTES).find((candidate) => path.endsWith(candidate));
+  return key === undefined ? undefined : ROUTES[key];
+};
+
+// A caller's own correlation id is echoed when it looks like one; otherwise the service makes one.
+const correlationOf = (request: Request) => {
+  const sent = request.headers.get('x-correlation-id');
+  return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
+};
+
+function faultReply(kind: FaultKind, ctx: ReplyContext): EmulatorReply {
+  if (isServiceUnavailableKind(kind)) return respond(errorResponse(kind, `Injected fault: ${kind}`, ctx));
+  if (kind === 'rate-limited') {
+    return respond(
+      otherErrorResponse(429, 'RATE_LIMITED', 'Injected fault: too many requests', ctx, {
+        'retry-after': '1',
+      }),
+    );
+  }
+  return { kind: kind === 'reset' ? 'reset' : 'hang' };
+}
+
+/** Routes one request through faults and the endpoint, and logs what happened to it. */
+export async function routeRequest(request: Request, deps: RouterDeps): Promise<EmulatorReply> {
+  const url = new URL(request.url);
+  const ctx: ReplyContext = { correlationId: correlationOf(request), now: deps.serviceNow() };
+  const route = routeOf(url.pathname);
+  const entry: RequestRecord = {
+    at: deps.clockNow(),
+    method: request.method,
+    path: url.pathname,
+    endpoint: route?.endpoint ?? 'unknown',
+    tenantId: null,
+    eventId: null,
+    eventType: null,
+    status: null,
+    code: null,
+    outcome: 'rejected',
+    fault: null,
+    correlationId: ctx.correlationId,
+  };
+  deps.log.push(entry);
+  if (!route)
+    return finish(entry, otherErrorResponse(404, 'NOT_FOUND', `No partner endpoint at ${url.pathname}`, ctx));
+  if (request.method !== route.method) {
+    const message = `${url.pathname} answers ${route.method} only`;
+    return finish(
+      entry,
+      otherErrorResponse(405, 'METHOD_NOT_ALLOWED', message, ctx, { allow: route.method }),
+    );
+  }
+  // Faults strike before any processing, so a faulted request is never credited.
+  const fault = route.endpoint === 'planned' ? undefined : deps.faults.draw(route.endpoint);
+  entry.fault = fault ?? null;
+  if (fault && fault !== 'clock-skew' && fault !== 'timeout-after-processing') {
+    await identify(entry, request, deps);
+    entry.outcome = 'fault';
+    const reply = faultReply(fault, ctx);
+    return reply.kind === 'response' ? finish(entry, reply.response, 'fault') : reply;
+  }
+  let outcome: { response: Response; tenantId?: string; facts?: EventFacts };
+  if (route.endpoint === 'events') {
+    const skew = fault === 'clock-skew' ? FAULT_CLOCK_SKEW_SECONDS : 0;
+    const { response, facts } = await processEvent(request, ctx, deps, skew);
+    outcome = { response, facts, ...(facts.tenantId !== undefined && { tenantId: facts.tenantId }) };
+  } else if (route.endpoint === 'connection') {
+    outcome = checkConnection(request, ctx, deps);
+  } else if (route.endpoint === 'customer-lookup') {
+    outcome = lookupCustomer(request, ctx, deps);
+  } else {
+    outcome = await plannedEndpoint(request, ctx, deps);
+  }
+  entry.tenantId = outcome.tenantId ?? null;
+  entry.eventId = outcome.facts?.eventId ?? null;
+  entry.eventType = outcome.facts?.eventType ?? null;
+  const reply = await finish(entry, outcome.response, outcome.facts?.replayed ? 'replayed' : undefined);
+  // Processed and cached, then silence: the retry must get the cached answer replayed.
+  if (fault === 'timeout-after-processing') return { kind: 'hang' };
+  return reply;
+}
+
+async function finish(
+  entry: RequestRecord,
+  response: Response,
+  outcome?: RequestRecord['outcome'],
+): Promise<EmulatorReply> {
+  entry.status = response.status;
+  if (response.status >= 400) {
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { code?: unknown } | null;
+    entry.code = typeof body?.code === 'string' ? body.code : null;
+  }
+  entry.outcome = outcome ?? (response.ok ? 'processed' : 'rejected');
+  return respond(response);
+}
+
+// A faulted request is never processed, but the log still says whose and which event it was.
+async function identify(entry: RequestRecord, request: Request, deps: RouterDeps): Promise<void> {
+  const apiKey = request.headers.get('x-api-key');
+  entry.tenantId = (apiKey && deps.store.byApiKey(apiKey)?.tenantId) || null;
+  if (entry.endpoint !== 'events') return;
+  try {
+    const body = JSON.parse(await request.clone().text()) as { eventId?: unknown; eventType?: unknown };
+    if (typeof body?.eventId === 'string') entry.eventId = body.eventId;
+    if (typeof body?.eventType === 'string') entry.eventType = body.eventType;
+  } catch {
+    // Not JSON: the log keeps nulls, as it would for any unreadable body.
+  }
+}

@@ -1,0 +1,188 @@
+import { type PayloadInput, type PayloadOf, parsePayload } from '../contract/index.js';
+
+type RuleInput = PayloadInput<'LoyaltyRuleChanged'>;
+type RuleOutput = PayloadOf<'LoyaltyRuleChanged'>;
+type WireStampRule = Extract<RuleInput, { ruleType: 'StampRule' }>['payload'];
+// Picked by name: the wire types are loose (an index signature), which `Omit` would flatten.
+type StampFields =
+  | 'stampCardId'
+  | 'name'
+  | 'minInvoiceAmount'
+  | 'amountPerStamp'
+  | 'cooldownDays'
+  | 'isActive';
+
+/**
+ * A points earn rule, exactly the EarnRate body of a LoyaltyRuleChanged event (spec 2.3).
+ *
+ * @example
+ * ```ts
+ * import type { EarnRateRule } from 'loyalty-partner-sdk/testing';
+ * const onVisit: EarnRateRule = { methodType: 'OnVisit', pointsPerVisit: 5, minimumPurchase: 20, isActive: true };
+ * ```
+ */
+export type EarnRateRule = Extract<RuleInput, { ruleType: 'EarnRate' }>['payload'];
+
+/**
+ * A stamp card: the StampRule body of spec 2.3, plus what the dashboard knows and the wire does
+ * not show. `mode: 'FreeEntry'` is a card whose only earning method is free entry (never
+ * credited from a partner invoice, never announced by LoyaltyRuleChanged);
+ * `earningMethodActive: false` is an active card whose earning method is switched off.
+ *
+ * @example
+ * ```ts
+ * import type { StampCardRule } from 'loyalty-partner-sdk/testing';
+ * const card: StampCardRule = { stampCardId: 'card-10', name: 'Tenth free', mode: 'PerVisit', minInvoiceAmount: 15, cooldownDays: 1, isActive: true };
+ * ```
+ */
+export type StampCardRule = Pick<WireStampRule, StampFields> & {
+  mode: WireStampRule['mode'] | 'FreeEntry';
+  /** @default true */
+  earningMethodActive?: boolean;
+};
+
+/**
+ * The earn rules of a merchant's store.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator, DEFAULT_RULES } from 'loyalty-partner-sdk/testing';
+ * createEmulator().createMerchant({ rules: { earnRate: null, stampCards: DEFAULT_RULES.stampCards } });
+ * ```
+ */
+export interface MerchantRules {
+  /**
+   * The points program's earn rule; `null` for a store without a points program.
+   * @default 1 point per 10 riyals on purchase, no minimum
+   */
+  earnRate?: EarnRateRule | null;
+  /**
+   * The store's stamp cards.
+   * @default one PerVisit card `card-coffee`, one stamp per visit, no minimum, no cooldown
+   */
+  stampCards?: readonly StampCardRule[];
+}
+
+/**
+ * A change the merchant makes in the dashboard (`emulator.changeRule`).
+ *
+ * @example
+ * ```ts
+ * import { createEmulator, DEFAULT_RULES } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * const { tenantId } = emulator.createMerchant();
+ * const ruleVersion = emulator.changeRule(tenantId, { ruleType: 'EarnRate', payload: { ...DEFAULT_RULES.earnRate, pointCostAmount: 5 } });
+ * ```
+ */
+export type RuleChange =
+  | { ruleType: 'EarnRate'; payload: EarnRateRule | null }
+  | { ruleType: 'StampRule'; payload: StampCardRule };
+
+/**
+ * The rules of a merchant created without `rules`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_RULES } from 'loyalty-partner-sdk/testing';
+ * console.log(DEFAULT_RULES.earnRate.pointCostAmount); // 10 riyals buy 1 point
+ * ```
+ */
+export const DEFAULT_RULES = {
+  earnRate: {
+    methodType: 'OnPurchase',
+    pointCostAmount: 10,
+    pointCostPoints: 1,
+    pointsPerVisit: null,
+    minimumPurchase: 0,
+    isActive: true,
+  },
+  stampCards: [
+    {
+      stampCardId: 'card-coffee',
+      name: 'Coffee card',
+      mode: 'PerVisit',
+      minInvoiceAmount: 0,
+      amountPerStamp: null,
+      cooldownDays: null,
+      isActive: true,
+    },
+  ],
+} as const satisfies Required<MerchantRules>;
+
+/**
+ * An earn rule as stored, after the contract's schema applied its checks.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * const rule = emulator.merchant(emulator.createMerchant().tenantId).earnRate; // with its ruleVersion
+ * ```
+ */
+export type StoredEarnRate = Extract<RuleOutput, { ruleType: 'EarnRate' }>['payload'] & {
+  ruleVersion: number;
+};
+/**
+ * A stamp card as stored.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * const cards = emulator.merchant(emulator.createMerchant().tenantId).stampCards;
+ * ```
+ */
+export type StoredStampCard = Pick<Extract<RuleOutput, { ruleType: 'StampRule' }>['payload'], StampFields> & {
+  mode: StampCardRule['mode'];
+  earningMethodActive: boolean;
+  ruleVersion: number;
+};
+
+// Rules are checked with the contract's own LoyaltyRuleChanged schema, so a rule the service
+// would refuse (a FreeEntry earn method) is refused here in the contract's words.
+function checkRule<R extends RuleInput['ruleType']>(ruleType: R, payload: unknown, ruleVersion: number) {
+  const parsed = parsePayload('LoyaltyRuleChanged', {
+    externalStoreId: 'store',
+    ruleType,
+    ruleVersion,
+    effectiveFrom: '2000-01-01T00:00:00Z',
+    payload,
+  } as RuleInput);
+  return parsed.payload as Extract<RuleOutput, { ruleType: R }>['payload'];
+}
+
+/** Validates an earn rule; throws `LoyaltyValidationError`. */
+export function parseEarnRate(rule: EarnRateRule, ruleVersion: number): StoredEarnRate {
+  return { ...checkRule('EarnRate', rule, ruleVersion), ruleVersion };
+}
+
+/** Validates a stamp card (a FreeEntry card as if it were PerVisit); throws `LoyaltyValidationError`. */
+export function parseStampCard(card: StampCardRule, ruleVersion: number): StoredStampCard {
+  const { earningMethodActive = true, mode, ...wire } = card;
+  const parsed = checkRule(
+    'StampRule',
+    { ...wire, mode: mode === 'FreeEntry' ? 'PerVisit' : mode },
+    ruleVersion,
+  );
+  return { ...parsed, mode, earningMethodActive, ruleVersion };
+}
+
+/** The StampRule body the partner receives: the wire fields only, without the version. */
+export function wireStampRule(card: StoredStampCard): WireStampRule | undefined {
+  if (card.mode === 'FreeEntry') return undefined;
+  return {
+    stampCardId: card.stampCardId,
+    name: card.name,
+    mode: card.mode,
+    minInvoiceAmount: card.minInvoiceAmount,
+    amountPerStamp: card.amountPerStamp ?? null,
+    cooldownDays: card.cooldownDays ?? null,
+    isActive: card.isActive,
+  };
+}
+
+/** The EarnRate body the partner receives. */
+export function wireEarnRate(rule: StoredEarnRate): EarnRateRule {
+  const { ruleVersion: _version, ...rest } = rule;
+  return rest;
+}

@@ -1,0 +1,203 @@
+import type { OutboundEnvelope, OutboundEventType } from '../contract/index.js';
+import { signPayload } from '../platform-node/signature.js';
+import type { EmulatorClock } from './clock.js';
+import { type AttemptVerdict, codeOf, judgeAnswer, WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
+
+/**
+ * Where a delivery stands (spec 3.2): `queued` until the merchant's integration is active and a
+ * receiver URL is known, `pending` while an attempt is under way, then `retry-scheduled`,
+ * `delivered`, `rejected` (a 4xx that is not retried) or `failed` (the ladder is exhausted).
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const waiting = createEmulator().deliveries({ status: 'queued' });
+ * ```
+ */
+export type DeliveryStatus = 'queued' | 'pending' | 'retry-scheduled' | 'delivered' | 'rejected' | 'failed';
+
+/**
+ * One attempt of a delivery.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const [delivery] = createEmulator().deliveries();
+ * const minutes = delivery?.attempts.map((a) => (a.at - (delivery.attempts[0]?.at ?? 0)) / 60_000); // [0, 1, 5, ...]
+ * ```
+ */
+export interface DeliveryAttempt {
+  /** 1 to 6. */
+  number: number;
+  /** When it started: emulator clock time (skew not included), epoch milliseconds. */
+  at: number;
+  /** The receiver's HTTP status; `null` after a timeout or a network failure. */
+  status: number | null;
+  /** The `code` of the receiver's error envelope, if it sent one. */
+  code: string | null;
+  error: 'timeout' | 'network' | null;
+  verdict: AttemptVerdict;
+}
+
+/**
+ * One outbound event on its way to the partner's receiver. Holds no secret and no signature.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * await emulator.idle();
+ * for (const d of emulator.deliveries()) console.log(d.eventType, d.status, d.attempts.length);
+ * ```
+ */
+export interface Delivery {
+  deliveryId: string;
+  tenantId: string;
+  eventType: OutboundEventType;
+  eventId: string;
+  correlationId: string;
+  envelope: OutboundEnvelope;
+  status: DeliveryStatus;
+  /** The receiver URL of the latest attempt. */
+  url: string | null;
+  attempts: DeliveryAttempt[];
+  createdAt: number;
+  /** When the next attempt is due, while `retry-scheduled`. */
+  nextAttemptAt: number | null;
+}
+
+/** What the dispatcher needs from the rest of the emulator. */
+export interface DispatcherDeps {
+  clock: EmulatorClock;
+  /** The service's time, skew included: the `t=` of every signature. */
+  serviceNow: () => number;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  /** The receiver and the active secrets, or `undefined` while deliveries must stay queued. */
+  target: (tenantId: string) => { url: string; secrets: readonly string[] } | undefined;
+}
+
+/**
+ * Delivers outbound events with the retry ladder of spec 8. Each attempt sends the same body
+ * bytes under a fresh `t=`, signed with every active secret of the tenant (one `v1` each).
+ */
+export class WebhookDispatcher {
+  readonly #deps: DispatcherDeps;
+  readonly #deliveries: (Delivery & { body: string; firstAt: number })[] = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #closing = new AbortController();
+  readonly #chains = new Map<string, Promise<void>>();
+
+  constructor(deps: DispatcherDeps) {
+    this.#deps = deps;
+  }
+
+  enqueue(tenantId: string, envelope: OutboundEnvelope, correlationId: string): void {
+    this.#deliveries.push({
+      deliveryId: `dlv-${this.#deliveries.length + 1}`,
+      tenantId,
+      eventType: envelope.eventType,
+      eventId: envelope.eventId,
+      correlationId,
+      envelope,
+      body: JSON.stringify(envelope),
+      status: 'queued',
+      url: null,
+      attempts: [],
+      createdAt: this.#deps.clock.now(),
+      firstAt: 0,
+      nextAttemptAt: null,
+    });
+    this.release(tenantId);
+  }
+
+  /** Starts the queued deliveries of a tenant, oldest first, once its target is ready. */
+  release(tenantId: string): void {
+    if (this.#closing.signal.aborted || !this.#deps.target(tenantId)) return;
+    for (const delivery of this.#deliveries) {
+      if (delivery.tenantId !== tenantId || delivery.status !== 'queued') continue;
+      delivery.status = 'pending';
+      // One tenant's first attempts go out one after another, in the order they were produced.
+      const chain = (this.#chains.get(tenantId) ?? Promise.resolve()).then(() => this.#attempt(delivery));
+      this.#chains.set(tenantId, chain);
+      this.#track(chain);
+    }
+  }
+
+  list(): Delivery[] {
+    return this.#deliveries.map(({ body: _body, firstAt: _firstAt, ...delivery }) =>
+      structuredClone(delivery),
+    );
+  }
+
+  /** Resolves once no attempt is under way (scheduled retries are not waited for). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await this.idle();
+  }
+
+  #track(work: Promise<void>): Promise<void> {
+    this.#inFlight.add(work);
+    void work.finally(() => this.#inFlight.delete(work));
+    return work;
+  }
+
+  async #attempt(delivery: Delivery & { body: string; firstAt: number }): Promise<void> {
+    const { clock, serviceNow, timeoutMs } = this.#deps;
+    const target = this.#deps.target(delivery.tenantId);
+    if (this.#closing.signal.aborted) return;
+    if (!target) {
+      delivery.status = 'queued';
+      return;
+    }
+    const number = delivery.attempts.length + 1;
+    const at = clock.now();
+    if (number === 1) delivery.firstAt = at;
+    delivery.status = 'pending';
+    delivery.nextAttemptAt = null;
+    delivery.url = target.url;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let answer: Omit<DeliveryAttempt, 'number' | 'at'>;
+    try {
+      const response = await this.#deps.fetch(target.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-signature': signPayload(delivery.body, target.secrets, {
+            timestamp: Math.floor(serviceNow() / 1000),
+          }),
+          'x-tenantid': delivery.tenantId,
+          'x-correlation-id': delivery.correlationId,
+        },
+        body: delivery.body,
+        redirect: 'manual',
+        signal: AbortSignal.any([timeout, this.#closing.signal]),
+      });
+      const text = await response.text();
+      answer = {
+        status: response.status,
+        code: codeOf(text),
+        error: null,
+        verdict: judgeAnswer(response.status, text),
+      };
+    } catch {
+      if (this.#closing.signal.aborted) return;
+      answer = { status: null, code: null, error: timeout.aborted ? 'timeout' : 'network', verdict: 'retry' };
+    }
+    delivery.attempts.push({ number, at, ...answer });
+    if (answer.verdict !== 'retry') {
+      delivery.status = answer.verdict;
+    } else if (number >= WEBHOOK_RETRY_LADDER_MS.length) {
+      delivery.status = 'failed';
+    } else {
+      const due = delivery.firstAt + (WEBHOOK_RETRY_LADDER_MS[number] ?? 0);
+      delivery.status = 'retry-scheduled';
+      delivery.nextAttemptAt = due;
+      clock.schedule(due - clock.now(), () => this.#track(this.#attempt(delivery)));
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import type { ErrorEnvelope } from '../contract/schemas/envelope.js';
+import { type HeadersLike, readHeader } from './read-headers.js';
+import { type ReceiverAnswerCode, statusOf } from './receiver-error-codes.js';
+
+/**
+ * What the receiver answers, ready for any framework: every adapter only copies these three
+ * fields into its own response object. `headers` always holds `content-type: application/json`
+ * and `x-correlation-id`.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverResponse } from 'loyalty-partner-sdk/webhooks';
+ * const toResponse = (answer: ReceiverResponse) => new Response(answer.body, answer);
+ * ```
+ */
+export interface ReceiverResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text: the contract's error envelope `{ code, message, correlationId }` for errors. */
+  body: string;
+}
+
+/**
+ * How a 200 came about: the handler ran, the event was handled before, or nobody handles it.
+ * The body of every 200 is `{ outcome, eventId, correlationId }`.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryOutcome } from 'loyalty-partner-sdk/webhooks';
+ * const ranNow = (outcome: DeliveryOutcome) => outcome === 'handled';
+ * ```
+ */
+export type DeliveryOutcome = 'handled' | 'duplicate' | 'unhandled';
+
+// Echoed into a response header and log lines, so only a short run of visible ASCII is trusted.
+const ECHOABLE = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * The delivery's `X-Correlation-Id` when it is a sane token, otherwise a fresh random UUID, so
+ * that every answer and every log line of one delivery carries the same id.
+ *
+ * @example
+ * ```ts
+ * import { correlationIdOf } from 'loyalty-partner-sdk/webhooks';
+ * correlationIdOf({ 'x-correlation-id': 'c0ffee00-0000-4000-8000-000000000000' }); // echoed
+ * correlationIdOf({}); // a new UUID
+ * ```
+ */
+export function correlationIdOf(headers: HeadersLike | null | undefined): string {
+  const sent = readHeader(headers, 'x-correlation-id');
+  return sent !== undefined && ECHOABLE.test(sent) ? sent : globalThis.crypto.randomUUID();
+}
+
+function answer(status: number, correlationId: string, body: object): ReceiverResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json', 'x-correlation-id': correlationId },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * An error answer: the status of `code` and the contract's error envelope as the body. For
+ * custom adapters that refuse a request before it reaches `receiver.handle` (adapters of this
+ * package use it for 405, 413 and unreadable bodies). `message` is sent as it is: never put a
+ * secret or a signature in it.
+ *
+ * @param correlationId - the delivery's id; pass `correlationIdOf(request headers)`
+ *
+ * @example
+ * ```ts
+ * import { correlationIdOf, errorResponse } from 'loyalty-partner-sdk/webhooks';
+ * const headers = { 'x-correlation-id': 'abc-123' };
+ * const refused = errorResponse('METHOD_NOT_ALLOWED', 'Deliveries are POST requests', correlationIdOf(headers));
+ * refused.status; // 405
+ * ```
+ */
+export function errorResponse(
+  code: ReceiverAnswerCode,
+  message: string,
+  correlationId: string,
+): ReceiverResponse {
+  const envelope: ErrorEnvelope = { code, message, correlationId };
+  return answer(statusOf(code), correlationId, envelope);
+}
+
+/** A 200 answer saying what happened to the event. */
+export function okResponse(
+  outcome: DeliveryOutcome,
+  eventId: string,
+  correlationId: string,
+): ReceiverResponse {
+  return answer(200, correlationId, { outcome, eventId, correlationId });
+}

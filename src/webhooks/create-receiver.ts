@@ -1,0 +1,122 @@
+import type { OutboundEnvelope } from '../contract/schemas/envelope.js';
+import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
+import { dispatchEvent, type EventRun } from './dispatch-event.js';
+import { type ParsedDelivery, parseDelivery } from './parse-delivery.js';
+import { readHeader } from './read-headers.js';
+import {
+  type NormalizedReceiverOptions,
+  normalizeReceiverOptions,
+  type ReceiverOptions,
+} from './receiver-options.js';
+import type { Delivery, DeliveryContext, Receiver, UnhandledEvent } from './receiver-types.js';
+import { type FailureScope, refuse } from './report-failure.js';
+import { verifyDelivery } from './verify-delivery.js';
+import { WebhookError } from './webhook-error.js';
+
+/**
+ * Creates a webhook receiver: `receiver.handle({ rawBody, headers })` verifies `X-Signature`
+ * with the tenant's secrets, parses and validates the envelope, runs the handler of its
+ * `eventType` once per `eventId`, and returns the answer `{ status, headers, body }`. It speaks
+ * no framework; `loyalty-partner-sdk/node`, `/express`, `/next` and `/fetch` adapt it.
+ *
+ * Options are checked here, once: a wrong option throws now, not on the first delivery.
+ *
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS`, naming every option at fault (for example
+ * a handler under a name that is not an outbound event type)
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from 'loyalty-partner-sdk/webhooks';
+ *
+ * const secrets: Record<string, string[]> = { 'merchant-1': ['whsec_new', 'whsec_old'] };
+ * const receiver = createReceiver({
+ *   secrets: (tenantId) => secrets[tenantId],
+ *   handlers: {
+ *     IntegrationStatusChanged(event, ctx) {
+ *       console.log(ctx.tenantId, event.payload.status); // 'Enabled' | 'Disabled' | 'Disconnected'
+ *     },
+ *   },
+ *   onError: (err, ctx) => console.warn(ctx.status, err.code, err.message),
+ * });
+ * const answer = await receiver.handle({ rawBody: '{}', headers: new Headers() });
+ * console.log(answer.status); // 401: no signature
+ * ```
+ */
+export function createReceiver(options: ReceiverOptions): Receiver {
+  const config = normalizeReceiverOptions(options);
+  return {
+    async handle(delivery: Delivery): Promise<ReceiverResponse> {
+      const headers = delivery?.headers;
+      const tenantHeader = readHeader(headers, 'x-tenantid');
+      const scope: FailureScope = {
+        tenantId: tenantHeader ?? '',
+        correlationId: correlationIdOf(headers),
+        receivedAt: new Date(),
+      };
+      try {
+        return await handleDelivery(config, delivery, tenantHeader, scope);
+      } catch (cause) {
+        const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
+        return refuse(
+          config,
+          error,
+          'RECEIVER_FAILED',
+          'The receiver failed unexpectedly; retry later',
+          scope,
+        );
+      }
+    },
+  };
+}
+
+async function handleDelivery(
+  config: NormalizedReceiverOptions,
+  delivery: Delivery,
+  tenantHeader: string | undefined,
+  scope: FailureScope,
+): Promise<ReceiverResponse> {
+  const signatureHeader = readHeader(delivery.headers, 'x-signature');
+  const verified = await verifyDelivery(config, delivery, tenantHeader, signatureHeader);
+  if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
+
+  const { timestamp, secretIndex } = verified.signature;
+  const ctx: DeliveryContext = { ...scope, signatureTimestamp: timestamp, secretIndex };
+  const parsed = parseDelivery(delivery.rawBody);
+  if (parsed.kind === 'invalid') {
+    const { error, eventId, eventType } = parsed;
+    return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
+  }
+  const { eventId, eventType } = parsed.event;
+  const job = pickRun(config, parsed, ctx);
+  if (!job) return okResponse('unhandled', eventId, scope.correlationId);
+  return dispatchEvent(config, { tenantId: ctx.tenantId, eventId, eventType }, job, {
+    ...scope,
+    eventId,
+    eventType,
+  });
+}
+
+type Handler = (event: OutboundEnvelope, ctx: DeliveryContext) => unknown;
+
+/** The handler of the event's type, else `onUnhandled` with the reason, else nothing to run. */
+function pickRun(
+  config: NormalizedReceiverOptions,
+  parsed: Exclude<ParsedDelivery, { kind: 'invalid' }>,
+  ctx: DeliveryContext,
+): EventRun | undefined {
+  if (parsed.kind === 'event') {
+    const { event } = parsed;
+    const handler = config.handlers[event.eventType] as Handler | undefined;
+    if (handler)
+      return { run: () => handler(event, ctx), outcome: 'handled', runner: `${event.eventType} handler` };
+  }
+  const { onUnhandled } = config;
+  if (!onUnhandled) return undefined;
+  const reason = parsed.kind === 'event' ? 'no-handler' : parsed.reason;
+  const event = parsed.event as UnhandledEvent;
+  return {
+    run: () => onUnhandled(event, { ...ctx, reason }),
+    outcome: 'unhandled',
+    runner: 'onUnhandled callback',
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * `loyalty-partner-sdk/webhooks`: the framework-free receiver core. It verifies with Web Crypto
+ * and validates with zod/mini, so it runs on Node, edge runtimes and in browsers, and imports no
+ * `node:*` module and no undici. The adapters (`/node`, `/express`, `/next`, `/fetch`) translate
+ * each framework's request and response to `receiver.handle`.
+ *
+ * @packageDocumentation
+ */
+
+export { LoyaltyError, LoyaltyValidationError } from '../contract/errors.js';
+export type { OutboundEventType } from '../contract/event-types.js';
+export { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
+export type { Envelope, ErrorEnvelope, OutboundEnvelope, PayloadOf } from '../contract/schemas/envelope.js';
+export { outboundPayloadSchemas } from '../contract/schemas/outbound-payloads.js';
+export { receivedEnvelopeHeaderSchema, SCHEMA_VERSION } from '../contract/schemas/received-envelope.js';
+export type { RawBody } from '../signature/bytes.js';
+export { SignatureVerificationError } from '../signature/errors.js';
+export type { Secrets } from '../signature/secrets.js';
+export type { DeliveryOutcome, ReceiverResponse } from './answers.js';
+export { correlationIdOf, errorResponse } from './answers.js';
+export { createReceiver } from './create-receiver.js';
+export type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
+export type { MemoryInboxOptions } from './memory-inbox.js';
+export { MEMORY_INBOX_DEFAULTS, memoryInbox } from './memory-inbox.js';
+export type { HeadersLike } from './read-headers.js';
+export type {
+  ContractAnswerCode,
+  ReceiverAnswerCode,
+  ReceiverErrorCode,
+  ReceiverErrorCodeInfo,
+} from './receiver-error-codes.js';
+export { RECEIVER_ERROR_CODES } from './receiver-error-codes.js';
+export type { ReceiverOptions, SecretResolver } from './receiver-options.js';
+export { RECEIVER_DEFAULTS } from './receiver-options.js';
+export type {
+  Delivery,
+  DeliveryContext,
+  ErrorContext,
+  Receiver,
+  UnhandledContext,
+  UnhandledEvent,
+  UnhandledReason,
+  WebhookHandlers,
+} from './receiver-types.js';
+export type { RuleCache, RuleCacheOptions } from './rule-cache.js';
+export { createRuleCache } from './rule-cache.js';
+export type { LoyaltyRule, RuleApplyResult, RuleKey, RuleType, RuleVersionStore } from './rule-store.js';
+export { memoryRuleStore } from './rule-store.js';
+export type { ReceiverFailure, WebhookErrorCode } from './webhook-error.js';
+export { WebhookError } from './webhook-error.js';

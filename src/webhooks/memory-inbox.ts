@@ -1,0 +1,119 @@
+import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
+import { mergeDefaults } from './merge-defaults.js';
+
+/**
+ * Options of {@link memoryInbox}.
+ *
+ * @example
+ * ```ts
+ * import { memoryInbox, type MemoryInboxOptions } from 'loyalty-partner-sdk/webhooks';
+ * const options: MemoryInboxOptions = { maxEntries: 250_000 };
+ * export const inbox = memoryInbox(options);
+ * ```
+ */
+export interface MemoryInboxOptions {
+  /**
+   * How long a handled event id is remembered, in milliseconds. The service caches responses
+   * for 24 hours and its retry ladder ends about 7.5 hours after the first attempt, so the
+   * default keeps every id an hour longer than a day.
+   * @default 90_000_000 (25 hours)
+   */
+  ttlMs?: number;
+  /**
+   * Most handled ids kept. When full, the id handled longest ago is forgotten first, even if it
+   * is younger than `ttlMs`: size it above the number of events you receive in 25 hours. Claims
+   * still in progress are never evicted (that would let a duplicate run concurrently).
+   * @default 100_000
+   */
+  maxEntries?: number;
+  /**
+   * The clock, in milliseconds, for tests.
+   * @default Date.now
+   */
+  now?: () => number;
+}
+
+/**
+ * The defaults of {@link memoryInbox}, declared once.
+ *
+ * @example
+ * ```ts
+ * import { MEMORY_INBOX_DEFAULTS } from 'loyalty-partner-sdk/webhooks';
+ * MEMORY_INBOX_DEFAULTS.ttlMs / 3_600_000; // 25 hours
+ * ```
+ */
+export const MEMORY_INBOX_DEFAULTS = {
+  ttlMs: 25 * 60 * 60 * 1000,
+  maxEntries: 100_000,
+  now: Date.now,
+} as const satisfies Required<MemoryInboxOptions>;
+
+/**
+ * The default inbox: handled event ids in this process's memory, kept at least 24 hours and
+ * bounded in size. Enough for one process; it forgets everything on restart and is not shared
+ * between processes, so use a database-backed `InboxStore` in production (see the README).
+ *
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a `ttlMs` or `maxEntries` that is not
+ * a positive number
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, memoryInbox } from 'loyalty-partner-sdk/webhooks';
+ * const receiver = createReceiver({
+ *   secrets: 'whsec_example',
+ *   inbox: memoryInbox({ maxEntries: 500_000 }),
+ *   handlers: {},
+ * });
+ * ```
+ */
+export function memoryInbox(options: MemoryInboxOptions = {}): InboxStore {
+  const { ttlMs, maxEntries, now } = mergeDefaults<MemoryInboxOptions>(MEMORY_INBOX_DEFAULTS, options);
+  const issues: ValidationIssue[] = [];
+  if (!(ttlMs > 0 && ttlMs < Number.POSITIVE_INFINITY))
+    issues.push({ path: 'ttlMs', message: 'must be > 0' });
+  if (!(Number.isSafeInteger(maxEntries) && maxEntries > 0)) {
+    issues.push({ path: 'maxEntries', message: 'must be a whole number > 0' });
+  }
+  if (typeof now !== 'function') issues.push({ path: 'now', message: 'must be a function' });
+  if (issues.length)
+    throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid memoryInbox options', issues);
+
+  const inProgress = new Set<string>();
+  // Insertion order is completion order, so the first entries are always the oldest.
+  const done = new Map<string, number>();
+
+  const forgetExpired = (at: number): void => {
+    for (const [id, expiresAt] of done) {
+      if (expiresAt > at) break;
+      done.delete(id);
+    }
+  };
+
+  return {
+    begin(key: InboxKey): InboxClaim {
+      const id = idOf(key);
+      forgetExpired(now());
+      if (inProgress.has(id)) return 'in-progress';
+      if (done.has(id)) return 'done';
+      inProgress.add(id);
+      return 'new';
+    },
+    complete(key: InboxKey): void {
+      const id = idOf(key);
+      inProgress.delete(id);
+      done.delete(id);
+      done.set(id, now() + ttlMs);
+      for (const oldest of done.keys()) {
+        if (done.size <= maxEntries) break;
+        done.delete(oldest);
+      }
+    },
+    release(key: InboxKey): void {
+      inProgress.delete(idOf(key));
+    },
+  };
+}
+
+// A separator that cannot occur in a header value keeps ('a', 'b/c') and ('a/b', 'c') apart.
+const idOf = (key: InboxKey): string => `${key.tenantId}\n${key.eventId}`;

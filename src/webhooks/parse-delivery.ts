@@ -1,0 +1,64 @@
+import { LoyaltyValidationError, toValidationIssues } from '../contract/errors.js';
+import { isInboundEventType, isOutboundEventType } from '../contract/event-types.js';
+import type { OutboundEnvelope } from '../contract/schemas/envelope.js';
+import { outboundPayloadSchemas } from '../contract/schemas/outbound-payloads.js';
+import { receivedEnvelopeHeaderSchema, SCHEMA_VERSION } from '../contract/schemas/received-envelope.js';
+import { toBytes } from '../signature/bytes.js';
+import type { UnhandledEvent, UnhandledReason } from './receiver-types.js';
+
+/** What a verified body turned out to be. */
+export type ParsedDelivery =
+  | { kind: 'event'; event: OutboundEnvelope }
+  | { kind: 'unhandled'; event: UnhandledEvent; reason: Exclude<UnhandledReason, 'no-handler'> }
+  | { kind: 'invalid'; error: LoyaltyValidationError; eventType?: string; eventId?: string };
+
+// `fatal`: a body that is not UTF-8 is refused, never read with replacement characters.
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+const invalid = (message: string, issues: LoyaltyValidationError['issues'] = [], eventType?: string) =>
+  new LoyaltyValidationError('INVALID_PAYLOAD', message, issues, { eventType });
+
+/**
+ * Reads an authenticated body as an envelope. Envelope fields are judged first, so that an event
+ * type or a `schemaVersion` this SDK does not know is recognised as such (and acknowledged)
+ * rather than refused as garbage; only the payload of a known type is held to its schema.
+ */
+export function parseDelivery(rawBody: unknown): ParsedDelivery {
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(toBytes(rawBody)));
+  } catch {
+    return { kind: 'invalid', error: invalid('The body is not UTF-8 JSON') };
+  }
+  const header = receivedEnvelopeHeaderSchema.safeParse(json);
+  if (!header.success) {
+    const issues = toValidationIssues(header.error.issues, '');
+    return { kind: 'invalid', error: invalid('The body is not an event envelope', issues) };
+  }
+  const envelope = header.data;
+  const { eventType, eventId } = envelope;
+  // A null correlationId means "none"; handlers see it absent, as the Envelope type promises.
+  if (envelope.correlationId === null) delete envelope.correlationId;
+
+  if (isInboundEventType(eventType)) {
+    const message = `${eventType} is an event partners send to the service; it is never delivered to a receiver`;
+    return { kind: 'invalid', error: invalid(message, [], eventType), eventType, eventId };
+  }
+  if (!isOutboundEventType(eventType))
+    return { kind: 'unhandled', event: envelope, reason: 'unknown-event-type' };
+  if (envelope.schemaVersion !== SCHEMA_VERSION) {
+    return { kind: 'unhandled', event: envelope, reason: 'unsupported-schema-version' };
+  }
+
+  const payload = outboundPayloadSchemas[eventType].safeParse(envelope.payload);
+  if (!payload.success) {
+    const issues = toValidationIssues(payload.error.issues, 'payload');
+    return {
+      kind: 'invalid',
+      error: invalid(`Invalid ${eventType} payload`, issues, eventType),
+      eventType,
+      eventId,
+    };
+  }
+  return { kind: 'event', event: { ...envelope, payload: payload.data } as OutboundEnvelope };
+}

@@ -1,0 +1,103 @@
+import { ERROR_CODES } from '../contract/error-codes.js';
+
+/**
+ * One row of {@link RECEIVER_ERROR_CODES}.
+ *
+ * @example
+ * ```ts
+ * import { RECEIVER_ERROR_CODES, type ReceiverErrorCodeInfo } from 'loyalty-partner-sdk/webhooks';
+ * const row: ReceiverErrorCodeInfo = RECEIVER_ERROR_CODES.PAYLOAD_TOO_LARGE; // { status: 413, ... }
+ * ```
+ */
+export interface ReceiverErrorCodeInfo {
+  /** The HTTP status the receiver answers with. */
+  readonly status: 405 | 413 | 500 | 503;
+  /** When the receiver answers it, for people reading logs and docs. */
+  readonly condition: string;
+}
+
+/**
+ * The codes a receiver answers with that the contract's catalogue does not hold: they describe
+ * the partner's own receiver, not the Loyalty service. A 5xx makes the service redeliver the same
+ * event later (spec 3.2); the 4xx here are permanent.
+ *
+ * @example
+ * ```ts
+ * import { RECEIVER_ERROR_CODES } from 'loyalty-partner-sdk/webhooks';
+ * RECEIVER_ERROR_CODES.EVENT_IN_PROGRESS.status; // 503
+ * ```
+ */
+export const RECEIVER_ERROR_CODES = {
+  EVENT_IN_PROGRESS: {
+    status: 503,
+    condition: 'another delivery of the same eventId is still being handled; the redelivery finds it done',
+  },
+  HANDLER_FAILED: {
+    status: 500,
+    condition: 'the handler (or onUnhandled) threw; the claim is released so a redelivery runs it again',
+  },
+  SECRETS_UNAVAILABLE: {
+    status: 503,
+    condition: 'the secrets resolver threw (a secret store that is down is not a wrong signature)',
+  },
+  INBOX_UNAVAILABLE: {
+    status: 503,
+    condition: "the inbox store's begin() threw, so the event was not claimed and the handler did not run",
+  },
+  RECEIVER_FAILED: {
+    status: 500,
+    condition: 'an unexpected failure inside the receiver itself (a bug: please report it)',
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    condition: 'the body is larger than the adapter’s maxBodyBytes; reading stopped at the limit',
+  },
+  RAW_BODY_UNAVAILABLE: {
+    status: 500,
+    condition: 'a body parser consumed the request before the adapter and kept no raw bytes',
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    condition: 'the request is not a POST',
+  },
+} as const satisfies Record<string, ReceiverErrorCodeInfo>;
+
+/**
+ * A code of the receiver's own catalogue.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverErrorCode } from 'loyalty-partner-sdk/webhooks';
+ * const code: ReceiverErrorCode = 'EVENT_IN_PROGRESS';
+ * ```
+ */
+export type ReceiverErrorCode = keyof typeof RECEIVER_ERROR_CODES;
+
+/**
+ * The contract codes a receiver answers with (their status comes from `ERROR_CODES`).
+ *
+ * @example
+ * ```ts
+ * import type { ContractAnswerCode } from 'loyalty-partner-sdk/webhooks';
+ * const code: ContractAnswerCode = 'SIGNATURE_EXPIRED';
+ * ```
+ */
+export type ContractAnswerCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED' | 'INVALID_PAYLOAD';
+
+/**
+ * Every `code` that can appear in the body of a receiver's error answer.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverAnswerCode } from 'loyalty-partner-sdk/webhooks';
+ * const retriedByTheService = (code: ReceiverAnswerCode) => code === 'SIGNATURE_EXPIRED' || code.endsWith('_FAILED');
+ * ```
+ */
+export type ReceiverAnswerCode = ReceiverErrorCode | ContractAnswerCode;
+
+/** The HTTP status of an answer code, from whichever catalogue holds it. */
+export function statusOf(code: ReceiverAnswerCode): number {
+  return Object.hasOwn(RECEIVER_ERROR_CODES, code)
+    ? RECEIVER_ERROR_CODES[code as ReceiverErrorCode].status
+    : ERROR_CODES[code as ContractAnswerCode].status;
+}

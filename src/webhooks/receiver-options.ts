@@ -1,0 +1,155 @@
+import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { isInboundEventType, isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
+import { readSecrets, type Secrets } from '../signature/secrets.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
+import { type InboxStore, isInboxStore } from './inbox.js';
+import { memoryInbox } from './memory-inbox.js';
+import type { ErrorContext, UnhandledContext, UnhandledEvent, WebhookHandlers } from './receiver-types.js';
+import type { ReceiverFailure } from './webhook-error.js';
+
+/**
+ * The signing secrets of one tenant, looked up by the delivery's `X-TenantId` (one receiver
+ * serves every merchant). Return `undefined` for a tenant you do not know: the delivery gets
+ * 401 `INVALID_SIGNATURE`. A resolver that throws gets 503 `SECRETS_UNAVAILABLE` (retried).
+ *
+ * @example
+ * ```ts
+ * import type { SecretResolver } from 'loyalty-partner-sdk/webhooks';
+ * const byTenant = new Map([['merchant-1', ['whsec_new', 'whsec_old']]]);
+ * export const secrets: SecretResolver = (tenantId) => byTenant.get(tenantId);
+ * ```
+ */
+export type SecretResolver = (tenantId: string) => Secrets | undefined | Promise<Secrets | undefined>;
+
+/**
+ * Options of `createReceiver`.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type ReceiverOptions } from 'loyalty-partner-sdk/webhooks';
+ * const options = {
+ *   secrets: ['whsec_new', 'whsec_old'],
+ *   toleranceSeconds: 300,
+ *   handlers: { IntegrationStatusChanged: (event) => console.info(event.payload.status) },
+ * } satisfies ReceiverOptions;
+ * export const receiver = createReceiver(options);
+ * ```
+ */
+export interface ReceiverOptions {
+  /**
+   * One signing secret, several while rotating (a delivery signed with any of them passes), or a
+   * resolver from the delivery's `X-TenantId` to that tenant's secrets.
+   */
+  secrets: Secrets | SecretResolver;
+  /**
+   * Largest accepted distance between the signature's `t` and now, in seconds, either way.
+   * @default 300
+   */
+  toleranceSeconds?: number;
+  /**
+   * Where handled event ids are recorded, so a redelivered event is not handled twice.
+   * @default memoryInbox() (one per receiver)
+   */
+  inbox?: InboxStore;
+  /** One handler per outbound event type; each receives the envelope typed by its `eventType`. */
+  handlers: WebhookHandlers;
+  /**
+   * Gets verified events this receiver has no handler for: event types or a `schemaVersion` newer
+   * than this SDK, and known types without a handler. Deduplicated like a handler; if it throws,
+   * the answer is 500 `HANDLER_FAILED`. Without it such events are acknowledged with 200.
+   */
+  onUnhandled?: (event: UnhandledEvent, ctx: UnhandledContext) => unknown;
+  /**
+   * Told about every refused delivery and every failure, for logging and metrics. It cannot
+   * change the answer: what it returns is ignored, and so is anything it throws or rejects with.
+   */
+  onError?: (error: ReceiverFailure, ctx: ErrorContext) => unknown;
+}
+
+/**
+ * The defaults of `createReceiver`, declared once.
+ *
+ * @example
+ * ```ts
+ * import { RECEIVER_DEFAULTS } from 'loyalty-partner-sdk/webhooks';
+ * RECEIVER_DEFAULTS.toleranceSeconds; // 300
+ * ```
+ */
+export const RECEIVER_DEFAULTS = {
+  toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
+  inbox: () => memoryInbox(),
+} as const satisfies { toleranceSeconds: number; inbox: () => InboxStore };
+
+/** The options once checked, with every default applied. */
+export interface NormalizedReceiverOptions {
+  secrets: (tenantId: string | undefined) => Promise<Secrets | undefined>;
+  toleranceSeconds: number;
+  inbox: InboxStore;
+  handlers: WebhookHandlers;
+  onUnhandled: ReceiverOptions['onUnhandled'];
+  onError: ReceiverOptions['onError'];
+}
+
+const isFunctionOrAbsent = (value: unknown): boolean => value === undefined || typeof value === 'function';
+
+/** Checks every option at once and reports every problem in one `INVALID_OPTIONS` error. */
+export function normalizeReceiverOptions(options: ReceiverOptions): NormalizedReceiverOptions {
+  const issues: ValidationIssue[] = [];
+  const given = (typeof options === 'object' && options !== null ? options : {}) as Partial<ReceiverOptions>;
+  const { secrets, inbox, handlers, onUnhandled, onError } = given;
+  const toleranceSeconds = given.toleranceSeconds ?? RECEIVER_DEFAULTS.toleranceSeconds;
+
+  if (typeof secrets !== 'function' && !readSecrets(secrets)) {
+    issues.push({
+      path: 'secrets',
+      message: 'must be a non-empty string, a non-empty list of them, or a function (tenantId) => secrets',
+    });
+  }
+  if (!(toleranceSeconds >= 0 && toleranceSeconds < Number.POSITIVE_INFINITY)) {
+    issues.push({ path: 'toleranceSeconds', message: 'must be a finite number of seconds >= 0' });
+  }
+  if (inbox !== undefined && !isInboxStore(inbox)) {
+    issues.push({ path: 'inbox', message: 'must have begin, complete and release methods (an InboxStore)' });
+  }
+  if (typeof handlers !== 'object' || handlers === null) {
+    issues.push({ path: 'handlers', message: 'must be an object of handlers by event type ({} for none)' });
+  } else {
+    for (const [name, handler] of Object.entries(handlers)) issues.push(...checkHandler(name, handler));
+  }
+  if (!isFunctionOrAbsent(onUnhandled)) issues.push({ path: 'onUnhandled', message: 'must be a function' });
+  if (!isFunctionOrAbsent(onError)) issues.push({ path: 'onError', message: 'must be a function' });
+  if (issues.length)
+    throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', issues);
+
+  return {
+    secrets: secretLookup(secrets as ReceiverOptions['secrets']),
+    toleranceSeconds,
+    inbox: inbox ?? RECEIVER_DEFAULTS.inbox(),
+    // A copy, so handlers added to the caller's object later cannot bypass the checks above.
+    handlers: { ...(handlers as WebhookHandlers) },
+    onUnhandled,
+    onError,
+  };
+}
+
+function checkHandler(name: string, handler: unknown): ValidationIssue[] {
+  const path = `handlers.${name}`;
+  if (isInboundEventType(name)) {
+    return [{ path, message: 'is an event partners send to the service; the service never delivers it' }];
+  }
+  if (!isOutboundEventType(name)) {
+    return [
+      { path, message: `is not an event type the service delivers (${OUTBOUND_EVENT_TYPES.join(', ')})` },
+    ];
+  }
+  return isFunctionOrAbsent(handler) ? [] : [{ path, message: 'must be a function (event, ctx) => unknown' }];
+}
+
+function secretLookup(secrets: ReceiverOptions['secrets']): NormalizedReceiverOptions['secrets'] {
+  if (typeof secrets !== 'function') {
+    const fixed = readSecrets(secrets);
+    return async () => fixed;
+  }
+  // Without X-TenantId there is no tenant to ask about: that is "no secret", never a guess.
+  return async (tenantId) => (tenantId === undefined || tenantId === '' ? undefined : secrets(tenantId));
+}

@@ -1,0 +1,142 @@
+import type { z } from 'zod/mini';
+import type { OutboundEventType } from '../contract/event-types.js';
+import type { Envelope } from '../contract/schemas/envelope.js';
+import type { receivedEnvelopeHeaderSchema } from '../contract/schemas/received-envelope.js';
+import type { RawBody } from '../signature/bytes.js';
+import type { ReceiverResponse } from './answers.js';
+import type { HeadersLike } from './read-headers.js';
+
+/**
+ * What a handler learns about the delivery besides the event itself.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryContext } from 'loyalty-partner-sdk/webhooks';
+ * const log = (ctx: DeliveryContext) => console.info(ctx.tenantId, ctx.correlationId, ctx.secretIndex);
+ * ```
+ */
+export interface DeliveryContext {
+  /** The delivery's `X-TenantId`: which merchant the event is about. `''` when absent (static secrets only). */
+  tenantId: string;
+  /** The delivery's `X-Correlation-Id`, or a generated id when it had none; also in every answer. */
+  correlationId: string;
+  /** The authenticated `t` of `X-Signature`, unix seconds: when the service signed this attempt. */
+  signatureTimestamp: number;
+  /** When the receiver got the delivery. */
+  receivedAt: Date;
+  /** Which of the tenant's secrets matched (0 = first), e.g. to know when an old one can go. */
+  secretIndex: number;
+}
+
+/**
+ * One optional handler per event type the service delivers, typed by name: each receives the
+ * whole envelope of its type (`event.eventId`, `event.payload`, ...) and the delivery context. A
+ * handler that throws (or rejects) gets the delivery answered 500, and the service redelivers it.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookHandlers } from 'loyalty-partner-sdk/webhooks';
+ * export const handlers: WebhookHandlers = {
+ *   RedemptionExpiredOrCancelled: (event) => console.info(event.payload.redemptionId, event.payload.reason),
+ * };
+ * ```
+ */
+export type WebhookHandlers = {
+  [K in OutboundEventType]?: (event: Envelope<K>, ctx: DeliveryContext) => unknown;
+};
+
+/**
+ * A verified event that no handler of this receiver takes: its envelope fields, payload unjudged.
+ *
+ * @example
+ * ```ts
+ * import type { UnhandledEvent } from 'loyalty-partner-sdk/webhooks';
+ * const park = (event: UnhandledEvent) => console.info(event.eventType, event.schemaVersion, event.payload);
+ * ```
+ */
+export type UnhandledEvent = z.output<typeof receivedEnvelopeHeaderSchema>;
+
+/**
+ * Why an event went to `onUnhandled`: an event type this SDK does not know, a `schemaVersion`
+ * other than 1 (a newer contract), or a known type for which no handler is registered.
+ *
+ * @example
+ * ```ts
+ * import type { UnhandledReason } from 'loyalty-partner-sdk/webhooks';
+ * const upgradeHint = (reason: UnhandledReason) => reason !== 'no-handler';
+ * ```
+ */
+export type UnhandledReason = 'unknown-event-type' | 'unsupported-schema-version' | 'no-handler';
+
+/**
+ * The context `onUnhandled` gets: the delivery context and the reason.
+ *
+ * @example
+ * ```ts
+ * import type { UnhandledContext } from 'loyalty-partner-sdk/webhooks';
+ * const describe = (ctx: UnhandledContext) => `${ctx.tenantId}: ${ctx.reason}`;
+ * ```
+ */
+export interface UnhandledContext extends DeliveryContext {
+  reason: UnhandledReason;
+}
+
+/**
+ * The context `onError` gets: what is known about the delivery when it failed, and the answer.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorContext } from 'loyalty-partner-sdk/webhooks';
+ * const line = (ctx: ErrorContext) => `${ctx.status} ${ctx.tenantId} ${ctx.eventId ?? '-'} ${ctx.correlationId}`;
+ * ```
+ */
+export interface ErrorContext {
+  tenantId: string;
+  correlationId: string;
+  receivedAt: Date;
+  /** The HTTP status the delivery is answered with. */
+  status: number;
+  /** Set once the body was parsed as an envelope. */
+  eventId?: string | undefined;
+  eventType?: string | undefined;
+}
+
+/**
+ * One delivery as an adapter passes it to `receiver.handle`.
+ *
+ * @example
+ * ```ts
+ * import type { Delivery } from 'loyalty-partner-sdk/webhooks';
+ * const fromRequest = async (request: Request): Promise<Delivery> => ({
+ *   rawBody: new Uint8Array(await request.arrayBuffer()),
+ *   headers: request.headers,
+ * });
+ * ```
+ */
+export interface Delivery {
+  /** The body exactly as received: bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`) or a string. */
+  rawBody: RawBody;
+  /** The request headers: `Headers`, Node's `IncomingHttpHeaders` or a plain record. */
+  headers: HeadersLike;
+}
+
+/**
+ * A webhook receiver: one framework-free function from a delivery to an answer.
+ *
+ * @example
+ * ```ts
+ * import type { Receiver } from 'loyalty-partner-sdk/webhooks';
+ * // A custom adapter is a few lines: bytes and headers in, status, headers and body out.
+ * export const serve = (receiver: Receiver) => async (request: Request) => {
+ *   const answer = await receiver.handle({ rawBody: await request.arrayBuffer(), headers: request.headers });
+ *   return new Response(answer.body, answer);
+ * };
+ * ```
+ */
+export interface Receiver {
+  /**
+   * Verifies, deduplicates and dispatches one delivery, and says what to answer. Never throws
+   * and never rejects: every failure becomes an answer (see the README's answer table).
+   */
+  handle(delivery: Delivery): Promise<ReceiverResponse>;
+}

@@ -1,0 +1,43 @@
+import { errorResponse, type ReceiverResponse } from './answers.js';
+import type { ReceiverAnswerCode } from './receiver-error-codes.js';
+import type { NormalizedReceiverOptions } from './receiver-options.js';
+import type { ErrorContext } from './receiver-types.js';
+import type { ReceiverFailure } from './webhook-error.js';
+
+/** What is known about a delivery before the answer: `ErrorContext` without the status. */
+export type FailureScope = Omit<ErrorContext, 'status'>;
+
+/**
+ * Tells `onError`, without letting it change anything: its result is ignored, a throw is
+ * swallowed, and a rejected promise is caught so it cannot crash the process as an unhandled
+ * rejection. It is not awaited, so a slow logger never delays the answer.
+ */
+export function report(
+  onError: NormalizedReceiverOptions['onError'],
+  error: ReceiverFailure,
+  scope: FailureScope,
+  status: number,
+): void {
+  if (!onError) return;
+  try {
+    const result: unknown = onError(error, { ...scope, status });
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+      (result as PromiseLike<unknown>).then(undefined, () => {});
+    }
+  } catch {
+    // onError is for logging; a failing logger must not turn into a different answer.
+  }
+}
+
+/** Builds the error answer for `code` and tells `onError` about `error`. */
+export function refuse(
+  options: NormalizedReceiverOptions,
+  error: ReceiverFailure,
+  code: ReceiverAnswerCode,
+  message: string,
+  scope: FailureScope,
+): ReceiverResponse {
+  const response = errorResponse(code, message, scope.correlationId);
+  report(options.onError, error, scope, response.status);
+  return response;
+}

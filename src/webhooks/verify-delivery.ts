@@ -1,0 +1,55 @@
+import { SignatureVerificationError, type SignatureVerificationReason } from '../signature/errors.js';
+import type { VerifiedSignature } from '../signature/verify.js';
+import { verifySignatureAsync } from '../signature/verify-async.js';
+import type { NormalizedReceiverOptions } from './receiver-options.js';
+import type { Delivery } from './receiver-types.js';
+import { WebhookError } from './webhook-error.js';
+
+/** The outcome of checking a delivery's signature. */
+export type VerifiedDelivery =
+  | { ok: true; signature: VerifiedSignature }
+  | { ok: false; error: SignatureVerificationError | WebhookError; publicMessage: string };
+
+// What the sender is told. A wrong signature and an unknown tenant read the same, so a caller
+// cannot probe which tenants exist; the full reason goes to onError only.
+const PUBLIC_MESSAGES: Record<SignatureVerificationReason, string | undefined> = {
+  missing_header: undefined,
+  malformed_header: undefined,
+  no_match: 'The X-Signature does not verify under the signing secret of this tenant',
+  no_secret: 'The X-Signature does not verify under the signing secret of this tenant',
+  timestamp_too_old: undefined,
+  timestamp_in_future: undefined,
+};
+
+/**
+ * Finds the tenant's secrets and verifies `X-Signature` over the raw body with Web Crypto (so it
+ * runs on the edge too). A resolver that throws is the receiver's failure, not the sender's: it
+ * must not be answered 401, which the service would never retry.
+ */
+export async function verifyDelivery(
+  options: NormalizedReceiverOptions,
+  delivery: Delivery,
+  tenantId: string | undefined,
+  signatureHeader: string | undefined,
+): Promise<VerifiedDelivery> {
+  let secrets: Awaited<ReturnType<NormalizedReceiverOptions['secrets']>>;
+  try {
+    secrets = await options.secrets(tenantId);
+  } catch (cause) {
+    const error = new WebhookError('SECRETS_UNAVAILABLE', 'The secrets resolver threw', { cause });
+    return {
+      ok: false,
+      error,
+      publicMessage: 'The receiver cannot read its signing secrets now; retry later',
+    };
+  }
+  try {
+    const signature = await verifySignatureAsync(delivery.rawBody, signatureHeader, secrets ?? [], {
+      toleranceSeconds: options.toleranceSeconds,
+    });
+    return { ok: true, signature };
+  } catch (error) {
+    if (!(error instanceof SignatureVerificationError)) throw error;
+    return { ok: false, error, publicMessage: PUBLIC_MESSAGES[error.reason] ?? error.message };
+  }
+}

@@ -1,0 +1,76 @@
+import type { LoyaltyValidationError } from '../contract/errors.js';
+import { LoyaltyError } from '../contract/errors.js';
+import type { SignatureVerificationError } from '../signature/errors.js';
+
+/**
+ * Failures of the receiver's own side, as opposed to a bad delivery.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookErrorCode } from 'loyalty-partner-sdk/webhooks';
+ * const page = (code: WebhookErrorCode) => code !== 'HANDLER_FAILED';
+ * ```
+ */
+export type WebhookErrorCode =
+  | 'HANDLER_FAILED'
+  | 'SECRETS_UNAVAILABLE'
+  | 'INBOX_UNAVAILABLE'
+  | 'RECEIVER_FAILED';
+
+/**
+ * A failure on the partner's side while a delivery was handled: the handler threw
+ * (`HANDLER_FAILED`), the secrets resolver or the inbox store threw, or the receiver itself
+ * failed. `cause` is what was thrown; it reaches `onError` only, never the HTTP answer.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, WebhookError } from 'loyalty-partner-sdk/webhooks';
+ * createReceiver({
+ *   secrets: 'whsec_example',
+ *   handlers: {},
+ *   onError(err) {
+ *     if (err instanceof WebhookError && err.code === 'HANDLER_FAILED') console.error(err.eventType, err.cause);
+ *   },
+ * });
+ * ```
+ */
+export class WebhookError extends LoyaltyError {
+  readonly code: WebhookErrorCode;
+  /** The event's type when the failure happened after the body was parsed. */
+  readonly eventType: string | undefined;
+  /** The event's id when the failure happened after the body was parsed. */
+  readonly eventId: string | undefined;
+
+  constructor(
+    code: WebhookErrorCode,
+    message: string,
+    options: { cause?: unknown; eventType?: string | undefined; eventId?: string | undefined } = {},
+  ) {
+    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    this.code = code;
+    this.eventType = options.eventType;
+    this.eventId = options.eventId;
+  }
+
+  // A literal, not `constructor.name`: minified edge bundles rename classes.
+  override get name(): string {
+    return 'WebhookError';
+  }
+}
+
+/**
+ * What `onError` is told about, narrowed by `code`: a delivery refused by signature
+ * verification (`INVALID_SIGNATURE`, `SIGNATURE_EXPIRED`), a body that is not a valid envelope
+ * (`INVALID_PAYLOAD`), or a failure on the receiver's side ({@link WebhookErrorCode}).
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverFailure } from 'loyalty-partner-sdk/webhooks';
+ * function detail(err: ReceiverFailure): string {
+ *   if (err.code === 'SIGNATURE_EXPIRED' || err.code === 'INVALID_SIGNATURE') return err.reason;
+ *   if (err.code === 'HANDLER_FAILED') return String(err.cause);
+ *   return err.message;
+ * }
+ * ```
+ */
+export type ReceiverFailure = SignatureVerificationError | LoyaltyValidationError | WebhookError;

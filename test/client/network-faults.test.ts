@@ -1,0 +1,143 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { type LoyaltyClient, LoyaltyNetworkError } from 'loyalty-partner-sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clientFor, invoice } from './support/client-fixture.js';
+import { fail, ok, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
+
+let server: ScriptedServer;
+let client: LoyaltyClient;
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+afterEach(async () => {
+  await client?.close();
+  await server.close();
+});
+
+const eventIdsSeen = () => new Set(server.requests.map((r) => JSON.parse(r.body.toString()).eventId));
+
+describe('network failures are retried with the same eventId', () => {
+  it('retries a connection reset (the server destroys the socket before answering)', async () => {
+    server.script = (req, res, i) => void (i === 0 ? req.socket.destroy() : ok(res));
+    client = clientFor(server);
+    const result = await client.send('InvoiceEarned', invoice());
+    expect(result.attempts).toBe(2);
+    expect(eventIdsSeen()).toEqual(new Set([result.eventId]));
+  });
+
+  it('retries an attempt that got no answer within timeoutMs', async () => {
+    server.script = (_req, res, i) => (i === 0 ? undefined : ok(res));
+    const retries: string[] = [];
+    client = clientFor(server, { timeoutMs: 150, hooks: { onRetry: (e) => void retries.push(e.code) } });
+    const result = await client.send('InvoiceEarned', invoice());
+    expect(result.attempts).toBe(2);
+    expect(retries).toEqual(['TIMEOUT']);
+    expect(eventIdsSeen()).toEqual(new Set([result.eventId]));
+  });
+
+  it('retries transparently when a kept-alive socket turns out stale (closed by the server as the request arrives)', async () => {
+    let staleDone = false;
+    server.script = (req, res) => {
+      if (req.previousOnConnection > 0 && !staleDone) {
+        staleDone = true;
+        return void req.socket.destroy();
+      }
+      ok(res);
+    };
+    client = clientFor(server);
+    const results = [];
+    for (let i = 0; i < 4; i += 1) results.push(await client.send('InvoiceEarned', invoice(`inv-${i}`)));
+
+    expect(staleDone).toBe(true);
+    const retried = results.filter((r) => r.attempts === 2);
+    expect(retried).toHaveLength(1);
+    const attemptsOfRetried = server.requests.filter(
+      (r) => JSON.parse(r.body.toString()).eventId === retried[0]?.eventId,
+    );
+    expect(attemptsOfRetried).toHaveLength(2);
+    expect(attemptsOfRetried[0]?.previousOnConnection).toBeGreaterThan(0);
+    expect(attemptsOfRetried[1]?.connection).not.toBe(attemptsOfRetried[0]?.connection);
+  });
+
+  it('sends on a new socket after the server closed an idle kept-alive one', async () => {
+    server.script = (req, res) => {
+      ok(res);
+      res.on('finish', () => req.socket.end());
+    };
+    client = clientFor(server);
+    await client.send('InvoiceEarned', invoice('inv-1'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(client.send('InvoiceEarned', invoice('inv-2'))).resolves.toMatchObject({ status: 200 });
+    expect(server.connections).toBe(2);
+  });
+
+  it('gives up with a retryable LoyaltyNetworkError carrying the cause when the service refuses connections', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    client = clientFor(server, {
+      baseUrl: `http://127.0.0.1:${port}`,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+
+    const error = (await client
+      .send('InvoiceEarned', invoice())
+      .catch((err: unknown) => err)) as LoyaltyNetworkError;
+    expect(error).toBeInstanceOf(LoyaltyNetworkError);
+    expect(error).toMatchObject({ code: 'NETWORK_ERROR', retryable: true, attempts: 2 });
+    expect(error.eventId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+});
+
+describe('connection reuse', () => {
+  it('sends many events over the same kept-alive connections', async () => {
+    client = clientFor(server);
+    for (let i = 0; i < 20; i += 1) await client.send('InvoiceEarned', invoice(`inv-${i}`));
+    expect(server.requests).toHaveLength(20);
+    // undici marks a socket free a microtask after the body ends, so back-to-back sends may
+    // alternate between two sockets; what matters is that they are not one socket per request.
+    expect(server.connections).toBeLessThanOrEqual(2);
+  });
+
+  it('opens no more sockets than the connections option allows', async () => {
+    client = clientFor(server, { connections: 2 });
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => client.send('InvoiceEarned', invoice(`inv-${i}`))),
+    );
+    expect(server.connections).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('AbortSignal', () => {
+  it('rejects with the signal reason during a backoff wait, without another attempt', async () => {
+    server.script = (_req, res) => fail(res, 503, 'INTEGRATION_PAUSED', { 'retry-after': '60' });
+    const controller = new AbortController();
+    const reason = new Error('till closing');
+    client = clientFor(server, { hooks: { onRetry: () => controller.abort(reason) } });
+    await expect(client.send('InvoiceEarned', invoice(), { signal: controller.signal })).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects with an AbortError during an attempt when aborted without a reason', async () => {
+    server.script = () => undefined;
+    const controller = new AbortController();
+    client = clientFor(server, { hooks: { onRequest: () => setTimeout(() => controller.abort(), 20) } });
+    const error = await client
+      .send('InvoiceEarned', invoice(), { signal: controller.signal })
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+  });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    client = clientFor(server);
+    await expect(client.checkConnection({ signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,95 @@
+import {
+  createReceiver,
+  type InboxKey,
+  type InboxStore,
+  memoryInbox,
+  type ReceiverFailure,
+} from 'loyalty-partner-sdk/webhooks';
+import { describe, expect, it } from 'vitest';
+import { bodyOf, outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
+
+/** A memory inbox whose calls are recorded and whose methods can be made to fail. */
+function recordingInbox(fail: Partial<Record<keyof InboxStore, Error>> = {}) {
+  const inner = memoryInbox();
+  const calls: string[] = [];
+  const step =
+    <K extends keyof InboxStore>(name: K) =>
+    async (key: InboxKey) => {
+      calls.push(`${name} ${key.tenantId} ${key.eventType}`);
+      if (fail[name]) throw fail[name];
+      return inner[name](key);
+    };
+  const inbox = { begin: step('begin'), complete: step('complete'), release: step('release') } as InboxStore;
+  return { inbox, calls };
+}
+
+function receiverWith(inbox: InboxStore, handler: () => unknown = () => {}) {
+  const failures: ReceiverFailure[] = [];
+  let runs = 0;
+  const receiver = createReceiver({
+    secrets: SECRET,
+    inbox,
+    handlers: {
+      IntegrationStatusChanged: () => {
+        runs++;
+        return handler();
+      },
+    },
+    onError: (err) => void failures.push(err),
+  });
+  return { receiver, failures, runs: () => runs };
+}
+
+describe('dispatching through the inbox', () => {
+  it('claims, runs, then completes, keyed by tenant and eventId (an async store)', async () => {
+    const { inbox, calls } = recordingInbox();
+    const { receiver } = receiverWith(inbox);
+    await receiver.handle(signedDelivery(outboundEvent('IntegrationStatusChanged')));
+    expect(calls).toEqual([
+      'begin merchant-1 IntegrationStatusChanged',
+      'complete merchant-1 IntegrationStatusChanged',
+    ]);
+  });
+
+  it('releases the claim when the handler throws', async () => {
+    const { inbox, calls } = recordingInbox();
+    const { receiver } = receiverWith(inbox, () => {
+      throw new Error('nope');
+    });
+    await receiver.handle(signedDelivery(outboundEvent('IntegrationStatusChanged')));
+    expect(calls.map((call) => call.split(' ')[0])).toEqual(['begin', 'release']);
+  });
+
+  it('answers 503 INBOX_UNAVAILABLE without running the handler when the claim fails', async () => {
+    const { inbox } = recordingInbox({ begin: new Error('connection refused') });
+    const { receiver, failures, runs } = receiverWith(inbox);
+    const answer = await receiver.handle(signedDelivery(outboundEvent('IntegrationStatusChanged')));
+    expect([answer.status, bodyOf(answer).code]).toEqual([503, 'INBOX_UNAVAILABLE']);
+    expect(runs()).toBe(0);
+    expect(failures[0]).toMatchObject({ code: 'INBOX_UNAVAILABLE', cause: new Error('connection refused') });
+  });
+
+  it('answers 503 INBOX_UNAVAILABLE when begin returns something that is not a claim', async () => {
+    const inbox: InboxStore = { begin: () => 'maybe' as never, complete() {}, release() {} };
+    const { receiver, runs } = receiverWith(inbox);
+    const answer = await receiver.handle(signedDelivery(outboundEvent('IntegrationStatusChanged')));
+    expect(bodyOf(answer).code).toBe('INBOX_UNAVAILABLE');
+    expect(runs()).toBe(0);
+  });
+
+  it('still answers 200 when the handled event cannot be recorded, since running it again would be worse', async () => {
+    const { inbox } = recordingInbox({ complete: new Error('disk full') });
+    const { receiver, failures } = receiverWith(inbox);
+    const answer = await receiver.handle(signedDelivery(outboundEvent('IntegrationStatusChanged')));
+    expect(answer.status).toBe(200);
+    expect(failures.map((err) => err.code)).toEqual(['INBOX_UNAVAILABLE']);
+  });
+
+  it('answers 500 HANDLER_FAILED and tells onError twice when the claim of a failed handler cannot be released', async () => {
+    const { inbox } = recordingInbox({ release: new Error('disk full') });
+    const { receiver, failures } = receiverWith(inbox, () => Promise.reject(new Error('nope')));
+    const answer = await receiver.handle(signedDelivery(outboundEvent('IntegrationStatusChanged')));
+    expect(bodyOf(answer).code).toBe('HANDLER_FAILED');
+    expect(failures.map((err) => err.code)).toEqual(['INBOX_UNAVAILABLE', 'HANDLER_FAILED']);
+  });
+});

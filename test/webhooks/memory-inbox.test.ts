@@ -1,0 +1,96 @@
+import { LoyaltyValidationError } from 'loyalty-partner-sdk';
+import { type InboxKey, MEMORY_INBOX_DEFAULTS, memoryInbox } from 'loyalty-partner-sdk/webhooks';
+import { describe, expect, it } from 'vitest';
+
+const HOUR = 60 * 60 * 1000;
+const key = (eventId: string, tenantId = 'merchant-1'): InboxKey => ({ tenantId, eventId, eventType: 'X' });
+
+function clock() {
+  let time = 1_000_000;
+  return {
+    now: () => time,
+    advance: (ms: number) => {
+      time += ms;
+    },
+  };
+}
+
+describe('memoryInbox', () => {
+  it('claims an event once: new, then in-progress until completed, then done', () => {
+    const inbox = memoryInbox();
+    expect(inbox.begin(key('e1'))).toBe('new');
+    expect(inbox.begin(key('e1'))).toBe('in-progress');
+    inbox.complete(key('e1'));
+    expect(inbox.begin(key('e1'))).toBe('done');
+  });
+
+  it('forgets a released claim, so the redelivery of a failed event is new again', () => {
+    const inbox = memoryInbox();
+    inbox.begin(key('e1'));
+    inbox.release(key('e1'));
+    expect(inbox.begin(key('e1'))).toBe('new');
+  });
+
+  it('keys by tenant and event id', () => {
+    const inbox = memoryInbox();
+    inbox.begin(key('e1', 'a'));
+    inbox.complete(key('e1', 'a'));
+    expect(inbox.begin(key('e1', 'b'))).toBe('new');
+    expect(inbox.begin({ tenantId: 'a\ne1', eventId: '', eventType: 'X' })).toBe('new');
+  });
+
+  it('remembers a handled id for at least 24 hours by default, and forgets it after 25', () => {
+    const time = clock();
+    const inbox = memoryInbox({ now: time.now });
+    inbox.begin(key('e1'));
+    inbox.complete(key('e1'));
+    time.advance(24 * HOUR);
+    expect(inbox.begin(key('e1'))).toBe('done');
+    time.advance(HOUR);
+    expect(inbox.begin(key('e1'))).toBe('new');
+    expect(MEMORY_INBOX_DEFAULTS.ttlMs).toBe(25 * HOUR);
+  });
+
+  it('counts the ttl from completion, not from the claim', () => {
+    const time = clock();
+    const inbox = memoryInbox({ now: time.now, ttlMs: HOUR });
+    inbox.begin(key('slow'));
+    time.advance(2 * HOUR);
+    inbox.complete(key('slow'));
+    time.advance(HOUR - 1);
+    expect(inbox.begin(key('slow'))).toBe('done');
+  });
+
+  it('forgets the id handled longest ago when maxEntries is reached', () => {
+    const inbox = memoryInbox({ maxEntries: 2 });
+    for (const id of ['e1', 'e2', 'e3']) {
+      inbox.begin(key(id));
+      inbox.complete(key(id));
+    }
+    expect(inbox.begin(key('e2'))).toBe('done');
+    expect(inbox.begin(key('e3'))).toBe('done');
+    expect(inbox.begin(key('e1'))).toBe('new');
+  });
+
+  it('never evicts a claim in progress, so a full inbox cannot let a duplicate run', () => {
+    const inbox = memoryInbox({ maxEntries: 1 });
+    inbox.begin(key('running'));
+    for (const id of ['e1', 'e2', 'e3']) {
+      inbox.begin(key(id));
+      inbox.complete(key(id));
+    }
+    expect(inbox.begin(key('running'))).toBe('in-progress');
+  });
+
+  it('refuses a ttl or a bound that is not a positive number', () => {
+    for (const options of [
+      { ttlMs: 0 },
+      { ttlMs: Number.POSITIVE_INFINITY },
+      { maxEntries: 0 },
+      { maxEntries: 1.5 },
+    ]) {
+      expect(() => memoryInbox(options)).toThrow(LoyaltyValidationError);
+    }
+    expect(() => memoryInbox({ ttlMs: undefined })).not.toThrow();
+  });
+});

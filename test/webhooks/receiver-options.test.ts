@@ -1,0 +1,90 @@
+import { LoyaltyValidationError } from 'loyalty-partner-sdk';
+import {
+  createReceiver,
+  memoryInbox,
+  RECEIVER_DEFAULTS,
+  type ReceiverOptions,
+} from 'loyalty-partner-sdk/webhooks';
+import { describe, expect, it } from 'vitest';
+import { bodyOf, outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
+
+function creationError(options: unknown): LoyaltyValidationError {
+  try {
+    createReceiver(options as ReceiverOptions);
+  } catch (err) {
+    if (err instanceof LoyaltyValidationError) return err;
+    throw err;
+  }
+  throw new Error('createReceiver accepted the options');
+}
+
+describe('createReceiver options', () => {
+  it('refuses every broken option at once, in one INVALID_OPTIONS error naming each path', () => {
+    const err = creationError({
+      secrets: ['whsec_ok', ''],
+      toleranceSeconds: Number.NaN,
+      inbox: { begin() {}, complete() {} },
+      handlers: { LoyaltyRuleChange: () => {}, InvoiceEarned: () => {}, IntegrationStatusChanged: 'log' },
+      onUnhandled: 'ignore',
+      onError: 42,
+    });
+    expect(err.code).toBe('INVALID_OPTIONS');
+    expect(err.issues.map((issue) => issue.path)).toEqual([
+      'secrets',
+      'toleranceSeconds',
+      'inbox',
+      'handlers.LoyaltyRuleChange',
+      'handlers.InvoiceEarned',
+      'handlers.IntegrationStatusChanged',
+      'onUnhandled',
+      'onError',
+    ]);
+    expect(err.message).toContain('handlers.InvoiceEarned: is an event partners send to the service');
+    expect(err.message).toContain('LoyaltyRuleChanged');
+  });
+
+  it('refuses missing options, an empty secret list and a negative tolerance', () => {
+    expect(creationError(undefined).issues.map((issue) => issue.path)).toEqual(['secrets', 'handlers']);
+    expect(creationError({ secrets: [], handlers: {} }).issues[0]?.path).toBe('secrets');
+    expect(creationError({ secrets: 'whsec_x', handlers: {}, toleranceSeconds: -1 }).issues[0]?.path).toBe(
+      'toleranceSeconds',
+    );
+  });
+
+  it('never copies a secret into the error message', () => {
+    const err = creationError({ secrets: ['whsec_do_not_print', 7], handlers: {} });
+    expect(err.message).not.toContain('whsec_do_not_print');
+  });
+
+  it('accepts a string, a list and a resolver as secrets, and memoryInbox as inbox', () => {
+    for (const secrets of [SECRET, [SECRET, 'whsec_old'], () => SECRET, async () => [SECRET]]) {
+      expect(() => createReceiver({ secrets, handlers: {}, inbox: memoryInbox() })).not.toThrow();
+    }
+  });
+
+  it('declares its defaults once: 300 s tolerance and a fresh memory inbox per receiver', () => {
+    expect(RECEIVER_DEFAULTS.toleranceSeconds).toBe(300);
+    expect(RECEIVER_DEFAULTS.inbox()).not.toBe(RECEIVER_DEFAULTS.inbox());
+  });
+
+  it('uses toleranceSeconds: a 20 s old delivery fails under 10 s and passes under 30 s', async () => {
+    const delivery = signedDelivery(outboundEvent('IntegrationStatusChanged'), {
+      timestamp: Math.floor(Date.now() / 1000) - 20,
+    });
+    const strict = createReceiver({ secrets: SECRET, handlers: {}, toleranceSeconds: 10 });
+    const lenient = createReceiver({ secrets: SECRET, handlers: {}, toleranceSeconds: 30 });
+    expect(bodyOf(await strict.handle(delivery)).code).toBe('SIGNATURE_EXPIRED');
+    expect((await lenient.handle(delivery)).status).toBe(200);
+  });
+
+  it('ignores handlers added to the options object after creation', async () => {
+    const handlers: ReceiverOptions['handlers'] = {};
+    const receiver = createReceiver({ secrets: SECRET, handlers });
+    let ran = false;
+    handlers.IntegrationStatusChanged = () => {
+      ran = true;
+    };
+    await receiver.handle(signedDelivery(outboundEvent('IntegrationStatusChanged')));
+    expect(ran).toBe(false);
+  });
+});
