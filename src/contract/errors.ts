@@ -16,9 +16,6 @@ import type { z } from 'zod';
  */
 export abstract class LoyaltyError extends Error {
   abstract readonly code: string;
-  override get name(): string {
-    return this.constructor.name;
-  }
 }
 
 /** One problem found in a payload or an option, with the path of the field at fault. */
@@ -56,6 +53,10 @@ export type ValidationErrorCode =
  * ```
  */
 export class LoyaltyValidationError extends LoyaltyError {
+  // A literal, not `constructor.name`: minifiers rename classes in browser bundles.
+  override get name(): 'LoyaltyValidationError' {
+    return 'LoyaltyValidationError';
+  }
   readonly code: ValidationErrorCode;
   readonly issues: readonly ValidationIssue[];
   readonly eventType: string | undefined;

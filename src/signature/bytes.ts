@@ -43,22 +43,25 @@ export function toHex(bytes: Uint8Array): string {
   return hex;
 }
 
+// Candidates are decoded one at a time and compared at once, so one buffer serves them all.
+const scratch = new Uint8Array(32);
+
 /**
- * Decodes a `v1` of exactly 64 hex digits (either case) into `out` (32 bytes) and says whether it
- * was one; any other value can never match, and its shape is public, so rejecting it early leaks
- * nothing secret. Decoding into a caller's buffer avoids an allocation per candidate. The value of
- * a digit `c` is `(c & 15) + 9 * (c >> 6)`: digits have bit 6 clear, letters of either case have
- * it set and count from 1 for a/A in their low four bits.
+ * The 32 bytes of a `v1` of exactly 64 hex digits (either case), or `undefined` for any other
+ * value: such a candidate can never match, and its shape is public, so rejecting it early leaks
+ * nothing secret. The bytes are written to a shared buffer, valid until the next call. The value
+ * of a digit `c` is `(c & 15) + 9 * (c >> 6)`: digits have bit 6 clear, letters of either case
+ * have it set and count from 1 for a/A in their low four bits.
  */
-export function decodeHexDigest(hex: string, out: Uint8Array): boolean {
+export function fromHex(hex: string): Uint8Array | undefined {
   let bad = hex.length ^ 64;
   for (let i = 0; i < 64 && !bad; i++) {
     const c = hex.charCodeAt(i);
     // Not 0-9 (48-57) and not a-f/A-F (65-70 and 97-102 share c | 32).
     bad = +((c - 48) >>> 0 > 9 && ((c | 32) - 97) >>> 0 > 5);
-    out[i >> 1] = (out[i >> 1]! << 4) | ((c & 15) + 9 * (c >> 6));
+    scratch[i >> 1] = (scratch[i >> 1]! << 4) | ((c & 15) + 9 * (c >> 6));
   }
-  return !bad;
+  return bad ? undefined : scratch;
 }
 
 /**

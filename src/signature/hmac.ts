@@ -16,6 +16,8 @@ export interface SyncHmac<Text = never> {
   mac(secret: string, t: string, body: Uint8Array | Text): Uint8Array;
   equal(a: Uint8Array, b: Uint8Array): boolean;
   text?: (body: string) => Uint8Array | Text;
+  /** Decodes a `v1` candidate of 64 hex digits, `undefined` for anything else; JS by default. */
+  fromHex?: (hex: string) => Uint8Array | undefined;
 }
 
 /** The asynchronous counterpart of {@link SyncHmac} (Web Crypto only signs asynchronously). */

@@ -1,4 +1,4 @@
-import { BODY_TYPE_MESSAGE, decodeHexDigest, toBytes } from './bytes.js';
+import { BODY_TYPE_MESSAGE, fromHex, toBytes } from './bytes.js';
 import { SignatureVerificationError } from './errors.js';
 import type { AsyncHmac, SyncHmac } from './hmac.js';
 import { parseHeader } from './parse-header.js';
@@ -38,8 +38,6 @@ export interface VerifiedSignature {
   secretIndex: number;
 }
 
-const scratch = new Uint8Array(32);
-
 const defaults = { toleranceSeconds: DEFAULT_TOLERANCE_SECONDS } satisfies Required<
   Pick<VerifyOptions, 'toleranceSeconds'>
 >;
@@ -57,6 +55,7 @@ function verifyCore<Text, M, R>(
     mac(secret: string, t: string, body: Uint8Array | Text): M;
     equal: SyncHmac['equal'];
     text?: (body: string) => Uint8Array | Text;
+    fromHex?: (hex: string) => Uint8Array | undefined;
   },
   collect: (macs: M[], finish: (macs: Uint8Array[]) => VerifiedSignature) => R,
   rawBody: unknown,
@@ -79,13 +78,14 @@ function verifyCore<Text, M, R>(
     keys.map((key) => hmac.mac(key, t, body)),
     (macs) => {
       // Every MAC meets every candidate whatever matched earlier: the time taken depends only on
-      // how many secrets and candidates there are, never on which one matched. Candidates are
-      // decoded into one scratch buffer here, synchronously, so even the async path can share it.
+      // how many secrets and candidates there are, never on which one matched. Each candidate is
+      // decoded just before its comparisons, synchronously, so a shared buffer is safe here.
       let secretIndex = macs.length;
       for (const hex of signatures) {
-        if (!decodeHexDigest(hex, scratch)) continue;
-        for (let i = 0; i < macs.length; i++)
-          if (hmac.equal(macs[i]!, scratch) && i < secretIndex) secretIndex = i;
+        const digest = (hmac.fromHex ?? fromHex)(hex);
+        for (let i = 0; digest && i < macs.length; i++) {
+          if (hmac.equal(macs[i]!, digest) && i < secretIndex) secretIndex = i;
+        }
       }
       if (secretIndex === macs.length) {
         throw new SignatureVerificationError(

@@ -90,7 +90,7 @@ export type ContractAnswerCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED' | 'IN
  * @example
  * ```ts
  * import type { ReceiverAnswerCode } from 'loyalty-partner-sdk/webhooks';
- * const retriedByTheService = (code: ReceiverAnswerCode) => code === 'SIGNATURE_EXPIRED' || code.endsWith('_FAILED');
+ * const isSignatureProblem = (code: ReceiverAnswerCode) => code === 'INVALID_SIGNATURE' || code === 'SIGNATURE_EXPIRED';
  * ```
  */
 export type ReceiverAnswerCode = ReceiverErrorCode | ContractAnswerCode;

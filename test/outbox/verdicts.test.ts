@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type ErrorCodeInfo } from 'loyalty-partner-sdk';
+import { ERROR_CODES, type ErrorCode, type ErrorCodeInfo, LoyaltyApiError } from 'loyalty-partner-sdk';
 import { memoryStore, OutboxDuplicateRiskError, OutboxEventStateError } from 'loyalty-partner-sdk/outbox';
 import { describe, expect, it } from 'vitest';
 import { customer, fastOutbox, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
@@ -261,4 +261,42 @@ describe('expired events', () => {
     await outbox.close();
     expect(outbox.stats()).toMatchObject({ expired: 0, pending: 0, delivered: 0 });
   });
+});
+
+describe('codes this version does not know', () => {
+  it.each([
+    { status: 401, retryable: false, action: 'stop', outcome: 'tenant stopped' },
+    { status: 400, retryable: false, action: 'stop', outcome: 'dead' },
+    { status: 503, retryable: true, action: 'retry', outcome: 'retried' },
+  ] as const)(
+    'treats an unknown $status code by its status: $outcome',
+    async ({ status, retryable, action, outcome }) => {
+      const recorder = recordingHooks();
+      const unknown = new LoyaltyApiError(
+        { status, code: 'SOMETHING_NEW', action, retryable, attempts: 1, eventId: undefined },
+        'a newer service',
+      );
+      const { sender } = scriptedSender((_envelope, call) => (call === 1 ? unknown : ok()));
+      const outbox = fastOutbox({
+        client: sender,
+        store: memoryStore(),
+        hooks: recorder.hooks,
+        retryDelayMs: 60_000,
+      });
+      await outbox.start();
+      await outbox.enqueue('CustomerSynced', customer);
+      const stats = await outbox.flush();
+      await outbox.close();
+
+      const observed =
+        stats.tenants[0]?.state === 'stopped'
+          ? 'tenant stopped'
+          : stats.dead === 1
+            ? 'dead'
+            : recorder.named('onRetry').length === 1
+              ? 'retried'
+              : 'other';
+      expect(observed).toBe(outcome);
+    },
+  );
 });
