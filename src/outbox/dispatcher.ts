@@ -143,11 +143,13 @@ export class Dispatcher {
   }
 
   private senderOf(tenant: TenantQueue): Promise<OutboxSender> {
-    tenant.sender ??= Promise.resolve(this.ctx.options.senderFor(tenant.tenantId));
+    if (tenant.sender) return tenant.sender;
+    const lookup = Promise.resolve(this.ctx.options.senderFor(tenant.tenantId));
     // A failed lookup is not cached: the next attempt asks again.
-    tenant.sender.catch(() => {
-      tenant.sender = undefined;
+    lookup.catch(() => {
+      if (tenant.sender === lookup) tenant.sender = undefined;
     });
-    return tenant.sender;
+    tenant.sender = lookup;
+    return lookup;
   }
 }

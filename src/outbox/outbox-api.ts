@@ -9,7 +9,15 @@ export interface EnqueueOptions extends EnvelopeOptions {
   tenantId?: string;
 }
 
-/** A picture of the outbox for monitoring. */
+/**
+ * A picture of the outbox for monitoring.
+ *
+ * @example
+ * ```ts
+ * import type { OutboxStats } from 'loyalty-partner-sdk/outbox';
+ * const needsAPerson = (stats: OutboxStats) => stats.parked + stats.dead + stats.expired > 0;
+ * ```
+ */
 export interface OutboxStats {
   /** Waiting for delivery, in flight included. */
   readonly pending: number;
@@ -24,7 +32,15 @@ export interface OutboxStats {
   readonly store: StoreStats;
 }
 
-/** Defaults of `close()`. */
+/**
+ * Defaults of `close()`.
+ *
+ * @example
+ * ```ts
+ * import { CLOSE_DEFAULTS } from 'loyalty-partner-sdk/outbox';
+ * console.log(CLOSE_DEFAULTS.deadlineMs); // 5000
+ * ```
+ */
 export const CLOSE_DEFAULTS = {
   /** @default 5000 */
   deadlineMs: 5_000,

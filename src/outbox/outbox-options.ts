@@ -31,7 +31,20 @@ export interface OutboxSender {
   ): Promise<OutboxSendResult>;
 }
 
-/** Options of `createOutbox`: give `client` (one tenant) or `clientFor` (one client per tenant). */
+/**
+ * Options of `createOutbox`: give `client` (one tenant) or `clientFor` (one client per tenant).
+ *
+ * @example
+ * ```ts
+ * import { LoyaltyClient } from 'loyalty-partner-sdk';
+ * import { fileStore, type OutboxOptions } from 'loyalty-partner-sdk/outbox';
+ * const options: OutboxOptions = {
+ *   clientFor: (tenantId) => new LoyaltyClient({ baseUrl: 'https://loyalty.example', apiKey: `key-${tenantId}`, signingSecret: 's' }),
+ *   store: fileStore('/var/lib/pos/loyalty-outbox'),
+ *   concurrency: 8,
+ * };
+ * ```
+ */
 export interface OutboxOptions {
   /** The client of a single-tenant app; events without `tenantId` go to `defaultTenantId`. */
   client?: OutboxSender;
@@ -80,7 +93,15 @@ export interface OutboxOptions {
   now?: () => number;
 }
 
-/** Every default of `createOutbox`, declared once; the `@default` tags repeat these values. */
+/**
+ * Every default of `createOutbox`, declared once; the `@default` tags repeat these values.
+ *
+ * @example
+ * ```ts
+ * import { OUTBOX_DEFAULTS } from 'loyalty-partner-sdk/outbox';
+ * console.log(OUTBOX_DEFAULTS.expireAfterMs / 3_600_000); // 23 (hours)
+ * ```
+ */
 export const OUTBOX_DEFAULTS = {
   concurrency: 4,
   defaultTenantId: 'default',

@@ -1,13 +1,7 @@
-import {
-  assertInboundEventType,
-  createEnvelope,
-  type InboundEnvelope,
-  type InboundEventType,
-  LoyaltyValidationError,
-  type PayloadInput,
-} from '../contract/index.js';
+import type { InboundEventType, PayloadInput } from '../contract/index.js';
 import { Dispatcher, type OutboxContext } from './dispatcher.js';
 import { OutboxClosedError, OutboxEventStateError, OutboxNotStartedError } from './errors.js';
+import { newEvent } from './new-event.js';
 import { CLOSE_DEFAULTS, type EnqueueOptions, type Outbox, type OutboxStats } from './outbox-api.js';
 import {
   type NormalisedOutboxOptions,
@@ -82,32 +76,16 @@ class DurableOutbox implements Outbox {
   ): Promise<{ eventId: string }> {
     try {
       this.assertRunning();
-      const { tenantId = this.options.defaultTenantId, ...envelopeOptions } = options;
-      if (typeof tenantId !== 'string' || tenantId.length === 0) {
-        throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid enqueue options', [
-          { path: 'tenantId', message: 'is required when the outbox has clientFor (one client per tenant)' },
-        ]);
-      }
-      assertInboundEventType(eventType);
-      const envelope = createEnvelope(eventType, payload, envelopeOptions) as InboundEnvelope;
-      const { eventId } = envelope;
+      const defaults = { tenantId: this.options.defaultTenantId, seq: this.nextSeq, now: this.options.now() };
+      const event = newEvent(eventType, payload, options, defaults);
+      const { eventId } = event;
       const known = this.enqueuing.get(eventId);
       if (known) return known;
       if (this.ctx.entries.has(eventId)) return Promise.resolve({ eventId });
-      const event: StoredEvent = {
-        eventId,
-        tenantId,
-        envelope,
-        seq: this.nextSeq++,
-        enqueuedAt: this.options.now(),
-        state: 'pending',
-        attempts: 0,
-        firstAttemptAt: null,
-        lastError: null,
-      };
+      this.nextSeq += 1;
       const durable = this.options.store.append(event).then(() => {
         this.ctx.entries.set(eventId, event);
-        this.ctx.tenant(tenantId).insert(event);
+        this.ctx.tenant(event.tenantId).insert(event);
         this.dispatcher.pump();
         return { eventId };
       });

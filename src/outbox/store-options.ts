@@ -23,7 +23,15 @@ export interface FileStoreOptions extends StoreLimits {
   compactAfterBytes?: number;
 }
 
-/** The defaults of every store option, declared once. */
+/**
+ * The defaults of every store option, declared once; the `@default` tags repeat these values.
+ *
+ * @example
+ * ```ts
+ * import { STORE_DEFAULTS } from 'loyalty-partner-sdk/outbox';
+ * console.log(STORE_DEFAULTS.maxEvents); // 100000
+ * ```
+ */
 export const STORE_DEFAULTS = {
   maxEvents: 100_000,
   maxBytes: 64 * 1024 * 1024,

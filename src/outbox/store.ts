@@ -21,7 +21,16 @@ export interface EventFailure {
   readonly status?: number | undefined;
 }
 
-/** One event as a store keeps it. Plain JSON, so any store can serialise it as it likes. */
+/**
+ * One event as a store keeps it (and as `outbox.list` and the hooks show it). Plain JSON, so any
+ * store can serialise it as it likes.
+ *
+ * @example
+ * ```ts
+ * import type { StoredEvent } from 'loyalty-partner-sdk/outbox';
+ * const describe = (event: StoredEvent) => `${event.envelope.eventType} ${event.eventId}: ${event.state}`;
+ * ```
+ */
 export interface StoredEvent {
   readonly eventId: string;
   readonly tenantId: string;
@@ -83,7 +92,7 @@ export interface StoreStats {
  *
  * @example
  * ```ts
- * import { createOutbox, memoryStore, type OutboxStore } from 'loyalty-partner-sdk/outbox';
+ * import { memoryStore, type OutboxStore } from 'loyalty-partner-sdk/outbox';
  * const store: OutboxStore = memoryStore();
  * ```
  */

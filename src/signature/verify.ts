@@ -1,7 +1,7 @@
 import { BODY_TYPE_MESSAGE, fromHex, toBytes } from './bytes.js';
 import { SignatureVerificationError } from './errors.js';
 import type { AsyncHmac, SyncHmac } from './hmac.js';
-import { parseHeader } from './parse-header.js';
+import { type ParsedHeader, parseHeader } from './parse-header.js';
 import { readSecrets } from './secrets.js';
 
 /**
@@ -42,22 +42,34 @@ const defaults = { toleranceSeconds: DEFAULT_TOLERANCE_SECONDS } satisfies Requi
   Pick<VerifyOptions, 'toleranceSeconds'>
 >;
 
+/** The HMAC as the core sees it: `M` is a MAC, or a promise of one. */
+interface CoreHmac<Text, M> {
+  mac(secret: string, t: string, body: Uint8Array | Text): M;
+  equal: SyncHmac['equal'];
+  text?: SyncHmac<Text>['text'];
+  fromHex?: SyncHmac['fromHex'];
+}
+
+type Conclude<Text, M, R> = (
+  hmac: CoreHmac<Text, M>,
+  macs: M[],
+  header: ParsedHeader,
+  now: number,
+  tolerance: number,
+) => R;
+
 /**
- * The verification, written once for both kinds of HMAC. `collect` is the only difference: it
- * hands the MACs (one per secret) to `finish` either as they are or once awaited.
+ * The verification, written once for both kinds of HMAC: everything up to the MACs here, the
+ * comparison and the clock in {@link conclude}; the async path only awaits the MACs in between.
+ * Plain functions instead of closures keep the synchronous hot path free of allocations.
  *
  * Throws a RangeError only for options a programmer got wrong; whatever comes with a request
  * (header, body) or from configuration read at run time (secrets) gives a
  * SignatureVerificationError, whatever its type.
  */
 function verifyCore<Text, M, R>(
-  hmac: {
-    mac(secret: string, t: string, body: Uint8Array | Text): M;
-    equal: SyncHmac['equal'];
-    text?: (body: string) => Uint8Array | Text;
-    fromHex?: (hex: string) => Uint8Array | undefined;
-  },
-  collect: (macs: M[], finish: (macs: Uint8Array[]) => VerifiedSignature) => R,
+  hmac: CoreHmac<Text, M>,
+  next: Conclude<Text, M, R>,
   rawBody: unknown,
   header: unknown,
   secrets: unknown,
@@ -71,40 +83,51 @@ function verifyCore<Text, M, R>(
   const keys = readSecrets(secrets);
   if (!keys)
     throw new SignatureVerificationError('no_secret', 'No signing secret configured (empty or not a string)');
-  const { t, timestamp, signatures } = parseHeader(header);
+  const parsed = parseHeader(header);
   const body = toBytes(rawBody, hmac.text);
   if (!body) throw new SignatureVerificationError('no_match', BODY_TYPE_MESSAGE);
-  return collect(
-    keys.map((key) => hmac.mac(key, t, body)),
-    (macs) => {
-      // Every MAC meets every candidate whatever matched earlier: the time taken depends only on
-      // how many secrets and candidates there are, never on which one matched. Each candidate is
-      // decoded just before its comparisons, synchronously, so a shared buffer is safe here.
-      let secretIndex = macs.length;
-      for (const hex of signatures) {
-        const digest = (hmac.fromHex ?? fromHex)(hex);
-        for (let i = 0; digest && i < macs.length; i++) {
-          if (hmac.equal(macs[i]!, digest) && i < secretIndex) secretIndex = i;
-        }
-      }
-      if (secretIndex === macs.length) {
-        throw new SignatureVerificationError(
-          'no_match',
-          `No v1 signature matched under any of the ${macs.length} configured secret(s); check the tenant's signing secret and that the raw body bytes are verified unchanged`,
-        );
-      }
-      // Judged only now that the signature is authentic: a forged header learns nothing about
-      // the tolerance, and a stale forged one is reported as forged.
-      const age = now - timestamp;
-      if (Math.abs(age) > tolerance) {
-        throw new SignatureVerificationError(
-          age > 0 ? 'timestamp_too_old' : 'timestamp_in_future',
-          `X-Signature timestamp is ${Math.abs(age)} s ${age > 0 ? 'old' : 'ahead'}, over the ${tolerance} s tolerance; check both clocks`,
-        );
-      }
-      return { timestamp, secretIndex };
-    },
+  return next(
+    hmac,
+    keys.map((key) => hmac.mac(key, parsed.t, body)),
+    parsed,
+    now,
+    tolerance,
   );
+}
+
+function conclude<Text>(
+  hmac: CoreHmac<Text, unknown>,
+  macs: Uint8Array[],
+  { timestamp, signatures }: ParsedHeader,
+  now: number,
+  tolerance: number,
+): VerifiedSignature {
+  // Every MAC meets every candidate whatever matched earlier: the time taken depends only on how
+  // many secrets and candidates there are, never on which one matched. Each candidate is decoded
+  // just before its comparisons, synchronously, so a shared buffer is safe even on the async path.
+  let secretIndex = macs.length;
+  for (const hex of signatures) {
+    const digest = (hmac.fromHex ?? fromHex)(hex);
+    for (let i = 0; digest && i < macs.length; i++) {
+      if (hmac.equal(macs[i]!, digest) && i < secretIndex) secretIndex = i;
+    }
+  }
+  if (secretIndex === macs.length) {
+    throw new SignatureVerificationError(
+      'no_match',
+      `No v1 signature matched under any of the ${macs.length} configured secret(s); check the tenant's signing secret and that the raw body bytes are verified unchanged`,
+    );
+  }
+  // Judged only now that the signature is authentic: a forged header learns nothing about the
+  // tolerance, and a stale forged one is reported as forged.
+  const age = now - timestamp;
+  if (Math.abs(age) > tolerance) {
+    throw new SignatureVerificationError(
+      age > 0 ? 'timestamp_too_old' : 'timestamp_in_future',
+      `X-Signature timestamp is ${Math.abs(age)} s ${age > 0 ? 'old' : 'ahead'}, over the ${tolerance} s tolerance; check both clocks`,
+    );
+  }
+  return { timestamp, secretIndex };
 }
 
 /** Verification with a synchronous HMAC; the public `verifySignature` of each build binds one. */
@@ -115,7 +138,7 @@ export function verifyWith<Text>(
   secrets: unknown,
   options?: VerifyOptions,
 ): VerifiedSignature {
-  return verifyCore(hmac, (macs, finish) => finish(macs), rawBody, header, secrets, options);
+  return verifyCore(hmac, conclude, rawBody, header, secrets, options);
 }
 
 /** Verification with an asynchronous HMAC (Web Crypto): {@link verifyWith} with awaited MACs. */
@@ -128,7 +151,7 @@ export async function verifyWithAsync(
 ): Promise<VerifiedSignature> {
   return verifyCore(
     hmac,
-    async (macs, finish) => finish(await Promise.all(macs)),
+    async (...[, macs, ...rest]) => conclude(hmac, await Promise.all(macs), ...rest),
     rawBody,
     header,
     secrets,

@@ -16,33 +16,34 @@ export interface Balance {
   stamps: Record<string, number>;
 }
 
-/** Appends one movement to the merchant's ledger. */
+/** Appends one movement to the merchant's ledger and to the customer's running balance. */
 export function record(
   merchant: MerchantRecord,
   entry: Omit<LedgerEntry, 'stampCardId' | 'externalInvoiceId' | 'redemptionId' | 'eventId' | 'stamps'> &
     Partial<LedgerEntry>,
 ): void {
-  merchant.ledger.push({
+  const full: LedgerEntry = {
     stamps: 0,
     stampCardId: null,
     externalInvoiceId: null,
     redemptionId: null,
     eventId: null,
     ...entry,
-  });
+  };
+  merchant.ledger.push(full);
+  // Kept alongside the ledger so a balance never costs a scan of every movement.
+  const balance = merchant.balances.get(full.externalCustomerId) ?? { points: 0, stamps: {} };
+  balance.points += full.points;
+  if (full.stampCardId !== null && full.stamps !== 0) {
+    balance.stamps[full.stampCardId] = (balance.stamps[full.stampCardId] ?? 0) + full.stamps;
+  }
+  merchant.balances.set(full.externalCustomerId, balance);
 }
 
-/** The balances of one customer, summed from the ledger (a customer never seen has zero). */
+/** The balances of one customer (a customer never seen has zero). A copy. */
 export function balanceOf(merchant: MerchantRecord, externalCustomerId: string): Balance {
-  const balance: Balance = { points: 0, stamps: {} };
-  for (const entry of merchant.ledger) {
-    if (entry.externalCustomerId !== externalCustomerId) continue;
-    balance.points += entry.points;
-    if (entry.stampCardId !== null && entry.stamps !== 0) {
-      balance.stamps[entry.stampCardId] = (balance.stamps[entry.stampCardId] ?? 0) + entry.stamps;
-    }
-  }
-  return balance;
+  const balance = merchant.balances.get(externalCustomerId);
+  return balance ? { points: balance.points, stamps: { ...balance.stamps } } : { points: 0, stamps: {} };
 }
 
 /** The stamps one customer holds on one card. */

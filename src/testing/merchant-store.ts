@@ -137,6 +137,7 @@ export class MerchantStore {
       redemptions: new Map(),
       lastStampAt: new Map(),
       ledger: [],
+      balances: new Map(),
       customerSeq: 0,
     };
     this.#byTenant.set(tenantId, merchant);

@@ -192,6 +192,8 @@ export interface MerchantRecord {
   /** When each customer last got a stamp on each card, for `cooldownDays`. */
   lastStampAt: Map<string, number>;
   ledger: LedgerEntry[];
+  /** Running sums of the ledger per customer. */
+  balances: Map<string, { points: number; stamps: Record<string, number> }>;
   customerSeq: number;
 }
 

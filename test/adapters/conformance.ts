@@ -6,9 +6,9 @@
  * judged only by what comes back and by what the handlers saw.
  */
 import type { AdapterOptions } from 'loyalty-partner-sdk/node';
+import { samplePayload } from 'loyalty-partner-sdk/testing';
 import { createReceiver, type Receiver, type ReceiverOptions } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
-import { samplePayload } from '../../src/testing/sample-payloads.js';
 import {
   now,
   outboundEvent,

@@ -1,8 +1,8 @@
 import { createEnvelope } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
+import { samplePayload } from 'loyalty-partner-sdk/testing';
 import { createReceiver, type ReceiverFailure } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
-import { samplePayload } from '../../src/testing/sample-payloads.js';
 import { bodyOf, outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
 
 function receiver() {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { LoyaltyValidationError, type PayloadInput } from 'loyalty-partner-sdk';
+import { samplePayload } from 'loyalty-partner-sdk/testing';
 import {
   createReceiver,
   createRuleCache,
@@ -7,7 +8,6 @@ import {
   memoryRuleStore,
 } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
-import { samplePayload } from '../../src/testing/sample-payloads.js';
 import { outboundEvent, resolveSecrets, SECRETS, signedDelivery } from './support/deliveries.js';
 
 const earnRate = (ruleVersion: number, externalStoreId = 'store-7'): LoyaltyRule =>

@@ -5,7 +5,7 @@ import {
   type PayloadInput,
 } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
-import { samplePayload } from '../../../src/testing/sample-payloads.js';
+import { samplePayload } from 'loyalty-partner-sdk/testing';
 
 /** Secrets of the test tenants: merchant-1 is rotating (new first), merchant-2 has one. */
 export const SECRETS = {

@@ -1,0 +1,112 @@
+/**
+ * The measuring stick every comparison shares. Contenders run in interleaved rounds
+ * (A B C D, A B C D, ...) so that whatever else the machine is doing hits them all alike, and
+ * each contender's figure is the median of its rounds, which one noisy round cannot move.
+ *
+ * A contender is `{ name, run(n) }`: `run` performs `n` operations (synchronously, or returning
+ * a promise) and may return the number it actually completed when that differs.
+ */
+
+/** Settings of {@link compare}, declared once. */
+export const HARNESS_DEFAULTS = {
+  /** Rounds per contender; the median of this many samples is reported. */
+  rounds: 15,
+  /** Wall time one sample of one contender aims at. */
+  sampleMs: 40,
+  /** Time each contender runs before measuring, so the JIT has settled. */
+  warmupMs: 150,
+};
+
+/** The median of a list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Half the interquartile range over the median: how much the rounds disagreed, as a fraction. */
+export function spread(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return (at(0.75) - at(0.25)) / 2 / median(values);
+}
+
+async function timed(contender, n) {
+  const started = process.hrtime.bigint();
+  const result = contender.run(n);
+  const done = result && typeof result.then === 'function' ? await result : result;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { ms, ops: typeof done === 'number' ? done : n };
+}
+
+/** The number of operations one sample needs to last about `sampleMs`. */
+async function calibrate(contender, sampleMs, warmupMs) {
+  let n = contender.minOps ?? 1;
+  let spent = 0;
+  for (;;) {
+    const { ms } = await timed(contender, n);
+    spent += ms;
+    if (ms >= sampleMs / 4 && spent >= warmupMs) return Math.max(1, Math.round((n * sampleMs) / ms));
+    n = ms < sampleMs / 8 ? n * 4 : n * 2;
+  }
+}
+
+/**
+ * Runs the contenders in interleaved rounds and returns, per contender, the median ops/s and
+ * the spread of its rounds, in the order given.
+ */
+export async function compare(contenders, options = {}) {
+  const { rounds, sampleMs, warmupMs } = { ...HARNESS_DEFAULTS, ...options };
+  const sizes = [];
+  for (const contender of contenders) sizes.push(await calibrate(contender, sampleMs, warmupMs));
+  const samples = contenders.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const { ms, ops } = await timed(contenders[i], sizes[i]);
+      samples[i].push((ops * 1000) / ms);
+    }
+  }
+  return contenders.map((contender, i) => ({
+    name: contender.name,
+    opsPerSec: median(samples[i]),
+    spread: spread(samples[i]),
+    rounds,
+  }));
+}
+
+/**
+ * CPU time (user + system) per operation in microseconds: the median over `rounds` loops of
+ * `n` synchronous operations, measured with `process.cpuUsage()` so waiting does not count.
+ */
+export function cpuMicrosPerOp(operation, { n = 2_000, rounds = 9 } = {}) {
+  for (let i = 0; i < n; i++) operation(i);
+  const perOp = [];
+  for (let round = 0; round < rounds; round++) {
+    const before = process.cpuUsage();
+    for (let i = 0; i < n; i++) operation(i);
+    const used = process.cpuUsage(before);
+    perOp.push((used.user + used.system) / n);
+  }
+  return median(perOp);
+}
+
+/** `run(n)` for an async operation: `n` calls spread over `concurrency` loops. */
+export function concurrently(concurrency, operation) {
+  return async (n) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < n) {
+        next += 1;
+        await operation();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+    return n;
+  };
+}
+
+/** A goal row: the measured ratio or figure, the target, and whether it was met. */
+export function goal(name, value, target, { atMost = false, unit = 'x' } = {}) {
+  const pass = atMost ? value <= target : value >= target;
+  return { goal: name, value, target: `${atMost ? '<=' : '>='} ${target}${unit}`, unit, pass };
+}

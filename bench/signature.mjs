@@ -1,0 +1,107 @@
+/**
+ * Signing and verifying a 1 KB webhook: the SDK (`loyalty-partner-sdk/signature`, which Node
+ * resolves to the Node-crypto build) beside a bare `createHmac` + `timingSafeEqual` (the floor:
+ * nothing can be faster on Node), stripe-node and standardwebhooks. The Web build's pure-JS
+ * and Web Crypto verifiers are shown for reference, without a goal.
+ */
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import Stripe from 'stripe';
+import * as web from '../dist/signature.js';
+import { BODY, SECRET } from './fixtures.mjs';
+import { compare, goal } from './harness.mjs';
+import { signPayload, verifySignature, verifySignatureAsync } from 'loyalty-partner-sdk/signature';
+
+const now = () => Math.floor(Date.now() / 1000);
+
+function verifyContenders() {
+  const t = now();
+  const header = signPayload(BODY, SECRET, { timestamp: t });
+  const hex = header.slice(header.indexOf('v1=') + 3);
+  const standard = new Webhook(SECRET);
+  const msgId = `msg_${randomUUID()}`;
+  const standardHeaders = {
+    'webhook-id': msgId,
+    'webhook-timestamp': String(t),
+    'webhook-signature': standard.sign(msgId, new Date(t * 1000), BODY),
+  };
+  const loop = (verify) => (n) => {
+    for (let i = 0; i < n; i++) verify();
+  };
+  return [
+    {
+      name: 'bare createHmac + timingSafeEqual (floor)',
+      run: loop(() => {
+        const mac = createHmac('sha256', SECRET).update(`${t}.`).update(BODY).digest();
+        if (!timingSafeEqual(mac, Buffer.from(hex, 'hex'))) throw new Error('floor: no match');
+      }),
+    },
+    { name: 'SDK verifySignature (Node crypto)', run: loop(() => verifySignature(BODY, header, SECRET)) },
+    {
+      name: 'stripe-node webhooks.signature.verifyHeader',
+      run: loop(() => Stripe.webhooks.signature.verifyHeader(BODY, header, SECRET, 300)),
+    },
+    {
+      // jsonParse off: the others check the signature only, so this one must not parse JSON either.
+      name: 'standardwebhooks verify',
+      run: loop(() => standard.verify(BODY, standardHeaders, { jsonParse: false })),
+    },
+    {
+      name: 'SDK verifySignatureAsync (Web Crypto)',
+      run: async (n) => {
+        for (let i = 0; i < n; i++) await verifySignatureAsync(BODY, header, SECRET);
+      },
+    },
+    { name: 'SDK Web build verifySignature (pure JS)', run: loop(() => web.verifySignature(BODY, header, SECRET)) },
+  ];
+}
+
+function signContenders() {
+  const standard = new Webhook(SECRET);
+  const msgId = `msg_${randomUUID()}`;
+  const loop = (sign) => (n) => {
+    for (let i = 0; i < n; i++) sign();
+  };
+  return [
+    {
+      name: 'bare createHmac hex (floor)',
+      run: loop(() => {
+        const t = now();
+        return `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.`).update(BODY).digest('hex')}`;
+      }),
+    },
+    { name: 'SDK signPayload (Node crypto)', run: loop(() => signPayload(BODY, SECRET)) },
+    {
+      name: 'stripe-node webhooks.generateTestHeaderString',
+      run: loop(() => Stripe.webhooks.generateTestHeaderString({ payload: BODY, secret: SECRET })),
+    },
+    { name: 'standardwebhooks sign', run: loop(() => standard.sign(msgId, new Date(), BODY)) },
+    { name: 'SDK Web build signPayload (pure JS)', run: loop(() => web.signPayload(BODY, SECRET)) },
+  ];
+}
+
+/** Runs both groups; verification carries the issue's goals. */
+export async function run() {
+  const verify = await compare(verifyContenders());
+  const sign = await compare(signContenders());
+  const [floor, sdk, stripe, standard] = verify;
+  const [signFloor, sdkSign, stripeSign, standardSign] = sign;
+  return {
+    sections: [
+      { title: `verify a ${Buffer.byteLength(BODY)} B webhook`, unit: 'ops/s', rows: verify, baseline: sdk.name },
+      { title: `sign a ${Buffer.byteLength(BODY)} B body`, unit: 'ops/s', rows: sign, baseline: sdkSign.name },
+    ],
+    goals: [
+      goal('verifySignature vs the bare createHmac floor', sdk.opsPerSec / floor.opsPerSec, 0.9),
+      goal('verifySignature vs stripe-node verifyHeader', sdk.opsPerSec / stripe.opsPerSec, 1.3),
+    ],
+    ratios: {
+      verifyVsFloor: sdk.opsPerSec / floor.opsPerSec,
+      verifyVsStripe: sdk.opsPerSec / stripe.opsPerSec,
+      verifyVsStandardWebhooks: sdk.opsPerSec / standard.opsPerSec,
+      signVsFloor: sdkSign.opsPerSec / signFloor.opsPerSec,
+      signVsStripe: sdkSign.opsPerSec / stripeSign.opsPerSec,
+      signVsStandardWebhooks: sdkSign.opsPerSec / standardSign.opsPerSec,
+    },
+  };
+}

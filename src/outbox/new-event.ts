@@ -1,0 +1,41 @@
+import {
+  assertInboundEventType,
+  createEnvelope,
+  type InboundEnvelope,
+  type InboundEventType,
+  LoyaltyValidationError,
+  type PayloadInput,
+} from '../contract/index.js';
+import type { EnqueueOptions } from './outbox-api.js';
+import type { StoredEvent } from './store.js';
+
+/**
+ * Validates an `enqueue` call exactly as `client.send` would (same contract functions, same
+ * errors) and builds the event to store: its envelope, and with it its `eventId`, is final.
+ */
+export function newEvent<T extends InboundEventType>(
+  eventType: T,
+  payload: PayloadInput<T>,
+  options: EnqueueOptions,
+  defaults: { tenantId: string | undefined; seq: number; now: number },
+): StoredEvent {
+  const { tenantId = defaults.tenantId, ...envelopeOptions } = options;
+  if (typeof tenantId !== 'string' || tenantId.length === 0) {
+    throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid enqueue options', [
+      { path: 'tenantId', message: 'is required when the outbox has clientFor (one client per tenant)' },
+    ]);
+  }
+  assertInboundEventType(eventType);
+  const envelope = createEnvelope(eventType, payload, envelopeOptions) as InboundEnvelope;
+  return {
+    eventId: envelope.eventId,
+    tenantId,
+    envelope,
+    seq: defaults.seq,
+    enqueuedAt: defaults.now,
+    state: 'pending',
+    attempts: 0,
+    firstAttemptAt: null,
+    lastError: null,
+  };
+}
