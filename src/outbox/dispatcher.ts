@@ -40,6 +40,8 @@ export class Dispatcher {
   stop(): Promise<void>[] {
     this.running = false;
     clearTimeout(this.timer);
+    // A flush waiting for a retry timer that will no longer fire must not hang.
+    this.notify();
     return [...this.inFlight];
   }
 

@@ -261,3 +261,16 @@ describe('close', () => {
     expect(next.calls.map((call) => call.eventId)).toEqual([eventId]);
   });
 });
+
+describe('flush and close together', () => {
+  it('lets a flush waiting for a due retry resolve when the outbox closes', async () => {
+    const { sender, calls } = scriptedSender((_envelope, call) => (call === 1 ? networkError() : ok()));
+    const outbox = fastOutbox({ client: sender, store: memoryStore(), retryDelayMs: 0, maxRetryDelayMs: 0 });
+    await outbox.start();
+    await outbox.enqueue('CustomerSynced', customer);
+    await until(() => calls.length === 1 && outbox.stats().inFlight === 0);
+    const flushing = outbox.flush();
+    await outbox.close();
+    await expect(flushing).resolves.toMatchObject({ pending: expect.any(Number) });
+  });
+});
