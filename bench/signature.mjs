@@ -82,8 +82,8 @@ function signContenders() {
 
 /** Runs both groups; verification carries the goals. */
 export async function run() {
-  const verify = await compare(verifyContenders());
-  const sign = await compare(signContenders());
+  const verify = await compare(verifyContenders(), { clock: 'cpu' });
+  const sign = await compare(signContenders(), { clock: 'cpu' });
   const [floor, sdk, stripe, standard] = verify;
   const [signFloor, sdkSign, stripeSign, standardSign] = sign;
   return {

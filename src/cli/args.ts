@@ -22,10 +22,10 @@ export function parseCommandArgs<O extends Options>(command: string, argv: reado
   }
 }
 
-/** Parses a whole, non-negative number flag, or explains what was expected. */
-export function integerFlag(name: string, value: string | undefined): number | undefined {
+/** Parses a whole, non-negative number flag, or explains what was expected (`unit`: what it counts). */
+export function integerFlag(name: string, value: string | undefined, unit = 'seconds'): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value))
-    throw new UsageError(`--${name} must be a whole number of seconds, not ${JSON.stringify(value)}`);
+    throw new UsageError(`--${name} must be a whole number of ${unit}, not ${JSON.stringify(value)}`);
   return Number(value);
 }

@@ -7,21 +7,36 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Ends a long-running command (`emulate`) cleanly, as SIGINT or SIGTERM would. In-process
+   * callers pass one; without it the command listens for those signals itself.
+   */
+  readonly shutdown?: AbortSignal;
 }
 
-/** Prints with colour only where it helps: a terminal, and `NO_COLOR` unset (https://no-color.org). */
+/**
+ * Prints with colour only where it helps: a terminal, and `NO_COLOR` unset (https://no-color.org).
+ * The pass and fail marks follow the same switch: a log file, a pipe or a CI console that may not
+ * render `✓` gets the ASCII words instead.
+ */
 export function createStyle(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout') {
   const enabled = Boolean(io[stream].isTTY) && !io.env.NO_COLOR;
   const paint = (open: number, close: number) => (text: string) =>
     enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  const green = paint(32, 39);
+  const red = paint(31, 39);
   return {
     enabled,
     bold: paint(1, 22),
     dim: paint(2, 22),
-    red: paint(31, 39),
-    green: paint(32, 39),
+    red,
+    green,
     yellow: paint(33, 39),
     cyan: paint(36, 39),
+    /** The mark of a step that behaved as expected: `✓` in colour, `PASS` without. */
+    pass: enabled ? green('✓') : 'PASS',
+    /** The mark of a step that did not: `✗` in colour, `FAIL` without. */
+    fail: enabled ? red('✗') : 'FAIL',
   };
 }
 

@@ -48,18 +48,23 @@ export function parseHeader(header: unknown): ParsedHeader {
       // Any other part is a scheme this version does not know (v0=, a future v2=): ignored.
     }
   }
-  // ASCII digits only: no sign, fraction, exponent or hex, all of which Number() would accept;
-  // at most 15 of them keep it a safe integer.
+  // ASCII digits only (no sign, fraction, exponent or hex, all of which Number() would accept),
+  // read in the same pass that checks them; at most 15 of them keep it a safe integer.
   let valid =
     ts === 1 && t.length > 0 && t.length < 16 && signatures.length > 0 && signatures.length <= MAX_SIGNATURES;
-  for (let i = 0; i < t.length; i++) valid &&= (t.charCodeAt(i) - 48) >>> 0 < 10;
+  let timestamp = 0;
+  for (let i = 0; i < t.length; i++) {
+    const digit = t.charCodeAt(i) - 48;
+    valid &&= digit >>> 0 < 10;
+    timestamp = timestamp * 10 + digit;
+  }
   if (!valid) {
     throw new SignatureVerificationError(
       'malformed_header',
       `X-Signature header is malformed: expected one t=<unix seconds> and 1 to ${MAX_SIGNATURES} non-empty v1=<hex>, in at most ${MAX_HEADER_LENGTH} characters`,
     );
   }
-  return { timestamp: Number(t), signatures, t };
+  return { timestamp, signatures, t };
 }
 
 /**

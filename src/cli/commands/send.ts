@@ -1,0 +1,109 @@
+import type { SendOptions } from '../../client/send-types.js';
+import type { InboundEventType, PayloadInput } from '../../contract/index.js';
+import { parseCommandArgs } from '../args.js';
+import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
+import { describeSendError } from '../describe-error.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { type CliIo, createStyle, readInput } from '../io.js';
+import type { Command } from './command.js';
+
+const HELP = `Usage: loyalty-partner send <eventType> --payload <file | -> [options]
+
+Builds, signs and posts one event with the SDK's LoyaltyClient: the payload is validated by the
+contract first, and retried like any client send (same eventId on every attempt).
+
+Environment:
+  ${CLIENT_ENV.baseUrl}        the service's address, e.g. the URL \`loyalty-partner emulate\` prints
+  ${CLIENT_ENV.apiKey}         the API key issued at activation
+  ${CLIENT_ENV.signingSecret}  the signing secret (or --secret-file)
+
+Options:
+  --payload <file | ->      the payload JSON (required); - reads standard input
+  --event-id <uuid v7>      resend an event under its first eventId (default: a new one)
+  --correlation-id <guid>   the envelope's correlationId
+  --occurred-at <iso>       when it happened, e.g. 2026-11-20T09:13:20Z (default: now)
+  --secret-file <path>      file with one signing secret per line (several while rotating)
+  --no-retry                one attempt only
+  --json                    print the result (or the error) as one JSON object on stdout
+  -h, --help                show this help
+
+Prints the eventId, HTTP status, attempts, correlationId and the service's answer. The API key and
+the secret are never printed.
+
+Exit codes: 0 accepted; 1 refused by the service; 2 usage error or refused locally (the field
+paths at fault are printed, nothing was sent); 3 no answer, or the service stayed unavailable
+(send it again later with --event-id).`;
+
+async function readPayload(io: CliIo, path: string): Promise<unknown> {
+  const text = Buffer.from(await readInput(io, path)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(
+      `--payload ${path === '-' ? '(stdin)' : path} is not valid JSON: ${(err as Error).message}`,
+    );
+  }
+}
+
+/** `loyalty-partner send`: posts one event with the client and reports the typed outcome. */
+export const sendCommand: Command = {
+  name: 'send',
+  summary: 'post one signed event to the service (LOYALTY_BASE_URL, ...)',
+  help: HELP,
+  async run(argv: readonly string[], io: CliIo) {
+    const { values, positionals } = parseCommandArgs('send', argv, {
+      payload: { type: 'string' },
+      'event-id': { type: 'string' },
+      'correlation-id': { type: 'string' },
+      'occurred-at': { type: 'string' },
+      'secret-file': { type: 'string' },
+      'no-retry': { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    if (values.help) {
+      io.stdout.write(`${HELP}\n`);
+      return EXIT.ok;
+    }
+    const [eventType, extra] = positionals;
+    if (eventType === undefined) throw new UsageError('send: name the event type, e.g. send InvoiceEarned');
+    if (extra !== undefined) throw new UsageError(`send: unexpected argument ${JSON.stringify(extra)}`);
+    if (values.payload === undefined) throw new UsageError('send: --payload <file | -> is required');
+    const payload = await readPayload(io, values.payload);
+    const client = await clientFromEnv(io, {
+      secretFile: values['secret-file'],
+      ...(values['no-retry'] && { retry: false as const }),
+    });
+    const options: SendOptions = {};
+    if (values['event-id'] !== undefined) options.eventId = values['event-id'];
+    if (values['correlation-id'] !== undefined) options.correlationId = values['correlation-id'];
+    if (values['occurred-at'] !== undefined) options.occurredAt = values['occurred-at'];
+    const style = createStyle(io);
+    try {
+      // The contract judges the name and the payload: the CLI passes them on as given.
+      const result = await client.send(
+        eventType as InboundEventType,
+        payload as PayloadInput<InboundEventType>,
+        options,
+      );
+      const { eventId, status, attempts, correlationId, body } = result;
+      if (values.json) {
+        io.stdout.write(`${JSON.stringify({ eventType, eventId, status, attempts, correlationId, body })}\n`);
+      } else {
+        io.stdout.write(
+          `${style.green('accepted')}: ${eventType} eventId ${eventId} (HTTP ${status}, ` +
+            `${attempts} attempt${attempts === 1 ? '' : 's'}, correlationId ${correlationId ?? 'none'})\n` +
+            `${JSON.stringify(body)}\n`,
+        );
+      }
+      return EXIT.ok;
+    } catch (err) {
+      const report = describeSendError(err);
+      if (!report) throw err;
+      if (values.json) io.stdout.write(`${JSON.stringify({ eventType, ...report.json })}\n`);
+      io.stderr.write(`${createStyle(io, 'stderr').red('error')}: ${report.line}\n`);
+      return report.exit;
+    } finally {
+      await client.close();
+    }
+  },
+};

@@ -1,0 +1,133 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createNodeListener } from '../../adapters/node.js';
+import type { RetryEvent } from '../../client/hooks.js';
+import type { InboundEnvelope } from '../../contract/index.js';
+import { LoyaltyClient } from '../../platform-node/client.js';
+import { createEmulator, type Emulator, type MerchantCredentials } from '../../testing/index.js';
+import { createReceiver, createRuleCache, type DeliveryContext, type Envelope } from '../../webhooks/index.js';
+
+/** The names and settings of the demo's POS day, declared once. */
+export const DEMO_DEFAULTS = {
+  tenantId: 'cafe-olaya',
+  customerId: 'cust-1001',
+  webhookPath: '/loyalty/webhooks',
+  /** Small backoff, so a retried 503 and a pause cost milliseconds, not seconds. */
+  retry: { baseDelayMs: 20, maxDelayMs: 100 },
+} as const;
+
+/** A webhook the partner's receiver verified and handled. Holds no secret and no signature. */
+export interface HandledWebhook {
+  eventType: string;
+  eventId: string;
+  tenantId: string;
+  payload: unknown;
+  /** The authenticated `t=` of the delivery's X-Signature. */
+  signatureTimestamp: number;
+  /** Which of the tenant's secrets matched. */
+  secretIndex: number;
+  /** For LoyaltyRuleChanged: whether the rule cache stored it (a greater ruleVersion). */
+  applied?: boolean;
+  /** For LoyaltyRuleChanged: the version the rule cache held before. */
+  previousVersion?: number | undefined;
+}
+
+/** Everything the demo's steps act on: the service, the partner's client and its receiver. */
+export interface DemoWorld {
+  readonly emulator: Emulator;
+  readonly client: LoyaltyClient;
+  readonly merchant: MerchantCredentials;
+  readonly emulatorUrl: string;
+  readonly receiverUrl: string;
+  /** Every webhook the receiver handled, in arrival order. */
+  readonly webhooks: HandledWebhook[];
+  /** Every retry the client announced through its `onRetry` hook. */
+  readonly retries: RetryEvent[];
+  /** A step's own reaction to a retry (the pause step resumes the merchant from it). */
+  onRetry: ((event: RetryEvent) => void) | undefined;
+  /** Envelopes sent earlier that a later step sends again, by name. */
+  readonly envelopes: Map<string, InboundEnvelope>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the demo's three parties on loopback, each on a free port: the emulated service, the
+ * partner's webhook receiver (`createReceiver` behind `createNodeListener`) and the partner's
+ * `LoyaltyClient`. The merchant exists but has not activated the integration yet.
+ */
+export async function startDemoWorld(): Promise<DemoWorld> {
+  const secrets = new Map<string, string>();
+  const webhooks: HandledWebhook[] = [];
+  const rules = createRuleCache();
+  const seen = (event: Envelope, ctx: DeliveryContext, extra: Partial<HandledWebhook> = {}) =>
+    webhooks.push({
+      eventType: event.eventType,
+      eventId: event.eventId,
+      tenantId: ctx.tenantId,
+      payload: event.payload,
+      signatureTimestamp: ctx.signatureTimestamp,
+      secretIndex: ctx.secretIndex,
+      ...extra,
+    });
+  const receiver = createReceiver({
+    secrets: (tenantId) => secrets.get(tenantId),
+    handlers: {
+      IntegrationStatusChanged: (event, ctx) => seen(event, ctx),
+      LoyaltyRuleChanged: async (event, ctx) => seen(event, ctx, await rules.apply(event, ctx)),
+    },
+  });
+  const server = createServer(createNodeListener(receiver));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${DEMO_DEFAULTS.webhookPath}`;
+  const emulator = createEmulator();
+  try {
+    const { url: emulatorUrl } = await emulator.listen();
+    const merchant = emulator.createMerchant({
+      tenantId: DEMO_DEFAULTS.tenantId,
+      activated: false,
+      receiverUrl,
+    });
+    secrets.set(merchant.tenantId, merchant.signingSecret);
+    const retries: RetryEvent[] = [];
+    const world: DemoWorld = {
+      emulator,
+      merchant,
+      emulatorUrl,
+      receiverUrl,
+      webhooks,
+      retries,
+      onRetry: undefined,
+      envelopes: new Map(),
+      client: new LoyaltyClient({
+        baseUrl: emulatorUrl,
+        apiKey: merchant.apiKey,
+        signingSecret: merchant.signingSecret,
+        retry: DEMO_DEFAULTS.retry,
+        hooks: {
+          onRetry: (event) => {
+            retries.push(event);
+            world.onRetry?.(event);
+          },
+        },
+      }),
+      async close() {
+        await world.client.close();
+        await emulator.close();
+        await closeServer();
+      },
+    };
+    return world;
+  } catch (err) {
+    await emulator.close();
+    await closeServer();
+    throw err;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Delivery, DeliveryAttempt, Emulator, RequestRecord } from '../../testing/index.js';
+import type { Style } from '../io.js';
+
+/** One line per request the emulator answered and per webhook attempt it made, in order. */
+export interface TrafficLog {
+  /** Writes every line not written yet; call it on a timer and once more before exiting. */
+  flush(): void;
+}
+
+const time = (at: number) => new Date(at).toISOString().slice(11, 23);
+
+// A request is logged once its answer is known; a dropped or hung one (a fault) has none.
+const settled = (r: RequestRecord) => r.status !== null || r.outcome === 'fault';
+
+function requestLine(r: RequestRecord, style: Style): string {
+  const status = r.status === null ? 'no answer' : String(r.status);
+  const paint = r.status !== null && r.status < 300 ? style.green : r.outcome === 'fault' ? style.yellow : style.red;
+  const parts = [
+    style.dim(time(r.at)),
+    `${r.method} ${r.path}`,
+    paint(`${status} ${r.outcome}`),
+    r.code,
+    r.fault && `(fault ${r.fault})`,
+    r.eventType,
+    r.eventId && `eventId ${r.eventId}`,
+    r.tenantId && `tenant ${r.tenantId}`,
+    `correlationId ${r.correlationId}`,
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
+function attemptLine(d: Delivery, a: DeliveryAttempt, style: Style): string {
+  const answer = a.error ?? (a.status === null ? 'no answer' : String(a.status));
+  const paint = a.verdict === 'delivered' ? style.green : a.verdict === 'retry' ? style.yellow : style.red;
+  const next = d.nextAttemptAt !== null && a.verdict === 'retry' ? `, next at ${time(d.nextAttemptAt)}` : '';
+  const parts = [
+    style.dim(time(a.at)),
+    `webhook ${d.eventType} -> ${d.url ?? '?'}`,
+    `attempt ${a.number}:`,
+    paint(`${answer} ${a.verdict}${next}`),
+    a.code,
+    `eventId ${d.eventId}`,
+    `tenant ${d.tenantId}`,
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
+function queuedLine(d: Delivery, style: Style): string {
+  return [
+    style.dim(time(d.createdAt)),
+    `webhook ${d.eventType} queued until the first signed event (and a receiver URL)`,
+    `eventId ${d.eventId}`,
+    `tenant ${d.tenantId}`,
+  ].join(' ');
+}
+
+/**
+ * Follows the emulator through its inspection API, which is all it offers to look inside: each
+ * flush reads what is new since the last one. No secret or signature is in what it reads.
+ */
+export function createTrafficLog(emulator: Emulator, write: (line: string) => void, style: Style): TrafficLog {
+  let nextRequest = 0;
+  const waiting = new Set<number>();
+  const attemptsWritten = new Map<string, number>();
+  return {
+    flush() {
+      const requests = emulator.requests();
+      for (; nextRequest < requests.length; nextRequest++) waiting.add(nextRequest);
+      for (const index of [...waiting].sort((a, b) => a - b)) {
+        const record = requests[index];
+        if (!record || !settled(record)) continue;
+        waiting.delete(index);
+        write(requestLine(record, style));
+      }
+      for (const delivery of emulator.deliveries()) {
+        const written = attemptsWritten.get(delivery.deliveryId);
+        if (written === undefined && delivery.status === 'queued') write(queuedLine(delivery, style));
+        for (const attempt of delivery.attempts.slice(written ?? 0)) write(attemptLine(delivery, attempt, style));
+        attemptsWritten.set(delivery.deliveryId, delivery.attempts.length);
+      }
+    },
+  };
+}
