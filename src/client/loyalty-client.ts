@@ -88,7 +88,11 @@ export class LoyaltyClient {
     this.#assertOpen();
     const parsed = parseInboundEnvelope(envelope);
     const reference = calls.toEpochMs(options.firstAttemptAt ?? parsed.occurredAt, 'firstAttemptAt');
-    return this.#post(calls.eventCall(this.#ctx.options, this.#headers, parsed, reference), options.signal);
+    const noRetry = options.noRetryCodes === undefined ? undefined : new Set(options.noRetryCodes);
+    return this.#post(
+      calls.eventCall(this.#ctx.options, this.#headers, parsed, reference, noRetry),
+      options.signal,
+    );
   }
 
   /** Unsigned `GET` of the connection path: confirms the API key; never starts webhook delivery. */

@@ -22,6 +22,12 @@ export interface SendEnvelopeOptions {
    * could have been sent.
    */
   firstAttemptAt?: Date | string | number;
+  /**
+   * Error codes to answer at once instead of retrying, for a caller that handles them itself:
+   * a queue that pauses the whole tenant on `INTEGRATION_PAUSED` wants one attempt per probe,
+   * not six.
+   */
+  noRetryCodes?: Iterable<string>;
 }
 
 /** The service accepted the event (2xx). */

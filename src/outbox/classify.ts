@@ -1,5 +1,5 @@
 import { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from '../client/errors.js';
-import { type ErrorAction, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
+import { ERROR_CODES, type ErrorAction, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
 import type { EventFailure } from './store.js';
 
 /**
@@ -7,6 +7,13 @@ import type { EventFailure } from './store.js';
  * but it means the invoice is credited already, which for a queue is the goal reached.
  */
 const ALREADY_CREDITED = 'PARTNER_INVOICE_ALREADY_EARNED';
+
+/** Codes about the integration rather than the event: the outbox pauses or stops the tenant on them. */
+export const TENANT_WIDE_CODES: ReadonlySet<string> = new Set(
+  Object.entries(ERROR_CODES)
+    .filter(([, info]) => 'tenantWide' in info && info.tenantWide)
+    .map(([code]) => code),
+);
 
 /** What the outbox does with an event after one `sendEnvelope` call. */
 export type Verdict =

@@ -1,4 +1,4 @@
-import { attemptsOf, classify, type Verdict } from './classify.js';
+import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
 import type { NormalisedOutboxOptions, OutboxSender } from './outbox-options.js';
 import type { EventPatch, StoredEvent } from './store.js';
 import type { TenantQueue } from './tenant-queue.js';
@@ -129,6 +129,8 @@ export class Dispatcher {
       const result = await sender.sendEnvelope(event.envelope, {
         signal,
         firstAttemptAt: event.firstAttemptAt!,
+        // The outbox pauses or stops the whole tenant on these; one attempt per probe is enough.
+        noRetryCodes: TENANT_WIDE_CODES,
       });
       verdict = {
         kind: 'delivered',

@@ -27,7 +27,7 @@ export interface OutboxSendResult {
 export interface OutboxSender {
   sendEnvelope(
     envelope: InboundEnvelope,
-    options?: { signal?: AbortSignal; firstAttemptAt?: number },
+    options?: { signal?: AbortSignal; firstAttemptAt?: number; noRetryCodes?: Iterable<string> },
   ): Promise<OutboxSendResult>;
 }
 

@@ -52,7 +52,6 @@ export function signPayload(rawBody: RawBody, secret: Secrets, options?: SignOpt
  * @returns the authenticated timestamp and the index of the secret that matched
  * @throws {SignatureVerificationError} for every request that must get a 401 (never anything
  * else for any header, body or secrets value)
- * @throws {RangeError} for `toleranceSeconds` or `now` options that are not finite numbers
  *
  * @example
  * ```ts

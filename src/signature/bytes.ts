@@ -24,24 +24,23 @@ export function toBytes<Text = never>(
   encode: (text: string) => Uint8Array | Text = utf8,
 ): Uint8Array | Text | undefined {
   try {
-    if (typeof body === 'string') return encode(body);
-    if (ArrayBuffer.isView(body)) {
-      return body instanceof Uint8Array
+    return typeof body === 'string'
+      ? encode(body)
+      : body instanceof Uint8Array
         ? body
-        : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-    }
-    if (Object.prototype.toString.call(body) === '[object ArrayBuffer]')
-      return new Uint8Array(body as ArrayBuffer);
-  } catch {}
-  return undefined;
+        : ArrayBuffer.isView(body)
+          ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+          : Object.prototype.toString.call(body) === '[object ArrayBuffer]'
+            ? new Uint8Array(body as ArrayBuffer)
+            : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Lowercase hex, the `v1` encoding. */
-export function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const byte of bytes) hex += (byte < 16 ? '0' : '') + byte.toString(16);
-  return hex;
-}
+export const toHex = (bytes: Uint8Array): string =>
+  Array.from(bytes, (byte) => (byte | 256).toString(16).slice(1)).join('');
 
 // Candidates are decoded one at a time and compared at once, so one buffer serves them all.
 const scratch = new Uint8Array(32);
@@ -49,19 +48,13 @@ const scratch = new Uint8Array(32);
 /**
  * The 32 bytes of a `v1` of exactly 64 hex digits (either case), or `undefined` for any other
  * value: such a candidate can never match, and its shape is public, so rejecting it early leaks
- * nothing secret. The bytes are written to a shared buffer, valid until the next call. The value
- * of a digit `c` is `(c & 15) + 9 * (c >> 6)`: digits have bit 6 clear, letters of either case
- * have it set and count from 1 for a/A in their low four bits.
+ * nothing secret. The bytes are written to a shared buffer, valid until the next call. Written
+ * small rather than fast: the Node build decodes natively, only the Web build runs this.
  */
 export function fromHex(hex: string): Uint8Array | undefined {
-  let bad = hex.length ^ 64;
-  for (let i = 0; i < 64 && !bad; i++) {
-    const c = hex.charCodeAt(i);
-    // Not 0-9 (48-57) and not a-f/A-F (65-70 and 97-102 share c | 32).
-    bad = +((c - 48) >>> 0 > 9 && ((c | 32) - 97) >>> 0 > 5);
-    scratch[i >> 1] = (scratch[i >> 1]! << 4) | ((c & 15) + 9 * (c >> 6));
-  }
-  return bad ? undefined : scratch;
+  if (!/^[\da-f]{64}$/i.test(hex)) return undefined;
+  for (let i = 0; i < 32; i++) scratch[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return scratch;
 }
 
 /**

@@ -32,8 +32,9 @@ export type SignatureVerificationCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED
  * ```
  */
 export class SignatureVerificationError extends LoyaltyError {
-  readonly code: SignatureVerificationCode;
-  readonly reason: SignatureVerificationReason;
+  // `declare`: assigned in the constructor, so no class-field initialisers are emitted.
+  declare readonly code: SignatureVerificationCode;
+  declare readonly reason: SignatureVerificationReason;
 
   constructor(reason: SignatureVerificationReason, message: string, options?: { cause?: unknown }) {
     super(message, options);

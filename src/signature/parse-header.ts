@@ -84,6 +84,6 @@ export function parseHeader(header: unknown): ParsedHeader {
  * ```
  */
 export function parseSignatureHeader(header: unknown): ParsedSignatureHeader {
-  const { timestamp, signatures } = parseHeader(header);
-  return { timestamp, signatures };
+  const { t, ...parsed } = parseHeader(header);
+  return parsed;
 }

@@ -2,20 +2,19 @@ import { timingSafeEqualBytes, utf8 } from './bytes.js';
 import type { AsyncHmac } from './hmac.js';
 
 // Importing a key costs about as much as signing a small body, and a receiver verifies under the
-// same few secrets all day: keep the imported keys, bounded so that a process serving many
-// tenants does not grow without limit (the oldest import is dropped first).
+// same few secrets all day: keep the imported keys, in a map bounded so that a process serving
+// many tenants cannot grow it without limit (when full it starts over).
 const MAX_CACHED_KEYS = 32;
 const keys = new Map<string, Promise<CryptoKey>>();
 
 /** HMAC-SHA256 through Web Crypto: every runtime has it, but only asynchronously. */
 export const webCryptoHmac: AsyncHmac = {
   async mac(secret, t, body) {
-    // Reached at call time, not import time, so importing this module never fails anywhere.
-    const subtle = globalThis.crypto?.subtle;
-    if (!subtle) throw new TypeError('crypto.subtle is unavailable: use verifySignature');
+    // Reached at call time, not import time: importing this module never fails anywhere.
+    const { subtle } = crypto;
     let key = keys.get(secret);
     if (!key) {
-      if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value!);
+      if (keys.size >= MAX_CACHED_KEYS) keys.clear();
       key = subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
       keys.set(secret, key);
     }

@@ -178,6 +178,18 @@ describe('LoyaltyClient.sendEnvelope', () => {
     });
     expect(server.requests).toHaveLength(6);
   });
+
+  it('answers the noRetryCodes at once, still retryable, for a queue that handles them itself', async () => {
+    server.script = (_req, res) => fail(res, 503, 'INTEGRATION_PAUSED');
+    client = clientFor(server);
+    const envelope = createEnvelope('InvoiceEarned', invoice());
+    const error = await client
+      .sendEnvelope(envelope, { firstAttemptAt: new Date(), noRetryCodes: ['INTEGRATION_PAUSED'] })
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(LoyaltyApiError);
+    expect(error).toMatchObject({ code: 'INTEGRATION_PAUSED', attempts: 1, retryable: true });
+    expect(server.requests).toHaveLength(1);
+  });
 });
 
 describe('LoyaltyClient.checkConnection and lookupCustomer', () => {

@@ -110,6 +110,9 @@ describe('outbox against the emulator', () => {
       expect.objectContaining({ state: 'paused', reason: 'INTEGRATION_PAUSED', pending: 2 }),
     ]);
     expect(emulator.events({ eventType: 'InvoiceEarned' })).toEqual([]);
+    // The probe is one HTTP attempt: the client does not spend its own retries on a paused tenant.
+    const pausedAnswers = emulator.requests().filter((request) => request.code === 'INTEGRATION_PAUSED');
+    expect(pausedAnswers).toHaveLength(1);
 
     emulator.resume(merchant.tenantId);
     await until(() => outbox.stats().delivered === 3);

@@ -45,8 +45,8 @@ export interface DemoWorld {
   readonly retries: RetryEvent[];
   /** A step's own reaction to a retry (the pause step resumes the merchant from it). */
   onRetry: ((event: RetryEvent) => void) | undefined;
-  /** Envelopes sent earlier that a later step sends again, by name. */
-  readonly envelopes: Map<string, InboundEnvelope>;
+  /** Events sent earlier that a later step sends again, by name: the envelope and its answer. */
+  readonly sent: Map<string, { envelope: InboundEnvelope; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -105,7 +105,7 @@ export async function startDemoWorld(): Promise<DemoWorld> {
       webhooks,
       retries,
       onRetry: undefined,
-      envelopes: new Map(),
+      sent: new Map(),
       client: new LoyaltyClient({
         baseUrl: emulatorUrl,
         apiKey: merchant.apiKey,
