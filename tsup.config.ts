@@ -14,6 +14,7 @@ export default defineConfig({
     signature: 'src/signature/index.ts',
     'signature.node': 'src/platform-node/signature.ts',
     webhooks: 'src/webhooks/index.ts',
+    'webhooks.node': 'src/platform-node/webhooks.ts',
     node: 'src/adapters/node.ts',
     express: 'src/adapters/express.ts',
     next: 'src/adapters/next.ts',

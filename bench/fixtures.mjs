@@ -44,5 +44,8 @@ export function ruleChangedEnvelope(eventId) {
   return build(base + 'x'.repeat(BODY_BYTES - size));
 }
 
-/** The fixture serialised: the raw body a receiver gets. */
-export const BODY = JSON.stringify(ruleChangedEnvelope());
+/**
+ * The fixture serialised, as the bytes a server reads from the socket (a `Buffer`, as node:http,
+ * `express.raw()` and every adapter of this package hand them over), for every contender alike.
+ */
+export const BODY = Buffer.from(JSON.stringify(ruleChangedEnvelope()));

@@ -2,12 +2,25 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from './exit-codes.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+type HelpOption = { help: { type: 'boolean'; short: 'h' } };
+
+/**
+ * What `parseCommandArgs` returns: typed `values` (with `help`) and the positionals. Spelt out so
+ * that the declaration build can name it.
+ */
+export type ParsedCommandArgs<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O & HelpOption; allowPositionals: true; strict: true }>
+>;
 
 /**
  * `util.parseArgs` with the CLI's conventions: strict, `--help` everywhere, and a parse failure
  * turned into a one-line `UsageError` that names the command.
  */
-export function parseCommandArgs<O extends Options>(command: string, argv: readonly string[], options: O) {
+export function parseCommandArgs<O extends Options>(
+  command: string,
+  argv: readonly string[],
+  options: O,
+): ParsedCommandArgs<O> {
   try {
     return parseArgs({
       args: [...argv],

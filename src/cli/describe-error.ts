@@ -1,6 +1,7 @@
 import { LoyaltyApiError, LoyaltyNetworkError } from '../client/errors.js';
 import { errorCodeInfo, LoyaltyValidationError, type ValidationIssue } from '../contract/index.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
+import { plural } from './io.js';
 
 /** How the CLI reports one failed call: the exit code, one line for people, an object for `--json`. */
 export interface ErrorReport {
@@ -8,8 +9,6 @@ export interface ErrorReport {
   line: string;
   json: Record<string, unknown>;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `payload.phone is required`: the field path, then the contract's message. */
 export function formatIssue(issue: ValidationIssue): string {

@@ -78,3 +78,6 @@ export async function readSecrets(
   if (!secret) throw new UsageError(`set ${name} to the signing secret, or pass --secret-file <path>`);
   return [secret];
 }
+
+/** `1 row`, `2 rows`: counts in messages read as sentences. */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -14,8 +14,10 @@ Run loyalty-partner <command> --help for a command's options.
 
 Exit codes:
   0   done
-  1   the operation failed (invalid signature, the service refused the event)
-  2   usage error (unknown flag, missing secret or setting, unreadable file)
+  1   the operation failed (the service refused the event, rows failed, a demo step
+      deviated, an invalid signature)
+  2   usage error (unknown flag, missing secret or setting, unreadable file, a payload
+      refused locally: nothing was sent)
   3   the service is unreachable or unavailable: retry later
   70  internal error (please report it)
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import type { ClientHooks } from './hooks.js';
 import { CLIENT_DEFAULTS, type LoyaltyClientOptions, RETRY_WINDOW_MS } from './options.js';
@@ -22,74 +22,79 @@ export interface ResolvedOptions {
 }
 
 // Messages are written here, never taken from the input: an option may hold the key or secret.
+// zod/mini, as the contract's schemas: classic zod would not fit the Web build's 30 KB budget.
 const int = (min: number, max: number, what: string) =>
   z
-    .number({ error: `must be ${what}` })
     .int({ error: `must be ${what}` })
-    .min(min, { error: `must be ${what}` })
-    .max(max, { error: `must be ${what}` });
+    .check(z.gte(min, { error: `must be ${what}` }), z.lte(max, { error: `must be ${what}` }));
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   error: 'must be a function',
 });
-const path = z.string({ error: 'must be a path string' }).regex(/^\/(?!\/)[^?#\s]*$/, {
-  error: "must start with a single '/' and hold no query, fragment or space",
-});
-const secret = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
+const path = z.string({ error: 'must be a path string' }).check(
+  z.regex(/^\/(?!\/)[^?#\s]*$/, {
+    error: "must start with a single '/' and hold no query, fragment or space",
+  }),
+);
+const secret = z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }));
 const DAY_HOURS = RETRY_WINDOW_MS / 3_600_000;
 
 const schema = z.strictObject({
   baseUrl: z.string({ error: 'is required: the service base address, e.g. https://loyalty.example.com' }),
   apiKey: z
     .string({ error: 'is required: the API key issued at activation' })
-    .regex(/^[\x21-\x7e]+$/, { error: 'must be non-empty printable ASCII without spaces' }),
-  signingSecret: z.union([secret, z.array(secret).min(1, { error: 'must hold at least one secret' })], {
-    error: 'is required: a non-empty string, or a non-empty list of them while rotating',
-  }),
-  timeoutMs: int(1, 600_000, 'a whole number of milliseconds from 1 to 600000').optional(),
-  retry: z
-    .union(
+    .check(z.regex(/^[\x21-\x7e]+$/, { error: 'must be non-empty printable ASCII without spaces' })),
+  signingSecret: z.union(
+    [secret, z.array(secret).check(z.minLength(1, { error: 'must hold at least one secret' }))],
+    { error: 'is required: a non-empty string, or a non-empty list of them while rotating' },
+  ),
+  timeoutMs: z.optional(int(1, 600_000, 'a whole number of milliseconds from 1 to 600000')),
+  retry: z.optional(
+    z.union(
       [
         z.literal(false),
         z.strictObject({
-          maxAttempts: int(1, 100, 'a whole number from 1 to 100').optional(),
-          baseDelayMs: int(0, 3_600_000, 'a whole number of milliseconds >= 0').optional(),
-          maxDelayMs: int(0, RETRY_WINDOW_MS, 'a whole number of milliseconds >= 0').optional(),
-          maxElapsedMs: int(
-            0,
-            RETRY_WINDOW_MS,
-            `a whole number of milliseconds, at most ${DAY_HOURS} hours`,
-          ).optional(),
-          budget: z
-            .union([
+          maxAttempts: z.optional(int(1, 100, 'a whole number from 1 to 100')),
+          baseDelayMs: z.optional(int(0, 3_600_000, 'a whole number of milliseconds >= 0')),
+          maxDelayMs: z.optional(int(0, RETRY_WINDOW_MS, 'a whole number of milliseconds >= 0')),
+          maxElapsedMs: z.optional(
+            int(0, RETRY_WINDOW_MS, `a whole number of milliseconds, at most ${DAY_HOURS} hours`),
+          ),
+          budget: z.optional(
+            z.union([
               z.literal(false),
               z.strictObject({
-                capacity: int(0, 1_000_000, 'a whole number >= 0').optional(),
-                refillPerSuccess: z.number().min(0, { error: 'must be a number >= 0' }).finite().optional(),
+                capacity: z.optional(int(0, 1_000_000, 'a whole number >= 0')),
+                // z.number() refuses Infinity and NaN by itself.
+                refillPerSuccess: z.optional(z.number().check(z.gte(0, { error: 'must be a number >= 0' }))),
               }),
-            ])
-            .optional(),
+            ]),
+          ),
         }),
       ],
       { error: 'must be false or an object of retry settings' },
-    )
-    .optional(),
-  fetch: fn.optional(),
-  hooks: z
-    .strictObject({
-      onRequest: fn.optional(),
-      onResponse: fn.optional(),
-      onRetry: fn.optional(),
-      onClockSkew: fn.optional(),
-    })
-    .optional(),
-  paths: z
-    .strictObject({ events: path.optional(), connection: path.optional(), customerLookup: path.optional() })
-    .optional(),
-  connections: int(1, 1024, 'a whole number from 1 to 1024').optional(),
-  now: fn.optional(),
+    ),
+  ),
+  fetch: z.optional(fn),
+  hooks: z.optional(
+    z.strictObject({
+      onRequest: z.optional(fn),
+      onResponse: z.optional(fn),
+      onRetry: z.optional(fn),
+      onClockSkew: z.optional(fn),
+    }),
+  ),
+  paths: z.optional(
+    z.strictObject({
+      events: z.optional(path),
+      connection: z.optional(path),
+      customerLookup: z.optional(path),
+    }),
+  ),
+  connections: z.optional(int(1, 1024, 'a whole number from 1 to 1024')),
+  now: z.optional(fn),
 });
 
-function optionIssues(error: z.ZodError): ValidationIssue[] {
+function optionIssues(error: z.core.$ZodError): ValidationIssue[] {
   return error.issues.flatMap((issue) => {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {

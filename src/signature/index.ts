@@ -6,11 +6,9 @@
  *
  * @packageDocumentation
  */
-import type { RawBody } from './bytes.js';
-import type { Secrets } from './secrets.js';
 import { pureJsHmac } from './sha256.js';
-import { type SignOptions, signWith } from './sign.js';
-import { type VerifiedSignature, type VerifyOptions, verifyWith } from './verify.js';
+import { type SignPayload, signWith } from './sign.js';
+import { createVerify, type VerifySignature } from './verify.js';
 
 export type { RawBody } from './bytes.js';
 export type { SignatureVerificationCode, SignatureVerificationReason } from './errors.js';
@@ -18,8 +16,8 @@ export { SignatureVerificationError } from './errors.js';
 export type { ParsedSignatureHeader } from './parse-header.js';
 export { parseSignatureHeader } from './parse-header.js';
 export type { Secrets } from './secrets.js';
-export type { SignOptions } from './sign.js';
-export type { VerifiedSignature, VerifyOptions } from './verify.js';
+export type { SignOptions, SignPayload } from './sign.js';
+export type { VerifiedSignature, VerifyOptions, VerifySignature, VerifySignatureAsync } from './verify.js';
 export { DEFAULT_TOLERANCE_SECONDS } from './verify.js';
 export { verifySignatureAsync } from './verify-async.js';
 
@@ -27,9 +25,10 @@ export { verifySignatureAsync } from './verify-async.js';
  * Signs a raw body: HMAC-SHA256 over the bytes `<t>.` followed by the body, one `v1` per secret
  * in the order given. Use it for requests to the service and for test deliveries.
  *
- * @returns the `X-Signature` value, `t=<unix seconds>,v1=<64 lowercase hex>[,v1=...]`
- * @throws {TypeError} without a non-empty secret, or for a body that is not bytes or a string
- * @throws {RangeError} for a timestamp that is not whole unix seconds >= 0
+ * Returns the `X-Signature` value, `t=<unix seconds>,v1=<64 lowercase hex>[,v1=...]`. Refuses
+ * secrets and bodies exactly as verification does (a {@link SignatureVerificationError}
+ * `no_secret` or `no_match`), and throws a RangeError for a timestamp that is not whole unix
+ * seconds >= 0.
  *
  * @example
  * ```ts
@@ -38,9 +37,8 @@ export { verifySignatureAsync } from './verify-async.js';
  * const headers = { 'content-type': 'application/json', 'x-signature': signPayload(body, 'whsec_example') };
  * ```
  */
-export function signPayload(rawBody: RawBody, secret: Secrets, options?: SignOptions): string {
-  return signWith(pureJsHmac, rawBody, secret, options);
-}
+export const signPayload: SignPayload = (rawBody, secret, options) =>
+  signWith(pureJsHmac, rawBody, secret, options);
 
 /**
  * Verifies an `X-Signature` header synchronously: parses it, compares the HMAC of `<t>.` + body
@@ -48,12 +46,11 @@ export function signPayload(rawBody: RawBody, secret: Secrets, options?: SignOpt
  * within the tolerance of now. This Web build computes the HMAC in pure JavaScript; prefer
  * `verifySignatureAsync` on edge runtimes. Under Node the `node` condition binds Node crypto.
  *
- * @param rawBody - the body exactly as received, before any JSON parsing
- * @param header - the `X-Signature` header value
- * @param secrets - the tenant's signing secret, or a list while rotating
- * @returns the authenticated timestamp and the index of the secret that matched
- * @throws {SignatureVerificationError} for every request that must get a 401 (never anything
- * else for any header, body or secrets value)
+ * Takes the body exactly as received (before any JSON parsing), the `X-Signature` header value,
+ * and the tenant's signing secret (or a list while rotating). Returns the authenticated
+ * timestamp and the index of the secret that matched; throws a
+ * {@link SignatureVerificationError} for every request that must get a 401, and nothing else
+ * whatever the header, body or secrets hold.
  *
  * @example
  * ```ts
@@ -64,11 +61,4 @@ export function signPayload(rawBody: RawBody, secret: Secrets, options?: SignOpt
  * console.log(secretIndex); // 0
  * ```
  */
-export function verifySignature(
-  rawBody: RawBody,
-  header: string | null | undefined,
-  secrets: Secrets,
-  options?: VerifyOptions,
-): VerifiedSignature {
-  return verifyWith(pureJsHmac, rawBody, header, secrets, options);
-}
+export const verifySignature: VerifySignature = createVerify(pureJsHmac);

@@ -2,18 +2,24 @@
  * One signing secret, or several while a secret is being rotated (verification accepts a match
  * under any of them; signing emits one `v1` per secret, in order). A secret is used as the exact
  * UTF-8 bytes of the string: no trimming, no decoding of a `whsec_` prefix.
+ *
+ * @example
+ * ```ts
+ * import type { Secrets } from 'loyalty-partner-sdk/signature';
+ * const during: Secrets = ['whsec_new', 'whsec_old']; // newest first while rotating
+ * const after: Secrets = 'whsec_new';
+ * ```
  */
 export type Secrets = string | readonly string[];
 
 /**
  * A private copy of the secrets, or `undefined` when there is no usable one: an empty list, an
  * empty string anywhere (an empty HMAC key would let anyone sign), or a value that is not a
- * string. `Array.from` turns holes of a sparse array into `undefined`, which is then refused,
- * and the copy means a list the caller changes later cannot affect a verification under way.
+ * string. `[secrets].flat()` turns one secret into a list and copies a list, so a list the
+ * caller changes later cannot affect a verification under way.
  */
 export function readSecrets(secrets: unknown): string[] | undefined {
-  const list: unknown[] =
-    typeof secrets === 'string' ? [secrets] : Array.isArray(secrets) ? Array.from(secrets) : [];
+  const list: unknown[] = [secrets].flat();
   return list.length && list.every((secret) => typeof secret === 'string' && secret !== '')
     ? (list as string[])
     : undefined;

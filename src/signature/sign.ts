@@ -1,8 +1,19 @@
-import { BODY_TYPE_MESSAGE, toBytes, toHex } from './bytes.js';
+import { type RawBody, toHex } from './bytes.js';
 import type { SyncHmac } from './hmac.js';
-import { readSecrets } from './secrets.js';
+import { macsOf } from './macs.js';
+import type { Secrets } from './secrets.js';
+import { nowSeconds } from './verify.js';
 
-/** Options of `signPayload`. */
+/**
+ * Options of `signPayload`.
+ *
+ * @example
+ * ```ts
+ * import { type SignOptions, signPayload } from 'loyalty-partner-sdk/signature';
+ * const options: SignOptions = { timestamp: 1763630000 };
+ * signPayload('{}', 'whsec_example', options);
+ * ```
+ */
 export interface SignOptions {
   /**
    * The `t` to sign, whole unix seconds >= 0.
@@ -11,19 +22,32 @@ export interface SignOptions {
   timestamp?: number;
 }
 
-/** Signing with a synchronous HMAC; the public `signPayload` of each build binds one. */
+/**
+ * The shape of `signPayload` in both builds.
+ *
+ * @example
+ * ```ts
+ * import { type SignPayload, signPayload } from 'loyalty-partner-sdk/signature';
+ * const sign: SignPayload = signPayload;
+ * ```
+ */
+export type SignPayload = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => string;
+
+/**
+ * Signing with a synchronous HMAC; the public `signPayload` of each build binds one. The secrets
+ * and the body are refused exactly as verification refuses them (a SignatureVerificationError
+ * `no_secret` or `no_match`); a timestamp that is not whole unix seconds is a RangeError.
+ */
 export function signWith<Text>(
   hmac: SyncHmac<Text>,
   rawBody: unknown,
   secret: unknown,
   options?: SignOptions,
 ): string {
-  // Signing works on the caller's own values, not on a request: plain TypeError and RangeError.
-  const secrets = readSecrets(secret);
-  if (!secrets) throw new TypeError('signPayload needs non-empty secrets');
-  const t = options?.timestamp ?? Math.floor(Date.now() / 1000);
+  const t = options?.timestamp ?? nowSeconds();
   if (!(Number.isSafeInteger(t) && t >= 0)) throw new RangeError('timestamp must be whole unix seconds');
-  const body = toBytes(rawBody, hmac.text);
-  if (!body) throw new TypeError(BODY_TYPE_MESSAGE);
-  return secrets.reduce((header, key) => `${header},v1=${toHex(hmac.mac(key, `${t}`, body))}`, `t=${t}`);
+  return macsOf(hmac, rawBody, `${t}`, secret).reduce(
+    (header, mac) => `${header},v1=${toHex(mac)}`,
+    `t=${t}`,
+  );
 }

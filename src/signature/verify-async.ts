@@ -1,7 +1,4 @@
-import type { RawBody } from './bytes.js';
-import type { Secrets } from './secrets.js';
-import type { VerifiedSignature, VerifyOptions } from './verify.js';
-import { verifyWithAsync } from './verify.js';
+import { createVerifyAsync, type VerifySignatureAsync } from './verify.js';
 import { webCryptoHmac } from './web-crypto-hmac.js';
 
 /**
@@ -10,11 +7,10 @@ import { webCryptoHmac } from './web-crypto-hmac.js';
  * `verifySignature`; prefer it on edge runtimes, where it uses native code instead of the
  * portable pure-JS SHA-256. Under several secrets the MACs are computed concurrently.
  *
- * @param rawBody - the body exactly as received, before any JSON parsing
- * @param header - the `X-Signature` header value
- * @param secrets - the tenant's signing secret, or a list while rotating
- * @returns the authenticated timestamp and the index of the secret that matched
- * @throws {SignatureVerificationError} (as a rejection) for every request that must get a 401
+ * Takes the body exactly as received (before any JSON parsing), the `X-Signature` header value,
+ * and the tenant's signing secret (or a list while rotating). Resolves to the authenticated
+ * timestamp and the index of the secret that matched; rejects with a
+ * {@link SignatureVerificationError} for every request that must get a 401, and nothing else.
  *
  * @example
  * ```ts
@@ -32,11 +28,4 @@ import { webCryptoHmac } from './web-crypto-hmac.js';
  * }
  * ```
  */
-export function verifySignatureAsync(
-  rawBody: RawBody,
-  header: string | null | undefined,
-  secrets: Secrets,
-  options?: VerifyOptions,
-): Promise<VerifiedSignature> {
-  return verifyWithAsync(webCryptoHmac, rawBody, header, secrets, options);
-}
+export const verifySignatureAsync: VerifySignatureAsync = createVerifyAsync(webCryptoHmac);

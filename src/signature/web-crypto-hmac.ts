@@ -12,18 +12,19 @@ export const webCryptoHmac: AsyncHmac = {
   async mac(secret, t, body) {
     // Reached at call time, not import time: importing this module never fails anywhere.
     const { subtle } = crypto;
-    let key = keys.get(secret);
-    if (!key) {
+    if (!keys.has(secret)) {
       if (keys.size >= MAX_CACHED_KEYS) keys.clear();
-      key = subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-      keys.set(secret, key);
+      keys.set(
+        secret,
+        subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+      );
     }
     // Web Crypto takes one buffer, so this is the one place the body is copied.
     const prefix = utf8(`${t}.`);
     const message = new Uint8Array(prefix.length + body.length);
     message.set(prefix);
     message.set(body, prefix.length);
-    return new Uint8Array(await subtle.sign('HMAC', await key, message));
+    return new Uint8Array(await subtle.sign('HMAC', (await keys.get(secret))!, message));
   },
   equal: timingSafeEqualBytes,
 };

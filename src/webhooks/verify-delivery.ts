@@ -1,9 +1,21 @@
+import type { RawBody } from '../signature/bytes.js';
 import { SignatureVerificationError, type SignatureVerificationReason } from '../signature/errors.js';
-import type { VerifiedSignature } from '../signature/verify.js';
-import { verifySignatureAsync } from '../signature/verify-async.js';
+import type { Secrets } from '../signature/secrets.js';
+import type { VerifiedSignature, VerifyOptions } from '../signature/verify.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import type { Delivery } from './receiver-types.js';
 import { WebhookError } from './webhook-error.js';
+
+/**
+ * How a receiver checks `X-Signature`: `verifySignatureAsync` (Web Crypto) in the Web build, the
+ * synchronous Node-crypto `verifySignature` under the `node` condition (platform-node/webhooks.ts).
+ */
+export type SignatureVerifier = (
+  rawBody: RawBody,
+  header: string | undefined,
+  secrets: Secrets,
+  options: VerifyOptions,
+) => VerifiedSignature | Promise<VerifiedSignature>;
 
 /** The outcome of checking a delivery's signature. */
 export type VerifiedDelivery =
@@ -22,12 +34,13 @@ const PUBLIC_MESSAGES: Record<SignatureVerificationReason, string | undefined> =
 };
 
 /**
- * Finds the tenant's secrets and verifies `X-Signature` over the raw body with Web Crypto (so it
- * runs on the edge too). A resolver that throws is the receiver's failure, not the sender's: it
- * must not be answered 401, which the service would never retry.
+ * Finds the tenant's secrets and verifies `X-Signature` over the raw body with `verify`. A
+ * resolver that throws is the receiver's failure, not the sender's: it must not be answered
+ * 401, which the service would never retry.
  */
 export async function verifyDelivery(
   options: NormalizedReceiverOptions,
+  verify: SignatureVerifier,
   delivery: Delivery,
   tenantId: string | undefined,
   signatureHeader: string | undefined,
@@ -44,7 +57,7 @@ export async function verifyDelivery(
     };
   }
   try {
-    const signature = await verifySignatureAsync(delivery.rawBody, signatureHeader, secrets ?? [], {
+    const signature = await verify(delivery.rawBody, signatureHeader, secrets ?? [], {
       toleranceSeconds: options.toleranceSeconds,
     });
     return { ok: true, signature };

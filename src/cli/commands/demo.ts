@@ -51,7 +51,9 @@ export const demoCommand: Command = {
     }
     const total = DEMO_DAY.length;
     if (outcome.failed.length === 0) {
-      write(`\n${style.pass} ${style.green(`all ${total} steps behaved as expected`)}; everything is closed\n`);
+      write(
+        `\n${style.pass} ${style.green(`all ${total} steps behaved as expected`)}; everything is closed\n`,
+      );
       return EXIT.ok;
     }
     write(

@@ -1,3 +1,4 @@
+import { backfillCommand } from './backfill.js';
 import type { Command } from './command.js';
 import { demoCommand } from './demo.js';
 import { emulateCommand } from './emulate.js';
@@ -6,4 +7,11 @@ import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [demoCommand, emulateCommand, sendCommand, signCommand, verifyCommand];
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  emulateCommand,
+  sendCommand,
+  backfillCommand,
+  signCommand,
+  verifyCommand,
+];

@@ -5,7 +5,12 @@ import type { RetryEvent } from '../../client/hooks.js';
 import type { InboundEnvelope } from '../../contract/index.js';
 import { LoyaltyClient } from '../../platform-node/client.js';
 import { createEmulator, type Emulator, type MerchantCredentials } from '../../testing/index.js';
-import { createReceiver, createRuleCache, type DeliveryContext, type Envelope } from '../../webhooks/index.js';
+import {
+  createReceiver,
+  createRuleCache,
+  type DeliveryContext,
+  type Envelope,
+} from '../../webhooks/index.js';
 
 /** The names and settings of the demo's POS day, declared once. */
 export const DEMO_DEFAULTS = {

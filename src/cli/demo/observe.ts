@@ -2,6 +2,7 @@ import { LoyaltyApiError } from '../../client/errors.js';
 import type { RetryEvent } from '../../client/hooks.js';
 import type { PayloadInput } from '../../contract/index.js';
 import { samplePayload } from '../../testing/index.js';
+import { plural } from '../io.js';
 import { DEMO_DEFAULTS, type DemoWorld } from './demo-world.js';
 
 /** What the emulated service answers to a processed InvoiceEarned. */
@@ -23,8 +24,6 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
 export function codeOf(err: unknown): string | undefined {
   return err instanceof Error ? (err as { code?: string }).code : undefined;
 }
-
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** An InvoiceEarned of the demo's customer at the demo's branch. */
 export function invoice(

@@ -67,7 +67,7 @@ export const duplicateReplayed: Step<DemoWorld> = {
 
 /** An outbound type is refused before sending; posted raw, the service refuses it too. */
 export const outboundRefused: Step<DemoWorld> = {
-  title: 'Refused outbound type: LoyaltyRuleChanged is the service’s to send',
+  title: "Refused outbound type: LoyaltyRuleChanged is the service's to send",
   async run(w, log) {
     const payload = samplePayload('LoyaltyRuleChanged');
     const before = w.emulator.events().length;
@@ -77,7 +77,11 @@ export const outboundRefused: Step<DemoWorld> = {
         payload as unknown as PayloadInput<InboundEventType>,
       ),
     );
-    log.expect('refused locally', local instanceof LoyaltyValidationError && local.code, 'WRONG_EVENT_DIRECTION');
+    log.expect(
+      'refused locally',
+      local instanceof LoyaltyValidationError && local.code,
+      'WRONG_EVENT_DIRECTION',
+    );
     log.expect('requests sent', w.emulator.events().length, before);
     log.note(`client.send -> LoyaltyValidationError ${codeOf(local)}; nothing was sent`);
     // Posted by hand, signed like the client would, to show the service's own answer.
@@ -92,7 +96,11 @@ export const outboundRefused: Step<DemoWorld> = {
       body,
     });
     const answer = (await response.json()) as { code?: string };
-    log.expect('the service answers a raw POST', [response.status, answer.code], [400, 'WRONG_EVENT_DIRECTION']);
+    log.expect(
+      'the service answers a raw POST',
+      [response.status, answer.code],
+      [400, 'WRONG_EVENT_DIRECTION'],
+    );
     const { action } = ERROR_CODES.WRONG_EVENT_DIRECTION;
     log.note(`posted raw: ${response.status} ${answer.code} (action ${action}: never retried)`);
   },
@@ -117,13 +125,19 @@ export const pausedResumed: Step<DemoWorld> = {
         if (i === 1) log.note('the merchant resumes (from the onRetry hook)');
       }
       const answer = result.body as EarnAnswer;
-      log.note(`attempt ${result.attempts} -> ${result.status}: +${answer.result?.pointsEarned} points`);
+      log.note(
+        `attempt ${result.attempts} -> ${result.status}: +${answer.result?.pointsEarned} points (50 riyals at the new rate)`,
+      );
       log.expect(
         'retries announced by onRetry',
         retries.map((r) => r.code),
         ['INTEGRATION_PAUSED', 'INTEGRATION_PAUSED'],
       );
-      log.expect('earn result at the new rate', answer.result, { pointsEarned: 10, stampsEarned: 0, balance: 22 });
+      log.expect('earn result at the new rate', answer.result, {
+        pointsEarned: 10,
+        stampsEarned: 0,
+        balance: 22,
+      });
       log.note(balanceLine(w));
     } finally {
       w.onRetry = undefined;

@@ -16,11 +16,7 @@ export const earnPoints: Step<DemoWorld> = {
     w.sent.set('points-earn', { envelope, body: result.body });
     const answer = result.body as EarnAnswer;
     log.expect('earn result', answer.result, { pointsEarned: 8, stampsEarned: 0, balance: 8 });
-    log.expect(
-      'points balance',
-      w.emulator.balance(w.merchant.tenantId, DEMO_DEFAULTS.customerId).points,
-      8,
-    );
+    log.expect('points balance', w.emulator.balance(w.merchant.tenantId, DEMO_DEFAULTS.customerId).points, 8);
     log.note(`POST /events InvoiceEarned eventId ${envelope.eventId} -> ${result.status} ${answer.status}`);
     log.note(`+${answer.result?.pointsEarned} points; ${balanceLine(w)}`);
   },
@@ -44,7 +40,9 @@ export const couponUsed: Step<DemoWorld> = {
   async run(w, log) {
     const usage = { ...samplePayload('CouponUsed'), externalInvoiceId: 'inv-5002' };
     const result = await w.client.send('CouponUsed', usage);
-    log.note(`POST /events CouponUsed ${usage.externalCouponId} on ${usage.externalInvoiceId} -> ${result.status}`);
+    log.note(
+      `POST /events CouponUsed ${usage.externalCouponId} on ${usage.externalInvoiceId} -> ${result.status}`,
+    );
     const usages = w.emulator.merchant(w.merchant.tenantId).couponUsages;
     log.expect('coupon usages at the service', usages, [{ ...usage, status: 'Used' }]);
     log.note(`the service records the usage as ${usages[0]?.status}; ${balanceLine(w)}`);

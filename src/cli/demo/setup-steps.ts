@@ -1,6 +1,7 @@
 import { samplePayload } from '../../testing/index.js';
+import { plural } from '../io.js';
 import type { DemoWorld } from './demo-world.js';
-import { codeOf, describeRefusal, failure, plural } from './observe.js';
+import { codeOf, describeRefusal, failure } from './observe.js';
 import type { Step } from './step-runner.js';
 
 /** The merchant activates: its key works at once, but no webhook leaves before a signed event. */

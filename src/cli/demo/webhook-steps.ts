@@ -1,6 +1,7 @@
 import { DEFAULT_RULES } from '../../testing/index.js';
+import { plural } from '../io.js';
 import { DEMO_DEFAULTS, type DemoWorld } from './demo-world.js';
-import { balanceLine, plural } from './observe.js';
+import { balanceLine } from './observe.js';
 import type { Step } from './step-runner.js';
 
 const NEW_COST = 5;
@@ -30,7 +31,9 @@ export const ruleChanged: Step<DemoWorld> = {
         `the LoyaltyRuleChanged handler ran for tenant ${hook.tenantId}`,
     );
     log.expect('rule cache', [hook.applied, hook.previousVersion], [true, 1]);
-    log.note(`rule cache: ruleVersion ${ruleVersion} applied over ${hook.previousVersion} (only a newer one is)`);
+    log.note(
+      `rule cache: ruleVersion ${ruleVersion} applied over ${hook.previousVersion} (only a newer one is)`,
+    );
   },
 };
 
@@ -56,10 +59,12 @@ export const dayClosed: Step<DemoWorld> = {
       [],
     );
     const outcomes = new Map<string, number>();
-    for (const r of w.emulator.events({ tenantId })) outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+    for (const r of w.emulator.events({ tenantId }))
+      outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
     const counted = [...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
     log.note(`POST /events: ${counted}`);
     log.note(`ledger: ${plural(earns.length, 'earn')}, one per invoice; ${balanceLine(w)}`);
-    log.note(`webhooks: ${deliveries.length} delivered, ${plural(w.webhooks.length, 'handled')} by the receiver`);
+    const delivered = deliveries.filter((d) => d.status === 'delivered').length;
+    log.note(`webhooks: ${delivered} delivered, ${w.webhooks.length} handled by the receiver`);
   },
 };

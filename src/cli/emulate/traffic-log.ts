@@ -13,14 +13,15 @@ const time = (at: number) => new Date(at).toISOString().slice(11, 23);
 const settled = (r: RequestRecord) => r.status !== null || r.outcome === 'fault';
 
 function requestLine(r: RequestRecord, style: Style): string {
-  const status = r.status === null ? 'no answer' : String(r.status);
-  const paint = r.status !== null && r.status < 300 ? style.green : r.outcome === 'fault' ? style.yellow : style.red;
+  const answer = r.status === null ? 'no answer' : `${r.status} ${r.outcome}`;
+  const ok = r.status !== null && r.status < 300;
+  const paint = ok ? style.green : r.outcome === 'fault' ? style.yellow : style.red;
   const parts = [
     style.dim(time(r.at)),
     `${r.method} ${r.path}`,
-    paint(`${status} ${r.outcome}`),
+    paint(answer),
     r.code,
-    r.fault && `(fault ${r.fault})`,
+    r.fault && r.fault !== r.code && `(fault: ${r.fault})`,
     r.eventType,
     r.eventId && `eventId ${r.eventId}`,
     r.tenantId && `tenant ${r.tenantId}`,
@@ -58,7 +59,11 @@ function queuedLine(d: Delivery, style: Style): string {
  * Follows the emulator through its inspection API, which is all it offers to look inside: each
  * flush reads what is new since the last one. No secret or signature is in what it reads.
  */
-export function createTrafficLog(emulator: Emulator, write: (line: string) => void, style: Style): TrafficLog {
+export function createTrafficLog(
+  emulator: Emulator,
+  write: (line: string) => void,
+  style: Style,
+): TrafficLog {
   let nextRequest = 0;
   const waiting = new Set<number>();
   const attemptsWritten = new Map<string, number>();
@@ -75,7 +80,8 @@ export function createTrafficLog(emulator: Emulator, write: (line: string) => vo
       for (const delivery of emulator.deliveries()) {
         const written = attemptsWritten.get(delivery.deliveryId);
         if (written === undefined && delivery.status === 'queued') write(queuedLine(delivery, style));
-        for (const attempt of delivery.attempts.slice(written ?? 0)) write(attemptLine(delivery, attempt, style));
+        for (const attempt of delivery.attempts.slice(written ?? 0))
+          write(attemptLine(delivery, attempt, style));
         attemptsWritten.set(delivery.deliveryId, delivery.attempts.length);
       }
     },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amount, id } from './primitives.js';
 
 /**
@@ -16,8 +16,8 @@ export const branchSchema = z.strictObject({
 export const customerSchema = z.strictObject({
   externalCustomerId: id,
   phone: id,
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
+  firstName: z.optional(z.string()),
+  lastName: z.optional(z.string()),
 });
 
 /** Product shape; `isActive` defaults to `true` when omitted (send `false` when deleted). */
@@ -25,7 +25,7 @@ export const productSchema = z.strictObject({
   externalProductId: id,
   name: id,
   price: amount,
-  isActive: z.boolean({ error: 'must be true or false' }).default(true),
+  isActive: z._default(z.boolean({ error: 'must be true or false' }), true),
 });
 
 /** Coupon shape; `isLoyaltyProgramCoupon` defaults to `false`. */
@@ -35,7 +35,7 @@ export const couponSchema = z
     name: id,
     discountType: z.enum(['FixedAmount', 'Percentage']),
     discountValue: amount,
-    isLoyaltyProgramCoupon: z.boolean({ error: 'must be true or false' }).default(false),
+    isLoyaltyProgramCoupon: z._default(z.boolean({ error: 'must be true or false' }), false),
   })
   .check((ctx) => {
     // A percentage above 100 would give more than the invoice is worth: a data-entry slip.

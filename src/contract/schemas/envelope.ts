@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   EVENT_TYPES,
   type EventType,
@@ -95,7 +95,7 @@ export const inboundEnvelopeSchema = z.discriminatedUnion(
     ReturnType<typeof sentEnvelope>,
     ...ReturnType<typeof sentEnvelope>[],
   ],
-) as unknown as z.ZodType<InboundEnvelope, unknown>;
+) as unknown as z.ZodMiniType<InboundEnvelope, unknown>;
 
 /** Loose schema of an envelope the service delivers: unknown extra fields pass through. */
 export const outboundEnvelopeSchema = z.discriminatedUnion(
@@ -104,13 +104,13 @@ export const outboundEnvelopeSchema = z.discriminatedUnion(
     ReturnType<typeof receivedEnvelope>,
     ...ReturnType<typeof receivedEnvelope>[],
   ],
-) as unknown as z.ZodType<OutboundEnvelope, unknown>;
+) as unknown as z.ZodMiniType<OutboundEnvelope, unknown>;
 
 /** The error envelope of every non-success response (section 2.4). */
 export const errorEnvelopeSchema = z.looseObject({
   code: z.string(),
   message: z.string(),
-  correlationId: z.string().optional(),
+  correlationId: z.optional(z.string()),
 });
 /** The body of every error answer of the service (and of this SDK's receiver). */
 export type ErrorEnvelope = z.output<typeof errorEnvelopeSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { branchSchema, couponSchema, customerSchema, productSchema } from './entities.js';
 import { amount, id } from './primitives.js';
 
@@ -13,7 +13,7 @@ export const invoiceEarnedSchema = z
     externalBranchId: id,
     subtotalAfterDiscountBeforeVat: amount,
     earnType: z.enum(['Points', 'Stamps']),
-    stampCardId: z.nullable(id).default(null),
+    stampCardId: z._default(z.nullable(id), null),
     channel: z.enum(['Pos', 'Kiosk']),
   })
   .check((ctx) => {
@@ -41,7 +41,7 @@ export const invoiceRefundedSchema = z.strictObject({
   externalInvoiceId: id,
   externalOriginalInvoiceId: id,
   refundedAmount: amount,
-  isOverride: z.boolean({ error: 'must be true or false' }).default(false),
+  isOverride: z._default(z.boolean({ error: 'must be true or false' }), false),
 });
 
 /** CouponUsed (6.3). */
@@ -57,14 +57,14 @@ export const couponUsageCancelledSchema = z.strictObject({
   externalInvoiceId: id,
 });
 
-function batchOf<T extends z.ZodType>(item: T) {
+function batchOf<T extends z.ZodMiniType>(item: T) {
   return z.strictObject({
-    items: z
-      .array(item)
-      .min(1, { error: 'must hold at least one item' })
-      .max(MAX_BATCH_ITEMS, {
+    items: z.array(item).check(
+      z.minLength(1, { error: 'must hold at least one item' }),
+      z.maxLength(MAX_BATCH_ITEMS, {
         error: `must hold at most ${MAX_BATCH_ITEMS} items (client.syncBatch splits larger lists)`,
       }),
+    ),
   });
 }
 

@@ -1,7 +1,14 @@
-// zod/mini, not the classic API: these primitives and the outbound schemas are all the receiver
-// (an edge and browser entry) validates with, and classic zod alone is over its 24 KB budget.
-// Mini schemas nest inside classic ones, so the inbound schemas keep the classic API.
+// zod/mini, not the classic API, for every schema of the contract: classic zod alone is over the
+// browser budgets of the receiver (24 KB) and of the client (30 KB), which
+// test/package/bundle-size.test.ts checks. Mini has the same checks and messages, as functions.
+
 import * as z from 'zod/mini';
+import { globalConfig } from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
+
+// Classic zod installs its English messages itself; mini leaves every issue "Invalid input".
+// Only when the application has not chosen a locale of its own, as classic does.
+if (!globalConfig.localeError) z.config(en());
 
 /**
  * Field formats shared by every payload. The contract does not show maximum lengths or string

@@ -1,0 +1,121 @@
+/**
+ * Posting events: `client.send` (build the envelope, validate, serialise, sign, POST over the
+ * Node build's undici agent, read the answer) beside a raw `undici.request` and a plain `fetch`
+ * loop posting an already signed body of the same size, all at the same concurrency against a
+ * loopback server in a child process that answers at once. Then the SDK's own CPU time per
+ * event: the steps it adds before the bytes reach the transport.
+ */
+
+import { CLIENT_DEFAULTS, createEnvelope, LoyaltyClient } from 'loyalty-partner-sdk';
+import { signPayload } from 'loyalty-partner-sdk/signature';
+import { samplePayload } from 'loyalty-partner-sdk/testing';
+import { request } from 'undici';
+import { SECRET } from './fixtures.mjs';
+import { compare, concurrently, cpuMicrosPerOp, goal } from './harness.mjs';
+import { startLoopbackServer } from './loopback-server.mjs';
+
+/** In-flight requests of every contender: the client's own socket limit, so all may use it fully. */
+const CONCURRENCY = CLIENT_DEFAULTS.connections;
+const encoder = new TextEncoder();
+
+function contenders(origin) {
+  const payload = samplePayload('InvoiceEarned');
+  const client = new LoyaltyClient({ baseUrl: origin, apiKey: 'bench-api-key', signingSecret: SECRET });
+  const url = `${origin}${CLIENT_DEFAULTS.paths.events}`;
+  const body = encoder.encode(JSON.stringify(createEnvelope('InvoiceEarned', payload)));
+  const headers = {
+    'content-type': 'application/json',
+    'x-api-key': 'bench-api-key',
+    'x-signature': signPayload(body, SECRET),
+  };
+  const expectOk = (status) => {
+    if (status !== 200) throw new Error(`the loopback server answered ${status}`);
+  };
+  return {
+    client,
+    list: [
+      {
+        name: 'SDK client.send',
+        run: concurrently(CONCURRENCY, async () => {
+          expectOk((await client.send('InvoiceEarned', payload)).status);
+        }),
+      },
+      {
+        name: 'raw undici.request (pre-signed body)',
+        run: concurrently(CONCURRENCY, async () => {
+          const response = await request(url, { method: 'POST', headers, body });
+          await response.body.arrayBuffer();
+          expectOk(response.statusCode);
+        }),
+      },
+      {
+        name: 'plain fetch (pre-signed body)',
+        run: concurrently(CONCURRENCY, async () => {
+          const response = await fetch(url, { method: 'POST', headers, body });
+          await response.arrayBuffer();
+          expectOk(response.status);
+        }),
+      },
+    ],
+  };
+}
+
+/** The SDK's work per event before the transport: envelope, validation, JSON, UTF-8, signature. */
+function sdkStepsMicros() {
+  const payload = samplePayload('InvoiceEarned');
+  return cpuMicrosPerOp(() => {
+    const envelope = createEnvelope('InvoiceEarned', payload);
+    signPayload(encoder.encode(JSON.stringify(envelope)), SECRET);
+  });
+}
+
+/** Runs the throughput comparison, then the CPU measures; carries the client's goals. */
+export async function run() {
+  const server = await startLoopbackServer();
+  try {
+    const { client, list } = contenders(server.origin);
+    const throughput = await compare(list, { rounds: 9, sampleMs: 120, warmupMs: 300 });
+    const cpu = await compare(list, { rounds: 9, sampleMs: 60, warmupMs: 0, clock: 'cpu' });
+    await client.close();
+    const [sdk, undici, plainFetch] = throughput;
+    const stepsMicros = sdkStepsMicros();
+    const perRequest = cpu.map(({ name, opsPerSec, spread }) => ({
+      name,
+      value: 1e6 / opsPerSec,
+      spread,
+    }));
+    return {
+      sections: [
+        {
+          title: `send one event, ${CONCURRENCY} in flight, loopback server`,
+          unit: 'ops/s',
+          rows: throughput,
+          baseline: sdk.name,
+        },
+        {
+          title: 'client-process CPU per request (lower is better)',
+          unit: 'µs',
+          rows: [
+            ...perRequest,
+            { name: 'SDK steps alone: envelope, validation, JSON, signature', value: stepsMicros },
+          ],
+        },
+      ],
+      goals: [
+        goal('client.send vs raw undici.request', sdk.opsPerSec / undici.opsPerSec, 0.8),
+        goal('client.send vs plain fetch', sdk.opsPerSec / plainFetch.opsPerSec, 3),
+        goal('SDK CPU per event (envelope, validation, serialisation, signing)', stepsMicros, 15, {
+          atMost: true,
+          unit: ' µs',
+        }),
+      ],
+      ratios: {
+        sendVsUndici: sdk.opsPerSec / undici.opsPerSec,
+        sendVsFetch: sdk.opsPerSec / plainFetch.opsPerSec,
+        sdkStepsMicrosPerEvent: stepsMicros,
+      },
+    };
+  } finally {
+    server.stop();
+  }
+}

@@ -1,0 +1,59 @@
+import { writeFile } from 'node:fs/promises';
+import { UsageError } from '../exit-codes.js';
+import { type CliIo, createStyle, plural } from '../io.js';
+import type { RowFailure } from './rows.js';
+
+/** Defaults of the backfill summary, declared once. */
+export const SUMMARY_DEFAULTS = {
+  /** Failed rows listed on stdout; `--report` holds them all. */
+  listedFailures: 20,
+} as const;
+
+/** What a backfill did, for its summary. */
+export interface BackfillSummary {
+  entity: string;
+  path: string;
+  read: number;
+  sent: number;
+  /** Every problem, sorted by line; a row may have several. */
+  failures: readonly RowFailure[];
+  notes: readonly string[];
+  report: string | undefined;
+}
+
+const describe = (f: RowFailure) => `line ${f.line}: ${f.path ? `${f.path} ${f.message}` : f.message}`;
+
+/**
+ * Prints the summary (rows read, sent, failed), the notes and the first failed rows on stdout, and
+ * writes every problem to the `--report` file as JSON Lines. Returns the number of failed rows.
+ * Only line numbers, field paths and messages are written: row values may be personal data.
+ */
+export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promise<number> {
+  const style = createStyle(io);
+  const { failures } = summary;
+  const failedRows = new Set(failures.map((f) => f.line)).size;
+  const mark = failedRows === 0 ? style.pass : style.fail;
+  const counts = `${plural(summary.read, 'row')} read, ${summary.sent} sent, ${failedRows} failed`;
+  io.stdout.write(`${mark} backfill ${summary.entity} from ${summary.path}: ${counts}\n`);
+  for (const note of summary.notes) io.stdout.write(`  ${note}\n`);
+  if (failures.length > 0) {
+    io.stdout.write('failed rows:\n');
+    for (const failure of failures.slice(0, SUMMARY_DEFAULTS.listedFailures)) {
+      io.stdout.write(`  ${style.red(describe(failure))}\n`);
+    }
+    const more = failures.length - SUMMARY_DEFAULTS.listedFailures;
+    if (more > 0) {
+      io.stdout.write(`  ... and ${more} more${summary.report ? '' : ' (--report <file> lists all)'}\n`);
+    }
+  }
+  if (summary.report !== undefined) {
+    const lines = failures.map(
+      (f) => `${JSON.stringify({ line: f.line, path: f.path, message: f.message })}\n`,
+    );
+    await writeFile(summary.report, lines.join('')).catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot write ${summary.report}: ${err.code ?? 'failed'}`);
+    });
+    io.stdout.write(`report: ${plural(failures.length, 'problem')} in ${summary.report}\n`);
+  }
+  return failedRows;
+}

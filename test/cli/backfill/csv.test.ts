@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CsvSyntaxError, parseCsv } from '../../../src/cli/backfill/csv.js';
+
+/**
+ * An RFC 4180 writer, independent of the parser: a field is quoted when it holds a comma, a quote,
+ * CR or LF (or is the only, empty field of its record, which would otherwise be a blank line),
+ * quotes doubled. Returns the text and the line each record starts on.
+ */
+function writeCsv(records: string[][], eol: string, finalEol: boolean) {
+  const quote = (field: string, alone: boolean) =>
+    /[",\r\n]/.test(field) || (alone && field === '') || field.startsWith('\uFEFF')
+      ? `"${field.replaceAll('"', '""')}"`
+      : field;
+  let text = '';
+  const lines: number[] = [];
+  records.forEach((fields, index) => {
+    lines.push((text.match(/\r\n|\r|\n/g) ?? []).length + 1);
+    text += fields.map((field) => quote(field, fields.length === 1)).join(',');
+    if (index < records.length - 1 || finalEol) text += eol;
+  });
+  return { text, lines };
+}
+
+const tricky = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', ',', '"', '\r', '\n', 'é', '\u0661', '\t') });
+const field = fc.oneof(tricky, fc.string({ unit: 'grapheme' }));
+const records = fc.array(fc.array(field, { minLength: 1, maxLength: 6 }), { maxLength: 8 });
+
+describe('parseCsv', () => {
+  it('gives back any records an RFC 4180 writer wrote, with the line each starts on', () => {
+    fc.assert(
+      fc.property(records, fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), (input, eol, finalEol) => {
+        const { text, lines } = writeCsv(input, eol, finalEol);
+        const parsed = parseCsv(text);
+        expect(parsed.map((r) => r.fields)).toEqual(input);
+        expect(parsed.map((r) => r.line)).toEqual(lines);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads quoted commas, doubled quotes and line breaks inside quotes, and CRLF endings', () => {
+    expect(parseCsv('name,note\r\n"Latte, large","say ""hi""\r\nthen go"\r\nMocha,\r\n')).toEqual([
+      { line: 1, fields: ['name', 'note'] },
+      { line: 2, fields: ['Latte, large', 'say "hi"\r\nthen go'] },
+      { line: 4, fields: ['Mocha', ''] },
+    ]);
+  });
+
+  it('skips a byte-order mark and blank lines, but keeps counting lines', () => {
+    expect(parseCsv('\uFEFFa,b\n\n1,2\n\r\n3,4')).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 3, fields: ['1', '2'] },
+      { line: 5, fields: ['3', '4'] },
+    ]);
+  });
+
+  it('keeps spaces and an empty last field exactly', () => {
+    expect(parseCsv(' a , b ,\n')).toEqual([{ line: 1, fields: [' a ', ' b ', ''] }]);
+  });
+
+  it('refuses a quoted field that is never closed, naming the line it opened on', () => {
+    const error = (() => {
+      try {
+        parseCsv('a,b\n1,"two\n3,4\n');
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(error).toBeInstanceOf(CsvSyntaxError);
+    expect(error).toMatchObject({
+      code: 'CSV_SYNTAX',
+      line: 2,
+      message: 'line 2: a quoted field is never closed',
+    });
+  });
+
+  it('refuses text after a closing quote', () => {
+    expect(() => parseCsv('a,b\n"one"two,3\n')).toThrow(/^line 2: text after a closing quote/);
+  });
+});

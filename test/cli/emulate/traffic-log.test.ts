@@ -1,0 +1,83 @@
+import { PassThrough } from 'node:stream';
+import { LoyaltyClient, LoyaltyNetworkError } from 'loyalty-partner-sdk';
+import { createEmulator, samplePayload } from 'loyalty-partner-sdk/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTrafficLog } from '../../../src/cli/emulate/traffic-log.js';
+import { createStyle } from '../../../src/cli/io.js';
+
+const plain = createStyle({
+  stdout: Object.assign(new PassThrough(), { isTTY: false }),
+  stderr: new PassThrough(),
+  stdin: new PassThrough(),
+  env: {},
+});
+const TIME = '\\d\\d:\\d\\d:\\d\\d\\.\\d{3}';
+
+describe('the emulate traffic log', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  function setup() {
+    const receiverAnswers = [503, 200, 200, 200];
+    const emulator = createEmulator({
+      receiverUrl: 'http://receiver.test/hooks',
+      fetch: async () => new Response(null, { status: receiverAnswers.shift() ?? 200 }),
+    });
+    const merchant = emulator.createMerchant({ tenantId: 'cafe-olaya' });
+    const client = new LoyaltyClient({
+      baseUrl: 'http://loyalty.test',
+      apiKey: merchant.apiKey,
+      signingSecret: merchant.signingSecret,
+      fetch: emulator.fetch,
+      retry: false,
+    });
+    closers.push(
+      () => client.close(),
+      () => emulator.close(),
+    );
+    const lines: string[] = [];
+    const log = createTrafficLog(emulator, (line) => lines.push(line), plain);
+    return { emulator, client, lines, log };
+  }
+
+  it('writes one line per request and per webhook attempt, each once, without a key or a secret', async () => {
+    const { emulator, client, lines, log } = setup();
+    log.flush();
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${TIME} webhook IntegrationStatusChanged queued until the first signed event`),
+      ),
+      expect.stringMatching(/webhook LoyaltyRuleChanged queued .* tenant cafe-olaya$/),
+      expect.stringMatching(/webhook LoyaltyRuleChanged queued /),
+    ]);
+    const { eventId, correlationId } = await client.send('BranchSynced', samplePayload('BranchSynced'));
+    await emulator.idle();
+    log.flush();
+    log.flush();
+    expect(lines.slice(3)).toEqual([
+      `${lines[3]?.slice(0, 12)} POST /api/partner/v1/events 200 processed BranchSynced eventId ${eventId} tenant cafe-olaya correlationId ${correlationId}`,
+      expect.stringMatching(
+        /webhook IntegrationStatusChanged -> http:\/\/receiver\.test\/hooks attempt 1: 503 retry, next at \S+ eventId /,
+      ),
+      expect.stringMatching(/webhook LoyaltyRuleChanged -> \S+ attempt 1: 200 delivered eventId /),
+      expect.stringMatching(/webhook LoyaltyRuleChanged -> \S+ attempt 1: 200 delivered eventId /),
+    ]);
+    expect(lines.join('\n')).not.toMatch(/lk_test_|whsec_/);
+  });
+
+  it('logs a request a fault dropped, with no answer', async () => {
+    const { emulator, client, lines, log } = setup();
+    emulator.injectFaults({ kinds: ['reset'], times: 1 });
+    await expect(client.send('BranchSynced', samplePayload('BranchSynced'))).rejects.toBeInstanceOf(
+      LoyaltyNetworkError,
+    );
+    log.flush();
+    expect(lines.filter((line) => line.includes('POST'))).toEqual([
+      expect.stringMatching(
+        /POST \/api\/partner\/v1\/events no answer \(fault: reset\) BranchSynced eventId /,
+      ),
+    ]);
+  });
+});

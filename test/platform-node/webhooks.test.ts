@@ -1,0 +1,66 @@
+import { createReceiver as webCreateReceiver } from 'loyalty-partner-sdk/webhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+// The `node` condition's entry, which the vitest aliases do not serve (they map the public name
+// to the Web build): imported by path.
+import { createReceiver as nodeCreateReceiver } from '../../src/platform-node/webhooks.js';
+import { bodyOf, now, outboundEvent, SECRETS, signedDelivery } from '../webhooks/support/deliveries.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+const builds = [
+  ['the Node build', nodeCreateReceiver],
+  ['the Web build', webCreateReceiver],
+] as const;
+
+describe.each(builds)('createReceiver of %s', (_build, createReceiver) => {
+  const receiverFor = (handled: string[]) =>
+    createReceiver({
+      secrets: (tenantId) => SECRETS[tenantId as keyof typeof SECRETS],
+      handlers: { IntegrationStatusChanged: (event) => void handled.push(event.eventId) },
+    });
+
+  it('runs the handler for a delivery signed with the older of two rotating secrets', async () => {
+    const handled: string[] = [];
+    const event = outboundEvent('IntegrationStatusChanged');
+    const answer = await receiverFor(handled).handle(
+      signedDelivery(event, { secret: SECRETS['merchant-1'][1] }),
+    );
+    expect(answer.status).toBe(200);
+    expect(handled).toEqual([event.eventId]);
+  });
+
+  it.each([
+    ['signed with another tenant’s secret', { secret: SECRETS['merchant-2'][0] }, 'INVALID_SIGNATURE'],
+    ['without X-Signature', { signature: null }, 'INVALID_SIGNATURE'],
+    ['signed six minutes ago', { timestamp: now() - 360 }, 'SIGNATURE_EXPIRED'],
+  ] as const)('answers 401 to a delivery %s, handler not run', async (_case, options, code) => {
+    const handled: string[] = [];
+    const answer = await receiverFor(handled).handle(
+      signedDelivery(outboundEvent('IntegrationStatusChanged'), options),
+    );
+    expect(answer.status).toBe(401);
+    expect(bodyOf(answer)).toMatchObject({ code });
+    expect(handled).toEqual([]);
+  });
+});
+
+describe('createReceiver of the Node build', () => {
+  it('verifies with Node crypto, never with Web Crypto', async () => {
+    const subtleSign = vi.spyOn(globalThis.crypto.subtle, 'sign');
+    const receiver = nodeCreateReceiver({ secrets: SECRETS['merchant-2'], handlers: {} });
+    const answer = await receiver.handle(
+      signedDelivery(outboundEvent('IntegrationStatusChanged'), { secret: SECRETS['merchant-2'][0] }),
+    );
+    expect(answer.status).toBe(200);
+    expect(subtleSign).not.toHaveBeenCalled();
+  });
+
+  it('still verifies with Web Crypto in the Web build (the spy above can see it)', async () => {
+    const subtleSign = vi.spyOn(globalThis.crypto.subtle, 'sign');
+    const receiver = webCreateReceiver({ secrets: SECRETS['merchant-2'], handlers: {} });
+    await receiver.handle(
+      signedDelivery(outboundEvent('IntegrationStatusChanged'), { secret: SECRETS['merchant-2'][0] }),
+    );
+    expect(subtleSign).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { readSecrets } from '../../src/signature/secrets.js';
+
+describe('readSecrets', () => {
+  it('turns one secret into a list and copies a list, so later changes by the caller do not leak in', () => {
+    expect(readSecrets('whsec_one')).toEqual(['whsec_one']);
+    const list = ['a', 'b'];
+    const read = readSecrets(list)!;
+    list.push('c');
+    expect(read).toEqual(['a', 'b']);
+  });
+
+  it('keeps secrets byte for byte, spaces included', () => {
+    expect(readSecrets([' a ', '\n'])).toEqual([' a ', '\n']);
+  });
+
+  it('has no usable secret for an empty list, an empty string anywhere or a value that is not a string', () => {
+    for (const value of ['', [], ['a', ''], [''], [1], [null], null, undefined, 7, { length: 1, 0: 'a' }]) {
+      expect(readSecrets(value)).toBeUndefined();
+    }
+  });
+});

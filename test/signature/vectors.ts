@@ -1,0 +1,43 @@
+// The known-answer vectors (a copy of shared/vectors/signature.json, computed with an
+// independent HMAC implementation) and the two builds every vector runs through.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as web from 'loyalty-partner-sdk/signature';
+import * as node from '../../src/platform-node/signature.js';
+
+export interface SignVector {
+  name: string;
+  secrets: string[];
+  timestamp: number;
+  bodyHex: string;
+  header: string;
+}
+
+export interface VerifyVector {
+  name: string;
+  header: string | null;
+  secrets: string[];
+  now: number;
+  bodyHex: string;
+  expect: 'ok' | 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED';
+  reason?: web.SignatureVerificationReason;
+}
+
+export const vectors = JSON.parse(
+  readFileSync(new URL('../fixtures/signature-vectors.json', import.meta.url), 'utf8'),
+) as { toleranceSeconds: number; sign: SignVector[]; verify: VerifyVector[] };
+
+/** The vector's raw body as bytes, never decoded. */
+export const bodyOf = (vector: { bodyHex: string }): Uint8Array =>
+  new Uint8Array(Buffer.from(vector.bodyHex, 'hex'));
+
+/** Both builds of `loyalty-partner-sdk/signature`: the same names, a different HMAC behind them. */
+export const builds = [
+  ['the Node build', node],
+  ['the Web build', web],
+] as const;
+
+/** HMAC-SHA256 of `<t>.` + body computed with node:crypto alone, independent of the SDK. */
+export function referenceV1(secret: string, t: string | number, body: Uint8Array | string): string {
+  return createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+}
