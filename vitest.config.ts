@@ -5,11 +5,12 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 
 export default defineConfig({
   resolve: {
-    // Tests import the package by its public names, exactly as a user would.
+    // Tests import the package by its public names, resolved as Node resolves them (the `node`
+    // export condition); tests of a Web build import its source file by path.
     alias: [
       { find: /^loyalty-partner-sdk$/, replacement: src('platform-node/index.ts') },
-      { find: /^loyalty-partner-sdk\/signature$/, replacement: src('signature/index.ts') },
-      { find: /^loyalty-partner-sdk\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^loyalty-partner-sdk\/signature$/, replacement: src('platform-node/signature.ts') },
+      { find: /^loyalty-partner-sdk\/webhooks$/, replacement: src('platform-node/webhooks.ts') },
       { find: /^loyalty-partner-sdk\/node$/, replacement: src('adapters/node.ts') },
       { find: /^loyalty-partner-sdk\/express$/, replacement: src('adapters/express.ts') },
       { find: /^loyalty-partner-sdk\/next$/, replacement: src('adapters/next.ts') },

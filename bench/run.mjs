@@ -12,6 +12,12 @@ import { fileURLToPath } from 'node:url';
 
 /** The comparisons, in the order they run and print. */
 const MODULES = ['signature', 'receiver', 'client', 'outbox', 'import-time'];
+/**
+ * Node flags of each comparison's process. Those timed by CPU time run V8's garbage collector on
+ * the main thread, so that each contender pays for its own garbage: with helper threads, the
+ * collection of one contender's garbage lands in the CPU time of whichever runs next.
+ */
+const FLAGS = { signature: ['--single-threaded-gc'], receiver: ['--single-threaded-gc'] };
 const RESULTS = new URL('./results/latest.json', import.meta.url);
 
 function machine() {
@@ -61,7 +67,10 @@ function goalLine({ goal, value, target, unit, pass }) {
 
 /** Runs one comparison in a child process and returns what its `run()` resolved to. */
 async function runIsolated(name) {
-  const child = fork(fileURLToPath(import.meta.url), ['--child', name], { stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), ['--child', name], {
+    stdio: 'inherit',
+    execArgv: FLAGS[name] ?? [],
+  });
   let message = { error: 'it exited without a result' };
   child.on('message', (sent) => {
     message = sent;

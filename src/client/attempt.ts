@@ -6,8 +6,15 @@ import { type Answer, readAnswer } from './response.js';
 import type { RetryBudget } from './retry-budget.js';
 import { type Transport, TransportTimeoutError } from './transport.js';
 
-/** Signs `body` at `timestamp` (unix seconds) under every secret: the build's `signPayload`. */
-export type Signer = (body: Uint8Array, secrets: readonly string[], timestamp: number) => string;
+/**
+ * Signs `body` at `timestamp` (unix seconds) under every secret: Node crypto synchronously in the
+ * Node build, Web Crypto asynchronously in the Web build.
+ */
+export type Signer = (
+  body: Uint8Array,
+  secrets: readonly string[],
+  timestamp: number,
+) => string | Promise<string>;
 
 /** Everything one client shares between its calls. */
 export interface ClientContext {
@@ -54,12 +61,12 @@ export async function attempt(
   signal: AbortSignal,
 ): Promise<Outcome> {
   const { options } = ctx;
-  const headers = call.signed
-    ? {
-        ...call.headers,
-        'x-signature': ctx.sign(call.body ?? EMPTY, options.secrets, ctx.clock.unixSeconds()),
-      }
-    : call.headers;
+  let headers = call.headers;
+  if (call.signed) {
+    const signature = ctx.sign(call.body ?? EMPTY, options.secrets, ctx.clock.unixSeconds());
+    // Awaited only when it is a promise: the Node build's hot path stays free of a microtask.
+    headers = { ...headers, 'x-signature': typeof signature === 'string' ? signature : await signature };
+  }
   const url = options.origin + call.path;
   const { onRequest, onResponse } = options.hooks;
   if (onRequest) {

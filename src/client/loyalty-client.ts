@@ -60,6 +60,7 @@ export class LoyaltyClient {
       budget: resolved.budget && new RetryBudget(resolved.budget),
     };
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
+    platform.allowManyListeners?.(this.#closer.signal);
   }
 
   /** Service clock minus local clock (ms), as learned from `401 SIGNATURE_EXPIRED`; 0 until then. */

@@ -1,5 +1,5 @@
-import { pureJsHmac } from '../signature/sha256.js';
-import { signWith } from '../signature/sign.js';
+import { signWithAsync } from '../signature/sign.js';
+import { webCryptoHmac } from '../signature/web-crypto-hmac.js';
 import type { Signer } from './attempt.js';
 import { createFetchTransport } from './fetch-transport.js';
 import type { Transport, TransportSettings } from './transport.js';
@@ -14,11 +14,17 @@ export interface ClientPlatform {
   createTransport(settings: TransportSettings): Transport;
   sign: Signer;
   runtime(): string;
+  /**
+   * Lets `signal` carry one abort listener per call in flight. Node warns past 10 listeners on
+   * an `AbortSignal` (MaxListenersExceededWarning); the client's own signal, which `close()`
+   * aborts, legitimately has one per attempt under way, 16 with the default sockets.
+   */
+  allowManyListeners?(signal: AbortSignal): void;
 }
 
-/** Web build: `globalThis.fetch` and the portable pure-JS HMAC-SHA256 (signing must be sync). */
+/** Web build: `globalThis.fetch` and Web Crypto's HMAC, the one every Web runtime has. */
 export const webPlatform: ClientPlatform = {
   createTransport: () => createFetchTransport(),
-  sign: (body, secrets, timestamp) => signWith(pureJsHmac, body, secrets, { timestamp }),
+  sign: (body, secrets, timestamp) => signWithAsync(webCryptoHmac, body, secrets, { timestamp }),
   runtime: webRuntime,
 };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { LoyaltyClient as CoreLoyaltyClient } from '../client/loyalty-client.js';
 import type { ClientPlatform } from '../client/platform.js';
 import { signWith } from '../signature/sign.js';
@@ -9,6 +10,8 @@ const nodePlatform: ClientPlatform = {
   createTransport: createUndiciTransport,
   sign: (body, secrets, timestamp) => signWith(nodeHmac, body, secrets, { timestamp }),
   runtime: () => `node/${process.versions.node}`,
+  // 0: no limit. The listeners are removed as each attempt ends (client/abort.ts), so none leak.
+  allowManyListeners: (signal) => setMaxListeners(0, signal),
 };
 
 /**

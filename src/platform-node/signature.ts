@@ -1,7 +1,8 @@
 /**
  * `loyalty-partner-sdk/signature` under the `node` export condition: the same names as the Web
  * build (`src/signature/index.ts`), built from the same core, with the synchronous functions
- * bound to Node crypto. `verifySignatureAsync` stays on Web Crypto, which Node 20 also has.
+ * bound to Node crypto. `verifySignatureAsync` and `signPayloadAsync` stay on Web Crypto, which
+ * Node 20 also has.
  *
  * @packageDocumentation
  */
@@ -15,15 +16,15 @@ export { SignatureVerificationError } from '../signature/errors.js';
 export type { ParsedSignatureHeader } from '../signature/parse-header.js';
 export { parseSignatureHeader } from '../signature/parse-header.js';
 export type { Secrets } from '../signature/secrets.js';
-export type { SignOptions, SignPayload } from '../signature/sign.js';
+export type { SignOptions, SignPayload, SignPayloadAsync } from '../signature/sign.js';
+export { signPayloadAsync, verifySignatureAsync } from '../signature/verify-async.js';
 export type {
   VerifiedSignature,
   VerifyOptions,
   VerifySignature,
   VerifySignatureAsync,
-} from '../signature/verify.js';
-export { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
-export { verifySignatureAsync } from '../signature/verify-async.js';
+} from '../signature/verify-options.js';
+export { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify-options.js';
 
 /**
  * Signs a raw body: HMAC-SHA256 (Node crypto) over the bytes `<t>.` followed by the body, one

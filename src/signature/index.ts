@@ -1,14 +1,14 @@
 /**
  * `loyalty-partner-sdk/signature`, Web build: for edge runtimes and browsers, free of `node:*`.
- * The synchronous functions use a portable pure-JS HMAC-SHA256; `verifySignatureAsync` uses Web
- * Crypto. Under Node the `node` export condition serves `platform-node/signature.ts` instead,
- * with the same names and Node crypto behind the synchronous functions.
+ * Web Crypto is the only HMAC there and it is asynchronous, so `verifySignatureAsync` and
+ * `signPayloadAsync` are the functions to use; the synchronous `verifySignature` and
+ * `signPayload` are Node crypto's (the `node` export condition serves
+ * `platform-node/signature.ts`, under Node, Bun and Deno) and here say so when called.
  *
  * @packageDocumentation
  */
-import { pureJsHmac } from './sha256.js';
-import { type SignPayload, signWith } from './sign.js';
-import { createVerify, type VerifySignature } from './verify.js';
+import type { SignPayload } from './sign.js';
+import type { VerifySignature } from './verify.js';
 
 export type { RawBody } from './bytes.js';
 export type { SignatureVerificationCode, SignatureVerificationReason } from './errors.js';
@@ -16,49 +16,54 @@ export { SignatureVerificationError } from './errors.js';
 export type { ParsedSignatureHeader } from './parse-header.js';
 export { parseSignatureHeader } from './parse-header.js';
 export type { Secrets } from './secrets.js';
-export type { SignOptions, SignPayload } from './sign.js';
-export type { VerifiedSignature, VerifyOptions, VerifySignature, VerifySignatureAsync } from './verify.js';
-export { DEFAULT_TOLERANCE_SECONDS } from './verify.js';
-export { verifySignatureAsync } from './verify-async.js';
+export type { SignOptions, SignPayload, SignPayloadAsync } from './sign.js';
+export { signPayloadAsync, verifySignatureAsync } from './verify-async.js';
+export type {
+  VerifiedSignature,
+  VerifyOptions,
+  VerifySignature,
+  VerifySignatureAsync,
+} from './verify-options.js';
+export { DEFAULT_TOLERANCE_SECONDS } from './verify-options.js';
 
 /**
- * Signs a raw body: HMAC-SHA256 over the bytes `<t>.` followed by the body, one `v1` per secret
- * in the order given. Use it for requests to the service and for test deliveries.
- *
- * Returns the `X-Signature` value, `t=<unix seconds>,v1=<64 lowercase hex>[,v1=...]`. Refuses
- * secrets and bodies exactly as verification does (a {@link SignatureVerificationError}
- * `no_secret` or `no_match`), and throws a RangeError for a timestamp that is not whole unix
- * seconds >= 0.
+ * A synchronous function of the Node build called where only Web Crypto exists: fails at once,
+ * before reading any input, naming the asynchronous function that works here. Signing and
+ * verifying are never attempted with a slower home-made HMAC behind the caller's back.
+ */
+function nodeOnly(name: 'signPayload' | 'verifySignature'): never {
+  throw new TypeError(
+    `${name} needs Node.js crypto (a synchronous HMAC), which this runtime lacks; use ${name}Async, which runs on Web Crypto`,
+  );
+}
+
+/**
+ * Signs a raw body synchronously: available under Node.js, Bun and Deno (the `node` export
+ * condition). In this Web build (Workers, Next.js edge, browsers) it throws a `TypeError`
+ * pointing at `signPayloadAsync`, since Web Crypto can only sign asynchronously.
  *
  * @example
  * ```ts
- * import { signPayload } from 'loyalty-partner-sdk/signature';
+ * import { signPayload, signPayloadAsync } from 'loyalty-partner-sdk/signature';
  * const body = JSON.stringify({ eventType: 'InvoiceEarned' });
- * const headers = { 'content-type': 'application/json', 'x-signature': signPayload(body, 'whsec_example') };
+ * const header = typeof process === 'object' ? signPayload(body, 'whsec_example') : await signPayloadAsync(body, 'whsec_example');
  * ```
  */
-export const signPayload: SignPayload = (rawBody, secret, options) =>
-  signWith(pureJsHmac, rawBody, secret, options);
+export const signPayload: SignPayload = () => nodeOnly('signPayload');
 
 /**
- * Verifies an `X-Signature` header synchronously: parses it, compares the HMAC of `<t>.` + body
- * in constant time against every `v1` under every secret, and only then checks that `t` is
- * within the tolerance of now. This Web build computes the HMAC in pure JavaScript; prefer
- * `verifySignatureAsync` on edge runtimes. Under Node the `node` condition binds Node crypto.
- *
- * Takes the body exactly as received (before any JSON parsing), the `X-Signature` header value,
- * and the tenant's signing secret (or a list while rotating). Returns the authenticated
- * timestamp and the index of the secret that matched; throws a
- * {@link SignatureVerificationError} for every request that must get a 401, and nothing else
- * whatever the header, body or secrets hold.
+ * Verifies an `X-Signature` header synchronously: available under Node.js, Bun and Deno (the
+ * `node` export condition). In this Web build it throws a `TypeError` pointing at
+ * `verifySignatureAsync`, which has the same rules and results and runs on Web Crypto.
  *
  * @example
  * ```ts
- * import { signPayload, verifySignature } from 'loyalty-partner-sdk/signature';
- * const body = '{"eventType":"LoyaltyRuleChanged"}';
- * const header = signPayload(body, 'whsec_example', { timestamp: 1763630000 });
- * const { secretIndex } = verifySignature(body, header, 'whsec_example', { now: 1763630010 });
- * console.log(secretIndex); // 0
+ * import { verifySignatureAsync } from 'loyalty-partner-sdk/signature';
+ * export async function POST(request: Request): Promise<Response> {
+ *   const body = new Uint8Array(await request.arrayBuffer());
+ *   await verifySignatureAsync(body, request.headers.get('x-signature'), 'whsec_example');
+ *   return new Response(null, { status: 204 });
+ * }
  * ```
  */
-export const verifySignature: VerifySignature = createVerify(pureJsHmac);
+export const verifySignature: VerifySignature = () => nodeOnly('verifySignature');

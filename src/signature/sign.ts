@@ -1,8 +1,8 @@
 import { type RawBody, toHex } from './bytes.js';
-import type { SyncHmac } from './hmac.js';
+import type { AsyncHmac, SyncHmac } from './hmac.js';
 import { macsOf } from './macs.js';
 import type { Secrets } from './secrets.js';
-import { nowSeconds } from './verify.js';
+import { nowSeconds } from './verify-options.js';
 
 /**
  * Options of `signPayload`.
@@ -34,6 +34,26 @@ export interface SignOptions {
 export type SignPayload = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => string;
 
 /**
+ * The shape of `signPayloadAsync`, the signer for runtimes whose only HMAC is Web Crypto's.
+ *
+ * @example
+ * ```ts
+ * import { type SignPayloadAsync, signPayloadAsync } from 'loyalty-partner-sdk/signature';
+ * const sign: SignPayloadAsync = signPayloadAsync;
+ * ```
+ */
+export type SignPayloadAsync = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => Promise<string>;
+
+function timestampOf(options: SignOptions | undefined): string {
+  const t = options?.timestamp ?? nowSeconds();
+  if (!(Number.isSafeInteger(t) && t >= 0)) throw new RangeError('timestamp must be whole unix seconds');
+  return `${t}`;
+}
+
+const headerOf = (t: string, macs: Uint8Array[]): string =>
+  macs.reduce((header, mac) => `${header},v1=${toHex(mac)}`, `t=${t}`);
+
+/**
  * Signing with a synchronous HMAC; the public `signPayload` of each build binds one. The secrets
  * and the body are refused exactly as verification refuses them (a SignatureVerificationError
  * `no_secret` or `no_match`); a timestamp that is not whole unix seconds is a RangeError.
@@ -44,10 +64,17 @@ export function signWith<Text>(
   secret: unknown,
   options?: SignOptions,
 ): string {
-  const t = options?.timestamp ?? nowSeconds();
-  if (!(Number.isSafeInteger(t) && t >= 0)) throw new RangeError('timestamp must be whole unix seconds');
-  return macsOf(hmac, rawBody, `${t}`, secret).reduce(
-    (header, mac) => `${header},v1=${toHex(mac)}`,
-    `t=${t}`,
-  );
+  const t = timestampOf(options);
+  return headerOf(t, macsOf(hmac, rawBody, t, secret));
+}
+
+/** Signing with an asynchronous HMAC (Web Crypto): the same checks, the same header. */
+export async function signWithAsync(
+  hmac: AsyncHmac,
+  rawBody: unknown,
+  secret: unknown,
+  options?: SignOptions,
+): Promise<string> {
+  const t = timestampOf(options);
+  return headerOf(t, await Promise.all(macsOf(hmac, rawBody, t, secret)));
 }

@@ -1,11 +1,13 @@
+import { type SignPayloadAsync, signWithAsync } from './sign.js';
 import { createVerifyAsync, type VerifySignatureAsync } from './verify.js';
 import { webCryptoHmac } from './web-crypto-hmac.js';
 
 /**
  * Verifies an `X-Signature` header with Web Crypto (`globalThis.crypto.subtle`), which every
  * runtime has: Node 20+, Deno, Bun, Workers, Next.js edge, browsers. Same rules and results as
- * `verifySignature`; prefer it on edge runtimes, where it uses native code instead of the
- * portable pure-JS SHA-256. Under several secrets the MACs are computed concurrently.
+ * `verifySignature`; on edge runtimes and in browsers, where Web Crypto is the only HMAC and
+ * it is asynchronous, this is the verifier. Under several secrets the MACs are computed
+ * concurrently.
  *
  * Takes the body exactly as received (before any JSON parsing), the `X-Signature` header value,
  * and the tenant's signing secret (or a list while rotating). Resolves to the authenticated
@@ -29,3 +31,18 @@ import { webCryptoHmac } from './web-crypto-hmac.js';
  * ```
  */
 export const verifySignatureAsync: VerifySignatureAsync = createVerifyAsync(webCryptoHmac);
+
+/**
+ * Signs a raw body with Web Crypto: the same header as `signPayload`
+ * (`t=<unix seconds>,v1=<hex>[,v1=...]`, one `v1` per secret in order), for runtimes whose only
+ * HMAC is asynchronous (Workers, Next.js edge, browsers, kiosk webviews).
+ *
+ * @example
+ * ```ts
+ * import { signPayloadAsync } from 'loyalty-partner-sdk/signature';
+ * const body = JSON.stringify({ eventType: 'InvoiceEarned' });
+ * const header = await signPayloadAsync(body, 'whsec_example', { timestamp: 1763630000 });
+ * ```
+ */
+export const signPayloadAsync: SignPayloadAsync = (rawBody, secret, options) =>
+  signWithAsync(webCryptoHmac, rawBody, secret, options);

@@ -1,100 +1,31 @@
-import { fromHex, type RawBody } from './bytes.js';
+import { fromHex } from './bytes.js';
 import { SignatureVerificationError } from './errors.js';
 import type { AsyncHmac, SyncHmac } from './hmac.js';
 import { type MacEngine, macsOf } from './macs.js';
 import { type ParsedHeader, parseHeader } from './parse-header.js';
-import type { Secrets } from './secrets.js';
+import {
+  DEFAULT_TOLERANCE_SECONDS,
+  nowSeconds,
+  type VerifiedSignature,
+  type VerifyOptions,
+  type VerifySignature,
+  type VerifySignatureAsync,
+} from './verify-options.js';
 
-/**
- * How far, in seconds and in either direction, a signature's `t` may be from now (spec 5.2).
- *
- * @example
- * ```ts
- * import { DEFAULT_TOLERANCE_SECONDS } from 'loyalty-partner-sdk/signature';
- * console.log(DEFAULT_TOLERANCE_SECONDS); // 300
- * ```
- */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
-
-/**
- * Options of `verifySignature` and `verifySignatureAsync`.
- *
- * @example
- * ```ts
- * import type { VerifyOptions } from 'loyalty-partner-sdk/signature';
- * const strict: VerifyOptions = { toleranceSeconds: 60 };
- * const inATest: VerifyOptions = { now: 1763630000 };
- * ```
- */
-export interface VerifyOptions {
-  /**
-   * Largest accepted distance between `t` and `now`, in seconds, in either direction; a
-   * difference of exactly this many seconds still passes. A negative or NaN value rejects every
-   * request (fails closed); `Infinity` turns the replay window off.
-   * @default 300
-   */
-  toleranceSeconds?: number;
-  /**
-   * The verifier's clock in unix seconds, for tests and for callers with a corrected clock.
-   * @default Math.floor(Date.now() / 1000)
-   */
-  now?: number;
-}
-
-/**
- * What a successful verification establishes.
- *
- * @example
- * ```ts
- * import { type VerifiedSignature, verifySignature } from 'loyalty-partner-sdk/signature';
- * declare const body: string;
- * declare const header: string;
- * const { timestamp, secretIndex }: VerifiedSignature = verifySignature(body, header, ['whsec_new', 'whsec_old']);
- * if (secretIndex > 0) console.info('still signed with the old secret at', timestamp);
- * ```
- */
-export interface VerifiedSignature {
-  /** The authenticated `t` of the header, unix seconds. */
-  timestamp: number;
-  /** Position in the secrets list of the first secret that matched, e.g. to retire old secrets. */
-  secretIndex: number;
-}
-
-/**
- * The shape of `verifySignature` in both builds, for code that takes a verifier as a parameter.
- *
- * @example
- * ```ts
- * import { type VerifySignature, verifySignature } from 'loyalty-partner-sdk/signature';
- * const verify: VerifySignature = verifySignature;
- * ```
- */
-export type VerifySignature = (
-  rawBody: RawBody,
-  header: string | null | undefined,
-  secrets: Secrets,
-  options?: VerifyOptions,
-) => VerifiedSignature;
-
-/**
- * The shape of `verifySignatureAsync`.
- *
- * @example
- * ```ts
- * import { type VerifySignatureAsync, verifySignatureAsync } from 'loyalty-partner-sdk/signature';
- * const verify: VerifySignatureAsync = verifySignatureAsync;
- * ```
- */
-export type VerifySignatureAsync = (...args: Parameters<VerifySignature>) => Promise<VerifiedSignature>;
+// Re-exported for the modules that import them from here.
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  type VerifiedSignature,
+  type VerifyOptions,
+  type VerifySignature,
+  type VerifySignatureAsync,
+} from './verify-options.js';
 
 /** The HMAC as the core sees it: `M` is a MAC, or a promise of one. */
 interface CoreHmac<Text, M> extends MacEngine<Text, M> {
   equal: SyncHmac['equal'];
   fromHex?: SyncHmac['fromHex'];
 }
-
-/** The unix time now, in whole seconds. */
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
  * The verification, written once for both kinds of HMAC: everything up to the MACs here, the
@@ -152,7 +83,7 @@ function conclude<Text>(
   if (!(Math.abs(age) <= tolerance)) {
     throw new SignatureVerificationError(
       age > 0 ? 'timestamp_too_old' : 'timestamp_in_future',
-      `X-Signature timestamp is ${age} s from now, over the ${tolerance} s tolerance; check the clocks`,
+      `X-Signature timestamp is ${Math.abs(age)} s ${age > 0 ? 'old' : 'ahead'}, over the ${tolerance} s tolerance; check the clocks`,
     );
   }
   return { timestamp, secretIndex };

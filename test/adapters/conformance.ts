@@ -9,6 +9,7 @@ import type { AdapterOptions } from 'loyalty-partner-sdk/node';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
 import { createReceiver, type Receiver, type ReceiverOptions } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
+import { createReceiver as createWebReceiver } from '../../src/webhooks/index.js';
 import {
   now,
   outboundEvent,
@@ -50,9 +51,10 @@ export async function post(target: Target, delivery: SignedDelivery, method = 'P
 }
 
 /** A receiver whose handlers record what they saw; `behaviour` may make them throw or wait. */
-export function recordingReceiver(
+export function recordingReceiverOf(
   overrides: Partial<ReceiverOptions> = {},
   behaviour: () => unknown = () => {},
+  create: (options: ReceiverOptions) => Receiver = createReceiver,
 ) {
   const seen: { eventId: string; eventType: string; tenantId: string; correlationId: string }[] = [];
   const unhandled: string[] = [];
@@ -68,7 +70,7 @@ export function recordingReceiver(
     });
     return behaviour();
   };
-  const receiver = createReceiver({
+  const receiver = create({
     secrets: resolveSecrets,
     handlers: { LoyaltyRuleChanged: record, IntegrationStatusChanged: record },
     onUnhandled: (event) => void unhandled.push(event.eventType),
@@ -77,7 +79,18 @@ export function recordingReceiver(
   return { receiver, seen, unhandled };
 }
 
-export function describeConformance(adapter: string, mount: Mount): void {
+/** A recording receiver of the Node build, for adapter-specific tests. */
+export const recordingReceiver = (overrides?: Partial<ReceiverOptions>, behaviour?: () => unknown) =>
+  recordingReceiverOf(overrides, behaviour, createReceiver);
+
+/**
+ * `build: 'web'` serves the Web build's receiver (Web Crypto verification), as an edge runtime
+ * resolves `loyalty-partner-sdk/webhooks`; the default is the Node build's.
+ */
+export function describeConformance(adapter: string, mount: Mount, build: 'node' | 'web' = 'node'): void {
+  const create = build === 'web' ? createWebReceiver : createReceiver;
+  const receiverOf = (overrides?: Partial<ReceiverOptions>, behaviour?: () => unknown) =>
+    recordingReceiverOf(overrides, behaviour, create);
   async function serve<T>(receiver: Receiver, use: (target: Target) => Promise<T>, options?: AdapterOptions) {
     const target = await mount(receiver, options);
     try {
@@ -95,7 +108,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
 
   describe(`${adapter}: the receiver conformance suite`, () => {
     it('answers 200 to a valid delivery and hands the handler the event and the delivery context', async () => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       const event = outboundEvent('LoyaltyRuleChanged');
       const answer = await serve(receiver, (target) =>
         post(target, signedDelivery(event, { correlationId: 'corr-1' })),
@@ -117,7 +130,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('verifies the exact bytes, multi-byte UTF-8 included', async () => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       const payload = { ...samplePayload('LoyaltyRuleChanged'), externalStoreId: 'مقهى-٧ ☕ store' };
       const answer = await serve(receiver, (target) =>
         post(target, signedDelivery(outboundEvent('LoyaltyRuleChanged', payload))),
@@ -127,7 +140,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('answers 401 INVALID_SIGNATURE to a body changed after signing', async () => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       const delivery = signedDelivery(outboundEvent('IntegrationStatusChanged'));
       const tampered = { ...delivery, rawBody: delivery.rawBody.replace('"Enabled"', '"Disabled"') };
       expectError(await serve(receiver, (target) => post(target, tampered)), 401, 'INVALID_SIGNATURE');
@@ -138,7 +151,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
       ['stale', -600],
       ['from the future', 600],
     ])('answers 401 SIGNATURE_EXPIRED to an authentic delivery signed %s', async (_when, offset) => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       const delivery = signedDelivery(outboundEvent('IntegrationStatusChanged'), {
         timestamp: now() + offset,
       });
@@ -153,14 +166,14 @@ export function describeConformance(adapter: string, mount: Mount): void {
       ['an X-Signature without v1=', `t=${now()}`],
       ['an X-Signature with a v1 that is not hex', `t=${now()},v1=${'zz'.repeat(32)}`],
     ])('answers 401 INVALID_SIGNATURE to %s', async (_case, signature) => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       const delivery = signedDelivery(outboundEvent('IntegrationStatusChanged'), { signature });
       expectError(await serve(receiver, (target) => post(target, delivery)), 401, 'INVALID_SIGNATURE');
       expect(seen).toEqual([]);
     });
 
     it('accepts several v1 values when one of them matches', async () => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       const delivery = signedDelivery(outboundEvent('IntegrationStatusChanged'), {
         secret: ['whsec_other', SECRET],
       });
@@ -170,7 +183,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('verifies two tenants with their own rotated secrets, chosen by X-TenantId', async () => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       const answers = await serve(receiver, async (target) => [
         await post(
           target,
@@ -200,7 +213,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('answers 401 INVALID_SIGNATURE to an unknown tenant and to a delivery without X-TenantId', async () => {
-      const { receiver, seen } = recordingReceiver();
+      const { receiver, seen } = receiverOf();
       await serve(receiver, async (target) => {
         const event = outboundEvent('IntegrationStatusChanged');
         expectError(
@@ -215,7 +228,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
 
     it('answers 500 HANDLER_FAILED when the handler throws, then 200 when the redelivery succeeds', async () => {
       let attempts = 0;
-      const { receiver, seen } = recordingReceiver({}, () => {
+      const { receiver, seen } = receiverOf({}, () => {
         if (++attempts === 1) throw new Error('database down');
       });
       const delivery = signedDelivery(outboundEvent('IntegrationStatusChanged'));
@@ -241,7 +254,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const { receiver, seen } = recordingReceiver({}, () => {
+      const { receiver, seen } = receiverOf({}, () => {
         entered();
         return gate;
       });
@@ -270,7 +283,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('passes an event type unknown to this version to onUnhandled and answers 200', async () => {
-      const { receiver, seen, unhandled } = recordingReceiver();
+      const { receiver, seen, unhandled } = receiverOf();
       const future = {
         ...outboundEvent('IntegrationStatusChanged'),
         eventType: 'TierUpgraded',
@@ -283,7 +296,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('answers 400 INVALID_PAYLOAD to a signed body that is not JSON', async () => {
-      const { receiver, seen, unhandled } = recordingReceiver();
+      const { receiver, seen, unhandled } = receiverOf();
       const answer = await serve(receiver, (target) =>
         post(target, signedDelivery('{"eventType": "Loyalty')),
       );
@@ -292,7 +305,7 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('puts a generated correlation id in the error envelope and the header when the delivery has none', async () => {
-      const { receiver } = recordingReceiver();
+      const { receiver } = receiverOf();
       const answer = await serve(receiver, (target) =>
         post(target, signedDelivery('{}', { signature: null })),
       );
@@ -301,13 +314,13 @@ export function describeConformance(adapter: string, mount: Mount): void {
     });
 
     it('answers 405 METHOD_NOT_ALLOWED to a GET', async () => {
-      const { receiver } = recordingReceiver();
+      const { receiver } = receiverOf();
       const answer = await serve(receiver, (target) => post(target, signedDelivery(''), 'GET'));
       expectError(answer, 405, 'METHOD_NOT_ALLOWED');
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE to a body over maxBodyBytes, without running anything', async () => {
-      const { receiver, seen, unhandled } = recordingReceiver();
+      const { receiver, seen, unhandled } = receiverOf();
       const big = { ...outboundEvent('IntegrationStatusChanged'), padding: 'x'.repeat(4096) };
       const answer = await serve(receiver, (target) => post(target, signedDelivery(big)), {
         maxBodyBytes: 1024,

@@ -5,8 +5,11 @@ import { outboundEvent, signedDelivery } from '../webhooks/support/deliveries.js
 import { describeConformance, post, recordingReceiver } from './conformance.js';
 import { bridged, direct } from './support/targets.js';
 
-describeConformance('fetchHandler driven with Request objects', (receiver, options) =>
-  direct(fetchHandler(receiver, options)),
+// As on Workers, Deno Deploy or Vercel's edge: the Web build's receiver, verifying with Web Crypto.
+describeConformance(
+  'fetchHandler driven with Request objects, Web-build receiver',
+  (receiver, options) => direct(fetchHandler(receiver, options)),
+  'web',
 );
 
 describeConformance('fetchHandler in a Hono app, behind node:http', (receiver, options) => {

@@ -5,8 +5,11 @@ import { outboundEvent, signedDelivery } from '../webhooks/support/deliveries.js
 import { describeConformance, post, recordingReceiver } from './conformance.js';
 import { bridged, direct, listen } from './support/targets.js';
 
-describeConformance('nextRouteHandler driven with Request objects', (receiver, options) =>
-  direct(nextRouteHandler(receiver, options)),
+// As a route with `export const runtime = 'edge'`: the Web build's receiver.
+describeConformance(
+  'nextRouteHandler driven with Request objects, Web-build receiver',
+  (receiver, options) => direct(nextRouteHandler(receiver, options)),
+  'web',
 );
 
 describeConformance('nextRouteHandler behind node:http, streaming the body', (receiver, options) =>

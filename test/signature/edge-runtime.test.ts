@@ -7,13 +7,8 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bodyOf, vectors } from './vectors.js';
 
-/**
- * Min+gzip budget of the browser bundle. The issue asked for 2 KiB; the pure-JS SHA-256 and HMAC
- * alone take about 520 B of it, and the whole entry measures about 2.2 KiB (2 KiB is reachable
- * only with one-word error messages and without the Node fast paths). This guards against growth
- * until that trade-off is settled.
- */
-const BUDGET_BYTES = 2304;
+/** Min+gzip budget of the browser bundle: 2 KB (test/package/bundle-size.test.ts checks dist/). */
+const BUDGET_BYTES = 2048;
 
 type Sdk = typeof import('loyalty-partner-sdk/signature');
 
@@ -77,36 +72,31 @@ describe('the browser bundle of loyalty-partner-sdk/signature', () => {
       expect(typeOf(name)).toBe('undefined');
 
     const options = { now: valid.now };
-    expect(sdk.verifySignature(bodyOf(valid), valid.header, valid.secrets, options)).toEqual({
-      timestamp: 1763630000,
-      secretIndex: 0,
-    });
     await expect(
       sdk.verifySignatureAsync(bodyOf(valid), valid.header, valid.secrets, options),
-    ).resolves.toEqual({
-      timestamp: 1763630000,
-      secretIndex: 0,
-    });
+    ).resolves.toEqual({ timestamp: 1763630000, secretIndex: 0 });
     const text = Buffer.from(unicode.bodyHex, 'hex').toString('utf8');
-    expect(sdk.signPayload(text, unicode.secrets, { timestamp: unicode.timestamp })).toBe(unicode.header);
+    await expect(sdk.signPayloadAsync(text, unicode.secrets, { timestamp: unicode.timestamp })).resolves.toBe(
+      unicode.header,
+    );
 
     // Errors made inside the context are of its own realm: compare by shape, not instanceof.
-    expect(() =>
-      sdk.verifySignature(bodyOf(expired), expired.header, expired.secrets, { now: expired.now }),
-    ).toThrow(expect.objectContaining({ name: 'SignatureVerificationError', code: 'SIGNATURE_EXPIRED' }));
+    await expect(
+      sdk.verifySignatureAsync(bodyOf(expired), expired.header, expired.secrets, { now: expired.now }),
+    ).rejects.toMatchObject({ name: 'SignatureVerificationError', code: 'SIGNATURE_EXPIRED' });
     await expect(
       sdk.verifySignatureAsync(bodyOf(valid), `${valid.header!.slice(0, -1)}0`, valid.secrets, options),
     ).rejects.toMatchObject({ code: 'INVALID_SIGNATURE', reason: 'no_match' });
   });
 
-  it('still verifies synchronously where Web Crypto is missing, and fails only the async call', async () => {
-    const { sdk, typeOf } = edgeRuntime({ TextEncoder });
-    expect(typeOf('crypto')).toBe('undefined');
-    expect(
-      sdk.verifySignature(bodyOf(valid), valid.header, valid.secrets, { now: valid.now }).secretIndex,
-    ).toBe(0);
-    await expect(
-      sdk.verifySignatureAsync(bodyOf(valid), valid.header, valid.secrets, { now: valid.now }),
-    ).rejects.toThrow();
+  it('answers a call to a synchronous function with the name of the asynchronous one', () => {
+    const { sdk } = edgeRuntime({ crypto: globalThis.crypto, TextEncoder });
+    expect(() => sdk.verifySignature(bodyOf(valid), valid.header, valid.secrets)).toThrow(
+      expect.objectContaining({
+        name: 'TypeError',
+        message: expect.stringContaining('use verifySignatureAsync'),
+      }),
+    );
+    expect(() => sdk.signPayload('{}', 'whsec_a')).toThrow(expect.objectContaining({ name: 'TypeError' }));
   });
 });

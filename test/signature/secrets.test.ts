@@ -3,6 +3,9 @@ import { readSecrets } from '../../src/signature/secrets.js';
 
 describe('readSecrets', () => {
   it('turns one secret into a list and copies a list, so later changes by the caller do not leak in', () => {
+    const sparse = new Array<string>(2);
+    sparse[1] = 'a';
+    expect(readSecrets(sparse)).toBeUndefined();
     expect(readSecrets('whsec_one')).toEqual(['whsec_one']);
     const list = ['a', 'b'];
     const read = readSecrets(list)!;

@@ -1,0 +1,46 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CLIENT_DEFAULTS, type LoyaltyClient } from 'loyalty-partner-sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clientFor, invoice } from '../client/support/client-fixture.js';
+import { type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
+
+let server: ScriptedServer | undefined;
+let client: LoyaltyClient | undefined;
+const warnings: Error[] = [];
+const collect = (warning: Error) => void warnings.push(warning);
+
+afterEach(async () => {
+  process.off('warning', collect);
+  warnings.length = 0;
+  await client?.close();
+  await server?.close();
+});
+
+describe('LoyaltyClient of the Node build', () => {
+  it('sends twice its socket count of events at once without a MaxListenersExceededWarning', async () => {
+    server = await startScriptedServer();
+    client = clientFor(server);
+    process.on('warning', collect);
+    const inFlight = 2 * CLIENT_DEFAULTS.connections;
+
+    const results = await Promise.all(
+      Array.from({ length: inFlight }, (_, i) => client!.send('InvoiceEarned', invoice(`inv-${i}`))),
+    );
+    await nextTurn(); // process warnings are emitted on a later tick
+
+    expect(results.map((result) => result.status)).toEqual(Array(inFlight).fill(200));
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('still cancels every call in flight when closed', async () => {
+    server = await startScriptedServer(() => {}); // never answers
+    client = clientFor(server);
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      client!.send('InvoiceEarned', invoice(`inv-${i}`)).catch((err: unknown) => err),
+    );
+    await nextTurn();
+    await client.close();
+    const errors = await Promise.all(calls);
+    expect(errors.map((err) => (err as Error).name)).toEqual(Array(12).fill('LoyaltyClientClosedError'));
+  });
+});
