@@ -1,6 +1,6 @@
-import * as web from '../../src/signature/index.js';
-import { describe, expect, it } from 'vitest';
 import * as node from 'loyalty-partner-sdk/signature';
+import { describe, expect, it } from 'vitest';
+import * as web from '../../src/signature/index.js';
 import { bodyOf, referenceV1, vectors } from './vectors.js';
 
 describe('signPayloadAsync (Web Crypto, the same in both builds)', () => {
