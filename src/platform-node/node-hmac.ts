@@ -17,6 +17,9 @@ function keyOf(secret: string): KeyObject {
   return key;
 }
 
+// The `v1` candidate being compared (see fromHex below).
+const candidate = Buffer.alloc(32);
+
 /**
  * HMAC-SHA256 through Node's OpenSSL binding: two `update` calls stream the `<t>.` prefix and the
  * body without joining them, and `timingSafeEqual` compares in constant time. A string body goes
@@ -28,9 +31,12 @@ export const nodeHmac: SyncHmac<string> = {
   equal: (a, b) => timingSafeEqual(a, b),
   text: (body) => body,
   // Native hex decoding, faster than a JavaScript loop. It stops at the first pair that is not
-  // hex, so 32 bytes from 64 characters means every one was a hex digit.
-  fromHex: (hex) => {
-    const digest = Buffer.from(hex, 'hex');
-    return hex.length === 64 && digest.length === 32 ? digest : undefined;
-  },
+  // hex, so 32 bytes from 64 characters means every one was a hex digit. Written into one reused
+  // buffer, as the Web build's decoder does: verification compares each candidate before decoding
+  // the next, and not allocating one per request was the last 7% between verifySignature and a
+  // bare createHmac loop (npm run bench).
+  fromHex: (hex) => (hex.length === 64 && candidate.write(hex, 'hex') === 32 ? candidate : undefined),
+  // Native hex encoding: the JavaScript loop took half of signing a 1 KB body (npm run bench).
+  // `mac` gives Buffers (digest()), so this is a view, not a copy.
+  toHex: (mac) => Buffer.from(mac.buffer, mac.byteOffset, mac.byteLength).toString('hex'),
 };

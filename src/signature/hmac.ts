@@ -18,6 +18,8 @@ export interface SyncHmac<Text = never> {
   text?: (body: string) => Uint8Array | Text;
   /** Decodes a `v1` candidate of 64 hex digits, `undefined` for anything else; JS by default. */
   fromHex?: (hex: string) => Uint8Array | undefined;
+  /** Encodes a MAC as lowercase hex for the `v1` of a signature; JS by default. */
+  toHex?: (mac: Uint8Array) => string;
 }
 
 /** The asynchronous counterpart of {@link SyncHmac} (Web Crypto only signs asynchronously). */

@@ -50,8 +50,8 @@ function timestampOf(options: SignOptions | undefined): string {
   return `${t}`;
 }
 
-const headerOf = (t: string, macs: Uint8Array[]): string =>
-  macs.reduce((header, mac) => `${header},v1=${toHex(mac)}`, `t=${t}`);
+const headerOf = (t: string, macs: Uint8Array[], hex: (mac: Uint8Array) => string = toHex): string =>
+  macs.reduce((header, mac) => `${header},v1=${hex(mac)}`, `t=${t}`);
 
 /**
  * Signing with a synchronous HMAC; the public `signPayload` of each build binds one. The secrets
@@ -65,7 +65,7 @@ export function signWith<Text>(
   options?: SignOptions,
 ): string {
   const t = timestampOf(options);
-  return headerOf(t, macsOf(hmac, rawBody, t, secret));
+  return headerOf(t, macsOf(hmac, rawBody, t, secret), hmac.toHex);
 }
 
 /** Signing with an asynchronous HMAC (Web Crypto): the same checks, the same header. */

@@ -1,8 +1,7 @@
-import { createReceiver as webCreateReceiver } from 'loyalty-partner-sdk/webhooks';
+// The public name resolves as on Node (the `node` condition); the Web build is imported by path.
+import { createReceiver as nodeCreateReceiver } from 'loyalty-partner-sdk/webhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-// The `node` condition's entry, which the vitest aliases do not serve (they map the public name
-// to the Web build): imported by path.
-import { createReceiver as nodeCreateReceiver } from '../../src/platform-node/webhooks.js';
+import { createReceiver as webCreateReceiver } from '../../src/webhooks/index.js';
 import { bodyOf, now, outboundEvent, SECRETS, signedDelivery } from '../webhooks/support/deliveries.js';
 
 afterEach(() => vi.restoreAllMocks());
