@@ -80,3 +80,26 @@ export {
   schemas,
   toValidationIssues,
 } from './contract/index.js';
+export type {
+  ParsedSignatureHeader,
+  RawBody,
+  Secrets,
+  SignatureVerificationCode,
+  SignatureVerificationReason,
+  SignOptions,
+  SignPayload,
+  SignPayloadAsync,
+  VerifiedSignature,
+  VerifyOptions,
+  VerifySignature,
+  VerifySignatureAsync,
+} from './signature/index.js';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  parseSignatureHeader,
+  SignatureVerificationError,
+  signPayload,
+  signPayloadAsync,
+  verifySignature,
+  verifySignatureAsync,
+} from './signature/index.js';

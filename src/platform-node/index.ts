@@ -5,3 +5,4 @@
  */
 export * from '../index.js';
 export { LoyaltyClient } from './client.js';
+export { signPayload, verifySignature } from './signature.js';

@@ -18,6 +18,8 @@ const BUDGETS = {
   'loyalty-partner-sdk/signature': { files: ['dist/signature.js'], bytes: 2 * KB },
   'loyalty-partner-sdk/webhooks': { files: ['dist/webhooks.js'], bytes: 24 * KB },
   'loyalty-partner-sdk/fetch': { files: ['dist/fetch.js'], bytes: 24 * KB },
+  // The App Router handler runs on Next.js's edge runtime too.
+  'loyalty-partner-sdk/next': { files: ['dist/next.js'], bytes: 24 * KB },
   // fetchHandler takes a receiver made by /webhooks: a Worker ships both.
   'a Worker: /webhooks and /fetch together': { files: ['dist/webhooks.js', 'dist/fetch.js'], bytes: 24 * KB },
   'loyalty-partner-sdk (client on fetch)': { files: ['dist/index.js'], bytes: 30 * KB },
