@@ -10,21 +10,9 @@ import { type SignPayload, signWith } from '../signature/sign.js';
 import { createVerify, type VerifySignature } from '../signature/verify.js';
 import { nodeHmac } from './node-hmac.js';
 
-export type { RawBody } from '../signature/bytes.js';
-export type { SignatureVerificationCode, SignatureVerificationReason } from '../signature/errors.js';
-export { SignatureVerificationError } from '../signature/errors.js';
-export type { ParsedSignatureHeader } from '../signature/parse-header.js';
-export { parseSignatureHeader } from '../signature/parse-header.js';
-export type { Secrets } from '../signature/secrets.js';
-export type { SignOptions, SignPayload, SignPayloadAsync } from '../signature/sign.js';
-export { signPayloadAsync, verifySignatureAsync } from '../signature/verify-async.js';
-export type {
-  VerifiedSignature,
-  VerifyOptions,
-  VerifySignature,
-  VerifySignatureAsync,
-} from '../signature/verify-options.js';
-export { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify-options.js';
+// Every name of the Web build; the two synchronous functions below shadow its Web Crypto-less
+// stand-ins, as `platform-node/index.ts` does for the root.
+export * from '../signature/index.js';
 
 /**
  * Signs a raw body: HMAC-SHA256 (Node crypto) over the bytes `<t>.` followed by the body, one
