@@ -1,4 +1,4 @@
-import { attemptSignal, throwIfAborted } from './abort.js';
+import { throwIfAborted } from './abort.js';
 import type { ClockOffset } from './clock-offset.js';
 import { callHook, redactHeaders } from './hooks.js';
 import type { ResolvedOptions } from './normalize-options.js';
@@ -78,7 +78,6 @@ export async function attempt(
       headers: redactHeaders(headers),
     });
   }
-  const timing = attemptSignal(signal, options.timeoutMs);
   const started = performance.now();
   let outcome: Outcome;
   try {
@@ -88,7 +87,7 @@ export async function attempt(
       path: call.path,
       headers,
       body: call.body,
-      signal: timing.signal,
+      signal,
     });
     const answer = readAnswer(response);
     outcome = {
@@ -99,10 +98,8 @@ export async function attempt(
     };
   } catch (cause) {
     throwIfAborted(signal);
-    const timedOut = timing.timedOut || cause instanceof TransportTimeoutError;
+    const timedOut = cause instanceof TransportTimeoutError;
     return { kind: 'no-answer', code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', cause };
-  } finally {
-    timing.dispose();
   }
   if (onResponse) {
     const { status, code, correlationId } = outcome.answer;

@@ -50,11 +50,12 @@ export class LoyaltyClient {
   constructor(options: LoyaltyClientOptions) {
     const platform = (new.target as typeof LoyaltyClient).platform;
     const resolved = normalizeOptions(options);
+    const settings = { connections: resolved.connections, timeoutMs: resolved.timeoutMs };
     this.#ctx = {
       options: resolved,
       transport: resolved.fetch
-        ? createFetchTransport(resolved.fetch)
-        : platform.createTransport({ connections: resolved.connections }),
+        ? createFetchTransport(settings, resolved.fetch)
+        : platform.createTransport(settings),
       sign: platform.sign,
       clock: new ClockOffset(resolved.now),
       budget: resolved.budget && new RetryBudget(resolved.budget),

@@ -24,7 +24,7 @@ export interface ClientPlatform {
 
 /** Web build: `globalThis.fetch` and Web Crypto's HMAC, the one every Web runtime has. */
 export const webPlatform: ClientPlatform = {
-  createTransport: () => createFetchTransport(),
+  createTransport: (settings) => createFetchTransport(settings),
   sign: (body, secrets, timestamp) => signWithAsync(webCryptoHmac, body, secrets, { timestamp }),
   runtime: webRuntime,
 };

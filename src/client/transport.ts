@@ -9,7 +9,7 @@ export interface TransportRequest {
   headers: Record<string, string>;
   /** The exact bytes to send, the same for every attempt of one call. */
   body: Uint8Array | undefined;
-  /** Aborted by the caller, by `close()` or when the attempt's `timeoutMs` ran out. */
+  /** The call's signal, aborted by the caller or by `close()`: the transport rejects with its reason. */
   signal: AbortSignal;
 }
 
@@ -23,7 +23,9 @@ export interface TransportResponse {
 /**
  * How the client core reaches the network. Each build supplies one: undici with a keep-alive
  * agent on Node, `fetch` everywhere else. A transport rejects with its own error when no answer
- * came; the core turns that into a `LoyaltyNetworkError`.
+ * came, and with a {@link TransportTimeoutError} when an attempt outlasted `timeoutMs`; the core
+ * turns either into a `LoyaltyNetworkError`. Each transport enforces the timeout in its own
+ * cheapest way (a signal for `fetch`; one timer for all attempts on undici).
  */
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;
@@ -35,6 +37,8 @@ export interface Transport {
 export interface TransportSettings {
   /** Most sockets to keep open to the service. */
   connections: number;
+  /** Time one attempt may take, from the moment it is handed over to the last byte of the answer. */
+  timeoutMs: number;
 }
 
 /** A transport error that the transport itself knows to be a timeout (connect, headers, body). */

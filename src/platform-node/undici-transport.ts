@@ -1,11 +1,7 @@
-import { Agent, errors } from 'undici';
-import {
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-  type TransportSettings,
-  TransportTimeoutError,
-} from '../client/transport.js';
+import { Agent } from 'undici';
+import type { Transport, TransportRequest, TransportResponse, TransportSettings } from '../client/transport.js';
+import { AttemptDeadlines } from './attempt-deadlines.js';
+import { UndiciAttempt } from './undici-attempt.js';
 
 /**
  * Settings of the client's own undici `Agent`, declared once.
@@ -21,22 +17,11 @@ export const UNDICI_DEFAULTS = {
   connectTimeoutMs: 10_000,
 } as const;
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-function headerReader(headers: Record<string, string | string[] | undefined>): TransportResponse['headers'] {
-  return {
-    get(name) {
-      const value = headers[name.toLowerCase()];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-}
-
 /**
  * The Node transport: undici over one keep-alive `Agent` per client, at most `connections`
- * sockets. The per-attempt timeout is the request's `AbortSignal` (set by the client core),
- * which covers connecting, the headers and the whole body.
+ * sockets. `timeoutMs` bounds each attempt from the moment it is handed over (waiting for a free
+ * socket and connecting included) to the last byte of the answer, through one
+ * {@link AttemptDeadlines} for all attempts; the request's signal cancels it.
  */
 export function createUndiciTransport(settings: TransportSettings): Transport {
   const agent = new Agent({
@@ -45,25 +30,20 @@ export function createUndiciTransport(settings: TransportSettings): Transport {
     keepAliveMaxTimeout: UNDICI_DEFAULTS.keepAliveMaxTimeoutMs,
     connect: { timeout: UNDICI_DEFAULTS.connectTimeoutMs },
   });
+  const deadlines = new AttemptDeadlines(settings.timeoutMs);
   return {
-    async request(request: TransportRequest): Promise<TransportResponse> {
-      try {
-        const response = await agent.request({
-          origin: request.origin,
-          path: request.path,
-          method: request.method as 'GET' | 'POST',
-          headers: request.headers,
-          body: request.body,
-          signal: request.signal,
-        });
-        const body = new Uint8Array(await response.body.arrayBuffer());
-        return { status: response.statusCode, headers: headerReader(response.headers), body };
-      } catch (err) {
-        if (err instanceof errors.UndiciError && TIMEOUT_CODES.has(err.code)) {
-          throw new TransportTimeoutError(err.message, { cause: err });
+    request(request: TransportRequest): Promise<TransportResponse> {
+      return new Promise((resolve, reject) => {
+        const { signal } = request;
+        if (signal.aborted) return reject(signal.reason);
+        const attempt = new UndiciAttempt(signal, deadlines, resolve, reject);
+        try {
+          const { origin, path, method, headers, body } = request;
+          agent.dispatch({ origin, path, method: method as 'GET' | 'POST', headers, body }, attempt);
+        } catch (err) {
+          attempt.onResponseError(undefined, err as Error);
         }
-        throw err;
-      }
+      });
     },
     close: () => agent.close(),
   };

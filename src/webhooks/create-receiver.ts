@@ -3,6 +3,7 @@ import { verifySignatureAsync } from '../signature/verify-async.js';
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
 import { dispatchEvent, type EventRun } from './dispatch-event.js';
 import { type ParsedDelivery, parseDelivery } from './parse-delivery.js';
+import { isThenable, type MaybePromise } from './maybe-async.js';
 import { readHeader } from './read-headers.js';
 import {
   type NormalizedReceiverOptions,
@@ -11,7 +12,7 @@ import {
 } from './receiver-options.js';
 import type { Delivery, DeliveryContext, Receiver, UnhandledEvent } from './receiver-types.js';
 import { type FailureScope, refuse } from './report-failure.js';
-import { type SignatureVerifier, verifyDelivery } from './verify-delivery.js';
+import { type SignatureVerifier, type VerifiedDelivery, verifyDelivery } from './verify-delivery.js';
 import { WebhookError } from './webhook-error.js';
 
 /**
@@ -63,7 +64,9 @@ export function createReceiverWith(verify: SignatureVerifier, options: ReceiverO
         receivedAt: new Date(),
       };
       try {
-        return await handleDelivery(config, verify, delivery, tenantHeader, scope);
+        // A plain answer when every step was synchronous: awaiting it would cost one more tick.
+        const answer = handleDelivery(config, verify, delivery, tenantHeader, scope);
+        return isThenable(answer) ? await answer : answer;
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
         return refuse(
@@ -78,19 +81,36 @@ export function createReceiverWith(verify: SignatureVerifier, options: ReceiverO
   };
 }
 
-async function handleDelivery(
+function handleDelivery(
   config: NormalizedReceiverOptions,
   verify: SignatureVerifier,
   delivery: Delivery,
   tenantHeader: string | undefined,
   scope: FailureScope,
-): Promise<ReceiverResponse> {
+): MaybePromise<ReceiverResponse> {
   const signatureHeader = readHeader(delivery.headers, 'x-signature');
-  const verified = await verifyDelivery(config, verify, delivery, tenantHeader, signatureHeader);
+  const verified = verifyDelivery(config, verify, delivery, tenantHeader, signatureHeader);
+  return isThenable(verified)
+    ? verified.then((outcome) => receiveVerified(config, delivery, outcome, scope))
+    : receiveVerified(config, delivery, verified, scope);
+}
+
+function receiveVerified(
+  config: NormalizedReceiverOptions,
+  delivery: Delivery,
+  verified: VerifiedDelivery,
+  scope: FailureScope,
+): MaybePromise<ReceiverResponse> {
   if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
 
   const { timestamp, secretIndex } = verified.signature;
-  const ctx: DeliveryContext = { ...scope, signatureTimestamp: timestamp, secretIndex };
+  const ctx: DeliveryContext = {
+    tenantId: scope.tenantId,
+    correlationId: scope.correlationId,
+    receivedAt: scope.receivedAt,
+    signatureTimestamp: timestamp,
+    secretIndex,
+  };
   const parsed = parseDelivery(delivery.rawBody);
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
@@ -99,13 +119,8 @@ async function handleDelivery(
   const { eventId, eventType } = parsed.event;
   const job = pickRun(config, parsed, ctx);
   if (!job) return okResponse('unhandled', eventId, scope.correlationId);
-  return dispatchEvent(config, { tenantId: ctx.tenantId, eventId, eventType }, job, {
-    ...scope,
-    eventId,
-    eventType,
-  });
+  return dispatchEvent(config, { tenantId: ctx.tenantId, eventId, eventType }, job, scope);
 }
-
 type Handler = (event: OutboundEnvelope, ctx: DeliveryContext) => unknown;
 
 /** The handler of the event's type, else `onUnhandled` with the reason, else nothing to run. */

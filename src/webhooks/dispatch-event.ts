@@ -1,5 +1,6 @@
 import { type DeliveryOutcome, errorResponse, okResponse, type ReceiverResponse } from './answers.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
+import { andThen, isThenable, type MaybePromise } from './maybe-async.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse, report } from './report-failure.js';
 import { WebhookError } from './webhook-error.js';
@@ -12,75 +13,118 @@ export interface EventRun {
   runner: string;
 }
 
+/** One event on its way through the inbox: what every step below needs. */
+interface Dispatch {
+  options: NormalizedReceiverOptions;
+  key: InboxKey;
+  job: EventRun;
+  /** What is known about the delivery before the event was parsed. */
+  scope: FailureScope;
+}
+
 const CLAIMS: ReadonlySet<unknown> = new Set<InboxClaim>(['new', 'done', 'in-progress']);
 
 /**
  * Runs the callback at most once per tenant and `eventId`: claim in the inbox, run, then mark it
  * done, or release the claim when the callback throws so that the service's redelivery runs it
- * again. A copy arriving while the first is running is told to come back later (503).
+ * again. A copy arriving while the first is running is told to come back later (503). Each step
+ * waits only for what returned a promise, so a synchronous inbox and handler answer at once.
  */
-export async function dispatchEvent(
+export function dispatchEvent(
   options: NormalizedReceiverOptions,
   key: InboxKey,
   job: EventRun,
   scope: FailureScope,
-): Promise<ReceiverResponse> {
-  const { eventId, eventType } = key;
-  const where = { eventId, eventType };
-  let claim: unknown;
+): MaybePromise<ReceiverResponse> {
+  const dispatch: Dispatch = { options, key, job, scope };
+  let claim: MaybePromise<InboxClaim>;
   try {
-    claim = await options.inbox.begin(key);
-    if (!CLAIMS.has(claim)) throw new TypeError(`InboxStore.begin returned ${String(claim)}`);
+    claim = andThen(options.inbox.begin(key), checkedClaim);
   } catch (cause) {
-    const error = new WebhookError('INBOX_UNAVAILABLE', 'The inbox store could not claim the event', {
-      cause,
-      ...where,
-    });
-    return refuse(
-      options,
-      error,
-      'INBOX_UNAVAILABLE',
-      'The receiver cannot record events now; retry later',
-      scope,
-    );
+    return notClaimed(dispatch, cause);
   }
-  if (claim === 'done') return okResponse('duplicate', eventId, scope.correlationId);
+  return isThenable(claim)
+    ? claim.then((found) => claimed(dispatch, found), (cause) => notClaimed(dispatch, cause))
+    : claimed(dispatch, claim);
+}
+
+function checkedClaim(claim: unknown): InboxClaim {
+  if (!CLAIMS.has(claim)) throw new TypeError(`InboxStore.begin returned ${String(claim)}`);
+  return claim as InboxClaim;
+}
+
+/** The scope of a failure once the event is known, for `onError`. */
+const scopeOf = ({ scope, key }: Dispatch): FailureScope => ({
+  ...scope,
+  eventId: key.eventId,
+  eventType: key.eventType,
+});
+
+const failure = (code: 'HANDLER_FAILED' | 'INBOX_UNAVAILABLE', message: string, d: Dispatch, cause: unknown) =>
+  new WebhookError(code, message, { cause, eventId: d.key.eventId, eventType: d.key.eventType });
+
+function notClaimed(d: Dispatch, cause: unknown): ReceiverResponse {
+  const error = failure('INBOX_UNAVAILABLE', 'The inbox store could not claim the event', d, cause);
+  const message = 'The receiver cannot record events now; retry later';
+  return refuse(d.options, error, 'INBOX_UNAVAILABLE', message, scopeOf(d));
+}
+
+function claimed(d: Dispatch, claim: InboxClaim): MaybePromise<ReceiverResponse> {
+  const { eventId } = d.key;
+  if (claim === 'done') return okResponse('duplicate', eventId, d.scope.correlationId);
   if (claim === 'in-progress') {
     const message = `Event ${eventId} is still being handled by an earlier delivery; retry later`;
-    return errorResponse('EVENT_IN_PROGRESS', message, scope.correlationId);
+    return errorResponse('EVENT_IN_PROGRESS', message, d.scope.correlationId);
   }
-
   try {
-    await job.run();
-  } catch (cause) {
-    const error = new WebhookError('HANDLER_FAILED', `The ${job.runner} threw`, { cause, ...where });
-    try {
-      await options.inbox.release(key);
-    } catch (releaseCause) {
-      const stuck = new WebhookError(
-        'INBOX_UNAVAILABLE',
-        'The inbox store could not release the claim of a failed event; redeliveries get 503 until it is released',
-        { cause: releaseCause, ...where },
+    const result = d.job.run();
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        () => completed(d),
+        (cause) => runFailed(d, cause),
       );
-      report(options.onError, stuck, scope, 500);
     }
-    const message = `The ${job.runner} failed; the event will be handled again when it is redelivered`;
-    return refuse(options, error, 'HANDLER_FAILED', message, scope);
-  }
-
-  try {
-    await options.inbox.complete(key);
   } catch (cause) {
-    // The handler's work is done: answering 5xx would only make the service run it again.
-    const error = new WebhookError(
-      'INBOX_UNAVAILABLE',
-      'The event was handled but the inbox store could not record it',
-      {
-        cause,
-        ...where,
-      },
-    );
-    report(options.onError, error, scope, 200);
+    return runFailed(d, cause);
   }
-  return okResponse(job.outcome, eventId, scope.correlationId);
+  return completed(d);
+}
+
+/** The callback threw: release the claim so that the redelivery runs it again, and answer 500. */
+function runFailed(d: Dispatch, cause: unknown): MaybePromise<ReceiverResponse> {
+  const scope = scopeOf(d);
+  const error = failure('HANDLER_FAILED', `The ${d.job.runner} threw`, d, cause);
+  const message = `The ${d.job.runner} failed; the event will be handled again when it is redelivered`;
+  const answer = () => refuse(d.options, error, 'HANDLER_FAILED', message, scope);
+  const stuck = (releaseCause: unknown) => {
+    const text =
+      'The inbox store could not release the claim of a failed event; redeliveries get 503 until it is released';
+    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, releaseCause), scope, 500);
+    return answer();
+  };
+  try {
+    const released = d.options.inbox.release(d.key);
+    if (isThenable(released)) return Promise.resolve(released).then(answer, stuck);
+  } catch (releaseCause) {
+    return stuck(releaseCause);
+  }
+  return answer();
+}
+
+/** The callback succeeded: record it, and answer 200 even if the store cannot record it. */
+function completed(d: Dispatch): MaybePromise<ReceiverResponse> {
+  const answer = () => okResponse(d.job.outcome, d.key.eventId, d.scope.correlationId);
+  // The handler's work is done: answering 5xx would only make the service run it again.
+  const unrecorded = (cause: unknown) => {
+    const text = 'The event was handled but the inbox store could not record it';
+    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), scopeOf(d), 200);
+    return answer();
+  };
+  try {
+    const recorded = d.options.inbox.complete(d.key);
+    if (isThenable(recorded)) return Promise.resolve(recorded).then(answer, unrecorded);
+  } catch (cause) {
+    return unrecorded(cause);
+  }
+  return answer();
 }

@@ -2,7 +2,11 @@ import { LoyaltyValidationError, toValidationIssues } from '../contract/errors.j
 import { isInboundEventType, isOutboundEventType } from '../contract/event-types.js';
 import type { OutboundEnvelope } from '../contract/schemas/envelope.js';
 import { outboundPayloadSchemas } from '../contract/schemas/outbound-payloads.js';
-import { receivedEnvelopeHeaderSchema, SCHEMA_VERSION } from '../contract/schemas/received-envelope.js';
+import {
+  receivedEnvelopeHeaderSchema,
+  receivedEnvelopeSchemas,
+  SCHEMA_VERSION,
+} from '../contract/schemas/received-envelope.js';
 import { toBytes } from '../signature/bytes.js';
 import type { UnhandledEvent, UnhandledReason } from './receiver-types.js';
 
@@ -30,15 +34,34 @@ export function parseDelivery(rawBody: unknown): ParsedDelivery {
   } catch {
     return { kind: 'invalid', error: invalid('The body is not UTF-8 JSON') };
   }
+  // Nearly every delivery is a valid envelope of a type this SDK knows: one pass over the schema
+  // of the type it names accepts exactly what the two steps below would, for 1 µs less of the
+  // receiver's 18 (npm run bench). Anything it refuses takes the two steps, which tell an unknown
+  // type or version from garbage and name the faults in the envelope's or the payload's terms.
+  const named = json as { eventType?: unknown; schemaVersion?: unknown } | null;
+  const eventType = typeof named === 'object' && named !== null ? named.eventType : undefined;
+  if (isOutboundEventType(eventType) && named?.schemaVersion === SCHEMA_VERSION) {
+    const whole = receivedEnvelopeSchemas[eventType].safeParse(json);
+    if (whole.success) return { kind: 'event', event: withoutNullCorrelation(whole.data) as OutboundEnvelope };
+  }
+  return parseInSteps(json);
+}
+
+// A null correlationId means "none"; handlers see it absent, as the Envelope type promises.
+function withoutNullCorrelation<T extends { correlationId?: string | null | undefined }>(envelope: T): T {
+  if (envelope.correlationId === null) delete envelope.correlationId;
+  return envelope;
+}
+
+/** The envelope fields first, then the payload of a known type: says what is wrong, and where. */
+function parseInSteps(json: unknown): ParsedDelivery {
   const header = receivedEnvelopeHeaderSchema.safeParse(json);
   if (!header.success) {
     const issues = toValidationIssues(header.error.issues, '');
     return { kind: 'invalid', error: invalid('The body is not an event envelope', issues) };
   }
-  const envelope = header.data;
+  const envelope = withoutNullCorrelation(header.data);
   const { eventType, eventId } = envelope;
-  // A null correlationId means "none"; handlers see it absent, as the Envelope type promises.
-  if (envelope.correlationId === null) delete envelope.correlationId;
 
   if (isInboundEventType(eventType)) {
     const message = `${eventType} is an event partners send to the service; it is never delivered to a receiver`;

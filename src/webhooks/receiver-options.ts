@@ -82,7 +82,8 @@ export const RECEIVER_DEFAULTS = {
 
 /** The options once checked, with every default applied. */
 export interface NormalizedReceiverOptions {
-  secrets: (tenantId: string | undefined) => Promise<Secrets | undefined>;
+  /** Synchronous for fixed secrets and for a resolver that is: no promise on the hot path. */
+  secrets: (tenantId: string | undefined) => Secrets | undefined | Promise<Secrets | undefined>;
   toleranceSeconds: number;
   inbox: InboxStore;
   handlers: WebhookHandlers;
@@ -148,8 +149,8 @@ function checkHandler(name: string, handler: unknown): ValidationIssue[] {
 function secretLookup(secrets: ReceiverOptions['secrets']): NormalizedReceiverOptions['secrets'] {
   if (typeof secrets !== 'function') {
     const fixed = readSecrets(secrets);
-    return async () => fixed;
+    return () => fixed;
   }
   // Without X-TenantId there is no tenant to ask about: that is "no secret", never a guess.
-  return async (tenantId) => (tenantId === undefined || tenantId === '' ? undefined : secrets(tenantId));
+  return (tenantId) => (tenantId === undefined || tenantId === '' ? undefined : secrets(tenantId));
 }

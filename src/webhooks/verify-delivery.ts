@@ -2,6 +2,7 @@ import type { RawBody } from '../signature/bytes.js';
 import { SignatureVerificationError, type SignatureVerificationReason } from '../signature/errors.js';
 import type { Secrets } from '../signature/secrets.js';
 import type { VerifiedSignature, VerifyOptions } from '../signature/verify.js';
+import { andThen, isThenable, type MaybePromise } from './maybe-async.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import type { Delivery } from './receiver-types.js';
 import { WebhookError } from './webhook-error.js';
@@ -36,33 +37,56 @@ const PUBLIC_MESSAGES: Record<SignatureVerificationReason, string | undefined> =
 /**
  * Finds the tenant's secrets and verifies `X-Signature` over the raw body with `verify`. A
  * resolver that throws is the receiver's failure, not the sender's: it must not be answered
- * 401, which the service would never retry.
+ * 401, which the service would never retry. Synchronous when the resolver and `verify` are.
  */
-export async function verifyDelivery(
+export function verifyDelivery(
   options: NormalizedReceiverOptions,
   verify: SignatureVerifier,
   delivery: Delivery,
   tenantId: string | undefined,
   signatureHeader: string | undefined,
-): Promise<VerifiedDelivery> {
-  let secrets: Awaited<ReturnType<NormalizedReceiverOptions['secrets']>>;
+): MaybePromise<VerifiedDelivery> {
+  let secrets: ReturnType<NormalizedReceiverOptions['secrets']>;
   try {
-    secrets = await options.secrets(tenantId);
+    secrets = options.secrets(tenantId);
+    if (isThenable(secrets)) {
+      const check = (found: Secrets | undefined) =>
+        checkSignature(options, verify, delivery.rawBody, signatureHeader, found);
+      return Promise.resolve(secrets).then(check, secretsUnavailable);
+    }
   } catch (cause) {
-    const error = new WebhookError('SECRETS_UNAVAILABLE', 'The secrets resolver threw', { cause });
-    return {
-      ok: false,
-      error,
-      publicMessage: 'The receiver cannot read its signing secrets now; retry later',
-    };
+    return secretsUnavailable(cause);
   }
+  return checkSignature(options, verify, delivery.rawBody, signatureHeader, secrets);
+}
+
+function secretsUnavailable(cause: unknown): VerifiedDelivery {
+  const error = new WebhookError('SECRETS_UNAVAILABLE', 'The secrets resolver threw', { cause });
+  return { ok: false, error, publicMessage: 'The receiver cannot read its signing secrets now; retry later' };
+}
+
+function checkSignature(
+  options: NormalizedReceiverOptions,
+  verify: SignatureVerifier,
+  rawBody: RawBody,
+  signatureHeader: string | undefined,
+  secrets: Secrets | undefined,
+): MaybePromise<VerifiedDelivery> {
   try {
-    const signature = await verify(delivery.rawBody, signatureHeader, secrets ?? [], {
-      toleranceSeconds: options.toleranceSeconds,
-    });
-    return { ok: true, signature };
+    return andThen(
+      verify(rawBody, signatureHeader, secrets ?? [], { toleranceSeconds: options.toleranceSeconds }),
+      accept,
+      refused,
+    );
   } catch (error) {
-    if (!(error instanceof SignatureVerificationError)) throw error;
-    return { ok: false, error, publicMessage: PUBLIC_MESSAGES[error.reason] ?? error.message };
+    return refused(error);
   }
+}
+
+const accept = (signature: VerifiedSignature): VerifiedDelivery => ({ ok: true, signature });
+
+/** A verification failure becomes the 401 answer; anything else the verifier throws is a bug. */
+function refused(error: unknown): VerifiedDelivery {
+  if (!(error instanceof SignatureVerificationError)) throw error;
+  return { ok: false, error, publicMessage: PUBLIC_MESSAGES[error.reason] ?? error.message };
 }

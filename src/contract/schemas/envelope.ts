@@ -10,7 +10,7 @@ import {
 import { inboundPayloadSchemas } from './inbound-payloads.js';
 import { outboundPayloadSchemas } from './outbound-payloads.js';
 import { guid, id, utcTimestamp, uuidV7 } from './primitives.js';
-import { receivedEnvelopeHeaderShape, SCHEMA_VERSION } from './received-envelope.js';
+import { receivedEnvelopeSchemas, SCHEMA_VERSION } from './received-envelope.js';
 
 export { receivedEnvelopeHeaderSchema, SCHEMA_VERSION } from './received-envelope.js';
 
@@ -79,15 +79,6 @@ function sentEnvelope(eventType: InboundEventType) {
   });
 }
 
-function receivedEnvelope(eventType: OutboundEventType) {
-  return z.looseObject({
-    ...receivedEnvelopeHeaderShape,
-    eventType: z.literal(eventType),
-    schemaVersion: z.literal(SCHEMA_VERSION),
-    payload: outboundPayloadSchemas[eventType],
-  });
-}
-
 /** Strict schema of an envelope the partner sends: unknown keys are refused. */
 export const inboundEnvelopeSchema = z.discriminatedUnion(
   'eventType',
@@ -100,9 +91,9 @@ export const inboundEnvelopeSchema = z.discriminatedUnion(
 /** Loose schema of an envelope the service delivers: unknown extra fields pass through. */
 export const outboundEnvelopeSchema = z.discriminatedUnion(
   'eventType',
-  OUTBOUND_EVENT_TYPES.map(receivedEnvelope) as unknown as [
-    ReturnType<typeof receivedEnvelope>,
-    ...ReturnType<typeof receivedEnvelope>[],
+  OUTBOUND_EVENT_TYPES.map((eventType) => receivedEnvelopeSchemas[eventType]) as unknown as [
+    (typeof receivedEnvelopeSchemas)[OutboundEventType],
+    ...(typeof receivedEnvelopeSchemas)[OutboundEventType][],
   ],
 ) as unknown as z.ZodMiniType<OutboundEnvelope, unknown>;
 
