@@ -2,17 +2,22 @@
  * `loyalty-partner-sdk/webhooks` under the `node` export condition: every name of the Web build
  * (`src/webhooks/index.ts`), with receivers that verify `X-Signature` with Node's crypto. Web
  * Crypto only signs asynchronously, through a job on another thread; the synchronous OpenSSL
- * HMAC makes `receiver.handle` about three times faster per delivery (`npm run bench`).
+ * HMAC makes `receiver.handle` about three times faster per delivery (`npm run bench`), and
+ * zod compiles the envelope schemas, which edge runtimes may forbid (see compiled-envelopes.ts).
  * Names exported here shadow the star re-export, as in `platform-node/index.ts`.
  *
  * @packageDocumentation
  */
 import { createReceiverWith } from '../webhooks/create-receiver.js';
+import type { ReceiverBuild } from '../webhooks/receiver-build.js';
 import type { ReceiverOptions } from '../webhooks/receiver-options.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
+import { compiledEnvelopeSchema } from './compiled-envelopes.js';
 import { verifySignature } from './signature.js';
 
 export * from '../webhooks/index.js';
+
+const NODE_BUILD: ReceiverBuild = { verify: verifySignature, envelopeSchemaOf: compiledEnvelopeSchema };
 
 /**
  * Creates a webhook receiver, as the Web build's `createReceiver` does (same options, same
@@ -34,5 +39,5 @@ export * from '../webhooks/index.js';
  * ```
  */
 export function createReceiver(options: ReceiverOptions): Receiver {
-  return createReceiverWith(verifySignature, options);
+  return createReceiverWith(NODE_BUILD, options);
 }

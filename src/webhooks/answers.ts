@@ -84,14 +84,19 @@ export function errorResponse(
   return answer(statusOf(code), correlationId, JSON.stringify(envelope));
 }
 
+// Characters JSON writes as they are: printable ASCII but `"` and `\`.
+const VERBATIM = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const quoted = (text: string): string => (VERBATIM.test(text) ? `"${text}"` : JSON.stringify(text));
+
 /** A 200 answer saying what happened to the event. */
 export function okResponse(
   outcome: DeliveryOutcome,
   eventId: string,
   correlationId: string,
 ): ReceiverResponse {
-  // The text JSON.stringify({ outcome, eventId, correlationId }) gives, in a third of its time:
-  // 0.4 µs of the receiver's 12 µs per delivery went to that object's stringification.
-  const body = `{"outcome":"${outcome}","eventId":${JSON.stringify(eventId)},"correlationId":${JSON.stringify(correlationId)}}`;
+  // The very text of JSON.stringify({ outcome, eventId, correlationId }), written out: the ids
+  // are GUIDs or visible ASCII, which need no escaping, and one JSON.stringify call costs more
+  // than the rest of the answer: 0.2 to 0.4 µs of a 9 µs delivery (npm run bench, receiver).
+  const body = `{"outcome":"${outcome}","eventId":${quoted(eventId)},"correlationId":${quoted(correlationId)}}`;
   return answer(200, correlationId, body);
 }

@@ -1,17 +1,10 @@
-import { type DeliveryOutcome, errorResponse, okResponse, type ReceiverResponse } from './answers.js';
+import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
+import type { EventRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
 import { andThen, isThenable, type MaybePromise } from './maybe-async.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse, report } from './report-failure.js';
 import { WebhookError } from './webhook-error.js';
-
-/** The callback to run for one event (a handler or `onUnhandled`) and what its success means. */
-export interface EventRun {
-  run: () => unknown;
-  outcome: Extract<DeliveryOutcome, 'handled' | 'unhandled'>;
-  /** Who is running, for messages: `LoyaltyRuleChanged handler` or `onUnhandled`. */
-  runner: string;
-}
 
 /** One event on its way through the inbox: what every step below needs. */
 interface Dispatch {
@@ -44,7 +37,10 @@ export function dispatchEvent(
     return notClaimed(dispatch, cause);
   }
   return isThenable(claim)
-    ? claim.then((found) => claimed(dispatch, found), (cause) => notClaimed(dispatch, cause))
+    ? claim.then(
+        (found) => claimed(dispatch, found),
+        (cause) => notClaimed(dispatch, cause),
+      )
     : claimed(dispatch, claim);
 }
 
@@ -60,8 +56,12 @@ const scopeOf = ({ scope, key }: Dispatch): FailureScope => ({
   eventType: key.eventType,
 });
 
-const failure = (code: 'HANDLER_FAILED' | 'INBOX_UNAVAILABLE', message: string, d: Dispatch, cause: unknown) =>
-  new WebhookError(code, message, { cause, eventId: d.key.eventId, eventType: d.key.eventType });
+const failure = (
+  code: 'HANDLER_FAILED' | 'INBOX_UNAVAILABLE',
+  message: string,
+  d: Dispatch,
+  cause: unknown,
+) => new WebhookError(code, message, { cause, eventId: d.key.eventId, eventType: d.key.eventType });
 
 function notClaimed(d: Dispatch, cause: unknown): ReceiverResponse {
   const error = failure('INBOX_UNAVAILABLE', 'The inbox store could not claim the event', d, cause);
@@ -113,18 +113,25 @@ function runFailed(d: Dispatch, cause: unknown): MaybePromise<ReceiverResponse> 
 
 /** The callback succeeded: record it, and answer 200 even if the store cannot record it. */
 function completed(d: Dispatch): MaybePromise<ReceiverResponse> {
-  const answer = () => okResponse(d.job.outcome, d.key.eventId, d.scope.correlationId);
-  // The handler's work is done: answering 5xx would only make the service run it again.
-  const unrecorded = (cause: unknown) => {
-    const text = 'The event was handled but the inbox store could not record it';
-    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), scopeOf(d), 200);
-    return answer();
-  };
   try {
     const recorded = d.options.inbox.complete(d.key);
-    if (isThenable(recorded)) return Promise.resolve(recorded).then(answer, unrecorded);
+    if (isThenable(recorded)) {
+      return Promise.resolve(recorded).then(
+        () => handled(d),
+        (cause) => unrecorded(d, cause),
+      );
+    }
   } catch (cause) {
-    return unrecorded(cause);
+    return unrecorded(d, cause);
   }
-  return answer();
+  return handled(d);
+}
+
+const handled = (d: Dispatch) => okResponse(d.job.outcome, d.key.eventId, d.scope.correlationId);
+
+// The handler's work is done: answering 5xx would only make the service run it again.
+function unrecorded(d: Dispatch, cause: unknown): ReceiverResponse {
+  const text = 'The event was handled but the inbox store could not record it';
+  report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), scopeOf(d), 200);
+  return handled(d);
 }

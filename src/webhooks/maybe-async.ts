@@ -1,8 +1,8 @@
 /**
  * The receiver's steps return a plain value when everything they called was synchronous (the
  * default memory inbox, static secrets, Node's HMAC, most handlers) and a promise otherwise.
- * Awaiting a plain value still costs a microtask and a promise per step: with every step
- * `async`, a delivery spent about 2 µs of its 18 on them (npm run bench, receiver).
+ * Awaiting a plain value still costs a promise and a microtask: each awaited step adds about
+ * 0.2 µs to a delivery of 9 µs (npm run bench, receiver), and the receiver had eight of them.
  */
 
 /** A value now, or a promise of it. */

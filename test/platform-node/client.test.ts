@@ -43,4 +43,30 @@ describe('LoyaltyClient of the Node build', () => {
     const errors = await Promise.all(calls);
     expect(errors.map((err) => (err as Error).name)).toEqual(Array(12).fill('LoyaltyClientClosedError'));
   });
+
+  it('cancels calls still waiting for a free socket when closed, without sending them', async () => {
+    server = await startScriptedServer(() => {}); // never answers
+    client = clientFor(server, { connections: 1 });
+    const calls = Array.from({ length: 3 }, (_, i) =>
+      client!.send('InvoiceEarned', invoice(`inv-${i}`)).catch((err: unknown) => err),
+    );
+    while (server.requests.length < 1) await nextTurn();
+    await client.close();
+    const errors = await Promise.all(calls);
+    expect(errors.map((err) => (err as Error).name)).toEqual(Array(3).fill('LoyaltyClientClosedError'));
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('leaves no timer running once its calls have settled, so an idle process can exit', async () => {
+    server = await startScriptedServer();
+    client = clientFor(server, { timeoutMs: 60_000 });
+    const timers = () => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
+    const before = timers();
+    const sending = Promise.all(
+      Array.from({ length: 4 }, (_, i) => client!.send('InvoiceEarned', invoice(`inv-${i}`))),
+    );
+    expect(timers()).toBe(before + 1); // one for every attempt in flight, not one each
+    await sending;
+    expect(timers()).toBe(before);
+  });
 });

@@ -1,8 +1,21 @@
+import fc from 'fast-check';
 // The public name resolves as on Node (the `node` condition); the Web build is imported by path.
-import { createReceiver as nodeCreateReceiver } from 'loyalty-partner-sdk/webhooks';
+import {
+  createReceiver as nodeCreateReceiver,
+  OUTBOUND_EVENT_TYPES,
+  type WebhookHandlers,
+} from 'loyalty-partner-sdk/webhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createReceiver as webCreateReceiver } from '../../src/webhooks/index.js';
-import { bodyOf, now, outboundEvent, SECRETS, signedDelivery } from '../webhooks/support/deliveries.js';
+import {
+  bodyOf,
+  now,
+  outboundEvent,
+  SECRET,
+  SECRETS,
+  signedDelivery,
+} from '../webhooks/support/deliveries.js';
+import { mutatedEnvelope } from '../webhooks/support/mutated-envelopes.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -61,5 +74,40 @@ describe('createReceiver of the Node build', () => {
       signedDelivery(outboundEvent('IntegrationStatusChanged'), { secret: SECRETS['merchant-2'][0] }),
     );
     expect(subtleSign).toHaveBeenCalled();
+  });
+});
+
+describe('the Node build, whose envelope schemas zod compiles, and the Web build, whose schemas it interprets', () => {
+  /** Everything a receiver of `createReceiver` says and hands over for one delivery. */
+  async function receive(
+    createReceiver: typeof nodeCreateReceiver,
+    delivery: ReturnType<typeof signedDelivery>,
+  ) {
+    const seen: unknown[] = [];
+    const failures: unknown[] = [];
+    const handlers = Object.fromEntries(
+      OUTBOUND_EVENT_TYPES.map((eventType) => [eventType, (event: unknown) => void seen.push(event)]),
+    ) as WebhookHandlers;
+    const receiver = createReceiver({
+      secrets: SECRET,
+      handlers,
+      onUnhandled: (event, ctx) => void seen.push([ctx.reason, event]),
+      onError: (err) => void failures.push([err.code, err.message, 'issues' in err ? err.issues : []]),
+    });
+    const answer = await receiver.handle(delivery);
+    // Serialised, so that a difference in field order shows too.
+    return { answer, seen: JSON.stringify(seen), failures };
+  }
+
+  it('answer every delivery alike, name the same faults and hand over the same events', async () => {
+    await fc.assert(
+      fc.asyncProperty(mutatedEnvelope, async (envelope) => {
+        const delivery = signedDelivery(envelope, { correlationId: '0b9d7a52-6a43-4a3c-9a5e-2f6f1b1c0d11' });
+        const node = await receive(nodeCreateReceiver, delivery);
+        const web = await receive(webCreateReceiver, delivery);
+        expect(node).toEqual(web);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

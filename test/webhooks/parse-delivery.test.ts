@@ -1,9 +1,20 @@
+import fc from 'fast-check';
 import { createEnvelope } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
-import { createReceiver, type ReceiverFailure } from 'loyalty-partner-sdk/webhooks';
+import {
+  createReceiver,
+  isOutboundEventType,
+  OUTBOUND_EVENT_TYPES,
+  outboundPayloadSchemas,
+  type ReceiverFailure,
+  receivedEnvelopeHeaderSchema,
+  SCHEMA_VERSION,
+  type WebhookHandlers,
+} from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
 import { bodyOf, outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
+import { mutatedEnvelope } from './support/mutated-envelopes.js';
 
 function receiver() {
   const failures: ReceiverFailure[] = [];
@@ -112,5 +123,42 @@ describe('reading a verified body as an envelope', () => {
     const buffer = new TextEncoder().encode(delivery.rawBody).buffer;
     expect((await instance.handle({ ...delivery, rawBody: buffer })).status).toBe(200);
     expect(runs()).toBe(3);
+  });
+});
+
+/**
+ * What a handler must get for a body, by the two public schemas judged one after the other: the
+ * envelope fields, then the payload of a known type at version 1. `undefined`: no handler runs.
+ */
+function byTheTwoSchemas(json: unknown): object | undefined {
+  const header = receivedEnvelopeHeaderSchema.safeParse(json);
+  if (!header.success) return undefined;
+  const { eventType, schemaVersion, payload } = header.data;
+  if (!isOutboundEventType(eventType) || schemaVersion !== SCHEMA_VERSION) return undefined;
+  const parsed = outboundPayloadSchemas[eventType].safeParse(payload);
+  if (!parsed.success) return undefined;
+  const event: Record<string, unknown> = { ...header.data, payload: parsed.data };
+  if (event.correlationId === null) delete event.correlationId;
+  return event;
+}
+
+describe('reading a verified body as an envelope (properties)', () => {
+  it('hands a handler exactly what the envelope and payload schemas accept, field order included', async () => {
+    await fc.assert(
+      fc.asyncProperty(mutatedEnvelope, async (envelope) => {
+        const seen: unknown[] = [];
+        const handlers = Object.fromEntries(
+          OUTBOUND_EVENT_TYPES.map((eventType) => [eventType, (event: unknown) => void seen.push(event)]),
+        ) as WebhookHandlers;
+        const delivery = signedDelivery(envelope);
+        const expected = byTheTwoSchemas(JSON.parse(delivery.rawBody));
+        const answer = await createReceiver({ secrets: SECRET, handlers }).handle(delivery);
+
+        expect(bodyOf(answer).outcome === 'handled').toBe(expected !== undefined);
+        expect(JSON.stringify(seen)).toBe(JSON.stringify(expected ? [expected] : []));
+        expect(seen).toStrictEqual(expected ? [expected] : []);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

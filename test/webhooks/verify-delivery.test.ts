@@ -112,16 +112,30 @@ describe('signature verification in the receiver', () => {
     expect(bodyOf(other).code).toBe('INVALID_SIGNATURE');
   });
 
-  it('answers 503 SECRETS_UNAVAILABLE, which the service retries, when the resolver throws', async () => {
-    const { receiver, failures, runs } = receiverWith(async () => {
-      throw new Error('vault sealed');
-    });
-    const answer = await receiver.handle(signedDelivery(event()));
-    expect([answer.status, bodyOf(answer).code]).toEqual([503, 'SECRETS_UNAVAILABLE']);
-    expect(answer.body).not.toContain('vault sealed');
-    expect(failures[0]).toMatchObject({ code: 'SECRETS_UNAVAILABLE', cause: new Error('vault sealed') });
-    expect(runs()).toBe(0);
-  });
+  it.each([
+    [
+      'rejects',
+      async () => {
+        throw new Error('vault sealed');
+      },
+    ],
+    [
+      'throws',
+      () => {
+        throw new Error('vault sealed');
+      },
+    ],
+  ])(
+    'answers 503 SECRETS_UNAVAILABLE, which the service retries, when the resolver %s',
+    async (_how, resolver) => {
+      const { receiver, failures, runs } = receiverWith(resolver);
+      const answer = await receiver.handle(signedDelivery(event()));
+      expect([answer.status, bodyOf(answer).code]).toEqual([503, 'SECRETS_UNAVAILABLE']);
+      expect(answer.body).not.toContain('vault sealed');
+      expect(failures[0]).toMatchObject({ code: 'SECRETS_UNAVAILABLE', cause: new Error('vault sealed') });
+      expect(runs()).toBe(0);
+    },
+  );
 
   it('verifies a static secret even without X-TenantId, and reports the tenant as ""', async () => {
     const tenants: string[] = [];
