@@ -21,6 +21,13 @@ export const HARNESS_DEFAULTS = {
    * runs is not the contender's cost, and the wall clock would charge it anyway.
    */
   clock: 'wall',
+  /**
+   * Start each round one contender later (A B C, B C A, C A B, ...), so that each follows every
+   * other equally often. For contenders that leave very different amounts of work behind them
+   * (garbage to collect, sockets to close): in a fixed order, the one that always runs right
+   * after the messiest pays for it in every round.
+   */
+  rotate: false,
 };
 
 /** The median of a list of numbers. */
@@ -76,12 +83,13 @@ async function calibrate(contender, sampleMs, warmupMs, clock) {
  * the spread of its rounds, in the order given.
  */
 export async function compare(contenders, options = {}) {
-  const { rounds, sampleMs, warmupMs, clock } = { ...HARNESS_DEFAULTS, ...options };
+  const { rounds, sampleMs, warmupMs, clock, rotate } = { ...HARNESS_DEFAULTS, ...options };
   const sizes = [];
   for (const contender of contenders) sizes.push(await calibrate(contender, sampleMs, warmupMs, clock));
   const samples = contenders.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < contenders.length; i++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = rotate ? (k + round) % contenders.length : k;
       const { ms, ops } = await timed(contenders[i], sizes[i], clock);
       samples[i].push((ops * 1000) / ms);
     }

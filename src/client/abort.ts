@@ -1,5 +1,5 @@
 /**
- * Abort plumbing shared by every attempt and every backoff wait. Written out instead of
+ * Abort plumbing of calls, backoff waits and the fetch transport's attempts. Written out instead of
  * `AbortSignal.any`/`AbortSignal.timeout` so that listeners are removed as soon as an attempt
  * ends (thousands of attempts on one long-lived caller signal must not pile up listeners) and
  * so that a timeout can be told apart from a caller's abort.

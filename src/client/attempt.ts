@@ -4,7 +4,7 @@ import { callHook, redactHeaders } from './hooks.js';
 import type { ResolvedOptions } from './normalize-options.js';
 import { type Answer, readAnswer } from './response.js';
 import type { RetryBudget } from './retry-budget.js';
-import { type Transport, TransportTimeoutError } from './transport.js';
+import { type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
 
 /**
  * Signs `body` at `timestamp` (unix seconds) under every secret: Node crypto synchronously in the
@@ -33,8 +33,8 @@ export interface Call {
   body: Uint8Array | undefined;
   /** Add a fresh `X-Signature` to every attempt. */
   signed: boolean;
-  /** Headers of every attempt, lowercase names (the signature is added per attempt). */
-  headers: Record<string, string>;
+  /** Headers of every attempt, lowercase names (the signature is added to a copy per attempt). */
+  headers: Readonly<Record<string, string>>;
   eventId: string | undefined;
   /** Corrected epoch ms after which no retry may start (the dedup window of the first attempt). */
   retryWindowEnd: number;
@@ -44,7 +44,12 @@ export interface Call {
 
 /** What one attempt produced: an answer, or the reason none came. */
 export type Outcome =
-  | { kind: 'answer'; answer: Answer; date: string | null; retryAfter: string | null }
+  | {
+      kind: 'answer';
+      answer: Answer;
+      /** The answer's headers; the retry loop reads `Date` and `Retry-After` only from failures. */
+      headers: TransportResponse['headers'];
+    }
   | { kind: 'no-answer'; code: 'TIMEOUT' | 'NETWORK_ERROR'; cause: unknown };
 
 const EMPTY = new Uint8Array(0);
@@ -53,6 +58,8 @@ const EMPTY = new Uint8Array(0);
  * Makes one attempt: signs the call's bytes with a fresh timestamp (the corrected clock), sends
  * them under the attempt's timeout and reads the answer to its end. Rejects only with the call
  * signal's reason; every transport failure becomes an `Outcome`.
+ *
+ * The URL and start time exist only for hooks: without one, an attempt builds nothing else.
  */
 export async function attempt(
   ctx: ClientContext,
@@ -67,18 +74,17 @@ export async function attempt(
     // Awaited only when it is a promise: the Node build's hot path stays free of a microtask.
     headers = { ...headers, 'x-signature': typeof signature === 'string' ? signature : await signature };
   }
-  const url = options.origin + call.path;
   const { onRequest, onResponse } = options.hooks;
   if (onRequest) {
     callHook(onRequest, {
       method: call.method,
-      url,
+      url: options.origin + call.path,
       attempt: n,
       eventId: call.eventId,
       headers: redactHeaders(headers),
     });
   }
-  const started = performance.now();
+  const started = onResponse ? performance.now() : 0;
   let outcome: Outcome;
   try {
     const response = await ctx.transport.request({
@@ -89,13 +95,7 @@ export async function attempt(
       body: call.body,
       signal,
     });
-    const answer = readAnswer(response);
-    outcome = {
-      kind: 'answer',
-      answer,
-      date: response.headers.get('date'),
-      retryAfter: response.headers.get('retry-after'),
-    };
+    outcome = { kind: 'answer', answer: readAnswer(response), headers: response.headers };
   } catch (cause) {
     throwIfAborted(signal);
     const timedOut = cause instanceof TransportTimeoutError;
@@ -103,16 +103,15 @@ export async function attempt(
   }
   if (onResponse) {
     const { status, code, correlationId } = outcome.answer;
-    const durationMs = performance.now() - started;
     callHook(onResponse, {
       method: call.method,
-      url,
+      url: options.origin + call.path,
       attempt: n,
       eventId: call.eventId,
       status,
       code,
       correlationId,
-      durationMs,
+      durationMs: performance.now() - started,
     });
   }
   return outcome;

@@ -42,23 +42,36 @@ export function toEpochMs(value: Date | string | number, what: string): number {
   return ms;
 }
 
+/** The path and headers every event of one client is posted with, built once per client. */
+export interface EventRoute {
+  path: string;
+  /** Shared by every event call; never changed (an attempt copies it to add `X-Signature`). */
+  headers: Readonly<Record<string, string>>;
+}
+
+export function eventRoute(options: ResolvedOptions, headers: Record<string, string>): EventRoute {
+  return {
+    path: options.basePath + options.paths.events,
+    headers: { ...headers, 'content-type': 'application/json' },
+  };
+}
+
 /**
  * `POST {events}` of an envelope, serialised here once: every attempt sends these bytes. Retries
  * end 23 hours after `reference`, the (earliest possible) first attempt of its `eventId`.
  */
 export function eventCall(
-  options: ResolvedOptions,
-  headers: Record<string, string>,
+  route: EventRoute,
   envelope: InboundEnvelope,
   reference: number,
   noRetryCodes?: ReadonlySet<string>,
 ): Call {
   return {
     method: 'POST',
-    path: options.basePath + options.paths.events,
+    path: route.path,
     body: encoder.encode(JSON.stringify(envelope)),
     signed: true,
-    headers: { ...headers, 'content-type': 'application/json' },
+    headers: route.headers,
     eventId: envelope.eventId,
     retryWindowEnd: reference + RETRY_WINDOW_MS,
     noRetryCodes,

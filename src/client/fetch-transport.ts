@@ -10,7 +10,9 @@ import {
 /**
  * A transport over a WHATWG `fetch`: the Web build's default, and what the `fetch` option plugs
  * in on every build (edge runtimes, browsers, kiosk webviews, an in-process emulator). The
- * runtime owns the sockets, so `close()` has nothing to release.
+ * runtime owns the sockets, so `close()` has nothing to release. Each attempt runs under a signal
+ * of its own, aborted by the call's signal or when `timeoutMs` runs out: `fetch` can be stopped
+ * no other way.
  *
  * Redirects are not followed: a redirected POST would silently become a GET, so the 3xx itself
  * comes back to the client, which does not retry it.
@@ -40,8 +42,8 @@ export function createFetchTransport(
         const body = new Uint8Array(await response.arrayBuffer());
         return { status: response.status, headers: response.headers, body };
       } catch (err) {
-        if (timing.timedOut) throw new TransportTimeoutError(`attempt timed out after ${timeoutMs} ms`, { cause: err });
-        throw err;
+        if (!timing.timedOut) throw err;
+        throw new TransportTimeoutError(`attempt timed out after ${timeoutMs} ms`, { cause: err });
       } finally {
         timing.dispose();
       }

@@ -17,7 +17,8 @@ export interface ClientPlatform {
   /**
    * Lets `signal` carry one abort listener per call in flight. Node warns past 10 listeners on
    * an `AbortSignal` (MaxListenersExceededWarning); the client's own signal, which `close()`
-   * aborts, legitimately has one per attempt under way, 16 with the default sockets.
+   * aborts, legitimately has one per call under way that waits out a backoff or links a
+   * caller's signal (and, with the fetch transport, one per attempt).
    */
   allowManyListeners?(signal: AbortSignal): void;
 }

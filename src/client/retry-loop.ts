@@ -91,7 +91,7 @@ export async function runCall(ctx: ClientContext, call: Call, signal: AbortSigna
       verdict = judgeAnswer(answer.status, answer.code);
       if (verdict.checkClock && !clockCorrected) {
         const previousOffsetMs = ctx.clock.offsetMs;
-        clockCorrected = ctx.clock.learnFrom(outcome.date);
+        clockCorrected = ctx.clock.learnFrom(outcome.headers.get('date'));
         if (clockCorrected) {
           // Concurrent calls refused together learn the same offset: report it once, not per call.
           if (Math.abs(ctx.clock.offsetMs - previousOffsetMs) >= 1_000) {
@@ -120,7 +120,9 @@ export async function runCall(ctx: ClientContext, call: Call, signal: AbortSigna
           verdict.retryable ? 'Not retried' : '',
         );
       }
-      retryAfterMs = parseRetryAfter(outcome.retryAfter, outcome.date, ctx.clock.now()) ?? 0;
+      retryAfterMs =
+        parseRetryAfter(outcome.headers.get('retry-after'), outcome.headers.get('date'), ctx.clock.now()) ??
+        0;
     }
     const giveUp = (why: string) =>
       outcome.kind === 'answer'

@@ -6,10 +6,13 @@ export interface TransportRequest {
   /** Path and query, e.g. `/api/partner/v1/events`. */
   path: string;
   /** Lowercase header names. */
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   /** The exact bytes to send, the same for every attempt of one call. */
   body: Uint8Array | undefined;
-  /** The call's signal, aborted by the caller or by `close()`: the transport rejects with its reason. */
+  /**
+   * The call's signal, aborted by the caller or by `close()`: the transport rejects with its
+   * reason. Without a signal of the caller's it is the client's own ({@link TransportSettings}).
+   */
   signal: AbortSignal;
 }
 
@@ -39,6 +42,11 @@ export interface TransportSettings {
   connections: number;
   /** Time one attempt may take, from the moment it is handed over to the last byte of the answer. */
   timeoutMs: number;
+  /**
+   * The client's own signal, which `close()` aborts before it closes the transport. A transport
+   * may listen to it once, instead of once per request whose signal it is.
+   */
+  closed: AbortSignal;
 }
 
 /** A transport error that the transport itself knows to be a timeout (connect, headers, body). */

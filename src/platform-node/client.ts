@@ -10,7 +10,7 @@ const nodePlatform: ClientPlatform = {
   createTransport: createUndiciTransport,
   sign: (body, secrets, timestamp) => signWith(nodeHmac, body, secrets, { timestamp }),
   runtime: () => `node/${process.versions.node}`,
-  // 0: no limit. The listeners are removed as each attempt ends (client/abort.ts), so none leak.
+  // 0: no limit. Each listener is removed as its wait or call ends (client/abort.ts), so none leak.
   allowManyListeners: (signal) => setMaxListeners(0, signal),
 };
 

@@ -1,6 +1,6 @@
 import { type Dispatcher, errors } from 'undici';
 import { type TransportResponse, TransportTimeoutError } from '../client/transport.js';
-import type { AttemptDeadlines, Watched } from './attempt-deadlines.js';
+import type { InFlightAttempts, Tracked } from './in-flight-attempts.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -19,20 +19,20 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 
 /**
  * One HTTP attempt on undici's `dispatch`: collects the answer's chunks and settles once, with
- * the whole answer, the call signal's reason, undici's error, or a `TransportTimeoutError` from
- * the transport's {@link AttemptDeadlines}.
+ * the whole answer, undici's error, the reason of the call's signal or of `close()`, or a
+ * `TransportTimeoutError` when its deadline passed ({@link InFlightAttempts}).
  *
  * Why `dispatch` and not `agent.request()`: `request` wraps each answer in a Readable stream and an
  * `AsyncResource` that this client, which reads every answer whole, has no use for; handing undici
  * this handler instead took its CPU per request from 24 to 19 µs on a loopback server.
  *
- * The object is also the deadline list's node and the signal's abort listener (`handleEvent`), so
- * an attempt allocates no closure for either.
+ * The object is also the in-flight list's node and the caller's signal's abort listener
+ * (`handleEvent`), so an attempt allocates no closure for either.
  */
-export class UndiciAttempt implements Dispatcher.DispatchHandler, Watched {
+export class UndiciAttempt implements Dispatcher.DispatchHandler, Tracked {
   deadline = 0;
-  prev: Watched | undefined;
-  next: Watched | undefined;
+  prev: Tracked | undefined;
+  next: Tracked | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   /** Set once settled: a request undici starts later (it was queued for a socket) is aborted with it. */
   #reason: Error | undefined;
@@ -41,14 +41,20 @@ export class UndiciAttempt implements Dispatcher.DispatchHandler, Watched {
   #headers: Headers = NO_HEADERS;
   #chunks: Buffer[] = [];
 
+  /** The caller's signal, when the call has one; `close()` reaches the others through `inFlight`. */
+  readonly #signal: AbortSignal | undefined;
+
   constructor(
-    private readonly signal: AbortSignal,
-    private readonly deadlines: AttemptDeadlines,
+    signal: AbortSignal,
+    private readonly inFlight: InFlightAttempts,
     private readonly resolve: (response: TransportResponse) => void,
     private readonly reject: (reason: unknown) => void,
   ) {
-    deadlines.watch(this);
-    signal.addEventListener('abort', this);
+    inFlight.add(this);
+    if (signal !== inFlight.closed) {
+      this.#signal = signal;
+      signal.addEventListener('abort', this);
+    }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -81,13 +87,17 @@ export class UndiciAttempt implements Dispatcher.DispatchHandler, Watched {
     this.reject(timedOut ? new TransportTimeoutError(error.message, { cause: error }) : error);
   }
 
-  /** The call signal aborted (the caller, or `close()`). */
+  /** The caller's signal aborted. */
   handleEvent(): void {
-    this.#fail(this.signal.reason as Error);
+    this.cancel(this.#signal?.reason);
+  }
+
+  cancel(reason: unknown): void {
+    this.#fail(reason as Error);
   }
 
   expire(): void {
-    this.#fail(new TransportTimeoutError(`attempt timed out after ${this.deadlines.timeoutMs} ms`));
+    this.#fail(new TransportTimeoutError(`attempt timed out after ${this.inFlight.timeoutMs} ms`));
   }
 
   #fail(reason: Error): void {
@@ -100,8 +110,8 @@ export class UndiciAttempt implements Dispatcher.DispatchHandler, Watched {
   #settle(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.deadlines.unwatch(this);
-    this.signal.removeEventListener('abort', this);
+    this.inFlight.delete(this);
+    this.#signal?.removeEventListener('abort', this);
     return true;
   }
 }

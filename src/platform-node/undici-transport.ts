@@ -1,6 +1,11 @@
 import { Agent } from 'undici';
-import type { Transport, TransportRequest, TransportResponse, TransportSettings } from '../client/transport.js';
-import { AttemptDeadlines } from './attempt-deadlines.js';
+import type {
+  Transport,
+  TransportRequest,
+  TransportResponse,
+  TransportSettings,
+} from '../client/transport.js';
+import { InFlightAttempts } from './in-flight-attempts.js';
 import { UndiciAttempt } from './undici-attempt.js';
 
 /**
@@ -20,8 +25,8 @@ export const UNDICI_DEFAULTS = {
 /**
  * The Node transport: undici over one keep-alive `Agent` per client, at most `connections`
  * sockets. `timeoutMs` bounds each attempt from the moment it is handed over (waiting for a free
- * socket and connecting included) to the last byte of the answer, through one
- * {@link AttemptDeadlines} for all attempts; the request's signal cancels it.
+ * socket and connecting included) to the last byte of the answer. One {@link InFlightAttempts}
+ * enforces it for all attempts and cancels them all on `close()`; a caller's signal cancels its own.
  */
 export function createUndiciTransport(settings: TransportSettings): Transport {
   const agent = new Agent({
@@ -30,13 +35,13 @@ export function createUndiciTransport(settings: TransportSettings): Transport {
     keepAliveMaxTimeout: UNDICI_DEFAULTS.keepAliveMaxTimeoutMs,
     connect: { timeout: UNDICI_DEFAULTS.connectTimeoutMs },
   });
-  const deadlines = new AttemptDeadlines(settings.timeoutMs);
+  const inFlight = new InFlightAttempts(settings.timeoutMs, settings.closed);
   return {
     request(request: TransportRequest): Promise<TransportResponse> {
       return new Promise((resolve, reject) => {
         const { signal } = request;
         if (signal.aborted) return reject(signal.reason);
-        const attempt = new UndiciAttempt(signal, deadlines, resolve, reject);
+        const attempt = new UndiciAttempt(signal, inFlight, resolve, reject);
         try {
           const { origin, path, method, headers, body } = request;
           agent.dispatch({ origin, path, method: method as 'GET' | 'POST', headers, body }, attempt);

@@ -1,5 +1,5 @@
 import { LoyaltyClient, LoyaltyNetworkError, SDK_VERSION } from 'loyalty-partner-sdk';
-import { HttpResponse, http } from 'msw';
+import { delay, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // The Web build's entry (what browsers, kiosks and edge runtimes resolve `loyalty-partner-sdk` to).
@@ -71,6 +71,28 @@ describe('the fetch transport (fetch option)', () => {
     expect(seen.every((s) => s.body.equals(seen[0]!.body))).toBe(true);
     for (const s of seen)
       expect(verifyByHand(s.body, s.headers.get('x-signature') ?? undefined, SECRET)).toBeTypeOf('number');
+  });
+
+  it('aborts an attempt with no answer within timeoutMs and retries it as a TIMEOUT', async () => {
+    let attempts = 0;
+    mock.use(
+      http.post(EVENTS, async () => {
+        attempts += 1;
+        if (attempts === 1) await delay('infinite');
+        return accepted();
+      }),
+    );
+    const retries: string[] = [];
+    const client = new LoyaltyClient({
+      ...options,
+      timeoutMs: 100,
+      hooks: { onRetry: (e) => void retries.push(e.code) },
+      fetch: (input, init) => fetch(input, init),
+    });
+    const result = await client.send('InvoiceEarned', invoice());
+
+    expect(result.attempts).toBe(2);
+    expect(retries).toEqual(['TIMEOUT']);
   });
 
   it('gives up on network errors with a retryable LoyaltyNetworkError', async () => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { type LoyaltyClient, LoyaltyNetworkError } from 'loyalty-partner-sdk';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type LoyaltyClient, LoyaltyClientClosedError, LoyaltyNetworkError } from 'loyalty-partner-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientFor, invoice } from './support/client-fixture.js';
 import { fail, ok, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
@@ -90,6 +91,47 @@ describe('network failures are retried with the same eventId', () => {
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', retryable: true, attempts: 2 });
     expect(error.eventId).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.cause).toBeInstanceOf(Error);
+  });
+});
+
+describe('an attempt still waiting for a free socket', () => {
+  const hangFirst = (_req: unknown, res: Parameters<typeof ok>[0], i: number) =>
+    i === 0 ? undefined : ok(res);
+  const untilReceived = async (count: number) => {
+    while (server.requests.length < count) await nextTurn();
+  };
+
+  it('times out with the attempt ahead of it, and both are retried', async () => {
+    server.script = hangFirst;
+    const retries: string[] = [];
+    client = clientFor(server, {
+      connections: 1,
+      timeoutMs: 150,
+      hooks: { onRetry: (e) => void retries.push(e.code) },
+    });
+    const results = await Promise.all([
+      client.send('InvoiceEarned', invoice('inv-1')),
+      client.send('InvoiceEarned', invoice('inv-2')),
+    ]);
+    expect(results.map((r) => r.attempts)).toEqual([2, 2]);
+    expect(retries).toEqual(['TIMEOUT', 'TIMEOUT']);
+  });
+
+  it("rejects with the caller's reason as soon as the caller aborts, without ever being sent", async () => {
+    server.script = hangFirst;
+    // The attempt ahead holds the only socket for longer than the test may run.
+    client = clientFor(server, { connections: 1, timeoutMs: 60_000 });
+    const ahead = client.send('InvoiceEarned', invoice('inv-1')).catch((err: unknown) => err);
+    const controller = new AbortController();
+    const waiting = client.send('InvoiceEarned', invoice('inv-2'), { signal: controller.signal });
+    await untilReceived(1);
+    const reason = new Error('till closing');
+    controller.abort(reason);
+
+    await expect(waiting).rejects.toBe(reason);
+    await client.close();
+    expect(await ahead).toBeInstanceOf(LoyaltyClientClosedError);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
