@@ -50,16 +50,20 @@ function timestampOf(options: SignOptions | undefined): string {
   return `${t}`;
 }
 
-const headerOf = (t: string, macs: Uint8Array[], hex: (mac: Uint8Array) => string = toHex): string =>
-  macs.reduce((header, mac) => `${header},v1=${hex(mac)}`, `t=${t}`);
+// The JS encoder takes bytes: the default for engines whose `Mac` is bytes (SyncHmac says so).
+const headerOf = <Mac>(
+  t: string,
+  macs: Mac[],
+  hex: (mac: Mac) => string = toHex as (mac: Mac) => string,
+): string => macs.reduce((header, mac) => `${header},v1=${hex(mac)}`, `t=${t}`);
 
 /**
  * Signing with a synchronous HMAC; the public `signPayload` of each build binds one. The secrets
  * and the body are refused exactly as verification refuses them (a SignatureVerificationError
  * `no_secret` or `no_match`); a timestamp that is not whole unix seconds is a RangeError.
  */
-export function signWith<Text>(
-  hmac: SyncHmac<Text>,
+export function signWith<Text, Mac>(
+  hmac: SyncHmac<Text, Mac>,
   rawBody: unknown,
   secret: unknown,
   options?: SignOptions,

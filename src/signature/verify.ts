@@ -21,10 +21,10 @@ export {
   type VerifySignatureAsync,
 } from './verify-options.js';
 
-/** The HMAC as the core sees it: `M` is a MAC, or a promise of one. */
-interface CoreHmac<Text, M> extends MacEngine<Text, M> {
-  equal: SyncHmac['equal'];
-  fromHex?: SyncHmac['fromHex'];
+/** The HMAC as the core sees it: `M` is a MAC (a `Mac`), or a promise of one. */
+interface CoreHmac<Text, M, Mac = Uint8Array> extends MacEngine<Text, M> {
+  equal: SyncHmac<Text, Mac>['equal'];
+  fromHex?: SyncHmac<Text, Mac>['fromHex'];
 }
 
 /**
@@ -35,9 +35,9 @@ interface CoreHmac<Text, M> extends MacEngine<Text, M> {
  * (header, body) or from configuration (secrets, options) only ever gives a
  * SignatureVerificationError, whatever its type.
  */
-function verifyCore<Text, M, R>(
-  hmac: CoreHmac<Text, M>,
-  next: (hmac: CoreHmac<Text, M>, macs: M[], header: ParsedHeader, now: number, tolerance: number) => R,
+function verifyCore<Text, M, Mac, R>(
+  hmac: CoreHmac<Text, M, Mac>,
+  next: (hmac: CoreHmac<Text, M, Mac>, macs: M[], header: ParsedHeader, now: number, tolerance: number) => R,
   rawBody: unknown,
   header: unknown,
   secrets: unknown,
@@ -53,9 +53,9 @@ function verifyCore<Text, M, R>(
   );
 }
 
-function conclude<Text>(
-  hmac: CoreHmac<Text, unknown>,
-  macs: Uint8Array[],
+function conclude<Text, Mac>(
+  hmac: CoreHmac<Text, unknown, Mac>,
+  macs: Mac[],
   { timestamp, signatures }: ParsedHeader,
   now: number,
   tolerance: number,
@@ -91,7 +91,7 @@ function conclude<Text>(
 
 /** `verifySignature` bound to a synchronous HMAC; each build binds its own. */
 export const createVerify =
-  <Text>(hmac: SyncHmac<Text>): VerifySignature =>
+  <Text, Mac>(hmac: SyncHmac<Text, Mac>): VerifySignature =>
   (rawBody, header, secrets, options) =>
     verifyCore(hmac, conclude, rawBody, header, secrets, options);
 

@@ -2,18 +2,26 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { nodeHmac } from '../../src/platform-node/node-hmac.js';
 
+const hexOf = (mac: string) => nodeHmac.toHex!(mac);
+
 describe('nodeHmac (the Node build)', () => {
   it('MACs `<t>.` and a body of bytes or of text as node:crypto does', () => {
     const expected = createHmac('sha256', 'k').update('17.').update('é{}').digest('hex');
-    expect(Buffer.from(nodeHmac.mac('k', '17', 'é{}')).toString('hex')).toBe(expected);
-    expect(Buffer.from(nodeHmac.mac('k', '17', Buffer.from('é{}'))).toString('hex')).toBe(expected);
+    expect(hexOf(nodeHmac.mac('k', '17', 'é{}'))).toBe(expected);
+    expect(hexOf(nodeHmac.mac('k', '17', Buffer.from('é{}')))).toBe(expected);
+  });
+
+  it('holds a digest as its 32 bytes, one per character', () => {
+    const mac = nodeHmac.mac('k', '17', '{}');
+    expect(mac).toHaveLength(32);
+    expect(Buffer.from(mac, 'latin1')).toEqual(createHmac('sha256', 'k').update('17.{}').digest());
   });
 
   it('stays exact for every secret while its key cache fills up and starts over', () => {
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < 40; i++) {
         const secret = `whsec_tenant_${i}`;
-        expect(Buffer.from(nodeHmac.mac(secret, '1', 'x')).toString('hex')).toBe(
+        expect(hexOf(nodeHmac.mac(secret, '1', 'x'))).toBe(
           createHmac('sha256', secret).update('1.').update('x').digest('hex'),
         );
       }
@@ -24,23 +32,31 @@ describe('nodeHmac (the Node build)', () => {
     expect(nodeHmac.text!('é')).toBe('é');
   });
 
-  it('decodes exactly 64 hex digits of either case, and nothing else, natively', () => {
-    const good = '0a'.repeat(32);
-    expect([...nodeHmac.fromHex!(good)!]).toEqual(Array(32).fill(10));
-    expect([...nodeHmac.fromHex!(good.toUpperCase())!]).toEqual(Array(32).fill(10));
+  it('decodes a candidate of exactly 64 hex digits, in either case, and nothing else', () => {
+    const hex = hexOf(nodeHmac.mac('k', '17', '{}'));
+    expect(Buffer.from(nodeHmac.fromHex!(hex)!)).toEqual(Buffer.from(hex, 'hex'));
+    expect(Buffer.from(nodeHmac.fromHex!(hex.toUpperCase())!)).toEqual(Buffer.from(hex, 'hex'));
     for (const bad of [
-      good.slice(2),
-      `${good}00`,
-      `${good.slice(0, 63)}g`,
-      `g${good.slice(1)}`,
-      `${good.slice(0, 62)}é0`,
+      hex.slice(2),
+      `${hex}00`,
+      `${hex.slice(0, 63)}g`,
+      `g${hex.slice(1)}`,
+      `${hex.slice(0, 62)}é0`,
+      '',
     ]) {
       expect(nodeHmac.fromHex!(bad)).toBeUndefined();
     }
   });
 
-  it('compares with timingSafeEqual', () => {
-    expect(nodeHmac.equal(new Uint8Array([1, 2]), new Uint8Array([1, 2]))).toBe(true);
-    expect(nodeHmac.equal(new Uint8Array([1, 2]), new Uint8Array([1, 3]))).toBe(false);
+  it('matches a MAC with its own digest only, whichever byte differs', () => {
+    const mac = nodeHmac.mac('k', '17', '{}');
+    const digest = Buffer.from(mac, 'latin1');
+    expect(nodeHmac.equal(mac, digest)).toBe(true);
+    for (let i = 0; i < digest.length; i++) {
+      const other = Buffer.from(digest);
+      other[i]! ^= 1;
+      expect(nodeHmac.equal(mac, other)).toBe(false);
+    }
+    expect(nodeHmac.equal(mac, digest.subarray(0, 31))).toBe(false);
   });
 });
