@@ -1,6 +1,13 @@
 /**
  * The 16 event types of the Partner Event Interface (spec section 6.1), as one `as const` list
  * per direction so every other table can be typed from them and fail to compile when one is missing.
+ * These twelve are the ones the partner posts.
+ *
+ * @example
+ * ```ts
+ * import { INBOUND_EVENT_TYPES } from 'loyalty-partner-sdk';
+ * for (const eventType of INBOUND_EVENT_TYPES) console.log(eventType); // InvoiceEarned, InvoiceRefunded, ...
+ * ```
  */
 export const INBOUND_EVENT_TYPES = [
   'InvoiceEarned',
@@ -17,7 +24,15 @@ export const INBOUND_EVENT_TYPES = [
   'CouponsSyncedBatch',
 ] as const;
 
-/** Event types the service sends to the partner's receiver as signed webhooks. */
+/**
+ * Event types the service sends to the partner's receiver as signed webhooks.
+ *
+ * @example
+ * ```ts
+ * import { OUTBOUND_EVENT_TYPES } from 'loyalty-partner-sdk';
+ * OUTBOUND_EVENT_TYPES.includes('LoyaltyRuleChanged'); // true
+ * ```
+ */
 export const OUTBOUND_EVENT_TYPES = [
   'RefundReversalCompleted',
   'LoyaltyRuleChanged',
@@ -25,7 +40,15 @@ export const OUTBOUND_EVENT_TYPES = [
   'IntegrationStatusChanged',
 ] as const;
 
-/** All 16 event types, partner-to-service first. */
+/**
+ * All 16 event types, partner-to-service first.
+ *
+ * @example
+ * ```ts
+ * import { EVENT_TYPE_NAMES } from 'loyalty-partner-sdk';
+ * console.log(EVENT_TYPE_NAMES.length); // 16
+ * ```
+ */
 export const EVENT_TYPE_NAMES = [...INBOUND_EVENT_TYPES, ...OUTBOUND_EVENT_TYPES] as const;
 
 /** Any of the 16 event types of the contract. */
@@ -37,7 +60,15 @@ export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
 /** The four batch sync event types (at most 500 items each). */
 export type BatchEventType = Extract<InboundEventType, `${string}Batch`>;
 
-/** The `entityType` values of the envelope (spec section 2.1). */
+/**
+ * The `entityType` values of the envelope (spec section 2.1).
+ *
+ * @example
+ * ```ts
+ * import { ENTITY_TYPES, type EntityType } from 'loyalty-partner-sdk';
+ * const isEntityType = (value: string): value is EntityType => (ENTITY_TYPES as readonly string[]).includes(value);
+ * ```
+ */
 export const ENTITY_TYPES = [
   'Invoice',
   'Redemption',

@@ -8,8 +8,16 @@ import {
 } from './schemas/envelope.js';
 
 /**
- * Checks that `eventType` is one the partner may send, and throws the error a caller can act on.
- * Shared by `createEnvelope`, the client and the outbox so they refuse in the same words.
+ * Checks that `eventType` is one the partner may send, and throws the error a caller can act on
+ * (`LoyaltyValidationError` `UNKNOWN_EVENT_TYPE` or `WRONG_EVENT_DIRECTION`). Shared by
+ * `createEnvelope`, the client and the outbox so they refuse in the same words.
+ *
+ * @example
+ * ```ts
+ * import { assertInboundEventType } from 'loyalty-partner-sdk';
+ * const fromQueue: string = 'InvoiceEarned';
+ * assertInboundEventType(fromQueue); // narrows fromQueue to InboundEventType, or throws
+ * ```
  */
 export function assertInboundEventType(eventType: unknown): asserts eventType is InboundEventType {
   if (!isEventType(eventType)) {

@@ -2,7 +2,16 @@ import * as z from 'zod/mini';
 import { branchSchema, couponSchema, customerSchema, productSchema } from './entities.js';
 import { amount, id } from './primitives.js';
 
-/** The contract's limit on items per batch event (section 8). */
+/**
+ * The contract's limit on items per batch event (section 8). `client.syncBatch` splits longer
+ * lists into batches of this size.
+ *
+ * @example
+ * ```ts
+ * import { MAX_BATCH_ITEMS } from 'loyalty-partner-sdk';
+ * const batches = Math.ceil(1_200 / MAX_BATCH_ITEMS); // 3
+ * ```
+ */
 export const MAX_BATCH_ITEMS = 500;
 
 /** InvoiceEarned (6.2): `stampCardId` is required exactly when `earnType` is `Stamps`. */

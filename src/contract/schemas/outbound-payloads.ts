@@ -108,7 +108,15 @@ export const integrationStatusChangedSchema = z.looseObject({
   status: z.enum(['Enabled', 'Disabled', 'Disconnected']),
 });
 
-/** Payload schemas of the four event types the service sends. */
+/**
+ * Payload schemas of the four event types the service sends, by name (zod/mini, loose).
+ *
+ * @example
+ * ```ts
+ * import { outboundPayloadSchemas } from 'loyalty-partner-sdk/webhooks';
+ * outboundPayloadSchemas.IntegrationStatusChanged.safeParse({ status: 'Disabled' }).success; // true
+ * ```
+ */
 export const outboundPayloadSchemas = {
   RefundReversalCompleted: refundReversalCompletedSchema,
   LoyaltyRuleChanged: loyaltyRuleChangedSchema,

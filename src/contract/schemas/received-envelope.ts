@@ -4,7 +4,15 @@ import { OUTBOUND_EVENT_TYPES, type OutboundEventType } from '../event-types.js'
 import { outboundPayloadSchemas } from './outbound-payloads.js';
 import { guid, utcTimestamp } from './primitives.js';
 
-/** The current (and only) `schemaVersion` of the envelope. */
+/**
+ * The current (and only) `schemaVersion` of the envelope.
+ *
+ * @example
+ * ```ts
+ * import { SCHEMA_VERSION } from 'loyalty-partner-sdk';
+ * const understood = (envelope: { schemaVersion: number }) => envelope.schemaVersion === SCHEMA_VERSION;
+ * ```
+ */
 export const SCHEMA_VERSION = 1;
 
 /** Envelope fields of a delivery, payload unjudged; `envelope.ts` narrows them per event type. */
@@ -23,6 +31,13 @@ export const receivedEnvelopeHeaderShape = {
 /**
  * The envelope fields without judging the payload. A receiver parses this first, so that an
  * event type or `schemaVersion` it does not know is recognised as such instead of as garbage.
+ *
+ * @example
+ * ```ts
+ * import { receivedEnvelopeHeaderSchema } from 'loyalty-partner-sdk/webhooks';
+ * const header = receivedEnvelopeHeaderSchema.safeParse(JSON.parse('{"eventType":"SomethingNew"}'));
+ * console.log(header.success); // false: the other envelope fields are missing
+ * ```
  */
 export const receivedEnvelopeHeaderSchema = z.looseObject(receivedEnvelopeHeaderShape);
 
