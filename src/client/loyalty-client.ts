@@ -1,7 +1,7 @@
-import { createEnvelope } from '../contract/create-envelope.js';
+import { envelopeOf } from '../contract/create-envelope.js';
 import type { BatchEventType, InboundEventType } from '../contract/event-types.js';
 import type { InboundEnvelope, PayloadInput } from '../contract/schemas/envelope.js';
-import { assertInboundEventType, parseInboundEnvelope } from '../contract/validate.js';
+import { assertInboundEventType, parseInboundEnvelope, parsePayload } from '../contract/validate.js';
 import { callSignal } from './abort.js';
 import type { Call, ClientContext } from './attempt.js';
 import * as calls from './calls.js';
@@ -46,6 +46,7 @@ export class LoyaltyClient {
   readonly #headers: Record<string, string>;
   readonly #events: calls.EventRoute;
   readonly #closer = new AbortController();
+  readonly #parsePayload: NonNullable<ClientPlatform['parsePayload']>;
   #closing: Promise<void> | undefined;
 
   constructor(options: LoyaltyClientOptions) {
@@ -67,6 +68,7 @@ export class LoyaltyClient {
     };
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
     this.#events = calls.eventRoute(resolved, this.#headers);
+    this.#parsePayload = platform.parsePayload ?? parsePayload;
     platform.allowManyListeners?.(this.#closer.signal);
   }
 
@@ -169,7 +171,8 @@ export class LoyaltyClient {
     const now = this.#ctx.clock.now();
     // The envelope's fields one by one, not a rest and a spread of `options`: two objects fewer per event.
     const { eventId, occurredAt, correlationId, entityId } = options;
-    const envelope = createEnvelope(eventType, payload, {
+    // createEnvelope's steps, with the platform's payload validator (compiled on Node).
+    const envelope = envelopeOf(eventType, this.#parsePayload(eventType, payload), {
       eventId,
       occurredAt: occurredAt ?? new Date(now),
       correlationId,

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { LoyaltyClient as CoreLoyaltyClient } from '../client/loyalty-client.js';
 import type { ClientPlatform } from '../client/platform.js';
 import { signWith } from '../signature/sign.js';
+import { parsePayloadCompiled } from './compiled-payloads.js';
 import { nodeHmac } from './node-hmac.js';
 import { createUndiciTransport } from './undici-transport.js';
 
@@ -10,6 +11,7 @@ const nodePlatform: ClientPlatform = {
   createTransport: createUndiciTransport,
   sign: (body, secrets, timestamp) => signWith(nodeHmac, body, secrets, { timestamp }),
   runtime: () => `node/${process.versions.node}`,
+  parsePayload: parsePayloadCompiled,
   // 0: no limit. Each listener is removed as its wait or call ends (client/abort.ts), so none leak.
   allowManyListeners: (signal) => setMaxListeners(0, signal),
 };

@@ -48,4 +48,5 @@ export const nodeHmac: SyncHmac<string, string> = {
   // means every one was a hex digit (either case).
   fromHex: (hex) => (hex.length === 64 && candidate.write(hex, 'hex') === 32 ? candidate : undefined),
   toHex: (mac) => Buffer.from(mac, 'latin1').toString('hex'),
+  hexMac: (secret, t, body) => createHmac('sha256', keyOf(secret)).update(`${t}.`).update(body).digest('hex'),
 };

@@ -26,6 +26,11 @@ export interface SyncHmac<Text = never, Mac = Uint8Array> {
   fromHex?: (hex: string) => Uint8Array | undefined;
   /** Encodes a MAC as lowercase hex for the `v1` of a signature; JS by default. */
   toHex?: (mac: Mac) => string;
+  /**
+   * `mac` already as lowercase hex, for signing only (verification compares bytes), where the
+   * engine encodes natively; else signing takes `mac` through `toHex`.
+   */
+  hexMac?: (secret: string, t: string, body: Uint8Array | Text) => string;
 }
 
 /** The asynchronous counterpart of {@link SyncHmac} (Web Crypto only signs asynchronously). */

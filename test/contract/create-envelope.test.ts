@@ -123,6 +123,17 @@ describe('createEnvelope', () => {
     }
   });
 
+  it('refuses an invalid Date as occurredAt with a LoyaltyValidationError naming it', () => {
+    expect(() =>
+      createEnvelope('ProductSynced', samplePayload('ProductSynced'), { occurredAt: new Date('not a date') }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_PAYLOAD',
+        issues: [expect.objectContaining({ path: 'occurredAt' })],
+      }),
+    );
+  });
+
   it('refuses an unknown event type', () => {
     expect(() => createEnvelope('InvoiceVoided' as EventType, {} as never)).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_EVENT_TYPE' }),
