@@ -1,4 +1,5 @@
 import type { EventType, PayloadInput } from '../contract/index.js';
+import { DEFAULT_RULES } from './rules.js';
 
 /**
  * One valid payload for each of the 16 event types, for tests and demos. Each call returns fresh
@@ -75,14 +76,8 @@ const SAMPLES: { [K in EventType]: PayloadInput<K> } = {
     ruleType: 'EarnRate',
     ruleVersion: 4,
     effectiveFrom: '2026-11-20T00:00:00Z',
-    payload: {
-      methodType: 'OnPurchase',
-      pointCostAmount: 10,
-      pointCostPoints: 1,
-      pointsPerVisit: null,
-      minimumPurchase: 0,
-      isActive: true,
-    },
+    // The emulator's default earn rate (1 point per 10 riyals), so a sample rule change matches it.
+    payload: { ...DEFAULT_RULES.earnRate },
   },
   RedemptionExpiredOrCancelled: { redemptionId: 'red-77', externalInvoiceId: null, reason: 'Expired' },
   IntegrationStatusChanged: { status: 'Enabled' },
