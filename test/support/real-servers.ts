@@ -1,0 +1,159 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, Socket } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * Starts and stops the real servers that the store tests need: a PostgreSQL cluster and a Redis
+ * server, each on loopback, on a free port, in a temporary directory that is removed afterwards.
+ * Used once per test run by `test/support/global-setup.ts`; slower suites (`test:apps`, the node
+ * version script) and benchmarks call it directly.
+ *
+ * Postgres refuses to run as root, so as root the cluster runs as the `postgres` user that the
+ * Debian package creates (or `nobody`).
+ */
+export interface RealServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` or `redis://127.0.0.1:<port>`. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** What to install when a binary is missing: named once, for every message. */
+export const SERVER_PACKAGES = 'apt-get install -y postgresql redis-server';
+
+/** Set by `.ci/run`: a missing server is then a failure, never a skipped suite. */
+export const REQUIRE_SERVERS_VARIABLE = 'LOYALTY_REQUIRE_REAL_SERVERS';
+
+export const serversRequired = (): boolean => process.env[REQUIRE_SERVERS_VARIABLE] === '1';
+
+/** The directory of `initdb` and `pg_ctl`: on PATH, else Debian's versioned directory. */
+export function findPostgresBin(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
+  }
+  const debian = '/usr/lib/postgresql';
+  if (!existsSync(debian)) return undefined;
+  const versions = readdirSync(debian)
+    .filter((v) => existsSync(join(debian, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(debian, versions[0], 'bin');
+}
+
+export function findRedisServer(): string | undefined {
+  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/bin', '/usr/local/bin']) {
+    if (dir && existsSync(join(dir, 'redis-server'))) return join(dir, 'redis-server');
+  }
+  return undefined;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** As root, the user the cluster runs as: Postgres will not start as root. */
+async function postgresUser(): Promise<{ name: string; uid: number; gid: number } | undefined> {
+  if (userInfo().uid !== 0) return undefined;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number((await run('id', ['-u', name])).stdout.trim());
+      const gid = Number((await run('id', ['-g', name])).stdout.trim());
+      return { name, uid, gid };
+    } catch {}
+  }
+  throw new Error('running as root, and neither a postgres nor a nobody user exists to run PostgreSQL');
+}
+
+/**
+ * A fresh PostgreSQL cluster on loopback, trust authentication, no fsync (a test cluster that is
+ * thrown away), `max_connections` high enough for the multi-process tests.
+ */
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<RealServer> {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error(`PostgreSQL binaries not found: ${SERVER_PACKAGES}`);
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-pg-'));
+  const user = await postgresUser();
+  if (user) {
+    await chown(dir, user.uid, user.gid);
+    await chmod(dir, 0o700);
+  }
+  const as = async (file: string, args: string[]) => {
+    const command = user ? 'runuser' : join(bin, file);
+    const argv = user ? ['-u', user.name, '--', join(bin, file), ...args] : args;
+    return run(command, argv, { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+  };
+  const data = join(dir, 'data');
+  await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const settings = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    '-c listen_addresses=127.0.0.1',
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    `-c max_connections=${options.maxConnections ?? 300}`,
+  ].join(' ');
+  await as('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A Redis server on loopback without persistence. */
+export async function startRedis(): Promise<RealServer> {
+  const binary = findRedisServer();
+  if (!binary) throw new Error(`redis-server not found: ${SERVER_PACKAGES}`);
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-redis-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
+  child.unref();
+  await waitForPort(port, 20_000);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+      socket.connect(port, '127.0.0.1');
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
