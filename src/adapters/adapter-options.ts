@@ -1,5 +1,5 @@
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
-import { mergeDefaults } from '../webhooks/merge-defaults.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 
 /**

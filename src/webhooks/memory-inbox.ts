@@ -1,6 +1,6 @@
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
 import type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
-import { mergeDefaults } from './merge-defaults.js';
 
 /**
  * Options of {@link memoryInbox}.
