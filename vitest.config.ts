@@ -15,6 +15,8 @@ export default defineConfig({
       { find: /^loyalty-partner-sdk\/express$/, replacement: src('adapters/express.ts') },
       { find: /^loyalty-partner-sdk\/next$/, replacement: src('adapters/next.ts') },
       { find: /^loyalty-partner-sdk\/fetch$/, replacement: src('adapters/fetch.ts') },
+      { find: /^loyalty-partner-sdk\/fastify$/, replacement: src('adapters/fastify.ts') },
+      { find: /^loyalty-partner-sdk\/koa$/, replacement: src('adapters/koa.ts') },
       { find: /^loyalty-partner-sdk\/outbox$/, replacement: src('outbox/index.ts') },
       { find: /^loyalty-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
     ],
