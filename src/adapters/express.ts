@@ -73,7 +73,7 @@ const HINTS: Record<'express' | 'nestjs', FrameworkHint> = {
     fix:
       'Mount the webhook route before app.use(express.json()), or put ' +
       "express.raw({ type: 'application/json' }) on it, or keep the bytes with " +
-      'express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).',
+      'express.json({ verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }) }).',
   },
   nestjs: {
     framework: 'NestJS',
@@ -138,7 +138,9 @@ export function expressWebhook(receiver: Receiver, options?: ExpressWebhookOptio
  * const receiver = createReceiver({ secrets: process.env.LOYALTY_SECRET ?? '', handlers: {} });
  * const app = express();
  * app.use(express.json({ verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }) }));
- * app.post('/loyalty/webhooks', expressWebhook(receiver), expressWebhookErrorHandler(receiver));
+ * app.post('/loyalty/webhooks', expressWebhook(receiver));
+ * // After the routes: Express skips routes once a parser failed, and calls error handlers.
+ * app.use('/loyalty/webhooks', expressWebhookErrorHandler(receiver));
  * ```
  */
 export function expressWebhookErrorHandler(
