@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
-import { loyaltyWebhookController, loyaltyWebhookModule } from './webhook.controller.js';
+import {
+  loyaltyWebhookController,
+  loyaltyWebhookExceptionFilter,
+  loyaltyWebhookModule,
+} from './webhook.controller.js';
 
 const receiver = createReceiver({
   secrets: process.env.LOYALTY_SECRET ?? '',
@@ -11,4 +15,7 @@ const receiver = createReceiver({
 const app = await NestFactory.create(loyaltyWebhookModule(loyaltyWebhookController(receiver)), {
   rawBody: true,
 });
+// Optional: bodies Nest's JSON parser refuses are answered in the contract's envelope too.
+const Filter = loyaltyWebhookExceptionFilter(receiver, ['/loyalty/webhooks']);
+app.useGlobalFilters(new Filter(app.getHttpAdapter()));
 await app.listen(3000);

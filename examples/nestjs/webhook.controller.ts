@@ -7,13 +7,15 @@
  *    the signature covers. Without it every delivery is answered 500 `RAW_BODY_UNAVAILABLE`, and
  *    the adapter logs that fix once.
  * 2. `@Res()`: the adapter writes the answer itself, so Nest must not.
+ * 3. Optional: a global exception filter, so that a body Nest's JSON parser refuses is still
+ *    answered by the receiver in the contract's error envelope, not in Nest's own error format.
  *
- *   const app = await NestFactory.create(loyaltyWebhookModule(receiver), { rawBody: true });
- *   await app.listen(3000);
+ * See main.ts beside this file.
  */
 
 import type { ServerResponse } from 'node:http';
-import { Controller, Module, Next, Post, Req, Res } from '@nestjs/common';
+import { type ArgumentsHost, Catch, Controller, Module, Next, Post, Req, Res } from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
 import { type ExpressWebhookOptions, expressWebhook, type NodeRequest } from 'loyalty-partner-sdk/express';
 import type { Receiver } from 'loyalty-partner-sdk/webhooks';
 
@@ -40,4 +42,32 @@ export function loyaltyWebhookModule(...controllers: ReturnType<typeof loyaltyWe
   @Module({ controllers })
   class LoyaltyWebhookModule {}
   return LoyaltyWebhookModule;
+}
+
+/**
+ * A global exception filter that hands deliveries Nest's JSON parser refused (a body that is not
+ * JSON) to the receiver, which verifies the bytes Nest kept (`rawBody: true`) and answers in the
+ * contract's envelope. Other errors get Nest's usual handling.
+ */
+export function loyaltyWebhookExceptionFilter(
+  receiver: Receiver,
+  paths: readonly string[] = ['/loyalty/webhooks'],
+  options: ExpressWebhookOptions = {},
+) {
+  const onWebhook = expressWebhook(receiver, { ...options, framework: 'nestjs' });
+
+  @Catch()
+  class LoyaltyWebhookExceptionFilter extends BaseExceptionFilter {
+    override catch(exception: unknown, host: ArgumentsHost) {
+      const http = host.switchToHttp();
+      const req = http.getRequest<NodeRequest>();
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      if (req.method === 'POST' && paths.includes(path)) {
+        onWebhook(req, http.getResponse<ServerResponse>(), () => super.catch(exception, host));
+        return;
+      }
+      super.catch(exception, host);
+    }
+  }
+  return LoyaltyWebhookExceptionFilter;
 }

@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { describe, expect, it } from 'vitest';
-import { loyaltyWebhookController, loyaltyWebhookModule } from '../../examples/nestjs/webhook.controller.js';
+import {
+  loyaltyWebhookController,
+  loyaltyWebhookExceptionFilter,
+  loyaltyWebhookModule,
+} from '../../examples/nestjs/webhook.controller.js';
 import { appAdapterOptions, appReceiver, PARSED_PATH, WEBHOOK_PATH } from '../apps/fixtures/app-receiver.js';
 import { describeAppConformance, type RunningApp } from '../apps/support/app-conformance.js';
 
@@ -14,6 +18,8 @@ async function nestApp(rawBody: boolean): Promise<RunningApp> {
     loyaltyWebhookController(receiver, PARSED_PATH, options),
   );
   const app = await NestFactory.create(module, { rawBody, logger: false });
+  const Filter = loyaltyWebhookExceptionFilter(receiver, [WEBHOOK_PATH, PARSED_PATH], options);
+  app.useGlobalFilters(new Filter(app.getHttpAdapter()));
   await app.listen(0, '127.0.0.1');
   return {
     origin: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
