@@ -5,7 +5,11 @@ import { appDirectory, binary, startProcess } from './support/process-app.js';
 // The fetch app (fixtures/fetch-app.ts) served by the runtimes themselves, each from its npm
 // package: Bun, Deno, and workerd under `wrangler dev`. A runtime whose install failed fails here,
 // naming the package; it is never skipped.
-const HINT = { expect: 'refused', framework: 'fetch handler (Hono, Bun, Deno, Workers)', fix: /c\.req\.raw/ } as const;
+const HINT = {
+  expect: 'refused',
+  framework: 'fetch handler (Hono, Bun, Deno, Workers)',
+  fix: /c\.req\.raw/,
+} as const;
 
 describeAppConformance(
   'Bun',
@@ -27,7 +31,12 @@ describeAppConformance(
     return startProcess(
       binary('deno', 'deno'),
       ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno-server.ts'],
-      { cwd: dir, env: { DENO_NO_UPDATE_CHECK: '1' }, listening: /listening on (http:\/\/127\.0\.0\.1:\d+)/, cleanup: dir },
+      {
+        cwd: dir,
+        env: { DENO_NO_UPDATE_CHECK: '1' },
+        listening: /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+        cleanup: dir,
+      },
     );
   },
   HINT,
@@ -51,7 +60,7 @@ describeAppConformance(
       ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort())],
       {
         cwd: dir,
-        env: { WRANGLER_SEND_METRICS: 'false', CI: '1', WRANGLER_LOG: 'info' },
+        env: { WRANGLER_SEND_METRICS: 'false' },
         listening: /Ready on (http:\/\/127\.0\.0\.1:\d+)/,
         timeoutMs: 90_000,
         cleanup: dir,

@@ -12,7 +12,8 @@ export const root = resolve(import.meta.dirname, '../../..');
  * `loyalty-partner-sdk` is the built package (dist/ through its exports map), as once installed.
  */
 export async function appDirectory(prefix: string): Promise<string> {
-  if (!existsSync(join(root, 'dist/fetch.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(root, 'dist/fetch.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   const dir = await mkdtemp(join(tmpdir(), `${prefix}-`));
   await cp(join(root, 'test/apps/fixtures'), dir, { recursive: true });
   await mkdir(join(dir, 'node_modules'));
@@ -40,7 +41,13 @@ export function binary(name: string, npmPackage: string): string {
 export function startProcess(
   command: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; listening: RegExp; timeoutMs?: number; cleanup?: string },
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    listening: RegExp;
+    timeoutMs?: number;
+    cleanup?: string;
+  },
 ): Promise<RunningApp> {
   const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
