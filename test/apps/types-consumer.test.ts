@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+// (In `npm run test:apps`: tsc without skipLibCheck takes about 45 s per project here.)
 // Consumer projects outside the repository, type-checked by tsc with skipLibCheck off, holding a
 // copy of the built package and only the packages each kind of project would have: no msw, and
 // in the Workers project no @types/node.
@@ -58,26 +59,31 @@ describe('the published types, in consumer projects without skipLibCheck', () =>
     ['node10 (module commonjs)', { module: 'commonjs', moduleResolution: 'node10' }],
     ['node16', { module: 'node16', moduleResolution: 'node16' }],
     ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
-  ])('resolve every entry under %s, with msw not installed', async (name, options) => {
-    const errors = await project(
-      name.split(' ')[0]!,
-      ['@types/node'],
-      {
-        compilerOptions: {
-          ...options,
-          strict: true,
-          skipLibCheck: false,
-          noEmit: true,
-          types: ['node'],
-          target: 'es2022',
-          lib: ['es2023', 'dom'],
+  ])(
+    'resolve every entry under %s, with msw not installed',
+    async (name, options) => {
+      const errors = await project(
+        name.split(' ')[0]!,
+        ['@types/node'],
+        {
+          compilerOptions: {
+            ...options,
+            strict: true,
+            skipLibCheck: false,
+            esModuleInterop: true,
+            noEmit: true,
+            types: ['node'],
+            target: 'es2022',
+            lib: ['es2023', 'dom'],
+          },
+          files: ['index.ts'],
         },
-        files: ['index.ts'],
-      },
-      { 'index.ts': IMPORTS },
-    );
-    expect(errors).toBe('');
-  });
+        { 'index.ts': IMPORTS },
+      );
+      expect(errors).toBe('');
+    },
+    120_000,
+  );
 
   it('type-check examples/hono-receiver.ts in a Workers project without @types/node', async () => {
     const example = await readFile(join(root, 'examples/hono-receiver.ts'), 'utf8');
@@ -100,5 +106,5 @@ describe('the published types, in consumer projects without skipLibCheck', () =>
       { 'index.ts': example },
     );
     expect(errors).toBe('');
-  });
+  }, 120_000);
 });
