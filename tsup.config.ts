@@ -19,6 +19,8 @@ export default defineConfig({
     express: 'src/adapters/express.ts',
     next: 'src/adapters/next.ts',
     fetch: 'src/adapters/fetch.ts',
+    fastify: 'src/adapters/fastify.ts',
+    koa: 'src/adapters/koa.ts',
     outbox: 'src/outbox/index.ts',
     testing: 'src/testing/index.ts',
     cli: 'src/cli/main.ts',

@@ -15,12 +15,16 @@ export default defineConfig({
       { find: /^loyalty-partner-sdk\/express$/, replacement: src('adapters/express.ts') },
       { find: /^loyalty-partner-sdk\/next$/, replacement: src('adapters/next.ts') },
       { find: /^loyalty-partner-sdk\/fetch$/, replacement: src('adapters/fetch.ts') },
+      { find: /^loyalty-partner-sdk\/fastify$/, replacement: src('adapters/fastify.ts') },
+      { find: /^loyalty-partner-sdk\/koa$/, replacement: src('adapters/koa.ts') },
       { find: /^loyalty-partner-sdk\/outbox$/, replacement: src('outbox/index.ts') },
       { find: /^loyalty-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
     ],
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The real apps (Next.js builds, Bun, Deno, workerd) take minutes: `npm run test:apps`.
+    exclude: ['test/apps/**', 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -27,11 +27,16 @@ function webhookHandler(secretsJson: string) {
   return fetchHandler(receiver);
 }
 
+// Bun and Deno have `process.env`, Workers only bindings: read it without @types/node, so this
+// file type-checks in a Workers project too.
+const processEnv = () =>
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
+
 const app = new Hono<{ Bindings: Bindings }>();
 // Bindings are the same for every request of a deployment: one receiver (and inbox) serves all.
 let onWebhook: ((request: Request) => Promise<Response>) | undefined;
 app.post('/loyalty/webhooks', (c) => {
-  onWebhook ??= webhookHandler(c.env?.LOYALTY_SECRETS ?? globalThis.process?.env.LOYALTY_SECRETS ?? '{}');
+  onWebhook ??= webhookHandler(c.env?.LOYALTY_SECRETS ?? processEnv()?.LOYALTY_SECRETS ?? '{}');
   return onWebhook(c.req.raw);
 });
 

@@ -1,14 +1,15 @@
 /**
  * app/api/loyalty/webhooks/route.ts of a Next.js App Router project.
  *
- * The handler reads the raw body itself, so no configuration is needed, and it runs on either
- * runtime. On the Edge runtime each isolate keeps its own in-memory inbox: give the receiver a
- * shared `InboxStore` (a database) so that a redelivery landing elsewhere is still recognised.
+ * The handler reads the raw body itself, so no configuration is needed. It exports no `runtime`:
+ * the Node.js runtime is the default, and Next.js 16 refuses `export const runtime` in a project
+ * with `cacheComponents` on (the default of create-next-app). Builds under Next.js 15 and 16.
+ * The Edge runtime (`export const runtime = 'edge'`, only without cacheComponents) works too, but
+ * Next.js deprecates it, it verifies with the slower Web Crypto, and each isolate keeps its own
+ * in-memory inbox: give the receiver a shared `InboxStore` (a database) there.
  */
 import { nextRouteHandler } from 'loyalty-partner-sdk/next';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
-
-export const runtime = 'nodejs'; // 'edge' works too
 
 const receiver = createReceiver({
   secrets: (tenantId) =>

@@ -1,19 +1,37 @@
 /**
- * `loyalty-partner-sdk/express`: a webhook receiver as Express middleware. Express is not
- * imported, not even for its types: the middleware is typed structurally, so it fits Express 4
- * and 5 and loads nothing for users of other frameworks.
+ * `loyalty-partner-sdk/express`: a webhook receiver as Express middleware (Express 4 and 5, and
+ * NestJS on its Express platform). Express is not imported, not even for its types: the
+ * middleware is typed structurally, so it loads nothing for users of other frameworks.
  *
  * @packageDocumentation
  */
 import type { ServerResponse } from 'node:http';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
-import { answerNodeRequest } from './node-exchange.js';
+import { answerNodeRequest, sendNodeAnswer } from './node-exchange.js';
 import type { NodeRequest } from './read-node-body.js';
+import { type FrameworkHint, payloadTooLarge } from './refusals.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 export { ADAPTER_DEFAULTS } from './adapter-options.js';
+export type { MisconfigurationReporting } from './misconfiguration.js';
+export { AdapterError } from './misconfiguration.js';
 export type { NodeRequest } from './read-node-body.js';
+
+/**
+ * Options of {@link expressWebhook}: the options of every adapter, and which framework serves it,
+ * so that a misconfiguration is explained in that framework's terms.
+ *
+ * @example
+ * ```ts
+ * import type { ExpressWebhookOptions } from 'loyalty-partner-sdk/express';
+ * const options: ExpressWebhookOptions = { framework: 'nestjs', maxBodyBytes: 256 * 1024 };
+ * ```
+ */
+export interface ExpressWebhookOptions extends AdapterOptions {
+  /** `'nestjs'` when a NestJS controller calls the middleware. @default 'express' */
+  framework?: 'express' | 'nestjs' | undefined;
+}
 
 /**
  * Express middleware, typed by the parts of `req`, `res` and `next` it uses.
@@ -33,20 +51,53 @@ export type WebhookMiddleware = (
   next: (error?: unknown) => void,
 ) => void;
 
-const CONSUMED_HINT =
-  'A body parser read the request before expressWebhook and kept no raw bytes, so the signature cannot be ' +
-  "verified. Mount the webhook route before express.json(), or use express.raw({ type: 'application/json' }) " +
-  'on it, or keep the bytes with express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })';
+/**
+ * Express error-handling middleware (four arguments), typed by the parts it uses.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookErrorMiddleware } from 'loyalty-partner-sdk/express';
+ * const passOn: WebhookErrorMiddleware = (error, _req, _res, next) => next(error);
+ * ```
+ */
+export type WebhookErrorMiddleware = (
+  error: unknown,
+  req: NodeRequest,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
+
+const HINTS: Record<'express' | 'nestjs', FrameworkHint> = {
+  express: {
+    framework: 'Express',
+    fix:
+      'Mount the webhook route before app.use(express.json()), or put ' +
+      "express.raw({ type: 'application/json' }) on it, or keep the bytes with " +
+      'express.json({ verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }) }).',
+  },
+  nestjs: {
+    framework: 'NestJS',
+    fix:
+      'Create the app with NestFactory.create(AppModule, { rawBody: true }): Nest then keeps the ' +
+      'bytes as req.rawBody for the webhook controller.',
+  },
+};
+
+function settingsOf(name: string, receiver: Receiver, options: ExpressWebhookOptions | undefined) {
+  const { framework = 'express', ...rest } = options ?? {};
+  return { ...normalizeAdapterOptions(name, receiver, rest), ...HINTS[framework] };
+}
 
 /**
  * Express middleware for a receiver. It reads the raw body itself, so mount it on its route
  * before any JSON body parser. When a parser in front has already read the body, it uses the raw
  * bytes the parser preserved (`req.rawBody` from a `verify` callback, or the `Buffer` of
- * `express.raw()`); with none it answers 500 `RAW_BODY_UNAVAILABLE` at once, naming the fix. It
- * never waits on a consumed stream and never verifies re-serialised JSON.
+ * `express.raw()`); with none it answers 500 `RAW_BODY_UNAVAILABLE` at once, calls `onError` and
+ * logs one warning per process naming the fix. It never waits on a consumed stream and never
+ * verifies re-serialised JSON.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or a
- * `maxBodyBytes` that is not a positive whole number
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
+ * option of the wrong kind
  *
  * @example
  * ```ts
@@ -60,9 +111,52 @@ const CONSUMED_HINT =
  * app.use(express.json());
  * ```
  */
-export function expressWebhook(receiver: Receiver, options?: AdapterOptions): WebhookMiddleware {
-  const { maxBodyBytes } = normalizeAdapterOptions('expressWebhook', receiver, options);
+export function expressWebhook(receiver: Receiver, options?: ExpressWebhookOptions): WebhookMiddleware {
+  const settings = settingsOf('expressWebhook', receiver, options);
   return (req, res, next) => {
-    answerNodeRequest(receiver, req, res, { maxBodyBytes, consumedHint: CONSUMED_HINT }).catch(next);
+    answerNodeRequest(receiver, req, res, settings).catch(next);
+  };
+}
+
+/**
+ * Express error-handling middleware for the webhook route, for apps with a JSON parser in front
+ * (`app.use(express.json())`). Without it, a delivery the parser cannot read is answered by
+ * Express (an HTML page in development) instead of the contract's error envelope. A body that is
+ * not JSON is passed to the receiver when the parser kept the raw bytes (`verify`), which answers
+ * it like any other (401, or 400 `INVALID_PAYLOAD`); otherwise it is answered 500
+ * `RAW_BODY_UNAVAILABLE` and reported. A body over the parser's `limit` gets 413
+ * `PAYLOAD_TOO_LARGE`. Errors of other kinds go on to `next`.
+ *
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS`, as {@link expressWebhook}
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { expressWebhook, expressWebhookErrorHandler } from 'loyalty-partner-sdk/express';
+ * import { createReceiver } from 'loyalty-partner-sdk/webhooks';
+ *
+ * const receiver = createReceiver({ secrets: process.env.LOYALTY_SECRET ?? '', handlers: {} });
+ * const app = express();
+ * app.use(express.json({ verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }) }));
+ * app.post('/loyalty/webhooks', expressWebhook(receiver));
+ * // After the routes: Express skips routes once a parser failed, and calls error handlers.
+ * app.use('/loyalty/webhooks', expressWebhookErrorHandler(receiver));
+ * ```
+ */
+export function expressWebhookErrorHandler(
+  receiver: Receiver,
+  options?: ExpressWebhookOptions,
+): WebhookErrorMiddleware {
+  const settings = settingsOf('expressWebhookErrorHandler', receiver, options);
+  return (error, req, res, next) => {
+    const type = (error as { type?: unknown } | null)?.type;
+    if (type === 'entity.too.large') {
+      const limit = Number((error as { limit?: unknown }).limit) || settings.maxBodyBytes;
+      sendNodeAnswer(res, payloadTooLarge(req.headers, limit, true));
+    } else if (type === 'entity.parse.failed') {
+      answerNodeRequest(receiver, req, res, settings).catch(next);
+    } else {
+      next(error);
+    }
   };
 }

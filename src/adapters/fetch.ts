@@ -10,15 +10,24 @@ import { answerWebRequest } from './web-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 export { ADAPTER_DEFAULTS } from './adapter-options.js';
+export type { MisconfigurationReporting } from './misconfiguration.js';
+export { AdapterError } from './misconfiguration.js';
+
+const HINT = {
+  framework: 'fetch handler (Hono, Bun, Deno, Workers)',
+  fix:
+    'Pass the untouched Request: in Hono c.req.raw, with no c.req.json(), c.req.text() or body ' +
+    'validator before it; in Bun, Deno and Workers the request your fetch handler got.',
+};
 
 /**
  * A fetch handler for a receiver: reads the `Request`'s raw bytes (up to `maxBodyBytes`, else
  * 413), answers any method but POST with 405, and returns the receiver's answer as a `Response`.
  * Pass it the untouched `Request`: one whose body was already read is answered 500
- * `RAW_BODY_UNAVAILABLE`.
+ * `RAW_BODY_UNAVAILABLE`, reported to `onError` and logged once per process.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or a
- * `maxBodyBytes` that is not a positive whole number
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
+ * option of the wrong kind
  *
  * @example
  * ```ts
@@ -37,6 +46,6 @@ export function fetchHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (request: Request) => Promise<Response> {
-  const { maxBodyBytes } = normalizeAdapterOptions('fetchHandler', receiver, options);
-  return (request) => answerWebRequest(receiver, request, maxBodyBytes);
+  const settings = { ...normalizeAdapterOptions('fetchHandler', receiver, options), ...HINT };
+  return (request) => answerWebRequest(receiver, request, settings);
 }

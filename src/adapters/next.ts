@@ -13,17 +13,29 @@ import { answerWebRequest } from './web-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 export { ADAPTER_DEFAULTS } from './adapter-options.js';
+export type { MisconfigurationReporting } from './misconfiguration.js';
+export { AdapterError } from './misconfiguration.js';
 export type { NodeRequest } from './read-node-body.js';
 
-const CONSUMED_HINT =
-  'Next.js parsed the body before pagesApiHandler got it, so the signature cannot be verified: ' +
-  'add `export const config = { api: { bodyParser: false } }` to this API route';
+const PAGES_HINT = {
+  framework: 'Next.js pages/api',
+  fix: 'Next.js parsed the body: add `export const config = { api: { bodyParser: false } }` to this API route.',
+};
+const APP_HINT = {
+  framework: 'Next.js App Router',
+  fix:
+    "Export the handler as the route's POST and read nothing before it: no request.json(), " +
+    'request.text() or request.formData() in the route or in middleware (pass request.clone() to ' +
+    'code that must read the body).',
+};
 
 /**
- * An App Router `POST` route handler for a receiver. Runs on the Node.js and the Edge runtime.
+ * An App Router `POST` route handler for a receiver. Runs on the Node.js runtime (the default)
+ * and on the Edge runtime, which Next.js deprecates; with `cacheComponents` on (the Next.js 16
+ * default of `create-next-app`) a route may not export `runtime` at all, and needs no config.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or a
- * `maxBodyBytes` that is not a positive whole number
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
+ * option of the wrong kind
  *
  * @example
  * ```ts
@@ -39,8 +51,8 @@ export function nextRouteHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (request: Request) => Promise<Response> {
-  const { maxBodyBytes } = normalizeAdapterOptions('nextRouteHandler', receiver, options);
-  return (request) => answerWebRequest(receiver, request, maxBodyBytes);
+  const settings = { ...normalizeAdapterOptions('nextRouteHandler', receiver, options), ...APP_HINT };
+  return (request) => answerWebRequest(receiver, request, settings);
 }
 
 /**
@@ -48,8 +60,8 @@ export function nextRouteHandler(
  * the raw bytes: the route must export `config = { api: { bodyParser: false } }`. Without it the
  * handler answers 500 `RAW_BODY_UNAVAILABLE` at once, saying so.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or a
- * `maxBodyBytes` that is not a positive whole number
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
+ * option of the wrong kind
  *
  * @example
  * ```ts
@@ -66,6 +78,6 @@ export function pagesApiHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (req: NodeRequest, res: ServerResponse) => Promise<void> {
-  const { maxBodyBytes } = normalizeAdapterOptions('pagesApiHandler', receiver, options);
-  return (req, res) => answerNodeRequest(receiver, req, res, { maxBodyBytes, consumedHint: CONSUMED_HINT });
+  const settings = { ...normalizeAdapterOptions('pagesApiHandler', receiver, options), ...PAGES_HINT };
+  return (req, res) => answerNodeRequest(receiver, req, res, settings);
 }

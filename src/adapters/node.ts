@@ -10,9 +10,13 @@ import { answerNodeRequest } from './node-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 export { ADAPTER_DEFAULTS } from './adapter-options.js';
+export type { MisconfigurationReporting } from './misconfiguration.js';
+export { AdapterError } from './misconfiguration.js';
 
-const CONSUMED_HINT =
-  'The request body was read before the webhook listener got it; pass the request to the listener untouched';
+const HINT = {
+  framework: 'node:http',
+  fix: 'Pass the request to the listener untouched: nothing may read its body first.',
+};
 
 /**
  * A `node:http` request listener for a receiver: it reads the raw body stream itself (up to
@@ -20,8 +24,8 @@ const CONSUMED_HINT =
  * POST with 405, and writes the receiver's answer. Use it as the server's listener, or call it
  * from your own router for the webhook path.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or a
- * `maxBodyBytes` that is not a positive whole number
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
+ * option of the wrong kind
  *
  * @example
  * ```ts
@@ -41,10 +45,8 @@ export function createNodeListener(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { maxBodyBytes } = normalizeAdapterOptions('createNodeListener', receiver, options);
+  const settings = { ...normalizeAdapterOptions('createNodeListener', receiver, options), ...HINT };
   return (req, res) => {
-    answerNodeRequest(receiver, req, res, { maxBodyBytes, consumedHint: CONSUMED_HINT }).catch(() =>
-      res.destroy(),
-    );
+    answerNodeRequest(receiver, req, res, settings).catch(() => res.destroy());
   };
 }

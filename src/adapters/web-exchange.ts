@@ -1,6 +1,7 @@
-import { correlationIdOf, errorResponse, type ReceiverResponse } from '../webhooks/answers.js';
+import type { ReceiverResponse } from '../webhooks/answers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { concatChunks } from './concat-chunks.js';
+import { type ExchangeOptions, methodNotAllowed, payloadTooLarge, rawBodyUnavailable } from './refusals.js';
 
 /**
  * One delivery as a Web `Request` (fetch handlers, Hono, Bun, Deno, Workers, the Next.js App
@@ -9,31 +10,17 @@ import { concatChunks } from './concat-chunks.js';
 export async function answerWebRequest(
   receiver: Receiver,
   request: Request,
-  maxBodyBytes: number,
+  options: ExchangeOptions,
 ): Promise<Response> {
-  if (request.method !== 'POST') {
-    const refused = errorResponse(
-      'METHOD_NOT_ALLOWED',
-      'Webhook deliveries are POST requests',
-      correlationIdOf(request.headers),
-    );
-    return toResponse(refused, { allow: 'POST' });
-  }
-  if (request.bodyUsed) {
-    const hint =
-      'The request body was read before the webhook handler got it (c.req.json()?); pass the untouched Request';
-    return toResponse(errorResponse('RAW_BODY_UNAVAILABLE', hint, correlationIdOf(request.headers)));
-  }
-  const body = await readBody(request, maxBodyBytes);
-  if (!body) {
-    const message = `The body is larger than ${maxBodyBytes} bytes`;
-    return toResponse(errorResponse('PAYLOAD_TOO_LARGE', message, correlationIdOf(request.headers)));
-  }
+  if (request.method !== 'POST') return toResponse(methodNotAllowed(request.headers));
+  if (request.bodyUsed) return toResponse(rawBodyUnavailable(receiver, options, request.headers));
+  const body = await readBody(request, options.maxBodyBytes);
+  if (!body) return toResponse(payloadTooLarge(request.headers, options.maxBodyBytes, false));
   return toResponse(await receiver.handle({ rawBody: body, headers: request.headers }));
 }
 
-function toResponse(answer: ReceiverResponse, extra: Record<string, string> = {}): Response {
-  return new Response(answer.body, { status: answer.status, headers: { ...answer.headers, ...extra } });
+function toResponse(answer: ReceiverResponse): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
 /** The body's bytes, or `undefined` as soon as it grows past `maxBytes` (the rest is not read). */

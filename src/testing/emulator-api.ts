@@ -1,10 +1,10 @@
-import type { HttpHandler } from 'msw';
 import type { EVENT_TYPES, InboundEventType, OutboundEventType } from '../contract/index.js';
 import type { FaultOptions } from './faults.js';
 import type { ListenOptions } from './http-server.js';
 import type { EmulatorInspection } from './inspection.js';
 import type { MerchantActions } from './merchant-actions.js';
 import type { MerchantCredentials, MerchantOptions } from './merchant-store.js';
+import type { MswHandler } from './msw-handlers.js';
 
 type PlannedInbound = {
   [K in InboundEventType]: (typeof EVENT_TYPES)[K]['availability'] extends 'Planned' ? K : never;
@@ -76,5 +76,5 @@ export interface Emulator extends MerchantActions, EmulatorInspection {
   /** Sets how far the service's clock is off, in seconds (positive: ahead). */
   setClockSkew(seconds: number): void;
   /** msw handlers answering every partner endpoint below `baseUrl` from this emulator. */
-  mswHandlers(baseUrl: string): Promise<HttpHandler[]>;
+  mswHandlers(baseUrl: string): Promise<MswHandler[]>;
 }

@@ -32,6 +32,7 @@ export type {
 export type { MerchantActions } from './merchant-actions.js';
 export type { MerchantCredentials, MerchantOptions } from './merchant-store.js';
 export { MERCHANT_DEFAULTS } from './merchant-store.js';
+export type { MswHandler } from './msw-handlers.js';
 export { createMswHandlers } from './msw-handlers.js';
 export type { ConnectionBody, CustomerLookupBody } from './partner-endpoints.js';
 export { PLANNED_SYNC_PATHS } from './partner-endpoints.js';

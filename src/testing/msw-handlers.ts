@@ -1,6 +1,20 @@
-import type { HttpHandler } from 'msw';
 import type { EmulatorTransport } from './http-server.js';
 import { PARTNER_BASE_PATH } from './request-router.js';
+
+/**
+ * An msw request handler: msw's `HttpHandler`, as `setupServer(...)` and `setupWorker(...)` take
+ * it. Named loosely on purpose: msw is an optional peer, and naming its class here would make
+ * this entry's types fail to compile (TS2307) for every project without msw installed. msw's own
+ * handler classes have private members, so no structural type could stand in for them.
+ *
+ * @example
+ * ```ts
+ * import type { MswHandler } from 'loyalty-partner-sdk/testing';
+ * const handlers: MswHandler[] = [];
+ * ```
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above; the value is msw's HttpHandler
+export type MswHandler = any;
 
 /**
  * msw handlers that answer every partner endpoint below `baseUrl` from the emulator, for code
@@ -8,7 +22,7 @@ import { PARTNER_BASE_PATH } from './request-router.js';
  * one that hangs waits until the caller aborts. msw is loaded on first use, so the testing entry
  * does not need it installed otherwise.
  */
-export async function mswHandlersFor(transport: EmulatorTransport, baseUrl: string): Promise<HttpHandler[]> {
+export async function mswHandlersFor(transport: EmulatorTransport, baseUrl: string): Promise<MswHandler[]> {
   const { http, HttpResponse } = await import('msw');
   const pattern = `${baseUrl.replace(/\/+$/, '')}${PARTNER_BASE_PATH}/*`;
   return [
@@ -36,7 +50,7 @@ export async function mswHandlersFor(transport: EmulatorTransport, baseUrl: stri
  * ```
  */
 export function createMswHandlers(
-  emulator: { mswHandlers(baseUrl: string): Promise<HttpHandler[]> },
+  emulator: { mswHandlers(baseUrl: string): Promise<MswHandler[]> },
   baseUrl: string,
 ) {
   return emulator.mswHandlers(baseUrl);

@@ -33,7 +33,7 @@ describe('expressWebhook behind a body parser', () => {
       async (target) => {
         const answer = await post(target, signedDelivery(outboundEvent('IntegrationStatusChanged')));
         expect([answer.status, answer.body.code]).toEqual([500, 'RAW_BODY_UNAVAILABLE']);
-        expect(answer.body.message).toContain('before express.json()');
+        expect(answer.body.message).toContain('before app.use(express.json())');
         expect(answer.body.message).toContain("express.raw({ type: 'application/json' })");
       },
     );

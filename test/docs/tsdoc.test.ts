@@ -16,6 +16,8 @@ const ENTRIES = [
   'src/adapters/express.ts',
   'src/adapters/next.ts',
   'src/adapters/fetch.ts',
+  'src/adapters/fastify.ts',
+  'src/adapters/koa.ts',
   'src/outbox/index.ts',
   'src/testing/index.ts',
 ].map((entry) => `${root}${entry}`);

@@ -28,9 +28,11 @@ const ENTRIES: Record<string, string[]> = {
   ],
   'loyalty-partner-sdk/webhooks': ['createReceiver', 'createRuleCache'],
   'loyalty-partner-sdk/node': ['createNodeListener'],
-  'loyalty-partner-sdk/express': ['expressWebhook'],
+  'loyalty-partner-sdk/express': ['expressWebhook', 'expressWebhookErrorHandler', 'AdapterError'],
   'loyalty-partner-sdk/next': ['nextRouteHandler', 'pagesApiHandler'],
   'loyalty-partner-sdk/fetch': ['fetchHandler'],
+  'loyalty-partner-sdk/fastify': ['fastifyWebhook', 'AdapterError'],
+  'loyalty-partner-sdk/koa': ['koaWebhook'],
   'loyalty-partner-sdk/outbox': ['createOutbox', 'fileStore', 'memoryStore'],
   'loyalty-partner-sdk/testing': ['createEmulator', 'signTestHeader', 'samplePayload'],
 };

@@ -1,0 +1,149 @@
+/**
+ * `loyalty-partner-sdk/fastify`: a webhook receiver as a Fastify plugin. Fastify is not imported,
+ * not even for its types: the plugin is typed by the few methods it calls.
+ *
+ * @packageDocumentation
+ */
+import { LoyaltyValidationError } from '../contract/errors.js';
+import type { ReceiverResponse } from '../webhooks/answers.js';
+import type { HeadersLike } from '../webhooks/read-headers.js';
+import type { Receiver } from '../webhooks/receiver-types.js';
+import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
+import { methodNotAllowed, payloadTooLarge, rawBodyUnavailable } from './refusals.js';
+
+export type { AdapterOptions } from './adapter-options.js';
+export { ADAPTER_DEFAULTS } from './adapter-options.js';
+export type { MisconfigurationReporting } from './misconfiguration.js';
+export { AdapterError } from './misconfiguration.js';
+
+/**
+ * Options of {@link fastifyWebhook}.
+ *
+ * @example
+ * ```ts
+ * import type { FastifyWebhookOptions } from 'loyalty-partner-sdk/fastify';
+ * const options: FastifyWebhookOptions = { path: '/loyalty/webhooks', maxBodyBytes: 256 * 1024 };
+ * ```
+ */
+export interface FastifyWebhookOptions extends AdapterOptions {
+  /** The route of the webhook, below the plugin's `prefix` if it is registered with one. */
+  path: string;
+}
+
+/** The parts of a Fastify request the plugin reads. */
+interface FastifyRequestLike {
+  method: string;
+  headers: HeadersLike;
+  body?: unknown;
+}
+
+/** The parts of a Fastify reply the plugin writes. */
+interface FastifyReplyLike {
+  code(status: number): FastifyReplyLike;
+  headers(values: Record<string, string>): FastifyReplyLike;
+  send(payload?: unknown): FastifyReplyLike;
+}
+
+/**
+ * The parts of a Fastify instance the plugin uses; a real `FastifyInstance` fits.
+ *
+ * @example
+ * ```ts
+ * import type { FastifyInstanceLike } from 'loyalty-partner-sdk/fastify';
+ * const routes = (app: FastifyInstanceLike) => app.removeAllContentTypeParsers();
+ * ```
+ */
+export interface FastifyInstanceLike {
+  removeAllContentTypeParsers(): void;
+  addContentTypeParser(
+    contentType: string,
+    options: { parseAs: 'buffer'; bodyLimit: number },
+    parser: (request: never, body: Uint8Array, done: (error: Error | null, body?: unknown) => void) => void,
+  ): void;
+  setErrorHandler(
+    handler: (error: { code?: string }, request: FastifyRequestLike, reply: FastifyReplyLike) => unknown,
+  ): unknown;
+  route(options: {
+    method: string[];
+    url: string;
+    bodyLimit: number;
+    handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>;
+  }): unknown;
+}
+
+const HINT = {
+  framework: 'Fastify',
+  fix:
+    'Register fastifyWebhook with app.register() as it is (not wrapped in fastify-plugin) and set ' +
+    'no request.body in a hook before it: its own content-type parser keeps the raw bytes.',
+};
+
+// Deliveries are POSTs; the other methods are routed too, to be answered 405 in the envelope.
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * A Fastify plugin serving a receiver at `path`. Inside its own encapsulated context it replaces
+ * every content-type parser with one that keeps the body as raw bytes (`parseAs: 'buffer'`), so
+ * the app's JSON parser and its other routes are untouched, and the signature is checked over the
+ * exact bytes sent. A body over `maxBodyBytes` is answered 413 `PAYLOAD_TOO_LARGE` in the
+ * contract's envelope, any method but POST 405.
+ *
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver, a
+ * missing `path`, or an option of the wrong kind
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { fastifyWebhook } from 'loyalty-partner-sdk/fastify';
+ * import { createReceiver } from 'loyalty-partner-sdk/webhooks';
+ *
+ * const receiver = createReceiver({ secrets: process.env.LOYALTY_SECRET ?? '', handlers: {} });
+ * const app = Fastify();
+ * await app.register(fastifyWebhook(receiver, { path: '/loyalty/webhooks' }));
+ * await app.listen({ port: 3000 });
+ * ```
+ */
+export function fastifyWebhook(
+  receiver: Receiver,
+  options: FastifyWebhookOptions,
+): (instance: FastifyInstanceLike, pluginOptions: unknown) => Promise<void> {
+  const { path, ...rest } = options ?? ({} as Partial<FastifyWebhookOptions>);
+  const settings = { ...normalizeAdapterOptions('fastifyWebhook', receiver, rest), ...HINT };
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid fastifyWebhook arguments', [
+      { path: 'path', message: "must be the webhook's route, starting with '/'" },
+    ]);
+  }
+  const reply = (to: FastifyReplyLike, answer: ReceiverResponse) =>
+    to.code(answer.status).headers(answer.headers).send(answer.body);
+
+  return async (instance) => {
+    instance.removeAllContentTypeParsers();
+    instance.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: settings.maxBodyBytes },
+      (_request, body, done) => done(null, body),
+    );
+    instance.setErrorHandler((error, request, to) => {
+      if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
+      return reply(to, payloadTooLarge(request.headers, settings.maxBodyBytes, true));
+    });
+    instance.route({
+      method: METHODS,
+      url: path,
+      bodyLimit: settings.maxBodyBytes,
+      handler: async (request, to) => {
+        if (request.method !== 'POST') return reply(to, methodNotAllowed(request.headers));
+        const { body } = request;
+        if (body !== undefined && !(body instanceof Uint8Array)) {
+          return reply(to, rawBodyUnavailable(receiver, settings, request.headers));
+        }
+        const answer = await receiver.handle({
+          rawBody: body ?? new Uint8Array(0),
+          headers: request.headers,
+        });
+        return reply(to, answer);
+      },
+    });
+  };
+}

@@ -1,0 +1,87 @@
+import { LoyaltyError } from '../contract/errors.js';
+import type { ErrorContext, Receiver } from '../webhooks/receiver-types.js';
+
+/**
+ * Why an adapter could not hand a delivery to the receiver: the app is wired wrong, not the
+ * delivery. Today one case: a body parser in front of the adapter consumed or re-serialised the
+ * body and kept no raw bytes (`RAW_BODY_UNAVAILABLE`), so no signature can ever verify and the
+ * service keeps redelivering. `framework` and `fix` say what to change.
+ *
+ * @example
+ * ```ts
+ * import { AdapterError, expressWebhook } from 'loyalty-partner-sdk/express';
+ * import { createReceiver } from 'loyalty-partner-sdk/webhooks';
+ *
+ * const receiver = createReceiver({ secrets: 'whsec_example', handlers: {} });
+ * expressWebhook(receiver, {
+ *   onError: (err) => {
+ *     if (err instanceof AdapterError) console.error(err.framework, err.fix);
+ *   },
+ * });
+ * ```
+ */
+export class AdapterError extends LoyaltyError {
+  readonly code: 'RAW_BODY_UNAVAILABLE';
+  /** The framework the adapter serves, as named in the fix: `Express`, `NestJS`, `Next.js`, ... */
+  readonly framework: string;
+  /** What to change in the app, in that framework's own terms. */
+  readonly fix: string;
+
+  constructor(code: 'RAW_BODY_UNAVAILABLE', framework: string, fix: string) {
+    super(`${framework}: the request body was read before the webhook adapter got it. ${fix}`);
+    this.code = code;
+    this.framework = framework;
+    this.fix = fix;
+  }
+
+  // A literal, not `constructor.name`: minified edge bundles rename classes.
+  override get name(): 'AdapterError' {
+    return 'AdapterError';
+  }
+}
+
+/**
+ * Where an adapter reports a misconfiguration: `onError` (the adapter's, else a receiver's own
+ * `onError` when it exposes one) and one `warn` line per framework per process, so a wrong
+ * setup shows in the logs at the first delivery without flooding them at every retry.
+ */
+export interface MisconfigurationReporting {
+  /** Called for every delivery refused because of the app's setup. Its result is ignored. */
+  onError?: ((error: AdapterError, ctx: ErrorContext) => unknown) | undefined;
+  /** Where the one warning goes; `false` for none. @default console */
+  logger?: { warn(message: string): unknown } | false | undefined;
+}
+
+const warned = new Set<string>();
+
+/** Tells `onError` and, once per framework and process, the logger. Never throws. */
+export function reportMisconfiguration(
+  receiver: Receiver,
+  reporting: MisconfigurationReporting,
+  error: AdapterError,
+  ctx: ErrorContext,
+): void {
+  const onError =
+    reporting.onError ??
+    (receiver as { onError?: MisconfigurationReporting['onError'] }).onError ??
+    undefined;
+  try {
+    const result: unknown = onError?.(error, ctx);
+    // A rejected promise from a logger must not crash the process as an unhandled rejection.
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function')
+      (result as PromiseLike<unknown>).then(undefined, () => {});
+  } catch {
+    // onError is for logging; a failing logger must not change the answer.
+  }
+  const logger = reporting.logger === undefined ? console : reporting.logger;
+  if (!logger || warned.has(error.framework)) return;
+  warned.add(error.framework);
+  try {
+    logger.warn(
+      `[loyalty-partner-sdk] ${error.message} Every delivery is answered 500 RAW_BODY_UNAVAILABLE ` +
+        'and retried by the Loyalty service until this is fixed. (Logged once per process.)',
+    );
+  } catch {
+    // as above
+  }
+}
