@@ -97,7 +97,10 @@ export class Scheduler {
 
   pump(): void {
     this.drained = false;
-    if (!this.running) return this.notify();
+    if (!this.running) {
+      this.notify();
+      return;
+    }
     if (this.filling) {
       this.again = true;
       return;
