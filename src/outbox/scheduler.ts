@@ -51,7 +51,8 @@ export class Scheduler {
   readonly outcomes: GroupCommit<ClaimOutcome>;
 
   constructor(private readonly ctx: OutboxContext) {
-    this.outcomes = new GroupCommit((batch) => ctx.source.record(batch));
+    const { local } = ctx;
+    this.outcomes = new GroupCommit((batch) => (local ? local.persist(batch) : ctx.source.record(batch)));
   }
 
   get inFlight(): number {
