@@ -45,14 +45,17 @@ describe('a damaged journal', () => {
     expect(intact.records).toHaveLength(100);
     const frames: [number, number][] = [];
     let offset = bytes.length - intact.records.reduce((sum, { size }) => sum + size, 0);
-    for (const { size } of intact.records) frames.push([offset, (offset += size)]);
+    for (const { size } of intact.records) {
+      frames.push([offset, offset + size]);
+      offset += size;
+    }
     // Every byte of the header and of the first, middle and last records (length, checksum,
     // body: every position a frame has), and one byte at a different place in every other one.
     // Every byte of all 100 takes minutes on a loaded 2-core machine; these cover every kind.
     const positions = new Set<number>();
     for (let at = 0; at < frames[0]![0]; at++) positions.add(at);
     for (const n of [0, 49, 99]) for (let at = frames[n]![0]; at < frames[n]![1]; at++) positions.add(at);
-    frames.forEach(([start, end], n) => positions.add(start + ((n * 37) % (end - start))));
+    for (const [n, [start, end]] of frames.entries()) positions.add(start + ((n * 37) % (end - start)));
 
     const losses: string[] = [];
     for (const at of positions) {
