@@ -109,7 +109,9 @@ export class Scheduler {
     this.filling = true;
     void this.fill().finally(() => {
       this.filling = false;
-      this.notify();
+      // A pump that arrived after the fill's last look must not be lost: look again.
+      if (this.again && this.running) this.pump();
+      else this.notify();
     });
   }
 
