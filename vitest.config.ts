@@ -17,6 +17,8 @@ export default defineConfig({
       { find: /^loyalty-partner-sdk\/fetch$/, replacement: src('adapters/fetch.ts') },
       { find: /^loyalty-partner-sdk\/outbox$/, replacement: src('outbox/index.ts') },
       { find: /^loyalty-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^loyalty-partner-sdk\/postgres$/, replacement: src('postgres/index.ts') },
+      { find: /^loyalty-partner-sdk\/redis$/, replacement: src('redis/index.ts') },
     ],
   },
   test: {
