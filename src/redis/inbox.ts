@@ -85,6 +85,7 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): I
   const tokens = new Map<string, string>();
 
   return {
+    leaseMs,
     async begin(key): Promise<InboxClaim> {
       const token = `claim:${globalThis.crypto.randomUUID()}`;
       try {
