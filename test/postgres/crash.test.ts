@@ -54,8 +54,11 @@ describeWithPostgres('a receiver killed inside a transactional handler', (postgr
         expect(await first).toBeInstanceOf(Error); // the service saw no answer: it redelivers
 
         const rows = async (table: string) =>
-          (await pool.query(`SELECT count(*)::int AS n FROM ${schema}.${table} WHERE event_id = $1`, [event.eventId]))
-            .rows[0].n;
+          (
+            await pool.query(`SELECT count(*)::int AS n FROM ${schema}.${table} WHERE event_id = $1`, [
+              event.eventId,
+            ])
+          ).rows[0].n;
         expect(await rows('effects')).toBe(0);
         expect(await rows('inbox')).toBe(0);
 
@@ -66,9 +69,9 @@ describeWithPostgres('a receiver killed inside a transactional handler', (postgr
         expect(answer.status).toBe(200);
         expect(await answer.json()).toMatchObject({ outcome: 'handled', eventId: event.eventId });
         expect(await rows('effects')).toBe(1);
-        expect((await pool.query(`SELECT status FROM ${schema}.inbox WHERE event_id = $1`, [event.eventId])).rows).toEqual([
-          { status: 'done' },
-        ]);
+        expect(
+          (await pool.query(`SELECT status FROM ${schema}.inbox WHERE event_id = $1`, [event.eventId])).rows,
+        ).toEqual([{ status: 'done' }]);
         expect(await (await post(survivor.url)).json()).toMatchObject({ outcome: 'duplicate' });
         expect(await rows('effects')).toBe(1);
       } finally {

@@ -30,9 +30,10 @@ describeWithPostgres('migrate', (url) => {
 
   const tables = async (schema: string) =>
     (
-      await pool.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [
-        schema,
-      ])
+      await pool.query(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+        [schema],
+      )
     ).rows.map((row) => row.table_name);
 
   it('run by 8 processes at once (pg and postgres.js) succeeds everywhere and leaves one schema', async () => {
@@ -61,7 +62,9 @@ describeWithPostgres('migrate', (url) => {
     expect(codes).toEqual(Array(8).fill(0));
     const results = children.map((c) => JSON.parse(c.out().split('\n')[1]!));
     // Exactly one process applied the steps; the others found them done.
-    expect(results.filter((r) => r.applied.length > 0)).toEqual([{ version: LATEST, applied: SCHEMA_STEPS.map((s) => s.version) }]);
+    expect(results.filter((r) => r.applied.length > 0)).toEqual([
+      { version: LATEST, applied: SCHEMA_STEPS.map((s) => s.version) },
+    ]);
     expect(results.every((r) => r.version === LATEST)).toBe(true);
     const versions = await pool.query(`SELECT version FROM ${schema}.schema_version ORDER BY version`);
     expect(versions.rows.map((row) => row.version)).toEqual(SCHEMA_STEPS.map((s) => s.version));
@@ -70,7 +73,10 @@ describeWithPostgres('migrate', (url) => {
 
   it('is idempotent: a second run applies nothing and changes nothing', async () => {
     const schema = uniqueName('again');
-    expect(await migrate(pool, { schema })).toEqual({ version: LATEST, applied: SCHEMA_STEPS.map((s) => s.version) });
+    expect(await migrate(pool, { schema })).toEqual({
+      version: LATEST,
+      applied: SCHEMA_STEPS.map((s) => s.version),
+    });
     const before = await tables(schema);
     expect(await migrate(pool, { schema })).toEqual({ version: LATEST, applied: [] });
     expect(await tables(schema)).toEqual(before);
@@ -79,9 +85,10 @@ describeWithPostgres('migrate', (url) => {
   it('applies only the steps a database has not seen, and refuses a schema newer than the package', async () => {
     const schema = uniqueName('upgrade');
     await migrate(pool, { schema });
-    await pool.query(`INSERT INTO ${schema}.schema_version (version, description) VALUES ($1, 'from the future')`, [
-      LATEST + 1,
-    ]);
+    await pool.query(
+      `INSERT INTO ${schema}.schema_version (version, description) VALUES ($1, 'from the future')`,
+      [LATEST + 1],
+    );
     await expect(migrate(pool, { schema })).rejects.toMatchObject({
       name: 'PostgresStoreError',
       message: expect.stringContaining('upgrade loyalty-partner-sdk'),
