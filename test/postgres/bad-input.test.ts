@@ -110,7 +110,7 @@ describeWithPostgres('a Postgres connection dropped mid-claim', (url) => {
   const sql = postgres(url, { max: 2, onnotice: () => undefined });
   beforeAll(() => migrate(admin, { schema }));
   afterAll(async () => {
-    await Promise.all([admin.end(), pool.end(), sql.end()]);
+    await Promise.all([admin.end(), pool.end(), sql.end({ timeout: 1 })]);
   });
 
   const cases = {
