@@ -1,3 +1,4 @@
+import { copyFile, mkdir } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 /**
@@ -23,6 +24,8 @@ export default defineConfig({
     koa: 'src/adapters/koa.ts',
     outbox: 'src/outbox/index.ts',
     testing: 'src/testing/index.ts',
+    postgres: 'src/postgres/index.ts',
+    redis: 'src/redis/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
@@ -34,4 +37,11 @@ export default defineConfig({
   target: 'node20',
   platform: 'node',
   outDir: 'dist',
+  // The Postgres schema as a file, for teams that run their own migrations
+  // (`loyalty-partner-sdk/postgres/schema.sql`); test/postgres/schema-file.test.ts keeps it equal
+  // to what `migrate` runs.
+  async onSuccess() {
+    await mkdir('dist/postgres', { recursive: true });
+    await copyFile('src/postgres/schema.sql', 'dist/postgres/schema.sql');
+  },
 });

@@ -19,6 +19,8 @@ export default defineConfig({
       { find: /^loyalty-partner-sdk\/koa$/, replacement: src('adapters/koa.ts') },
       { find: /^loyalty-partner-sdk\/outbox$/, replacement: src('outbox/index.ts') },
       { find: /^loyalty-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^loyalty-partner-sdk\/postgres$/, replacement: src('postgres/index.ts') },
+      { find: /^loyalty-partner-sdk\/redis$/, replacement: src('redis/index.ts') },
     ],
   },
   test: {

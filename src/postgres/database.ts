@@ -1,0 +1,210 @@
+import { isConnectionError, PostgresStoreError } from './errors.js';
+
+/**
+ * The part of a `pg` Client or PoolClient the stores use. Structural, so the published types
+ * need no `pg` installed.
+ *
+ * @example
+ * ```ts
+ * import type { PgClientLike } from 'loyalty-partner-sdk/postgres';
+ * const ping = (client: PgClientLike) => client.query('SELECT 1', []);
+ * ```
+ */
+export interface PgClientLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  /** Present on a PoolClient: gives the connection back (`release(err)` destroys it). */
+  release?: (err?: Error | boolean) => void;
+}
+
+/**
+ * The part of a `pg` Pool the stores use.
+ *
+ * @example
+ * ```ts
+ * import type { PgPoolLike } from 'loyalty-partner-sdk/postgres';
+ * const borrow = async (pool: PgPoolLike) => (await pool.connect()).release?.();
+ * ```
+ */
+export interface PgPoolLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  connect(): Promise<PgClientLike & { release(err?: Error | boolean): void }>;
+  readonly totalCount: number;
+}
+
+/**
+ * The part of a postgres.js `sql` (or of the `sql` inside `sql.begin`) the stores use.
+ *
+ * @example
+ * ```ts
+ * import type { PostgresJsLike } from 'loyalty-partner-sdk/postgres';
+ * const ping = (sql: PostgresJsLike) => sql.unsafe('SELECT 1', []);
+ * ```
+ */
+export interface PostgresJsLike {
+  unsafe(text: string, values?: unknown[]): PromiseLike<unknown[] & { count?: number | null }>;
+  /** On the top-level `sql`. */
+  begin?: (work: (sql: PostgresJsLike) => Promise<unknown>) => PromiseLike<unknown>;
+  /** On a transaction `sql`. */
+  savepoint?: (work: (sql: PostgresJsLike) => Promise<unknown>) => PromiseLike<unknown>;
+}
+
+/**
+ * What the Postgres stores and `migrate` accept as `db`: a `pg` Pool, Client or PoolClient, or a
+ * postgres.js `sql` or transaction `sql`. The stores never open connections of their own.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import type { PostgresDb } from 'loyalty-partner-sdk/postgres';
+ * const db: PostgresDb = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * ```
+ */
+export type PostgresDb = PgPoolLike | PgClientLike | PostgresJsLike;
+
+/** The result of one statement, the same for both drivers. */
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+/** Runs statements on one connection or pool. */
+export interface SqlRunner {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+}
+
+/**
+ * The one internal interface over both drivers. `transaction` runs `work` inside BEGIN/COMMIT on
+ * one connection (rolled back when `work` throws) and hands it the driver's own transaction
+ * object (`raw`: the PoolClient or the transaction `sql`), which becomes the handler's `ctx.tx`.
+ */
+export interface Database extends SqlRunner {
+  readonly driver: 'pg' | 'postgres.js';
+  transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T>;
+}
+
+const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
+
+/**
+ * Recognises the user's client by its shape (no driver is imported).
+ *
+ * @throws {PostgresStoreError} `NOT_A_CLIENT` for anything else
+ */
+export function toDatabase(db: unknown, what: string): Database {
+  const candidate = db as Record<string, unknown> | null | undefined;
+  if (
+    candidate &&
+    isFunction(candidate.unsafe) &&
+    (isFunction(candidate.begin) || isFunction(candidate.savepoint))
+  ) {
+    return postgresJsDatabase(candidate as unknown as PostgresJsLike);
+  }
+  if (candidate && typeof candidate === 'object' && isFunction(candidate.query)) {
+    if (isFunction(candidate.connect) && typeof candidate.totalCount === 'number') {
+      return pgPoolDatabase(candidate as unknown as PgPoolLike);
+    }
+    if (!isFunction(candidate.then)) return pgClientDatabase(candidate as unknown as PgClientLike);
+  }
+  throw new PostgresStoreError(
+    'NOT_A_CLIENT',
+    `${what}: db must be a pg Pool, Client or PoolClient, or a postgres.js sql; got ${describe(db)}. ` +
+      'Pass your own client, e.g. new pg.Pool({ connectionString }) or postgres(url)',
+  );
+}
+
+const describe = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (typeof value !== 'object' && typeof value !== 'function') return typeof value;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== 'Object' ? `a ${name}` : `an object without query()`;
+};
+
+const pgRunner = (client: PgClientLike): SqlRunner => ({
+  async query<Row>(text: string, params: readonly unknown[] = []) {
+    const result = await client.query(text, params as unknown[]);
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+  },
+});
+
+/** BEGIN/COMMIT on one pg connection; ROLLBACK (and rethrow) when work throws. */
+async function inPgTransaction<T>(
+  client: PgClientLike,
+  work: (tx: SqlRunner, raw: unknown) => Promise<T>,
+): Promise<{ value: T } | { error: unknown; broken: boolean }> {
+  try {
+    await client.query('BEGIN');
+  } catch (error) {
+    return { error, broken: true };
+  }
+  try {
+    const value = await work(pgRunner(client), client);
+    await client.query('COMMIT');
+    return { value };
+  } catch (error) {
+    if (isConnectionError(error)) return { error, broken: true };
+    try {
+      await client.query('ROLLBACK');
+      return { error, broken: false };
+    } catch {
+      return { error, broken: true };
+    }
+  }
+}
+
+function pgPoolDatabase(pool: PgPoolLike): Database {
+  return {
+    driver: 'pg',
+    ...pgRunner(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      const outcome = await inPgTransaction(client, work);
+      // A connection that broke is destroyed, not given back to the pool for the next caller.
+      if ('error' in outcome) {
+        client.release(outcome.broken ? asError(outcome.error) : undefined);
+        throw outcome.error;
+      }
+      client.release();
+      return outcome.value;
+    },
+  };
+}
+
+function pgClientDatabase(client: PgClientLike): Database {
+  // One connection runs one transaction at a time: later ones wait their turn.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    driver: 'pg',
+    ...pgRunner(client),
+    transaction(work) {
+      const run = queue.then(async () => {
+        const outcome = await inPgTransaction(client, work);
+        if ('error' in outcome) throw outcome.error;
+        return outcome.value;
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
+
+function postgresJsDatabase(sql: PostgresJsLike): Database {
+  const runner = (target: PostgresJsLike): SqlRunner => ({
+    async query<Row>(text: string, params: readonly unknown[] = []) {
+      const result = await target.unsafe(text, params as unknown[]);
+      return { rows: [...result] as Row[], rowCount: result.count ?? result.length };
+    },
+  });
+  return {
+    driver: 'postgres.js',
+    ...runner(sql),
+    async transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T> {
+      // Inside a transaction `sql`, a savepoint is the nested transaction (its `begin`, if any,
+      // would open a second connection outside the user's transaction).
+      const open = sql.savepoint ?? sql.begin;
+      if (!open)
+        throw new PostgresStoreError('NOT_A_CLIENT', 'db: this postgres.js sql cannot open a transaction');
+      return (await open.call(sql, (tx) => work(runner(tx), tx))) as T;
+    },
+  };
+}
+
+const asError = (value: unknown): Error => (value instanceof Error ? value : new Error(String(value)));

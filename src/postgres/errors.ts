@@ -1,0 +1,119 @@
+import { LoyaltyError } from '../contract/errors.js';
+
+/**
+ * Why a {@link PostgresStoreError} was raised:
+ * - `NOT_A_CLIENT`: `db` is not a `pg` Pool, Client or PoolClient, nor a postgres.js `sql`;
+ * - `INVALID_SCHEMA`: the schema name is not a plain identifier (letters, digits, `_`);
+ * - `INVALID_OPTIONS`: another option is out of range;
+ * - `UNREACHABLE`: no connection to the server could be made;
+ * - `CONNECTION_LOST`: the connection broke during a statement (terminated, server restart);
+ * - `NOT_MIGRATED`: the tables are missing: run `migrate(db, { schema })` first;
+ * - `QUERY_FAILED`: the server refused a statement for another reason (`cause` holds its error).
+ *
+ * @example
+ * ```ts
+ * import type { PostgresStoreErrorCode } from 'loyalty-partner-sdk/postgres';
+ * const transient = (code: PostgresStoreErrorCode) => code === 'UNREACHABLE' || code === 'CONNECTION_LOST';
+ * ```
+ */
+export type PostgresStoreErrorCode =
+  | 'NOT_A_CLIENT'
+  | 'INVALID_SCHEMA'
+  | 'INVALID_OPTIONS'
+  | 'UNREACHABLE'
+  | 'CONNECTION_LOST'
+  | 'NOT_MIGRATED'
+  | 'QUERY_FAILED';
+
+/**
+ * An error of a Postgres store or of `migrate`: bad input when the store is created, or a
+ * database failure while it runs. A receiver answers a delivery whose claim failed with 503, so
+ * the service delivers it again later. The message says what to fix; it never holds a
+ * connection string or a password.
+ *
+ * @example
+ * ```ts
+ * import { PostgresStoreError, postgresInbox } from 'loyalty-partner-sdk/postgres';
+ * try {
+ *   postgresInbox({} as never, { schema: 'loyalty' });
+ * } catch (err) {
+ *   if (err instanceof PostgresStoreError) console.error(err.code); // 'NOT_A_CLIENT'
+ * }
+ * ```
+ */
+export class PostgresStoreError extends LoyaltyError {
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'PostgresStoreError' {
+    return 'PostgresStoreError';
+  }
+  readonly code: PostgresStoreErrorCode;
+
+  constructor(code: PostgresStoreErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ETIMEDOUT',
+  'CONNECT_TIMEOUT',
+  'EAI_AGAIN',
+]);
+const LOST_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P01', // admin_shutdown: pg_terminate_backend, server stop
+  '57P02',
+  '57P03',
+]);
+
+/** The driver error's code: SQLSTATE for server errors, errno names for socket errors. */
+const codeOf = (err: unknown): string =>
+  typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string'
+    ? (err as { code: string }).code
+    : '';
+
+/** True when the connection that ran the statement can no longer be used. */
+export function isConnectionError(err: unknown): boolean {
+  const code = codeOf(err);
+  if (LOST_CODES.has(code) || CONNECTION_CODES.has(code) || code.startsWith('08')) return true;
+  const message = err instanceof Error ? err.message : '';
+  return /Connection terminated|connection is closed|Client has encountered a connection error/i.test(
+    message,
+  );
+}
+
+/** Turns a driver error into a {@link PostgresStoreError} that says what to do. */
+export function toStoreError(err: unknown, what: string, schema: string): PostgresStoreError {
+  if (err instanceof PostgresStoreError) return err;
+  const code = codeOf(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  if (CONNECTION_CODES.has(code) || code === '08001' || (code === '08006' && /connect/i.test(detail))) {
+    return new PostgresStoreError(
+      'UNREACHABLE',
+      `${what}: cannot connect to PostgreSQL (${code || detail}); check the host, port and that the server runs`,
+      { cause: err },
+    );
+  }
+  if (isConnectionError(err)) {
+    return new PostgresStoreError(
+      'CONNECTION_LOST',
+      `${what}: the PostgreSQL connection was lost (${code || detail}); the delivery is retried, check the server and the pool's connection limits`,
+      { cause: err },
+    );
+  }
+  if (code === '42P01' || code === '3F000') {
+    return new PostgresStoreError(
+      'NOT_MIGRATED',
+      `${what}: the tables of schema "${schema}" are missing: run migrate(db, { schema: '${schema}' }) first`,
+      { cause: err },
+    );
+  }
+  return new PostgresStoreError('QUERY_FAILED', `${what}: ${detail}`, { cause: err });
+}

@@ -1,0 +1,15 @@
+/**
+ * `loyalty-partner-sdk/postgres`: the production stores on the user's own Postgres client (`pg`
+ * or postgres.js). No driver is imported: the client is passed in and recognised by its shape.
+ */
+export type { PgClientLike, PgPoolLike, PostgresDb, PostgresJsLike } from './database.js';
+export type { PostgresStoreErrorCode } from './errors.js';
+export { PostgresStoreError } from './errors.js';
+export type { PostgresTx, TransactionalInbox } from './inbox.js';
+export { postgresInbox } from './inbox.js';
+export type { PostgresInboxOptions } from './inbox-options.js';
+export { POSTGRES_INBOX_DEFAULTS } from './inbox-options.js';
+export type { MigrateOptions, MigrateResult } from './migrate.js';
+export { migrate } from './migrate.js';
+export type { PostgresRuleStoreOptions } from './rule-store.js';
+export { postgresRuleStore } from './rule-store.js';

@@ -1,0 +1,89 @@
+import { mergeDefaults } from '../contract/merge-defaults.js';
+import { type PostgresDb, toDatabase } from './database.js';
+import { PostgresStoreError, toStoreError } from './errors.js';
+import { quoteSchema } from './schema/identifier.js';
+import { LATEST_SCHEMA_VERSION, preambleStatements, recordStatement } from './schema/render.js';
+import { SCHEMA_STEPS } from './schema/steps.js';
+
+/**
+ * Options of {@link migrate}.
+ *
+ * @example
+ * ```ts
+ * import type { MigrateOptions } from 'loyalty-partner-sdk/postgres';
+ * const options: MigrateOptions = { schema: 'loyalty' };
+ * ```
+ */
+export interface MigrateOptions {
+  /**
+   * The Postgres schema holding the SDK's tables (created when missing). A plain identifier.
+   * @default 'loyalty'
+   */
+  schema?: string;
+}
+
+/**
+ * What {@link migrate} did.
+ *
+ * @example
+ * ```ts
+ * import type { MigrateResult } from 'loyalty-partner-sdk/postgres';
+ * const report = (r: MigrateResult) => `schema v${r.version}, ${r.applied.length} steps applied now`;
+ * ```
+ */
+export interface MigrateResult {
+  /** The schema version after the call. */
+  version: number;
+  /** The versions this call applied (empty when the schema was already current). */
+  applied: number[];
+}
+
+/**
+ * Creates or upgrades the SDK's tables (receiver inbox, rule store, outbox) in `schema`, in one
+ * transaction under a Postgres advisory lock: idempotent, and safe when many processes call it at
+ * once at start-up (one applies the steps, the others wait and find them done). Teams that run
+ * their own migrations apply the shipped `loyalty-partner-sdk/postgres/schema.sql` instead.
+ *
+ * @throws {PostgresStoreError} `NOT_A_CLIENT`, `INVALID_SCHEMA`, `UNREACHABLE`, `QUERY_FAILED`
+ * (for example a database user without CREATE rights)
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { migrate } from 'loyalty-partner-sdk/postgres';
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await migrate(pool, { schema: 'loyalty' });
+ * ```
+ */
+export async function migrate(db: PostgresDb, options: MigrateOptions = {}): Promise<MigrateResult> {
+  const { schema } = mergeDefaults<MigrateOptions>({ schema: 'loyalty' }, options);
+  const s = quoteSchema(schema, 'migrate');
+  const database = toDatabase(db, 'migrate');
+  try {
+    return await database.transaction(async (tx) => {
+      // Serialises concurrent migrations of this schema; released at COMMIT or ROLLBACK.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`loyalty-partner-sdk:migrate:${schema}`]);
+      for (const statement of preambleStatements(s)) await tx.query(statement);
+      const { rows } = await tx.query<{ version: number | null }>(
+        `SELECT max(version)::int AS version FROM ${s}.schema_version`,
+      );
+      const current = rows[0]?.version ?? 0;
+      if (current > LATEST_SCHEMA_VERSION) {
+        throw new PostgresStoreError(
+          'QUERY_FAILED',
+          `migrate: schema "${schema}" is at version ${current}, newer than this package knows (${LATEST_SCHEMA_VERSION}): upgrade loyalty-partner-sdk`,
+        );
+      }
+      const applied: number[] = [];
+      for (const step of SCHEMA_STEPS) {
+        if (step.version <= current) continue;
+        for (const statement of step.statements(s)) await tx.query(statement);
+        await tx.query(recordStatement(s, step));
+        applied.push(step.version);
+      }
+      return { version: Math.max(current, LATEST_SCHEMA_VERSION), applied };
+    });
+  } catch (err) {
+    throw toStoreError(err, 'migrate', schema);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The schema, as numbered steps. `migrate` runs the steps a database has not seen yet, in
+ * order, and records each in `schema_version`; the shipped `schema.sql` is the same steps
+ * rendered for schema `loyalty`. To change the schema, append a step (never edit one that has
+ * shipped), then rewrite the shipped file with
+ * `UPDATE_SCHEMA_SQL=1 npx vitest run test/postgres/schema-file.test.ts` (the test fails while
+ * `src/postgres/schema.sql` differs from these steps).
+ *
+ * `s` is the quoted schema name (`"loyalty"`). Each statement is one SQL statement (postgres.js
+ * runs one statement per query) and must be idempotent where it can be (`IF NOT EXISTS`).
+ */
+export interface SchemaStep {
+  readonly version: number;
+  readonly description: string;
+  statements(s: string): readonly string[];
+}
+
+export const SCHEMA_STEPS: readonly SchemaStep[] = [
+  {
+    version: 1,
+    description: 'receiver inbox and rule store',
+    statements: (s) => [
+      // The event id alone is the key (a GUIDv7, unique per event); tenant and type are
+      // informational. A transactional claim commits as 'done' with the handler's writes.
+      `CREATE TABLE IF NOT EXISTS ${s}.inbox (
+  event_id   text        PRIMARY KEY,
+  event_type text        NOT NULL,
+  tenant_id  text        NOT NULL DEFAULT '',
+  status     text        NOT NULL CHECK (status IN ('in-progress', 'done')),
+  claimed_at timestamptz NOT NULL DEFAULT now(),
+  done_at    timestamptz
+)`,
+      // Retention deletes old done rows in small batches, oldest first.
+      `CREATE INDEX IF NOT EXISTS inbox_done_at ON ${s}.inbox (done_at) WHERE status = 'done'`,
+      `CREATE TABLE IF NOT EXISTS ${s}.rules (
+  tenant_id         text        NOT NULL,
+  external_store_id text        NOT NULL,
+  rule_type         text        NOT NULL,
+  stamp_card_id     text        NOT NULL DEFAULT '',
+  rule_version      bigint      NOT NULL,
+  rule              jsonb       NOT NULL,
+  updated_at        timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant_id, external_store_id, rule_type, stamp_card_id)
+)`,
+    ],
+  },
+];

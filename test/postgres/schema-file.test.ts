@@ -1,0 +1,40 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { migrate } from 'loyalty-partner-sdk/postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { renderSchemaSql } from '../../src/postgres/schema/render.js';
+import { describeWithPostgres, uniqueName } from '../support/servers.js';
+
+const FILE = fileURLToPath(new URL('../../src/postgres/schema.sql', import.meta.url));
+
+it('the shipped schema.sql holds exactly the statements migrate runs (UPDATE_SCHEMA_SQL=1 rewrites it)', () => {
+  if (process.env.UPDATE_SCHEMA_SQL === '1') writeFileSync(FILE, renderSchemaSql('loyalty'));
+  expect(readFileSync(FILE, 'utf8')).toBe(renderSchemaSql('loyalty'));
+});
+
+describeWithPostgres('the shipped schema.sql', (url) => {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const viaFile = uniqueName('file');
+  const viaMigrate = uniqueName('migrate');
+  const columns = async (schema: string) =>
+    (
+      await pool.query(
+        `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+         WHERE table_schema = $1 ORDER BY table_name, column_name`,
+        [schema],
+      )
+    ).rows.map((row) => ({ ...row, column_default: row.column_default?.replaceAll(viaFile, viaMigrate) }));
+
+  beforeAll(async () => {
+    await pool.query(readFileSync(FILE, 'utf8').replaceAll('"loyalty"', `"${viaFile}"`));
+    await migrate(pool, { schema: viaMigrate });
+  });
+  afterAll(() => pool.end());
+
+  it('creates the same tables as migrate, and migrate then finds nothing to do', async () => {
+    expect(await columns(viaFile)).toEqual(await columns(viaMigrate));
+    expect((await columns(viaFile)).length).toBeGreaterThan(0);
+    expect((await migrate(pool, { schema: viaFile })).applied).toEqual([]);
+  });
+});
