@@ -1,5 +1,7 @@
 import { throwIfAborted } from './abort.js';
+import { TransportResponseTooLargeError } from './body-limit.js';
 import type { ClockOffset } from './clock-offset.js';
+import type { NetworkErrorCode } from './errors.js';
 import { callHook, redactHeaders } from './hooks.js';
 import type { ResolvedOptions } from './normalize-options.js';
 import { type Answer, readAnswer } from './response.js';
@@ -50,7 +52,7 @@ export type Outcome =
       /** The answer's headers; the retry loop reads `Date` and `Retry-After` only from failures. */
       headers: TransportResponse['headers'];
     }
-  | { kind: 'no-answer'; code: 'TIMEOUT' | 'NETWORK_ERROR'; cause: unknown };
+  | { kind: 'no-answer'; code: NetworkErrorCode; cause: unknown };
 
 const EMPTY = new Uint8Array(0);
 
@@ -98,8 +100,13 @@ export async function attempt(
     outcome = { kind: 'answer', answer: readAnswer(response), headers: response.headers };
   } catch (cause) {
     throwIfAborted(signal);
-    const timedOut = cause instanceof TransportTimeoutError;
-    return { kind: 'no-answer', code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', cause };
+    const code =
+      cause instanceof TransportTimeoutError
+        ? 'TIMEOUT'
+        : cause instanceof TransportResponseTooLargeError
+          ? 'RESPONSE_TOO_LARGE'
+          : 'NETWORK_ERROR';
+    return { kind: 'no-answer', code, cause };
   }
   if (onResponse) {
     const { status, code, correlationId } = outcome.answer;

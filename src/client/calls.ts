@@ -1,9 +1,9 @@
 import { v4 as uuidv4 } from 'uuid';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { RETRY_WINDOW_MS } from '../contract/limits.js';
 import type { InboundEnvelope } from '../contract/schemas/envelope.js';
 import type { Call } from './attempt.js';
 import type { ResolvedOptions } from './normalize-options.js';
-import { RETRY_WINDOW_MS } from './options.js';
 
 /** `{ phone }` or `{ customerId }`: exactly one key (spec 4.3). */
 export type LookupCustomerQuery =

@@ -55,6 +55,7 @@ export class LoyaltyClient {
     const settings = {
       connections: resolved.connections,
       timeoutMs: resolved.timeoutMs,
+      maxResponseBytes: resolved.maxResponseBytes,
       closed: this.#closer.signal,
     };
     this.#ctx = {

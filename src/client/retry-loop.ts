@@ -59,7 +59,9 @@ function networkError(
   const detail =
     outcome.code === 'TIMEOUT'
       ? `no complete answer within ${timeoutMs} ms`
-      : `connection failed (${(outcome.cause as Error | undefined)?.message ?? String(outcome.cause)})`;
+      : outcome.code === 'RESPONSE_TOO_LARGE'
+        ? `${(outcome.cause as Error).message} (every answer of the contract is small: check baseUrl)`
+        : `connection failed (${(outcome.cause as Error | undefined)?.message ?? String(outcome.cause)})`;
   return new LoyaltyNetworkError(
     { code: outcome.code, eventId: call.eventId, attempts, cause: outcome.cause },
     `No answer from the Loyalty service: ${detail}. ${why}. Send it again later (same eventId)`,
@@ -129,6 +131,7 @@ export async function runCall(ctx: ClientContext, call: Call, signal: AbortSigna
         ? apiError(call, outcome, verdict!, attempts, true, why)
         : networkError(call, outcome, attempts, timeoutMs, why);
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+    if (outcome.kind === 'no-answer' && outcome.code === 'RESPONSE_TOO_LARGE') throw giveUp('Not retried');
     if (attempts >= retry.maxAttempts) {
       throw giveUp(attempts === 1 ? 'Not retried (retry is off)' : `Gave up after ${tried}`);
     }
