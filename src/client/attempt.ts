@@ -25,6 +25,8 @@ export interface ClientContext {
   sign: Signer;
   clock: ClockOffset;
   budget: RetryBudget | undefined;
+  /** Removes the API key, the signing secrets and signatures from text taken from the wire. */
+  redact: <T extends string | undefined>(text: T) => T;
 }
 
 /** One logical call: the same method, path and body bytes for every attempt. */
@@ -55,6 +57,17 @@ export type Outcome =
   | { kind: 'no-answer'; code: NetworkErrorCode; cause: unknown };
 
 const EMPTY = new Uint8Array(0);
+
+/** The answer with its wire texts redacted: they reach errors, hooks and logs. */
+function redactAnswer(ctx: ClientContext, answer: Answer): Answer {
+  const { redact } = ctx;
+  answer.correlationId = redact(answer.correlationId);
+  if (answer.code !== undefined) {
+    answer.code = redact(answer.code);
+    answer.message = redact(answer.message);
+  }
+  return answer;
+}
 
 /**
  * Makes one attempt: signs the call's bytes with a fresh timestamp (the corrected clock), sends
@@ -97,7 +110,7 @@ export async function attempt(
       body: call.body,
       signal,
     });
-    outcome = { kind: 'answer', answer: readAnswer(response), headers: response.headers };
+    outcome = { kind: 'answer', answer: redactAnswer(ctx, readAnswer(response)), headers: response.headers };
   } catch (cause) {
     throwIfAborted(signal);
     const code =

@@ -11,6 +11,7 @@ import { createFetchTransport } from './fetch-transport.js';
 import { normalizeOptions } from './normalize-options.js';
 import type { LoyaltyClientOptions } from './options.js';
 import { type ClientPlatform, webPlatform } from './platform.js';
+import { redactor } from './redact.js';
 import { RetryBudget } from './retry-budget.js';
 import { type ApiResult, runCall } from './retry-loop.js';
 import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult } from './send-types.js';
@@ -66,6 +67,7 @@ export class LoyaltyClient {
       sign: platform.sign,
       clock: new ClockOffset(resolved.now),
       budget: resolved.budget && new RetryBudget(resolved.budget),
+      redact: redactor([resolved.apiKey, ...resolved.secrets]),
     };
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
     this.#events = calls.eventRoute(resolved, this.#headers);

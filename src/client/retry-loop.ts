@@ -2,6 +2,7 @@ import { errorCodeInfo } from '../contract/error-codes.js';
 import { sleep, throwIfAborted } from './abort.js';
 import { attempt, type Call, type ClientContext, type Outcome } from './attempt.js';
 import { backoffDelay } from './backoff.js';
+import { MAX_CLOCK_OFFSET_MS } from './clock-offset.js';
 import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
 import { callHook } from './hooks.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -17,6 +18,15 @@ export interface ApiResult {
   attempts: number;
   /** The answer's body: parsed JSON, else its text; `undefined` when empty. */
   body: unknown;
+}
+
+/** Joins parts into sentences: no empty part, and never a doubled period where a part ends with one. */
+function sentences(parts: readonly (string | undefined | false)[]): string {
+  return parts
+    .filter((part): part is string => Boolean(part))
+    .map((part) => part.trim().replace(/\.+$/, ''))
+    .filter(Boolean)
+    .join('. ');
 }
 
 function apiError(
@@ -45,7 +55,7 @@ function apiError(
       retryable,
       attempts,
     },
-    text.filter(Boolean).join('. '),
+    sentences(text),
   );
 }
 
@@ -64,7 +74,7 @@ function networkError(
         : `connection failed (${(outcome.cause as Error | undefined)?.message ?? String(outcome.cause)})`;
   return new LoyaltyNetworkError(
     { code: outcome.code, eventId: call.eventId, attempts, cause: outcome.cause },
-    `No answer from the Loyalty service: ${detail}. ${why}. Send it again later (same eventId)`,
+    sentences([`No answer from the Loyalty service: ${detail}`, why, 'Send it again later (same eventId)']),
   );
 }
 
@@ -93,11 +103,24 @@ export async function runCall(ctx: ClientContext, call: Call, signal: AbortSigna
       verdict = judgeAnswer(answer.status, answer.code);
       if (verdict.checkClock && !clockCorrected) {
         const previousOffsetMs = ctx.clock.offsetMs;
-        clockCorrected = ctx.clock.learnFrom(outcome.headers.get('date'));
+        const lesson = ctx.clock.learnFrom(outcome.headers.get('date'));
+        if (lesson.kind === 'refused') {
+          callHook(hooks.onClockSkew, { offsetMs: lesson.offsetMs, previousOffsetMs, applied: false });
+          const hours = (lesson.offsetMs / 3_600_000).toFixed(1);
+          throw apiError(
+            call,
+            outcome,
+            verdict,
+            attempts,
+            false,
+            `Clock not corrected: the service's Date is ${hours} h from this machine's clock, beyond the ${MAX_CLOCK_OFFSET_MS / 3_600_000} h the client believes; check both clocks`,
+          );
+        }
+        clockCorrected = lesson.kind === 'applied';
         if (clockCorrected) {
           // Concurrent calls refused together learn the same offset: report it once, not per call.
           if (Math.abs(ctx.clock.offsetMs - previousOffsetMs) >= 1_000) {
-            callHook(hooks.onClockSkew, { offsetMs: ctx.clock.offsetMs, previousOffsetMs });
+            callHook(hooks.onClockSkew, { offsetMs: ctx.clock.offsetMs, previousOffsetMs, applied: true });
           }
           // The re-signed attempt needs no backoff and no token: nothing was wrong with the service.
           if (attempts < retry.maxAttempts) continue;
