@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { sdkErrorMap } from '../contract/issue-message.js';
 import { RETRY_WINDOW_HOURS, RETRY_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
 import type { ClientHooks } from './hooks.js';
@@ -157,7 +158,7 @@ function parseBaseUrl(baseUrl: string): { origin: string; basePath: string } | V
  */
 export function normalizeOptions(options: LoyaltyClientOptions): ResolvedOptions {
   const given = withoutUndefined(options);
-  const parsed = schema.safeParse(given);
+  const parsed = schema.safeParse(given, { error: sdkErrorMap });
   const issues = parsed.success ? [] : optionIssues(parsed.error);
   // Each check below runs whatever the schema found, so one error names every fault.
   const base =
