@@ -1,5 +1,6 @@
 import { errorCodeInfo } from '../contract/error-codes.js';
 import { sleep, throwIfAborted } from './abort.js';
+import type { ApiResult } from './api-result.js';
 import { attempt, type Call, type ClientContext, type Outcome } from './attempt.js';
 import { backoffDelay } from './backoff.js';
 import { MAX_CLOCK_OFFSET_MS } from './clock-offset.js';
@@ -7,18 +8,6 @@ import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
 import { callHook } from './hooks.js';
 import { parseRetryAfter } from './retry-after.js';
 import { judgeAnswer, type Verdict } from './retry-policy.js';
-
-/** What every successful call returns. */
-export interface ApiResult {
-  /** HTTP status of the answer (2xx). */
-  status: number;
-  /** From `X-Correlation-Id`, else the body's `correlationId`. */
-  correlationId: string | undefined;
-  /** HTTP attempts made, the successful one included. */
-  attempts: number;
-  /** The answer's body: parsed JSON, else its text; `undefined` when empty. */
-  body: unknown;
-}
 
 /** Joins parts into sentences: no empty part, and never a doubled period where a part ends with one. */
 function sentences(parts: readonly (string | undefined | false)[]): string {
