@@ -1,4 +1,4 @@
-import { v4 as uuidv4 } from 'uuid';
+import { uuidV4 } from '../contract/uuid.js';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import { RETRY_WINDOW_MS } from '../contract/limits.js';
 import type { InboundEnvelope } from '../contract/schemas/envelope.js';
@@ -155,7 +155,7 @@ export function genericCall(
     headers: {
       ...headers,
       ...(body ? { 'content-type': 'application/json' } : {}),
-      'idempotency-key': request.idempotencyKey ?? uuidv4(),
+      'idempotency-key': request.idempotencyKey ?? uuidV4(),
     },
     eventId: undefined,
     retryWindowEnd: Number.POSITIVE_INFINITY,
