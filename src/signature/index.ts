@@ -17,7 +17,8 @@ export type { ParsedSignatureHeader } from './parse-header.js';
 export { parseSignatureHeader } from './parse-header.js';
 export type { Secrets } from './secrets.js';
 export type { SignOptions, SignPayload, SignPayloadAsync } from './sign.js';
-export { signPayloadAsync, verifySignatureAsync } from './verify-async.js';
+export { signPayloadAsync } from './sign-async.js';
+export { verifySignatureAsync } from './verify-async.js';
 export type {
   VerifiedSignature,
   VerifyOptions,

@@ -20,11 +20,10 @@ describe('signPayloadAsync (Web Crypto, the same in both builds)', () => {
   });
 
   it('refuses secrets, bodies and timestamps exactly as signPayload does, by rejecting', async () => {
-    await expect(web.signPayloadAsync('{}', '', { timestamp: 1 })).rejects.toMatchObject({
-      reason: 'no_secret',
-    });
-    await expect(web.signPayloadAsync({} as never, 'whsec_a', { timestamp: 1 })).rejects.toBeInstanceOf(
-      web.SignatureVerificationError,
+    await expect(web.signPayloadAsync('{}', '', { timestamp: 1 })).rejects.toThrow(/^Cannot sign: secret: /);
+    await expect(web.signPayloadAsync('{}', ' ', { timestamp: 1 })).rejects.toBeInstanceOf(TypeError);
+    await expect(web.signPayloadAsync({} as never, 'whsec_a', { timestamp: 1 })).rejects.toThrow(
+      /^Cannot sign: rawBody: /,
     );
     await expect(web.signPayloadAsync('{}', 'whsec_a', { timestamp: -1 })).rejects.toBeInstanceOf(RangeError);
   });
