@@ -1,3 +1,5 @@
+import type { ClientInstruments } from '../telemetry/client-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { throwIfAborted } from './abort.js';
 import type { ClockOffset } from './clock-offset.js';
 import { callHook, redactHeaders } from './hooks.js';
@@ -23,6 +25,7 @@ export interface ClientContext {
   sign: Signer;
   clock: ClockOffset;
   budget: RetryBudget | undefined;
+  telemetry: Telemetry<ClientInstruments>;
 }
 
 /** One logical call: the same method, path and body bytes for every attempt. */

@@ -148,6 +148,15 @@ export class CallTelemetry {
     });
   }
 
+  /** A `401 SIGNATURE_EXPIRED` taught the client the service's time: the local clock is off. */
+  clockSkew(offsetMs: number, previousOffsetMs: number): void {
+    const message = `Local clock is off by ${offsetMs} ms from the service's: check NTP`;
+    writeLog(this.telemetry.logger, 'warn', 'loyalty.client.clock_skew', message, {
+      offsetMs,
+      previousOffsetMs,
+    });
+  }
+
   /** The call succeeded. */
   succeeded(): void {
     this.#finish(undefined);
