@@ -1,13 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsumerProject, createConsumerProject, packageRoot as root } from './consumer-project.js';
 
-// A consumer project outside the repository whose node_modules holds the package, so Node resolves
-// it through the `exports` map exactly as an installed copy. Needs `npm run build` (npm test runs it).
-const root = resolve(import.meta.dirname, '../..');
-let consumer: string;
+let consumer: ConsumerProject;
 
 const ENTRIES: Record<string, string[]> = {
   'loyalty-partner-sdk': [
@@ -39,23 +35,13 @@ const ENTRIES: Record<string, string[]> = {
   'loyalty-partner-sdk/testing': ['createEmulator', 'signTestHeader', 'samplePayload'],
 };
 
-function run(file: string, source: string): string {
-  writeFileSync(join(consumer, file), source);
-  return execFileSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8' }).trim();
-}
+const run = (file: string, source: string): string => consumer.run(file, source);
 
 beforeAll(() => {
-  if (!existsSync(join(root, 'dist/index.node.js')))
-    throw new Error('dist/ is missing: run `npm run build` first');
-  consumer = mkdtempSync(join(tmpdir(), 'loyalty-consumer-'));
-  mkdirSync(join(consumer, 'node_modules'));
-  symlinkSync(root, join(consumer, 'node_modules', 'loyalty-partner-sdk'), 'dir');
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  consumer = createConsumerProject();
 });
 
-afterAll(() => {
-  if (consumer) rmSync(consumer, { recursive: true, force: true });
-});
+afterAll(() => consumer?.remove());
 
 describe('the built package, as a consumer project sees it', () => {
   it.each(Object.entries(ENTRIES))('can `import` %s and finds its exports', (entry, names) => {

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without declarations
+import { listExports, renderPublicNames } from '../../scripts/list-exports.mjs';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+describe('the public surface', () => {
+  it('is documented in the README, name by name: a new export fails until it is', () => {
+    expect(readme).toContain(renderPublicNames());
+  });
+
+  it('gives every public name a summary sentence', () => {
+    const missing: string[] = [];
+    for (const [entry, { summaries }] of Object.entries(listExports() as Record<string, any>)) {
+      for (const [name, summary] of Object.entries(summaries))
+        if (!summary) missing.push(`${entry}: ${name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
