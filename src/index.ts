@@ -4,6 +4,7 @@
  * `src/platform-node/index.ts` instead, with the same names.
  */
 
+export type { ApiResult, CustomerLookupBody } from './client/api-result.js';
 export type { LookupCustomerQuery, RequestOptions } from './client/calls.js';
 export type { ApiErrorCode, NetworkErrorCode } from './client/errors.js';
 export { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from './client/errors.js';
@@ -22,7 +23,6 @@ export type {
   RetryOptions,
 } from './client/options.js';
 export { CLIENT_DEFAULTS } from './client/options.js';
-export type { ApiResult } from './client/retry-loop.js';
 export type {
   CallOptions,
   SendEnvelopeOptions,

@@ -69,13 +69,22 @@ export async function readSecrets(
 ): Promise<string[]> {
   if (options.secretFile !== undefined) {
     const text = Buffer.from(await readInput(io, options.secretFile)).toString('utf8');
-    const secrets = text.split(/\r?\n/).filter((line) => line.length > 0);
+    const lines = text.split(/\r?\n/);
+    // A line of spaces is no secret: signing or verifying under it would accept what anyone can sign.
+    const blank = lines.findIndex((line) => line.length > 0 && !/\S/.test(line));
+    if (blank >= 0) {
+      throw new UsageError(
+        `line ${blank + 1} of ${options.secretFile} is blank (whitespace only): a secret must have other characters; remove the line`,
+      );
+    }
+    const secrets = lines.filter((line) => line.length > 0);
     if (secrets.length === 0) throw new UsageError(`${options.secretFile} holds no secret (one per line)`);
     return secrets;
   }
   const name = options.secretEnv ?? 'LOYALTY_SIGNING_SECRET';
   const secret = io.env[name];
-  if (!secret) throw new UsageError(`set ${name} to the signing secret, or pass --secret-file <path>`);
+  if (!secret?.trim())
+    throw new UsageError(`set ${name} to the signing secret, or pass --secret-file <path>`);
   return [secret];
 }
 

@@ -80,3 +80,29 @@ export function callSignal(
     },
   };
 }
+
+/**
+ * `promise`, or a rejection with `signal.reason` as soon as the signal aborts, whichever comes
+ * first. undici notices an aborted signal only once a queued request reaches a socket; a caller
+ * who gave up must not wait for that.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}

@@ -1,7 +1,9 @@
 import type { ClientInstruments } from '../telemetry/client-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { throwIfAborted } from './abort.js';
+import { TransportResponseTooLargeError } from './body-limit.js';
 import type { ClockOffset } from './clock-offset.js';
+import type { NetworkErrorCode } from './errors.js';
 import { callHook, redactHeaders } from './hooks.js';
 import type { ResolvedOptions } from './normalize-options.js';
 import { type Answer, readAnswer } from './response.js';
@@ -26,6 +28,8 @@ export interface ClientContext {
   clock: ClockOffset;
   budget: RetryBudget | undefined;
   telemetry: Telemetry<ClientInstruments>;
+  /** Removes the API key, the signing secrets and signatures from text taken from the wire. */
+  redact: <T extends string | undefined>(text: T) => T;
 }
 
 /** One logical call: the same method, path and body bytes for every attempt. */
@@ -53,9 +57,20 @@ export type Outcome =
       /** The answer's headers; the retry loop reads `Date` and `Retry-After` only from failures. */
       headers: TransportResponse['headers'];
     }
-  | { kind: 'no-answer'; code: 'TIMEOUT' | 'NETWORK_ERROR'; cause: unknown };
+  | { kind: 'no-answer'; code: NetworkErrorCode; cause: unknown };
 
 const EMPTY = new Uint8Array(0);
+
+/** The answer with its wire texts redacted: they reach errors, hooks and logs. */
+function redactAnswer(ctx: ClientContext, answer: Answer): Answer {
+  const { redact } = ctx;
+  answer.correlationId = redact(answer.correlationId);
+  if (answer.code !== undefined) {
+    answer.code = redact(answer.code);
+    answer.message = redact(answer.message);
+  }
+  return answer;
+}
 
 /**
  * Makes one attempt: signs the call's bytes with a fresh timestamp (the corrected clock), sends
@@ -98,11 +113,16 @@ export async function attempt(
       body: call.body,
       signal,
     });
-    outcome = { kind: 'answer', answer: readAnswer(response), headers: response.headers };
+    outcome = { kind: 'answer', answer: redactAnswer(ctx, readAnswer(response)), headers: response.headers };
   } catch (cause) {
     throwIfAborted(signal);
-    const timedOut = cause instanceof TransportTimeoutError;
-    return { kind: 'no-answer', code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', cause };
+    const code =
+      cause instanceof TransportTimeoutError
+        ? 'TIMEOUT'
+        : cause instanceof TransportResponseTooLargeError
+          ? 'RESPONSE_TOO_LARGE'
+          : 'NETWORK_ERROR';
+    return { kind: 'no-answer', code, cause };
   }
   if (onResponse) {
     const { status, code, correlationId } = outcome.answer;

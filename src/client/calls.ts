@@ -1,9 +1,9 @@
-import { v4 as uuidv4 } from 'uuid';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { RETRY_WINDOW_MS } from '../contract/limits.js';
 import type { InboundEnvelope } from '../contract/schemas/envelope.js';
+import { uuidV4 } from '../contract/uuid.js';
 import type { Call } from './attempt.js';
 import type { ResolvedOptions } from './normalize-options.js';
-import { RETRY_WINDOW_MS } from './options.js';
 
 /** `{ phone }` or `{ customerId }`: exactly one key (spec 4.3). */
 export type LookupCustomerQuery =
@@ -155,7 +155,7 @@ export function genericCall(
     headers: {
       ...headers,
       ...(body ? { 'content-type': 'application/json' } : {}),
-      'idempotency-key': request.idempotencyKey ?? uuidv4(),
+      'idempotency-key': request.idempotencyKey ?? uuidV4(),
     },
     eventId: undefined,
     retryWindowEnd: Number.POSITIVE_INFINITY,

@@ -1,4 +1,19 @@
 /**
+ * The largest clock offset the client believes: 24 hours either way. A service's `Date` further
+ * from this machine's clock is more likely wrong (a proxy's broken clock, a hostile server) than
+ * the till: believing it would shift every later signature and `occurredAt` by that much. Past
+ * it, the offset is left as it was, `onClockSkew` reports the refusal (`applied: false`) and the
+ * call fails with the `SIGNATURE_EXPIRED` answer: set the machine's clock (NTP).
+ */
+export const MAX_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000;
+
+/** What one `Date` header taught: nothing, an offset now in use, or one refused as implausible. */
+export type ClockLesson =
+  | { kind: 'unreadable' }
+  | { kind: 'applied'; offsetMs: number }
+  | { kind: 'refused'; offsetMs: number };
+
+/**
  * The difference between the service's clock and this machine's, learned from the `Date` header
  * of a `401 SIGNATURE_EXPIRED`, and added to the timestamp of every later signature. A till whose
  * clock is 20 minutes off would otherwise be refused forever (the tolerance is 5 minutes).
@@ -25,13 +40,16 @@ export class ClockOffset {
 
   /**
    * Learns the offset from an HTTP `Date` header value (whole seconds, so the result is exact to
-   * about a second, far inside the 300 s tolerance). Returns `false` when the header is missing
-   * or not a date, in which case nothing changes.
+   * about a second, far inside the 300 s tolerance). Nothing changes when the header is missing
+   * or not a date (`unreadable`), or when it is more than {@link MAX_CLOCK_OFFSET_MS} away from
+   * the wall clock (`refused`).
    */
-  learnFrom(dateHeader: string | null): boolean {
+  learnFrom(dateHeader: string | null): ClockLesson {
     const serverMs = dateHeader ? Date.parse(dateHeader) : Number.NaN;
-    if (!Number.isFinite(serverMs)) return false;
-    this.#offsetMs = serverMs - this.wallClock();
-    return true;
+    if (!Number.isFinite(serverMs)) return { kind: 'unreadable' };
+    const offsetMs = serverMs - this.wallClock();
+    if (!(Math.abs(offsetMs) <= MAX_CLOCK_OFFSET_MS)) return { kind: 'refused', offsetMs };
+    this.#offsetMs = offsetMs;
+    return { kind: 'applied', offsetMs };
   }
 }

@@ -72,12 +72,17 @@ export class LoyaltyApiError extends LoyaltyError {
   }
 }
 
-/** Why no answer came back: the attempt timed out (`timeoutMs`), or the connection failed. */
-export type NetworkErrorCode = 'NETWORK_ERROR' | 'TIMEOUT';
+/**
+ * Why no usable answer came back: the attempt timed out (`timeoutMs`, the body included), the
+ * connection failed, or the answer's body was over `maxResponseBytes` (the client closed the
+ * connection; not retried, since an answer that size is no transient failure: check `baseUrl`).
+ */
+export type NetworkErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'RESPONSE_TOO_LARGE';
 
 /**
- * No answer from the service: connection refused or reset, DNS failure, or no complete answer
- * within `timeoutMs`. The service may or may not have processed the request, so it is always
+ * No usable answer from the service: connection refused or reset, DNS failure, no complete answer
+ * within `timeoutMs` (`TIMEOUT`), or an answer over `maxResponseBytes` (`RESPONSE_TOO_LARGE`,
+ * which the client does not retry). The service may or may not have processed the request, so it is always
  * `retryable`: send the same event again (same `eventId`), and the service's dedup makes it count
  * once. `cause` holds the transport's own error.
  *

@@ -1,4 +1,5 @@
 import { attemptSignal } from './abort.js';
+import { CappedBody, refuseDeclaredLength, TransportResponseTooLargeError } from './body-limit.js';
 import {
   type Transport,
   type TransportRequest,
@@ -11,17 +12,18 @@ import {
  * A transport over a WHATWG `fetch`: the Web build's default, and what the `fetch` option plugs
  * in on every build (edge runtimes, browsers, kiosk webviews, an in-process emulator). The
  * runtime owns the sockets, so `close()` has nothing to release. Each attempt runs under a signal
- * of its own, aborted by the call's signal or when `timeoutMs` runs out: `fetch` can be stopped
- * no other way.
+ * of its own, aborted by the call's signal or when `timeoutMs` runs out, until the body's last
+ * byte is read: `fetch` can be stopped no other way. The body is read chunk by chunk and
+ * cancelled past `maxResponseBytes`.
  *
  * Redirects are not followed: a redirected POST would silently become a GET, so the 3xx itself
  * comes back to the client, which does not retry it.
  */
 export function createFetchTransport(
-  settings: Pick<TransportSettings, 'timeoutMs'>,
+  settings: Pick<TransportSettings, 'timeoutMs' | 'maxResponseBytes'>,
   fetchImpl?: typeof fetch,
 ): Transport {
-  const { timeoutMs } = settings;
+  const { timeoutMs, maxResponseBytes } = settings;
   return {
     async request(request: TransportRequest): Promise<TransportResponse> {
       // Looked up per call, not at creation, so a fetch installed later (a test's msw) is used.
@@ -39,10 +41,10 @@ export function createFetchTransport(
           signal: timing.signal,
           redirect: 'manual',
         });
-        const body = new Uint8Array(await response.arrayBuffer());
+        const body = await readCapped(response, maxResponseBytes);
         return { status: response.status, headers: response.headers, body };
       } catch (err) {
-        if (!timing.timedOut) throw err;
+        if (!timing.timedOut || err instanceof TransportResponseTooLargeError) throw err;
         throw new TransportTimeoutError(`attempt timed out after ${timeoutMs} ms`, { cause: err });
       } finally {
         timing.dispose();
@@ -50,4 +52,25 @@ export function createFetchTransport(
     },
     async close() {},
   };
+}
+
+/** The body of `response`, read to its end, or cancelled (closing the connection) past `limit`. */
+async function readCapped(response: Response, limit: number): Promise<Uint8Array> {
+  const stream = response.body;
+  try {
+    refuseDeclaredLength(response.headers.get('content-length'), limit);
+  } catch (err) {
+    await stream?.cancel().catch(() => {});
+    throw err;
+  }
+  if (!stream) return new Uint8Array(0);
+  const reader = stream.getReader();
+  const body = new CappedBody(limit);
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) body.push(read.value);
+  } catch (err) {
+    await reader.cancel().catch(() => {});
+    throw err;
+  }
+  return body.bytes();
 }

@@ -41,9 +41,18 @@ export interface RetryEvent {
 
 /** What `onClockSkew` sees when a `401 SIGNATURE_EXPIRED` taught the client the service's time. */
 export interface ClockSkewEvent {
-  /** Service clock minus this machine's clock, in milliseconds; added to every later signature. */
+  /**
+   * Service clock minus this machine's clock, in milliseconds, from the answer's `Date`; added
+   * to every later signature when `applied`.
+   */
   offsetMs: number;
+  /** The offset in use before (and still in use when not `applied`). */
   previousOffsetMs: number;
+  /**
+   * `false` when the offset was refused: more than 24 hours either way is not believed (a
+   * broken or hostile clock), and the call fails with the `SIGNATURE_EXPIRED` answer.
+   */
+  applied: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import { assertInboundEventType, parseInboundEnvelope, parsePayload } from '../c
 import { CallTelemetry, clientTelemetry } from '../telemetry/client-telemetry.js';
 import { isLogger, writeLog } from '../telemetry/logger.js';
 import { callSignal } from './abort.js';
+import { type ApiResult, type CustomerLookupBody, lookupBody } from './api-result.js';
 import type { Call, ClientContext } from './attempt.js';
 import * as calls from './calls.js';
 import { ClockOffset } from './clock-offset.js';
@@ -13,8 +14,9 @@ import { createFetchTransport } from './fetch-transport.js';
 import { normalizeOptions, type ResolvedOptions } from './normalize-options.js';
 import type { LoyaltyClientOptions } from './options.js';
 import { type ClientPlatform, webPlatform } from './platform.js';
+import { redactor } from './redact.js';
 import { RetryBudget } from './retry-budget.js';
-import { type ApiResult, runCall } from './retry-loop.js';
+import { runCall } from './retry-loop.js';
 import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult, SendTrace } from './send-types.js';
 import { runSyncBatch } from './sync-batch.js';
 import type { BatchItem, SyncBatchOptions, SyncBatchSummary } from './sync-batch-options.js';
@@ -57,6 +59,7 @@ export class LoyaltyClient {
     const settings = {
       connections: resolved.connections,
       timeoutMs: resolved.timeoutMs,
+      maxResponseBytes: resolved.maxResponseBytes,
       closed: this.#closer.signal,
     };
     this.#ctx = {
@@ -68,6 +71,7 @@ export class LoyaltyClient {
       clock: new ClockOffset(resolved.now),
       budget: resolved.budget && new RetryBudget(resolved.budget),
       telemetry: clientTelemetry(resolved.telemetry),
+      redact: redactor([resolved.apiKey, ...resolved.secrets]),
     };
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
     this.#events = calls.eventRoute(resolved, this.#headers);
@@ -115,10 +119,18 @@ export class LoyaltyClient {
     return this.#run(calls.connectionCall(this.#ctx.options, this.#headers), options.signal);
   }
 
-  /** Looks a customer up by exactly one of `phone` and `customerId` (else `INVALID_REQUEST`, nothing sent). */
-  async lookupCustomer(query: calls.LookupCustomerQuery, options: CallOptions = {}): Promise<ApiResult> {
+  /**
+   * Looks a customer up by exactly one of `phone` and `customerId` (else `INVALID_REQUEST`,
+   * nothing sent). The contract does not show the answer's fields: `body` is the JSON object
+   * the service sent, its values `unknown` until checked ({@link CustomerLookupBody}).
+   */
+  async lookupCustomer(
+    query: calls.LookupCustomerQuery,
+    options: CallOptions = {},
+  ): Promise<ApiResult<CustomerLookupBody>> {
     this.#assertOpen();
-    return this.#run(calls.lookupCall(this.#ctx.options, this.#headers, query), options.signal);
+    const result = await this.#run(calls.lookupCall(this.#ctx.options, this.#headers, query), options.signal);
+    return { ...result, body: lookupBody(result.body) };
   }
 
   /** A signed call with an `Idempotency-Key` that every retry repeats, for the planned synchronous endpoints. */

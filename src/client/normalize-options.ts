@@ -1,10 +1,25 @@
 import * as z from 'zod/mini';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { sdkErrorMap } from '../contract/issue-message.js';
+import { RETRY_WINDOW_HOURS, RETRY_WINDOW_MS } from '../contract/limits.js';
+import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
 import { isLogger, type Logger } from '../telemetry/logger.js';
 import type { MeterProviderLike, TracerProviderLike } from '../telemetry/otel-types.js';
 import type { TelemetryOptions } from '../telemetry/telemetry.js';
 import type { ClientHooks } from './hooks.js';
-import { CLIENT_DEFAULTS, type LoyaltyClientOptions, RETRY_WINDOW_MS } from './options.js';
+import {
+  CLIENT_DEFAULTS,
+  type ClientPaths,
+  type LoyaltyClientOptions,
+  MAX_RESPONSE_BYTES_LIMIT,
+  type RetryOptions,
+} from './options.js';
+
+/** The options `mergeDefaults` completes, besides `retry`. */
+type Defaulted = Pick<
+  LoyaltyClientOptions,
+  'timeoutMs' | 'maxResponseBytes' | 'connections' | 'now' | 'paths'
+>;
 
 /** The options after defaults and checks: what the rest of the client reads. */
 export interface ResolvedOptions {
@@ -15,6 +30,7 @@ export interface ResolvedOptions {
   apiKey: string;
   secrets: readonly string[];
   timeoutMs: number;
+  maxResponseBytes: number;
   retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; maxElapsedMs: number };
   budget: { capacity: number; refillPerSuccess: number } | undefined;
   fetch: typeof fetch | undefined;
@@ -47,8 +63,11 @@ const path = z.string({ error: 'must be a path string' }).check(
     error: "must start with a single '/' and hold no query, fragment or space",
   }),
 );
-const secret = z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }));
-const DAY_HOURS = RETRY_WINDOW_MS / 3_600_000;
+// Not blank: a secret of spaces is a configuration slip (an unset variable padded by a template),
+// and an HMAC under it is one anyone can compute.
+const secret = z
+  .string({ error: 'must be a string' })
+  .check(z.regex(/\S/, { error: 'must not be empty or blank' }));
 
 const schema = z.strictObject({
   baseUrl: z.string({ error: 'is required: the service base address, e.g. https://loyalty.example.com' }),
@@ -60,6 +79,9 @@ const schema = z.strictObject({
     { error: 'is required: a non-empty string, or a non-empty list of them while rotating' },
   ),
   timeoutMs: z.optional(int(1, 600_000, 'a whole number of milliseconds from 1 to 600000')),
+  maxResponseBytes: z.optional(
+    int(1024, MAX_RESPONSE_BYTES_LIMIT, `a whole number of bytes from 1024 to ${MAX_RESPONSE_BYTES_LIMIT}`),
+  ),
   retry: z.optional(
     z.union(
       [
@@ -69,7 +91,7 @@ const schema = z.strictObject({
           baseDelayMs: z.optional(int(0, 3_600_000, 'a whole number of milliseconds >= 0')),
           maxDelayMs: z.optional(int(0, RETRY_WINDOW_MS, 'a whole number of milliseconds >= 0')),
           maxElapsedMs: z.optional(
-            int(0, RETRY_WINDOW_MS, `a whole number of milliseconds, at most ${DAY_HOURS} hours`),
+            int(0, RETRY_WINDOW_MS, `a whole number of milliseconds, at most ${RETRY_WINDOW_HOURS} hours`),
           ),
           budget: z.optional(
             z.union([
@@ -130,55 +152,86 @@ function invalid(issues: ValidationIssue[]): LoyaltyValidationError {
   return new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid LoyaltyClient options', issues);
 }
 
-function parseBaseUrl(baseUrl: string): { origin: string; basePath: string } {
+/** The origin and path prefix of `baseUrl`, or the issue that makes it unusable. */
+function parseBaseUrl(baseUrl: string): { origin: string; basePath: string } | ValidationIssue {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw invalid([{ path: 'baseUrl', message: 'must be an absolute http(s) URL' }]);
+    return { path: 'baseUrl', message: 'must be an absolute http(s) URL' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw invalid([{ path: 'baseUrl', message: 'must be an absolute http(s) URL' }]);
+    return { path: 'baseUrl', message: 'must be an absolute http(s) URL' };
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw invalid([{ path: 'baseUrl', message: 'must not carry credentials, a query or a fragment' }]);
+    return { path: 'baseUrl', message: 'must not carry credentials, a query or a fragment' };
   }
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
 }
 
 /**
- * Checks the options a client was created with and merges them with `CLIENT_DEFAULTS`.
- * Throws `LoyaltyValidationError` (`INVALID_OPTIONS`) naming every option at fault, never
+ * Checks the options a client was created with and merges them with `CLIENT_DEFAULTS`. An option
+ * given as `undefined` is an option not given, at every depth (`withoutUndefined`). Throws
+ * `LoyaltyValidationError` (`INVALID_OPTIONS`) naming every option at fault at once, never
  * quoting a value.
  */
 export function normalizeOptions(options: LoyaltyClientOptions): ResolvedOptions {
-  const parsed = schema.safeParse(options);
-  if (!parsed.success) throw invalid(optionIssues(parsed.error));
-  const o = parsed.data;
-  const defaults = CLIENT_DEFAULTS;
-  const retry = o.retry === false ? { maxAttempts: 1 } : { ...o.retry };
-  const budget = o.retry === false ? false : o.retry?.budget;
-  const resolvedRetry = { ...defaults.retry, ...retry };
-  if (resolvedRetry.maxDelayMs < resolvedRetry.baseDelayMs) {
-    throw invalid([{ path: 'retry.maxDelayMs', message: 'must be at least retry.baseDelayMs' }]);
+  const given = withoutUndefined(options);
+  const parsed = schema.safeParse(given, { error: sdkErrorMap });
+  const issues = parsed.success ? [] : optionIssues(parsed.error);
+  // Each check below runs whatever the schema found, so one error names every fault.
+  const base =
+    typeof given?.baseUrl === 'string' ? parseBaseUrl(given.baseUrl) : { origin: '', basePath: '' };
+  if ('message' in base) issues.push(base);
+  const retryGiven = given?.retry;
+  const retry = mergeDefaults<RetryOptions>(
+    CLIENT_DEFAULTS.retry,
+    retryGiven === false
+      ? { maxAttempts: 1, budget: false }
+      : typeof retryGiven === 'object'
+        ? retryGiven
+        : {},
+  );
+  if (Number(retry.maxDelayMs) < Number(retry.baseDelayMs)) {
+    issues.push({ path: 'retry.maxDelayMs', message: 'must be at least retry.baseDelayMs' });
   }
+  if (!parsed.success || issues.length || 'message' in base) throw invalid(issues);
+  const o = parsed.data;
+  const resolved = mergeDefaults<Defaulted>(
+    {
+      timeoutMs: CLIENT_DEFAULTS.timeoutMs,
+      maxResponseBytes: CLIENT_DEFAULTS.maxResponseBytes,
+      connections: CLIENT_DEFAULTS.connections,
+      now: CLIENT_DEFAULTS.now,
+      paths: CLIENT_DEFAULTS.paths,
+    },
+    {
+      timeoutMs: o.timeoutMs,
+      maxResponseBytes: o.maxResponseBytes,
+      connections: o.connections,
+      now: o.now as (() => number) | undefined,
+      paths: o.paths,
+    },
+  );
+  const budget = retry.budget as RetryOptions['budget'];
   return {
-    ...parseBaseUrl(o.baseUrl),
+    ...base,
     apiKey: o.apiKey,
     secrets: typeof o.signingSecret === 'string' ? [o.signingSecret] : [...o.signingSecret],
-    timeoutMs: o.timeoutMs ?? defaults.timeoutMs,
+    timeoutMs: resolved.timeoutMs,
+    maxResponseBytes: resolved.maxResponseBytes,
     retry: {
-      maxAttempts: resolvedRetry.maxAttempts,
-      baseDelayMs: resolvedRetry.baseDelayMs,
-      maxDelayMs: resolvedRetry.maxDelayMs,
-      maxElapsedMs: resolvedRetry.maxElapsedMs,
+      maxAttempts: retry.maxAttempts,
+      baseDelayMs: retry.baseDelayMs,
+      maxDelayMs: retry.maxDelayMs,
+      maxElapsedMs: retry.maxElapsedMs,
     },
-    budget: budget === false ? undefined : { ...defaults.retry.budget, ...budget },
+    budget: budget === false ? undefined : mergeDefaults(CLIENT_DEFAULTS.retry.budget, budget),
     fetch: o.fetch as typeof fetch | undefined,
     hooks: { ...(o.hooks as ClientHooks | undefined) },
-    paths: { ...defaults.paths, ...o.paths },
-    connections: o.connections ?? defaults.connections,
-    now: (o.now as (() => number) | undefined) ?? defaults.now,
+    paths: resolved.paths as Required<ClientPaths>,
+    connections: resolved.connections,
+    now: resolved.now,
     telemetry: {
       tracerProvider: o.tracerProvider as TracerProviderLike | undefined,
       meterProvider: o.meterProvider as MeterProviderLike | undefined,

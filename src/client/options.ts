@@ -75,6 +75,14 @@ export interface LoyaltyClientOptions extends TelemetryOptions {
    */
   timeoutMs?: number;
   /**
+   * The most bytes of an answer's body the client reads. A longer answer (a wrong `baseUrl`
+   * pointing at a file server, a hostile or broken proxy) is cut off: the connection is closed
+   * and the call rejects with `LoyaltyNetworkError` `RESPONSE_TOO_LARGE`, without a retry. Every
+   * answer of the contract is a few hundred bytes. From 1024 to 67108864 (64 MiB).
+   * @default 1048576
+   */
+  maxResponseBytes?: number;
+  /**
    * Retry settings, or `false` to send once.
    * @default { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 30000, maxElapsedMs: 600000, budget: { capacity: 100, refillPerSuccess: 0.5 } }
    */
@@ -109,6 +117,7 @@ export interface LoyaltyClientOptions extends TelemetryOptions {
  */
 export const CLIENT_DEFAULTS = {
   timeoutMs: 10_000,
+  maxResponseBytes: 1024 * 1024,
   retry: {
     maxAttempts: 6,
     baseDelayMs: 250,
@@ -125,15 +134,15 @@ export const CLIENT_DEFAULTS = {
   now: Date.now,
 } as const satisfies {
   timeoutMs: number;
+  maxResponseBytes: number;
   retry: Required<Omit<RetryOptions, 'budget'>> & { budget: Required<RetryBudgetOptions> };
   paths: Required<ClientPaths>;
   connections: number;
   now: () => number;
 };
 
-/** The service replays the answer to an `eventId` for 24 hours (spec section 8). */
-export const DEDUP_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Retries stop this long before the dedup window closes: clocks and queues are not exact. */
-export const DEDUP_WINDOW_MARGIN_MS = 60 * 60 * 1000;
-/** The latest a retry may start after the first attempt of an `eventId`: 23 hours. */
-export const RETRY_WINDOW_MS = DEDUP_WINDOW_MS - DEDUP_WINDOW_MARGIN_MS;
+/** The largest `maxResponseBytes` a client accepts: 64 MiB. */
+export const MAX_RESPONSE_BYTES_LIMIT = 64 * 1024 * 1024;
+
+// The contract's windows, declared in contract/limits.ts; re-exported for the modules that import them from here.
+export { DEDUP_WINDOW_MS, RETRY_WINDOW_MS } from '../contract/limits.js';

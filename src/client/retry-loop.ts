@@ -1,8 +1,10 @@
 import { errorCodeInfo } from '../contract/error-codes.js';
 import type { AttemptResult, CallTelemetry } from '../telemetry/client-telemetry.js';
 import { sleep, throwIfAborted } from './abort.js';
+import type { ApiResult } from './api-result.js';
 import { attempt, type Call, type ClientContext, type Outcome } from './attempt.js';
 import { backoffDelay } from './backoff.js';
+import { MAX_CLOCK_OFFSET_MS } from './clock-offset.js';
 import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
 import { callHook } from './hooks.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -15,16 +17,13 @@ function attemptResult(outcome: Outcome): AttemptResult {
   return status >= 200 && status < 300 ? { status } : { status, code: judgeAnswer(status, code).code };
 }
 
-/** What every successful call returns. */
-export interface ApiResult {
-  /** HTTP status of the answer (2xx). */
-  status: number;
-  /** From `X-Correlation-Id`, else the body's `correlationId`. */
-  correlationId: string | undefined;
-  /** HTTP attempts made, the successful one included. */
-  attempts: number;
-  /** The answer's body: parsed JSON, else its text; `undefined` when empty. */
-  body: unknown;
+/** Joins parts into sentences: no empty part, and never a doubled period where a part ends with one. */
+function sentences(parts: readonly (string | undefined | false)[]): string {
+  return parts
+    .filter((part): part is string => Boolean(part))
+    .map((part) => part.trim().replace(/\.+$/, ''))
+    .filter(Boolean)
+    .join('. ');
 }
 
 function apiError(
@@ -53,7 +52,7 @@ function apiError(
       retryable,
       attempts,
     },
-    text.filter(Boolean).join('. '),
+    sentences(text),
   );
 }
 
@@ -67,10 +66,12 @@ function networkError(
   const detail =
     outcome.code === 'TIMEOUT'
       ? `no complete answer within ${timeoutMs} ms`
-      : `connection failed (${(outcome.cause as Error | undefined)?.message ?? String(outcome.cause)})`;
+      : outcome.code === 'RESPONSE_TOO_LARGE'
+        ? `${(outcome.cause as Error).message} (every answer of the contract is small: check baseUrl)`
+        : `connection failed (${(outcome.cause as Error | undefined)?.message ?? String(outcome.cause)})`;
   return new LoyaltyNetworkError(
     { code: outcome.code, eventId: call.eventId, attempts, cause: outcome.cause },
-    `No answer from the Loyalty service: ${detail}. ${why}. Send it again later (same eventId)`,
+    sentences([`No answer from the Loyalty service: ${detail}`, why, 'Send it again later (same eventId)']),
   );
 }
 
@@ -131,11 +132,24 @@ async function runAttempts(
       verdict = judgeAnswer(answer.status, answer.code);
       if (verdict.checkClock && !clockCorrected) {
         const previousOffsetMs = ctx.clock.offsetMs;
-        clockCorrected = ctx.clock.learnFrom(outcome.headers.get('date'));
+        const lesson = ctx.clock.learnFrom(outcome.headers.get('date'));
+        if (lesson.kind === 'refused') {
+          callHook(hooks.onClockSkew, { offsetMs: lesson.offsetMs, previousOffsetMs, applied: false });
+          const hours = (lesson.offsetMs / 3_600_000).toFixed(1);
+          throw apiError(
+            call,
+            outcome,
+            verdict,
+            attempts,
+            false,
+            `Clock not corrected: the service's Date is ${hours} h from this machine's clock, beyond the ${MAX_CLOCK_OFFSET_MS / 3_600_000} h the client believes; check both clocks`,
+          );
+        }
+        clockCorrected = lesson.kind === 'applied';
         if (clockCorrected) {
           // Concurrent calls refused together learn the same offset: report it once, not per call.
           if (Math.abs(ctx.clock.offsetMs - previousOffsetMs) >= 1_000) {
-            callHook(hooks.onClockSkew, { offsetMs: ctx.clock.offsetMs, previousOffsetMs });
+            callHook(hooks.onClockSkew, { offsetMs: ctx.clock.offsetMs, previousOffsetMs, applied: true });
             telemetry?.clockSkew(ctx.clock.offsetMs, previousOffsetMs);
           }
           // The re-signed attempt needs no backoff and no token: nothing was wrong with the service.
@@ -170,6 +184,7 @@ async function runAttempts(
         ? apiError(call, outcome, verdict!, attempts, true, why)
         : networkError(call, outcome, attempts, timeoutMs, why);
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+    if (outcome.kind === 'no-answer' && outcome.code === 'RESPONSE_TOO_LARGE') throw giveUp('Not retried');
     if (attempts >= retry.maxAttempts) {
       throw giveUp(attempts === 1 ? 'Not retried (retry is off)' : `Gave up after ${tried}`);
     }

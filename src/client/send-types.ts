@@ -1,5 +1,5 @@
 import type { EnvelopeOptions } from '../contract/create-envelope.js';
-import type { ApiResult } from './retry-loop.js';
+import type { ApiResult } from './api-result.js';
 
 /** Options of `client.send()`: the envelope's fields, and a signal to cancel. */
 export interface SendOptions extends EnvelopeOptions {

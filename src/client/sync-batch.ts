@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../contract/error-codes.js';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import { type BatchEventType, EVENT_TYPES, type InboundEventType } from '../contract/event-types.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
 import { MAX_BATCH_ITEMS } from '../contract/schemas/inbound-payloads.js';
 import { assertInboundEventType, parsePayload } from '../contract/validate.js';
 import { LoyaltyApiError } from './errors.js';
@@ -104,7 +105,9 @@ export async function runSyncBatch(
     );
   }
   const parsed = validateItems(batchType, single, items);
-  const { fallbackToSingle, concurrency } = { ...SYNC_BATCH_DEFAULTS, ...options };
+  const { fallbackToSingle, concurrency } = mergeDefaults<
+    Pick<SyncBatchOptions, 'fallbackToSingle' | 'concurrency'>
+  >(SYNC_BATCH_DEFAULTS, { fallbackToSingle: options.fallbackToSingle, concurrency: options.concurrency });
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new LoyaltyValidationError('INVALID_REQUEST', 'Invalid syncBatch options', [
       { path: 'concurrency', message: 'must be a whole number >= 1' },

@@ -26,9 +26,10 @@ export interface TransportResponse {
 /**
  * How the client core reaches the network. Each build supplies one: undici with a keep-alive
  * agent on Node, `fetch` everywhere else. A transport rejects with its own error when no answer
- * came, and with a {@link TransportTimeoutError} when an attempt outlasted `timeoutMs`; the core
- * turns either into a `LoyaltyNetworkError`. Each transport enforces the timeout in its own
- * cheapest way (a signal for `fetch`; one timer for all attempts on undici).
+ * came, with a {@link TransportTimeoutError} when an attempt outlasted `timeoutMs` (body
+ * included), and with a `TransportResponseTooLargeError` past `maxResponseBytes`; the core turns
+ * each into a `LoyaltyNetworkError`. Both enforce the timeout the same way: one signal per
+ * attempt (`attemptSignal` in abort.ts), aborted by the call's signal or when time runs out.
  */
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;
@@ -42,6 +43,11 @@ export interface TransportSettings {
   connections: number;
   /** Time one attempt may take, from the moment it is handed over to the last byte of the answer. */
   timeoutMs: number;
+  /**
+   * The most bytes of an answer's body to read: past it the transport closes the connection and
+   * rejects with a `TransportResponseTooLargeError` (`body-limit.ts`).
+   */
+  maxResponseBytes: number;
   /**
    * The client's own signal, which `close()` aborts before it closes the transport. A transport
    * may listen to it once, instead of once per request whose signal it is.

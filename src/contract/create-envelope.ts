@@ -1,8 +1,8 @@
-import { v7 as uuidv7 } from 'uuid';
 import { LoyaltyValidationError } from './errors.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { type Envelope, type PayloadInput, type PayloadOf, SCHEMA_VERSION } from './schemas/envelope.js';
 import { guid, utcTimestamp, uuidV7 } from './schemas/primitives.js';
+import { uuidV7 as newUuidV7 } from './uuid.js';
 import { parsePayload } from './validate.js';
 
 /** Envelope fields a caller may set; everything else is derived. */
@@ -27,7 +27,7 @@ export interface EnvelopeOptions {
  * ```
  */
 export function newEventId(): string {
-  return uuidv7();
+  return newUuidV7();
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { GENERIC_MESSAGE, issueMessage } from './issue-message.js';
 
 /**
  * Base of every error this SDK throws for the Loyalty contract, so one `instanceof` catches them
@@ -110,7 +111,11 @@ export function toValidationIssues(
     } else if (issue.code !== 'custom' && isAbsent(input, issue.path)) {
       out.push({ path: base, message: 'is required' });
     } else {
-      out.push({ path: base, message: issue.message });
+      // A parse without the SDK's error map (and no locale of the host's) leaves this generic text.
+      out.push({
+        path: base,
+        message: issue.message === GENERIC_MESSAGE ? issueMessage(issue) : issue.message,
+      });
     }
   }
   return out;

@@ -1,11 +1,15 @@
 import { LoyaltyValidationError, toValidationIssues } from './errors.js';
 import { EVENT_TYPES, type EventType, type InboundEventType, isEventType } from './event-types.js';
+import { sdkErrorMap } from './issue-message.js';
 import {
   type InboundEnvelope,
   inboundEnvelopeSchema,
   type PayloadOf,
   payloadSchemas,
 } from './schemas/envelope.js';
+
+/** Every parse of the SDK's: its own messages, without touching zod's global configuration. */
+const PARSE_CONTEXT = { error: sdkErrorMap };
 
 /**
  * Checks that `eventType` is one the partner may send, and throws the error a caller can act on
@@ -49,7 +53,7 @@ export function assertInboundEventType(eventType: unknown): asserts eventType is
  */
 export function parsePayload<T extends EventType>(eventType: T, payload: unknown): PayloadOf<T> {
   if (!isEventType(eventType)) assertInboundEventType(eventType);
-  const result = payloadSchemas[eventType].safeParse(payload);
+  const result = payloadSchemas[eventType].safeParse(payload, PARSE_CONTEXT);
   if (!result.success) {
     throw new LoyaltyValidationError(
       'INVALID_PAYLOAD',
@@ -75,7 +79,7 @@ export function parsePayload<T extends EventType>(eventType: T, payload: unknown
 export function parseInboundEnvelope(envelope: unknown): InboundEnvelope {
   const eventType = (envelope as { eventType?: unknown } | null)?.eventType;
   assertInboundEventType(eventType);
-  const result = inboundEnvelopeSchema.safeParse(envelope);
+  const result = inboundEnvelopeSchema.safeParse(envelope, PARSE_CONTEXT);
   if (!result.success) {
     throw new LoyaltyValidationError(
       'INVALID_PAYLOAD',

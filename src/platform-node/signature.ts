@@ -18,10 +18,10 @@ export * from '../signature/index.js';
  * Signs a raw body: HMAC-SHA256 (Node crypto) over the bytes `<t>.` followed by the body, one
  * `v1` per secret in the order given.
  *
- * Returns the `X-Signature` value, `t=<unix seconds>,v1=<64 lowercase hex>[,v1=...]`. Refuses
- * secrets and bodies exactly as verification does (a {@link SignatureVerificationError}
- * `no_secret` or `no_match`), and throws a RangeError for a timestamp that is not whole unix
- * seconds >= 0.
+ * Returns the `X-Signature` value, `t=<unix seconds>,v1=<64 lowercase hex>[,v1=...]`. Throws a
+ * `LoyaltyValidationError` `INVALID_REQUEST` naming the argument at fault for an empty or blank
+ * secret (as verification refuses them), a body that is not a string or bytes, or a timestamp
+ * that is not whole unix seconds >= 0.
  *
  * @example
  * ```ts
@@ -35,8 +35,9 @@ export const signPayload: SignPayload = (rawBody, secret, options) =>
 
 /**
  * Verifies an `X-Signature` header synchronously with Node crypto: parses it, compares the HMAC
- * of `<t>.` + body with `timingSafeEqual` against every `v1` under every secret, and only then
- * checks that `t` is within the tolerance of now.
+ * of `<t>.` + body with `crypto.timingSafeEqual` against every `v1` (exactly 64 hex digits) under
+ * every secret, and only then checks that `t` is within the tolerance of now. Gives the same
+ * result as `verifySignatureAsync` on every input.
  *
  * Takes the body exactly as received (a `Buffer` read from the request is ideal), the
  * `X-Signature` header value, and the tenant's signing secret (or a list while rotating).

@@ -1,12 +1,13 @@
-import { Agent } from 'undici';
-import type {
-  Transport,
-  TransportRequest,
-  TransportResponse,
-  TransportSettings,
+import type { Agent } from 'undici';
+import { attemptSignal, untilAborted } from '../client/abort.js';
+import { CappedBody, refuseDeclaredLength, TransportResponseTooLargeError } from '../client/body-limit.js';
+import {
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+  type TransportSettings,
+  TransportTimeoutError,
 } from '../client/transport.js';
-import { InFlightAttempts } from './in-flight-attempts.js';
-import { UndiciAttempt } from './undici-attempt.js';
 
 /**
  * Settings of the client's own undici `Agent`, declared once.
@@ -22,34 +23,98 @@ export const UNDICI_DEFAULTS = {
   connectTimeoutMs: 10_000,
 } as const;
 
+// undici's own limits (connecting, and its 300 s header and body defaults) are timeouts too.
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function headerReader(headers: Headers): TransportResponse['headers'] {
+  return {
+    get(name) {
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
 /**
- * The Node transport: undici over one keep-alive `Agent` per client, at most `connections`
- * sockets. `timeoutMs` bounds each attempt from the moment it is handed over (waiting for a free
- * socket and connecting included) to the last byte of the answer. One {@link InFlightAttempts}
- * enforces it for all attempts and cancels them all on `close()`; a caller's signal cancels its own.
+ * The Node transport: `agent.request()` over one keep-alive undici `Agent` per client, at most
+ * `connections` sockets. `timeoutMs` bounds each attempt from the moment it is handed over
+ * (waiting for a free socket and connecting included) to the last byte of the answer, through
+ * one signal per attempt; the body is read chunk by chunk and destroyed (which closes the
+ * socket) past `maxResponseBytes`.
+ *
+ * undici is imported on the first request, not when the package is: it is most of the root
+ * entry's import cost (about 80 ms in a fresh process), which a receiver, a CLI command or a
+ * serverless start that never sends would otherwise pay.
  */
 export function createUndiciTransport(settings: TransportSettings): Transport {
-  const agent = new Agent({
-    connections: settings.connections,
-    keepAliveTimeout: UNDICI_DEFAULTS.keepAliveTimeoutMs,
-    keepAliveMaxTimeout: UNDICI_DEFAULTS.keepAliveMaxTimeoutMs,
-    connect: { timeout: UNDICI_DEFAULTS.connectTimeoutMs },
-  });
-  const inFlight = new InFlightAttempts(settings.timeoutMs, settings.closed);
+  const { timeoutMs, maxResponseBytes } = settings;
+  let agent: Promise<Agent> | undefined;
+  const agentOf = (): Promise<Agent> => {
+    agent ??= import('undici').then(
+      ({ Agent }) =>
+        new Agent({
+          connections: settings.connections,
+          keepAliveTimeout: UNDICI_DEFAULTS.keepAliveTimeoutMs,
+          keepAliveMaxTimeout: UNDICI_DEFAULTS.keepAliveMaxTimeoutMs,
+          connect: { timeout: UNDICI_DEFAULTS.connectTimeoutMs },
+        }),
+    );
+    return agent;
+  };
   return {
-    request(request: TransportRequest): Promise<TransportResponse> {
-      return new Promise((resolve, reject) => {
-        const { signal } = request;
-        if (signal.aborted) return reject(signal.reason);
-        const attempt = new UndiciAttempt(signal, inFlight, resolve, reject);
+    async request(request: TransportRequest): Promise<TransportResponse> {
+      // Loading undici (once per process) is not the service's time: the clock starts after it.
+      const dispatcher = await agentOf();
+      request.signal.throwIfAborted();
+      const timing = attemptSignal(request.signal, timeoutMs);
+      try {
+        const { origin, path, method, headers, body } = request;
+        const response = await untilAborted(
+          dispatcher.request({
+            origin,
+            path,
+            method: method as 'GET' | 'POST',
+            headers,
+            body,
+            signal: timing.signal,
+          }),
+          timing.signal,
+        );
+        const stream = response.body;
+        const collected = new CappedBody(maxResponseBytes);
         try {
-          const { origin, path, method, headers, body } = request;
-          agent.dispatch({ origin, path, method: method as 'GET' | 'POST', headers, body }, attempt);
+          refuseDeclaredLength(response.headers['content-length'] as string | undefined, maxResponseBytes);
+          for await (const chunk of stream) collected.push(chunk as Buffer);
         } catch (err) {
-          attempt.onResponseError(undefined, err as Error);
+          // Destroying an unfinished body closes its socket: nothing more is read from it.
+          stream.destroy();
+          throw err;
         }
-      });
+        return {
+          status: response.statusCode,
+          headers: headerReader(response.headers),
+          body: collected.bytes(),
+        };
+      } catch (err) {
+        if (err instanceof TransportResponseTooLargeError) throw err;
+        if (timing.timedOut || TIMEOUT_CODES.has((err as { code?: string } | null)?.code ?? '')) {
+          throw new TransportTimeoutError(
+            timing.timedOut ? `attempt timed out after ${timeoutMs} ms` : (err as Error).message,
+            { cause: err },
+          );
+        }
+        // Aborted by the caller or by close(): the reason, not undici's wrapper of it.
+        if (request.signal.aborted) throw request.signal.reason;
+        throw err;
+      } finally {
+        timing.dispose();
+      }
     },
-    close: () => agent.close(),
+    async close() {
+      if (agent) await (await agent).close();
+    },
   };
 }

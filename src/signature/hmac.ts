@@ -1,14 +1,14 @@
 /**
  * What the signing and verification core needs from an HMAC-SHA256 implementation. The core is
- * written once against these shapes; each build binds its own: Node crypto, the portable pure-JS
- * one, or Web Crypto for the async functions.
+ * written once against these shapes; each build binds its own: Node crypto for the synchronous
+ * functions of the Node build, Web Crypto for the async functions of every build.
  *
  * `mac` covers the ASCII prefix `<t>.` then `body` as one message (two `update` calls where the
  * engine streams), so the body is never copied or joined into a string. The prefix is handed over
  * as the digits of `t` because each engine takes its own fastest route to bytes (Node's `update`
  * takes the string directly). `equal` compares a MAC with a `v1` candidate decoded to its 32
- * bytes, in constant time. `Mac` is how the engine holds its digest: bytes, or in the Node build
- * the 32 bytes as a latin1 string, which OpenSSL returns without allocating a Buffer.
+ * bytes, in constant time (Node's `crypto.timingSafeEqual` in the Node build, `timingSafeEqualBytes`
+ * elsewhere). `Mac` is how the engine holds its digest (bytes: a `Buffer` in the Node build).
  *
  * A string body is UTF-8 encoded once by the core before `mac` sees it, unless the
  * implementation has a `text` hook: Node's returns the string itself, since its `update`

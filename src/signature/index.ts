@@ -10,6 +10,8 @@
 import type { SignPayload } from './sign.js';
 import type { VerifySignature } from './verify.js';
 
+// Signing's error (a bad secret, body or timestamp), so that this entry alone can catch it.
+export { LoyaltyValidationError } from '../contract/errors.js';
 export type { RawBody } from './bytes.js';
 export type { SignatureVerificationCode, SignatureVerificationReason } from './errors.js';
 export { SignatureVerificationError } from './errors.js';
@@ -17,7 +19,8 @@ export type { ParsedSignatureHeader } from './parse-header.js';
 export { parseSignatureHeader } from './parse-header.js';
 export type { Secrets } from './secrets.js';
 export type { SignOptions, SignPayload, SignPayloadAsync } from './sign.js';
-export { signPayloadAsync, verifySignatureAsync } from './verify-async.js';
+export { signPayloadAsync } from './sign-async.js';
+export { verifySignatureAsync } from './verify-async.js';
 export type {
   VerifiedSignature,
   VerifyOptions,

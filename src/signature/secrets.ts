@@ -14,15 +14,18 @@ export type Secrets = string | readonly string[];
 
 /**
  * A private copy of the secrets, or `undefined` when there is no usable one: an empty list, an
- * empty string anywhere (an empty HMAC key would let anyone sign), or a value that is not a
+ * empty or blank (whitespace-only) string anywhere (an empty HMAC key would let anyone sign, and
+ * a blank one is a configuration slip anyone can guess), or a value that is not a
  * string. `Array.from` turns holes of a sparse array into `undefined`, which is then refused, and
  * the copy means a list the caller changes later cannot affect a verification under way. (Not
  * `[secrets].flat()`: shorter, but 50 times slower, and this runs on every request.)
  */
+const NOT_BLANK = /\S/;
+
 export function readSecrets(secrets: unknown): string[] | undefined {
   const list: unknown[] =
     typeof secrets === 'string' ? [secrets] : Array.isArray(secrets) ? Array.from(secrets) : [];
-  return list.length && list.every((secret) => typeof secret === 'string' && secret !== '')
+  return list.length && list.every((secret) => typeof secret === 'string' && NOT_BLANK.test(secret))
     ? (list as string[])
     : undefined;
 }

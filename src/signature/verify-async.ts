@@ -1,4 +1,3 @@
-import { type SignPayloadAsync, signWithAsync } from './sign.js';
 import { createVerifyAsync, type VerifySignatureAsync } from './verify.js';
 import { webCryptoHmac } from './web-crypto-hmac.js';
 
@@ -31,18 +30,3 @@ import { webCryptoHmac } from './web-crypto-hmac.js';
  * ```
  */
 export const verifySignatureAsync: VerifySignatureAsync = createVerifyAsync(webCryptoHmac);
-
-/**
- * Signs a raw body with Web Crypto: the same header as `signPayload`
- * (`t=<unix seconds>,v1=<hex>[,v1=...]`, one `v1` per secret in order), for runtimes whose only
- * HMAC is asynchronous (Workers, Next.js edge, browsers, kiosk webviews).
- *
- * @example
- * ```ts
- * import { signPayloadAsync } from 'loyalty-partner-sdk/signature';
- * const body = JSON.stringify({ eventType: 'InvoiceEarned' });
- * const header = await signPayloadAsync(body, 'whsec_example', { timestamp: 1763630000 });
- * ```
- */
-export const signPayloadAsync: SignPayloadAsync = (rawBody, secret, options) =>
-  signWithAsync(webCryptoHmac, rawBody, secret, options);

@@ -1,3 +1,4 @@
+import { SIGNATURE_TOLERANCE_SECONDS } from '../contract/limits.js';
 import type { RawBody } from './bytes.js';
 import type { Secrets } from './secrets.js';
 
@@ -10,7 +11,7 @@ import type { Secrets } from './secrets.js';
  * console.log(DEFAULT_TOLERANCE_SECONDS); // 300
  * ```
  */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+export const DEFAULT_TOLERANCE_SECONDS = SIGNATURE_TOLERANCE_SECONDS;
 
 /**
  * Options of `verifySignature` and `verifySignatureAsync`.

@@ -1,7 +1,7 @@
 import { fromHex } from './bytes.js';
 import { SignatureVerificationError } from './errors.js';
 import type { AsyncHmac, SyncHmac } from './hmac.js';
-import { type MacEngine, macsOf } from './macs.js';
+import { type MacEngine, macsOf, refuseToVerify } from './macs.js';
 import { type ParsedHeader, parseHeader } from './parse-header.js';
 import {
   DEFAULT_TOLERANCE_SECONDS,
@@ -46,7 +46,7 @@ function verifyCore<Text, M, Mac, R>(
   const parsed = parseHeader(header);
   return next(
     hmac,
-    macsOf(hmac, rawBody, parsed.t, secrets),
+    macsOf(hmac, rawBody, parsed.t, secrets, refuseToVerify),
     parsed,
     options?.now ?? nowSeconds(),
     options?.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,

@@ -1,3 +1,4 @@
+import { DEDUP_WINDOW_MS } from '../contract/limits.js';
 /**
  * How long the response to an `eventId` is replayed (spec 8): 24 hours.
  *
@@ -8,7 +9,7 @@
  * await emulator.advance(RESPONSE_CACHE_TTL_MS); // the same eventId is now processed afresh
  * ```
  */
-export const RESPONSE_CACHE_TTL_MS = 24 * 60 * 60_000;
+export const RESPONSE_CACHE_TTL_MS = DEDUP_WINDOW_MS;
 
 /** A successful answer to POST /events, kept to be replayed byte for byte. */
 export interface CachedResponse {

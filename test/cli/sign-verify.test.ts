@@ -103,6 +103,29 @@ describe('loyalty-partner verify', () => {
   });
 });
 
+describe('blank secrets', () => {
+  it('verify --secret-file refuses a whitespace-only line with a clear message and exit 2, even when a signature made under it is given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    writeFileSync(join(dir, 'secrets'), `${SECRET}\n   \n`);
+    const forged = `t=1763630000,v1=${hmac('   ', 1763630000)}`;
+    const result = await cli(
+      ['verify', '--secret-file', join(dir, 'secrets'), '--header', forged, '--now', '1763630000', '-'],
+      { stdin: body },
+    );
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: line 2 of ${join(dir, 'secrets')} is blank (whitespace only): a secret must have other characters; remove the line\n`,
+    });
+  });
+
+  it('sign refuses a blank LOYALTY_SIGNING_SECRET as a missing one', async () => {
+    const result = await cli(['sign', '-'], { env: { LOYALTY_SIGNING_SECRET: ' \t' }, stdin: body });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('set LOYALTY_SIGNING_SECRET to the signing secret');
+  });
+});
+
 describe('loyalty-partner', () => {
   it('lists its commands and exit codes with --help', async () => {
     const result = await cli(['--help']);

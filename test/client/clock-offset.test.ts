@@ -103,3 +103,43 @@ describe('clock skew', () => {
     await expect(client.send('InvoiceEarned', invoice('inv-2'))).resolves.toMatchObject({ attempts: 1 });
   });
 });
+
+describe('an absurd service clock', () => {
+  it('is not believed: a Date of 2100 leaves the offset at 0, is reported with applied: false, and the call fails', async () => {
+    server.script = (_req, res) =>
+      fail(res, 401, 'SIGNATURE_EXPIRED', { date: 'Fri, 01 Jan 2100 00:00:00 GMT' });
+    const skews: ClockSkewEvent[] = [];
+    client = clientFor(server, { hooks: { onClockSkew: (e) => void skews.push(e) } });
+
+    const error = await client.send('InvoiceEarned', invoice('inv-1')).catch((err: unknown) => err);
+    expect(error).toMatchObject({
+      name: 'LoyaltyApiError',
+      code: 'SIGNATURE_EXPIRED',
+      attempts: 1,
+      retryable: false,
+    });
+    expect(String(error)).toMatch(
+      /Clock not corrected: the service's Date is \d+\.\d h from this machine's clock, beyond the 24 h/,
+    );
+    expect(skews).toHaveLength(1);
+    expect(skews[0]).toMatchObject({ applied: false, previousOffsetMs: 0 });
+    expect(skews[0]!.offsetMs).toBeGreaterThan(70 * 365 * 24 * 3_600_000);
+    expect(client.clockOffsetMs).toBe(0);
+
+    // Later requests and their occurredAt keep this machine's clock.
+    serviceChecksTheClock();
+    const before = Date.now();
+    const sent = await client.send('InvoiceEarned', invoice('inv-2'));
+    const occurredAt = Date.parse(JSON.parse(server.requests.at(-1)!.body.toString()).occurredAt);
+    expect(sent.attempts).toBe(1);
+    expect(Math.abs(occurredAt - before)).toBeLessThan(60_000);
+  });
+
+  it('is believed up to 24 hours either way', async () => {
+    const skew = 23 * 3_600_000;
+    client = clientFor(server, { now: () => Date.now() - skew });
+    const sent = await client.send('InvoiceEarned', invoice('inv-1'));
+    expect(sent.attempts).toBe(2);
+    expect(Math.abs(client.clockOffsetMs - skew)).toBeLessThan(2_000);
+  });
+});

@@ -354,7 +354,15 @@ describe('LoyaltyClient options', () => {
     expect(error).toBeInstanceOf(LoyaltyValidationError);
     expect(error?.code).toBe('INVALID_OPTIONS');
     expect(error?.issues.map((issue) => issue.path).sort()).toEqual(
-      ['apiKey', 'retires', 'retry.maxAttempts', 'retry.maxElapsedMs', 'signingSecret', 'timeoutMs'].sort(),
+      [
+        'apiKey',
+        'baseUrl',
+        'retires',
+        'retry.maxAttempts',
+        'retry.maxElapsedMs',
+        'signingSecret',
+        'timeoutMs',
+      ].sort(),
     );
     expect(error?.message).not.toContain('secret-ish-key');
   });

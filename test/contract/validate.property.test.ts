@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { LoyaltyValidationError, parsePayload } from 'loyalty-partner-sdk';
 import { describe, expect, it } from 'vitest';
 
-const nonEmpty = fc.string({ minLength: 1, maxLength: 40 });
+// Any text with at least one character that is not whitespace: what the contract requires.
+const nonEmpty = fc.string({ minLength: 1, maxLength: 40 }).filter((text) => /\S/.test(text));
 const money = fc.double({ min: 0, max: 1e9, noNaN: true, noDefaultInfinity: true });
 
 const invoiceEarned = fc.oneof(

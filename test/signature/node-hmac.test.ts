@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { nodeHmac } from '../../src/platform-node/node-hmac.js';
 
-const hexOf = (mac: string) => nodeHmac.toHex!(mac);
+const hexOf = (mac: Buffer) => nodeHmac.toHex!(mac);
 
 describe('nodeHmac (the Node build)', () => {
   it('MACs `<t>.` and a body of bytes or of text as node:crypto does', () => {
@@ -11,10 +11,9 @@ describe('nodeHmac (the Node build)', () => {
     expect(hexOf(nodeHmac.mac('k', '17', Buffer.from('é{}')))).toBe(expected);
   });
 
-  it('holds a digest as its 32 bytes, one per character', () => {
+  it('holds a digest as its 32 bytes', () => {
     const mac = nodeHmac.mac('k', '17', '{}');
-    expect(mac).toHaveLength(32);
-    expect(Buffer.from(mac, 'latin1')).toEqual(createHmac('sha256', 'k').update('17.{}').digest());
+    expect(mac).toEqual(createHmac('sha256', 'k').update('17.{}').digest());
   });
 
   it('stays exact for every secret while its key cache fills up and starts over', () => {
@@ -42,6 +41,9 @@ describe('nodeHmac (the Node build)', () => {
       `${hex.slice(0, 63)}g`,
       `g${hex.slice(1)}`,
       `${hex.slice(0, 62)}é0`,
+      // Buffer's hex decoder keeps the low byte of these: 'š' is U+0161, read as 'a'.
+      hex.replace(/a/g, '\u0161'),
+      hex.replace(/[0-9]/g, (d) => String.fromCharCode(0xff00 + d.charCodeAt(0))),
       '',
     ]) {
       expect(nodeHmac.fromHex!(bad)).toBeUndefined();
@@ -50,7 +52,7 @@ describe('nodeHmac (the Node build)', () => {
 
   it('matches a MAC with its own digest only, whichever byte differs', () => {
     const mac = nodeHmac.mac('k', '17', '{}');
-    const digest = Buffer.from(mac, 'latin1');
+    const digest = Buffer.from(mac);
     expect(nodeHmac.equal(mac, digest)).toBe(true);
     for (let i = 0; i < digest.length; i++) {
       const other = Buffer.from(digest);

@@ -83,13 +83,9 @@ describe('parseSignatureHeader', () => {
 
   it('explains the expected format without echoing any part of the header', () => {
     const secretLooking = `t=1x,v1=${HEX}`;
-    try {
-      parseSignatureHeader(secretLooking);
-      expect.unreachable();
-    } catch (error) {
-      const { message } = error as SignatureVerificationError;
-      expect(message).toContain('t=<unix seconds>,v1=<hex>');
-      expect(message).not.toContain(HEX.slice(0, 8));
-    }
+    expect(() => parseSignatureHeader(secretLooking)).toThrow('t=<unix seconds>,v1=<hex>');
+    expect(() => parseSignatureHeader(secretLooking)).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(HEX.slice(0, 8)) }),
+    );
   });
 });

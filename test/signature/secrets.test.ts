@@ -14,11 +14,25 @@ describe('readSecrets', () => {
   });
 
   it('keeps secrets byte for byte, spaces included', () => {
-    expect(readSecrets([' a ', '\n'])).toEqual([' a ', '\n']);
+    expect(readSecrets([' a ', 'b\n'])).toEqual([' a ', 'b\n']);
   });
 
-  it('has no usable secret for an empty list, an empty string anywhere or a value that is not a string', () => {
-    for (const value of ['', [], ['a', ''], [''], [1], [null], null, undefined, 7, { length: 1, 0: 'a' }]) {
+  it('has no usable secret for an empty list, an empty or blank string anywhere or a value that is not a string', () => {
+    for (const value of [
+      '',
+      ' ',
+      '\t\r\n',
+      [],
+      ['a', ''],
+      ['a', '   '],
+      [''],
+      [1],
+      [null],
+      null,
+      undefined,
+      7,
+      { length: 1, 0: 'a' },
+    ]) {
       expect(readSecrets(value)).toBeUndefined();
     }
   });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { SignatureVerificationError } from 'loyalty-partner-sdk/signature';
+import { LoyaltyValidationError, SignatureVerificationError } from 'loyalty-partner-sdk/signature';
 import { describe, expect, it } from 'vitest';
 import { bodyOf, builds, referenceV1, vectors } from './vectors.js';
 
@@ -35,7 +35,13 @@ describe.each(builds)('signPayload of %s', (_, { signPayload }) => {
     fc.assert(
       fc.property(
         fc.uint8Array({ maxLength: 300 }),
-        fc.array(fc.string({ unit: 'binary', minLength: 1 }), { minLength: 1, maxLength: 3 }),
+        fc.array(
+          fc.string({ unit: 'binary', minLength: 1 }).filter((secret) => /\S/.test(secret)),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
         fc.integer({ min: 0, max: 2 ** 40 }),
         (body, secrets, timestamp) => {
           const expected = `t=${timestamp}${secrets.map((secret) => `,v1=${referenceV1(secret, timestamp, body)}`).join('')}`;
@@ -53,23 +59,37 @@ describe.each(builds)('signPayload of %s', (_, { signPayload }) => {
     expect(t).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
   });
 
-  it('refuses to sign with an empty or missing secret, like verification does', () => {
-    for (const secrets of ['', [], ['whsec_one', ''], [42], null]) {
-      expect(() => signPayload('{}', secrets as never, { timestamp: 1 })).toThrow(
-        expect.objectContaining({ reason: 'no_secret' }),
+  it('refuses to sign with an empty, blank or missing secret, like verification does, with a LoyaltyValidationError', () => {
+    for (const secrets of ['', ' ', '\t\n', [], ['whsec_one', ''], ['whsec_one', '  '], [42], null]) {
+      const sign = () => signPayload('{}', secrets as never, { timestamp: 1 });
+      expect(sign).toThrow(LoyaltyValidationError);
+      expect(sign).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_REQUEST',
+          issues: [expect.objectContaining({ path: 'secret' })],
+        }),
       );
+      expect(sign).not.toThrow(SignatureVerificationError);
     }
   });
 
   it('refuses a body that is not a string or bytes, such as parsed JSON', () => {
     expect(() => signPayload({ eventType: 'x' } as never, 'whsec_one', { timestamp: 1 })).toThrow(
-      SignatureVerificationError,
+      expect.objectContaining({
+        name: 'LoyaltyValidationError',
+        issues: [expect.objectContaining({ path: 'rawBody' })],
+      }),
     );
   });
 
   it('refuses a timestamp that is not whole, non-negative unix seconds', () => {
     for (const timestamp of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-      expect(() => signPayload('{}', 'whsec_one', { timestamp })).toThrow(RangeError);
+      expect(() => signPayload('{}', 'whsec_one', { timestamp })).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_REQUEST',
+          issues: [expect.objectContaining({ path: 'options.timestamp' })],
+        }),
+      );
     }
   });
 });

@@ -3,18 +3,20 @@
 // test/package/bundle-size.test.ts checks. Mini has the same checks and messages, as functions.
 
 import * as z from 'zod/mini';
-import { globalConfig } from 'zod/v4/core';
-import en from 'zod/v4/locales/en.js';
 
-// Classic zod installs its English messages itself; mini leaves every issue "Invalid input".
-// Only when the application has not chosen a locale of its own, as classic does.
-if (!globalConfig.localeError) z.config(en());
+// No `z.config(...)` here or anywhere in the package: it would change the messages of the host
+// application's own zod schemas. Messages zod/mini leaves generic are written by
+// contract/issue-message.ts.
 
 /**
  * Field formats shared by every payload. The contract does not show maximum lengths or string
- * formats (section 2), so ids and names are only required to be non-empty strings.
+ * formats (section 2), so ids and names are only required to be non-empty, non-blank strings.
  */
-export const id = z.string().check(z.minLength(1, { error: 'must be a non-empty string' }));
+export const id = z.string().check(
+  z.minLength(1, { error: 'must be a non-empty string', abort: true }),
+  // A phone or a name of spaces is as empty as '' to anyone who reads it.
+  z.regex(/\S/, { error: 'must not be blank (whitespace only)' }),
+);
 
 /** ISO 8601 UTC timestamp with a `Z` suffix, as the contract requires for `occurredAt`. */
 export const utcTimestamp = z.iso.datetime({

@@ -92,7 +92,7 @@ export function fail(
     'x-correlation-id': `corr-${code}`,
     ...headers,
   });
-  res.end(JSON.stringify({ code, message: `scripted ${code}`, correlationId: `corr-${code}` }));
+  res.end(JSON.stringify({ code, message: `scripted ${code}.`, correlationId: `corr-${code}` }));
 }
 
 /**

@@ -1,0 +1,47 @@
+/**
+ * The cap on what the client reads of an answer (`maxResponseBytes`), shared by both transports.
+ * Without it a wrong `baseUrl` or a hostile server could make the client buffer gigabytes; every
+ * answer of the contract is a few hundred bytes.
+ */
+
+/** A transport read more than `maxResponseBytes` (or was told it would): it cut the connection. */
+export class TransportResponseTooLargeError extends Error {
+  override readonly name = 'TransportResponseTooLargeError';
+
+  constructor(readonly limit: number) {
+    super(`the answer's body is over maxResponseBytes (${limit} bytes); the connection was closed`);
+  }
+}
+
+/** Throws at once when a `Content-Length` already says the body is over the limit. */
+export function refuseDeclaredLength(contentLength: string | null | undefined, limit: number): void {
+  if (contentLength && Number(contentLength) > limit) throw new TransportResponseTooLargeError(limit);
+}
+
+/** Collects an answer's chunks, refusing the one that would take it over the limit. */
+export class CappedBody {
+  readonly #chunks: Uint8Array[] = [];
+  #size = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Adds a chunk; throws {@link TransportResponseTooLargeError} once over the limit. */
+  push(chunk: Uint8Array): void {
+    this.#size += chunk.byteLength;
+    if (this.#size > this.limit) throw new TransportResponseTooLargeError(this.limit);
+    this.#chunks.push(chunk);
+  }
+
+  /** The whole body, as one view (the chunk itself when there was one). */
+  bytes(): Uint8Array {
+    const chunks = this.#chunks;
+    if (chunks.length === 1) return chunks[0]!;
+    const out = new Uint8Array(this.#size);
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,19 @@
+import { type SignPayloadAsync, signWithAsync } from './sign.js';
+import { webCryptoHmac } from './web-crypto-hmac.js';
+
+/**
+ * Signs a raw body with Web Crypto: the same header as `signPayload`
+ * (`t=<unix seconds>,v1=<hex>[,v1=...]`, one `v1` per secret in order), for runtimes whose only
+ * HMAC is asynchronous (Workers, Next.js edge, browsers, kiosk webviews). Rejects with a
+ * `LoyaltyValidationError` `INVALID_REQUEST` for an empty or blank secret, a body that is not a
+ * string or bytes, or a timestamp that is not whole unix seconds >= 0.
+ *
+ * @example
+ * ```ts
+ * import { signPayloadAsync } from 'loyalty-partner-sdk/signature';
+ * const body = JSON.stringify({ eventType: 'InvoiceEarned' });
+ * const header = await signPayloadAsync(body, 'whsec_example', { timestamp: 1763630000 });
+ * ```
+ */
+export const signPayloadAsync: SignPayloadAsync = (rawBody, secret, options) =>
+  signWithAsync(webCryptoHmac, rawBody, secret, options);
