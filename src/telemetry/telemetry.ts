@@ -1,6 +1,6 @@
 import { SDK_VERSION } from '../client/user-agent.js';
 import { globalMeterProvider, globalTracerProvider } from './global-otel.js';
-import type { Logger } from './logger.js';
+import { isLogger, type Logger } from './logger.js';
 import type { MeterLike, MeterProviderLike, TracerLike, TracerProviderLike } from './otel-types.js';
 
 /**
@@ -79,4 +79,39 @@ export class Telemetry<Instruments = undefined> {
   enabled(): boolean {
     return this.logger !== undefined || this.tracer() !== undefined || this.instruments() !== undefined;
   }
+}
+
+const hasMethod = (value: unknown, method: string): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Record<string, unknown>)[method] === 'function';
+
+/**
+ * The problems of the three options, for the `INVALID_OPTIONS` error of a component whose
+ * options are checked by hand (receiver, outbox). Providers are checked by shape: the API is
+ * never imported.
+ */
+export function telemetryIssues(options: {
+  tracerProvider?: unknown;
+  meterProvider?: unknown;
+  logger?: unknown;
+}): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const { tracerProvider, meterProvider, logger } = options;
+  if (tracerProvider !== undefined && !hasMethod(tracerProvider, 'getTracer')) {
+    issues.push({
+      path: 'tracerProvider',
+      message: 'must be a TracerProvider of @opentelemetry/api (with getTracer)',
+    });
+  }
+  if (meterProvider !== undefined && !hasMethod(meterProvider, 'getMeter')) {
+    issues.push({
+      path: 'meterProvider',
+      message: 'must be a MeterProvider of @opentelemetry/api (with getMeter)',
+    });
+  }
+  if (logger !== undefined && !isLogger(logger)) {
+    issues.push({ path: 'logger', message: 'must be an object with debug, info, warn and error methods' });
+  }
+  return issues;
 }

@@ -1,3 +1,4 @@
+import { DeliveryTelemetry } from '../telemetry/receiver-telemetry.js';
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
 import { dispatchEvent } from './dispatch-event.js';
 import { type BaseContext, pickRun } from './event-run.js';
@@ -60,13 +61,20 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
         correlationId: correlationIdOf(headers),
         receivedAt: new Date(),
       };
+      // One test when telemetry is off (no provider given or registered, no logger).
+      const trace = config.telemetry.enabled()
+        ? new DeliveryTelemetry(config.telemetry, tenantHeader, scope.correlationId)
+        : undefined;
+      let answer: ReceiverResponse;
       try {
         // A plain answer when every step was synchronous: awaiting it would cost one more tick.
-        const answer = handleDelivery(config, build, delivery, tenantHeader, scope);
-        return isThenable(answer) ? await answer : answer;
+        const pending = trace
+          ? trace.run(() => handleDelivery(config, build, delivery, tenantHeader, scope, trace))
+          : handleDelivery(config, build, delivery, tenantHeader, scope, undefined);
+        answer = isThenable(pending) ? await pending : pending;
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
-        return refuse(
+        answer = refuse(
           config,
           error,
           'RECEIVER_FAILED',
@@ -74,6 +82,8 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
           scope,
         );
       }
+      trace?.answered(answer);
+      return answer;
     },
   };
 }
@@ -84,12 +94,13 @@ function handleDelivery(
   delivery: Delivery,
   tenantHeader: string | undefined,
   scope: FailureScope,
+  trace: DeliveryTelemetry | undefined,
 ): MaybePromise<ReceiverResponse> {
   const signatureHeader = readHeader(delivery.headers, 'x-signature');
   const verified = verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
   return isThenable(verified)
-    ? verified.then((outcome) => receiveVerified(config, build, delivery, outcome, scope))
-    : receiveVerified(config, build, delivery, verified, scope);
+    ? verified.then((outcome) => receiveVerified(config, build, delivery, outcome, scope, trace))
+    : receiveVerified(config, build, delivery, verified, scope, trace);
 }
 
 function receiveVerified(
@@ -98,6 +109,7 @@ function receiveVerified(
   delivery: Delivery,
   verified: VerifiedDelivery,
   scope: FailureScope,
+  trace: DeliveryTelemetry | undefined,
 ): MaybePromise<ReceiverResponse> {
   if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
 
@@ -112,10 +124,13 @@ function receiveVerified(
   const parsed = parseDelivery(delivery.rawBody, build.envelopeSchemaOf);
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
+    if (eventId !== undefined && eventType !== undefined) trace?.event(eventId, eventType);
     return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
   }
   const { eventId, eventType } = parsed.event;
+  trace?.event(eventId, eventType);
   const job = pickRun(config, parsed, base);
   if (!job) return okResponse('unhandled', eventId, scope.correlationId);
-  return dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, job, scope);
+  const timed = trace ? { ...job, run: (tx: unknown) => trace.timeHandler(() => job.run(tx)) } : job;
+  return dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, timed, scope);
 }
