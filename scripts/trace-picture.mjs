@@ -81,7 +81,8 @@ const draw = (span, prefix, last, depth) => {
   for (const link of span.links) lines.push(`${inner}  ↳ links to span ${short(link.context.spanId)}`);
   for (const [key, value] of Object.entries(span.attributes)) lines.push(`${inner}  ${key} = ${value}`);
   const kids = children(idOf(span)).sort((a, b) => ms(a.startTime) - ms(b.startTime));
-  kids.forEach((kid, i) => draw(kid, depth === 0 ? '' : inner, i === kids.length - 1, depth + 1));
+  for (const [i, kid] of kids.entries())
+    draw(kid, depth === 0 ? '' : inner, i === kids.length - 1, depth + 1);
 };
 for (const root of roots) draw(root, '', true, 0);
 console.log(lines.join('\n'));
