@@ -2,8 +2,9 @@
  * Posting events: `client.send` (build the envelope, validate, serialise, sign, POST over the
  * Node build's undici agent, read the answer) beside a raw `undici.request` and a plain `fetch`
  * loop posting an already signed body of the same size, all at the same concurrency against a
- * loopback server in a child process that answers at once. Then the SDK's own CPU time per
- * event: the steps it adds before the bytes reach the transport.
+ * loopback server in a child process that answers at once, for scale. Then the SDK's own CPU
+ * time per event, the steps it adds before the bytes reach the transport: the one goal here
+ * (at most 15 µs; issue 17).
  *
  * The rounds rotate: a `fetch` loop allocates about four times as much per request as the other
  * two, and in a fixed order the contender right after it paid for collecting that in every round.
@@ -105,9 +106,9 @@ export async function run() {
           ],
         },
       ],
+      // The throughput rows are for scale, not goals (issue 17): the client waits on the network,
+      // and what it adds is the CPU below.
       goals: [
-        goal('client.send vs raw undici.request', sdk.opsPerSec / undici.opsPerSec, 0.8),
-        goal('client.send vs plain fetch', sdk.opsPerSec / plainFetch.opsPerSec, 3),
         goal('SDK CPU per event (envelope, validation, serialisation, signing)', stepsMicros, 15, {
           atMost: true,
           unit: ' µs',

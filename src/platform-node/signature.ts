@@ -19,9 +19,9 @@ export * from '../signature/index.js';
  * `v1` per secret in the order given.
  *
  * Returns the `X-Signature` value, `t=<unix seconds>,v1=<64 lowercase hex>[,v1=...]`. Throws a
- * `LoyaltyValidationError` `INVALID_REQUEST` naming the argument at fault for an empty or blank
- * secret (as verification refuses them), a body that is not a string or bytes, or a timestamp
- * that is not whole unix seconds >= 0.
+ * `TypeError` naming the argument for an empty or blank secret (as verification refuses them) or
+ * a body that is not a string or bytes, and a `RangeError` for a timestamp that is not whole
+ * unix seconds >= 0; never a `SignatureVerificationError`, since nothing was verified.
  *
  * @example
  * ```ts

@@ -10,8 +10,6 @@
 import type { SignPayload } from './sign.js';
 import type { VerifySignature } from './verify.js';
 
-// Signing's error (a bad secret, body or timestamp), so that this entry alone can catch it.
-export { LoyaltyValidationError } from '../contract/errors.js';
 export type { RawBody } from './bytes.js';
 export type { SignatureVerificationCode, SignatureVerificationReason } from './errors.js';
 export { SignatureVerificationError } from './errors.js';

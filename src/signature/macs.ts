@@ -18,7 +18,7 @@ export const refuseToVerify: Refuse = (problem, message) => {
 };
 
 /** Said when no usable secret was given. */
-export const NO_SECRET_MESSAGE = 'No signing secret configured (an empty or blank secret is refused)';
+export const NO_SECRET_MESSAGE = 'No signing secret configured (empty and blank ones are refused)';
 
 /**
  * The MAC of `<t>.` followed by the body under each secret, in order: the half that signing and

@@ -5,8 +5,8 @@ import { webCryptoHmac } from './web-crypto-hmac.js';
  * Signs a raw body with Web Crypto: the same header as `signPayload`
  * (`t=<unix seconds>,v1=<hex>[,v1=...]`, one `v1` per secret in order), for runtimes whose only
  * HMAC is asynchronous (Workers, Next.js edge, browsers, kiosk webviews). Rejects with a
- * `LoyaltyValidationError` `INVALID_REQUEST` for an empty or blank secret, a body that is not a
- * string or bytes, or a timestamp that is not whole unix seconds >= 0.
+ * `TypeError` for an empty or blank secret or a body that is not a string or bytes, and a
+ * `RangeError` for a timestamp that is not whole unix seconds >= 0.
  *
  * @example
  * ```ts

@@ -1,4 +1,3 @@
-import { LoyaltyValidationError } from '../contract/errors.js';
 import { type RawBody, toHex } from './bytes.js';
 import type { AsyncHmac, SyncHmac } from './hmac.js';
 import { macsOf, type Refuse } from './macs.js';
@@ -46,20 +45,20 @@ export type SignPayload = (rawBody: RawBody, secret: Secrets, options?: SignOpti
 export type SignPayloadAsync = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => Promise<string>;
 
 /**
- * Signing's refusal of its arguments: a `LoyaltyValidationError` `INVALID_REQUEST` naming the
- * argument (`secret`, `rawBody`, `options.timestamp`). Not a `SignatureVerificationError`:
- * nothing was verified, and no receiver should answer 401 for a signer's mistake.
+ * Signing's refusal of its arguments, as jose refuses a bad key: a `TypeError` for a secret or a
+ * body it cannot use, a `RangeError` for a timestamp, each naming the argument. Not a
+ * `SignatureVerificationError`: nothing was verified, and no receiver should answer 401 for a
+ * signer's mistake.
  */
-const refuseToSign = (path: string, message: string): never => {
-  throw new LoyaltyValidationError('INVALID_REQUEST', 'Cannot sign', [{ path, message }]);
+const refuseArguments: Refuse = (problem, message) => {
+  throw new TypeError(`Cannot sign: ${problem === 'no_secret' ? 'secret' : 'rawBody'}: ${message}`);
 };
-const refuseArguments: Refuse = (problem, message) =>
-  refuseToSign(problem === 'no_secret' ? 'secret' : 'rawBody', message);
 
 function timestampOf(options: SignOptions | undefined): string {
   const t = options?.timestamp ?? nowSeconds();
-  if (!(Number.isSafeInteger(t) && t >= 0))
-    refuseToSign('options.timestamp', 'must be whole unix seconds >= 0');
+  if (!(Number.isSafeInteger(t) && t >= 0)) {
+    throw new RangeError('Cannot sign: options.timestamp must be whole unix seconds >= 0');
+  }
   return `${t}`;
 }
 
@@ -72,8 +71,8 @@ const headerOf = <Mac>(
 
 /**
  * Signing with a synchronous HMAC; the public `signPayload` of each build binds one. The secrets
- * and the body are refused as verification refuses them, and a timestamp that is not whole unix
- * seconds >= 0 too, each with a `LoyaltyValidationError` `INVALID_REQUEST` naming the argument.
+ * and the body are refused as verification refuses them (a `TypeError`), and a timestamp that
+ * is not whole unix seconds >= 0 (a `RangeError`), each naming the argument.
  */
 export function signWith<Text, Mac>(
   hmac: SyncHmac<Text, Mac>,

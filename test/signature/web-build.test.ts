@@ -20,19 +20,12 @@ describe('signPayloadAsync (Web Crypto, the same in both builds)', () => {
   });
 
   it('refuses secrets, bodies and timestamps exactly as signPayload does, by rejecting', async () => {
-    const refusal = (path: string) =>
-      expect.objectContaining({
-        name: 'LoyaltyValidationError',
-        issues: [expect.objectContaining({ path })],
-      });
-    await expect(web.signPayloadAsync('{}', '', { timestamp: 1 })).rejects.toEqual(refusal('secret'));
-    await expect(web.signPayloadAsync('{}', ' ', { timestamp: 1 })).rejects.toEqual(refusal('secret'));
-    await expect(web.signPayloadAsync({} as never, 'whsec_a', { timestamp: 1 })).rejects.toBeInstanceOf(
-      web.LoyaltyValidationError,
+    await expect(web.signPayloadAsync('{}', '', { timestamp: 1 })).rejects.toThrow(/^Cannot sign: secret: /);
+    await expect(web.signPayloadAsync('{}', ' ', { timestamp: 1 })).rejects.toBeInstanceOf(TypeError);
+    await expect(web.signPayloadAsync({} as never, 'whsec_a', { timestamp: 1 })).rejects.toThrow(
+      /^Cannot sign: rawBody: /,
     );
-    await expect(web.signPayloadAsync('{}', 'whsec_a', { timestamp: -1 })).rejects.toEqual(
-      refusal('options.timestamp'),
-    );
+    await expect(web.signPayloadAsync('{}', 'whsec_a', { timestamp: -1 })).rejects.toBeInstanceOf(RangeError);
   });
 });
 
