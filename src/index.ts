@@ -23,7 +23,13 @@ export type {
   RetryOptions,
 } from './client/options.js';
 export { CLIENT_DEFAULTS } from './client/options.js';
-export type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult } from './client/send-types.js';
+export type {
+  CallOptions,
+  SendEnvelopeOptions,
+  SendOptions,
+  SendResult,
+  SendTrace,
+} from './client/send-types.js';
 export type {
   BatchItem,
   SyncBatchChunkResult,
@@ -103,3 +109,6 @@ export {
   verifySignature,
   verifySignatureAsync,
 } from './signature/index.js';
+export type { Logger } from './telemetry/logger.js';
+export type { MeterProviderLike, TracerProviderLike } from './telemetry/otel-types.js';
+export type { TelemetryOptions } from './telemetry/telemetry.js';

@@ -1,3 +1,5 @@
+import type { ClientInstruments } from '../telemetry/client-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { throwIfAborted } from './abort.js';
 import { TransportResponseTooLargeError } from './body-limit.js';
 import type { ClockOffset } from './clock-offset.js';
@@ -25,6 +27,7 @@ export interface ClientContext {
   sign: Signer;
   clock: ClockOffset;
   budget: RetryBudget | undefined;
+  telemetry: Telemetry<ClientInstruments>;
   /** Removes the API key, the signing secrets and signatures from text taken from the wire. */
   redact: <T extends string | undefined>(text: T) => T;
 }

@@ -2,6 +2,8 @@ import { envelopeOf } from '../contract/create-envelope.js';
 import type { BatchEventType, InboundEventType } from '../contract/event-types.js';
 import type { InboundEnvelope, PayloadInput } from '../contract/schemas/envelope.js';
 import { assertInboundEventType, parseInboundEnvelope, parsePayload } from '../contract/validate.js';
+import { CallTelemetry, clientTelemetry } from '../telemetry/client-telemetry.js';
+import { isLogger, writeLog } from '../telemetry/logger.js';
 import { callSignal } from './abort.js';
 import { type ApiResult, type CustomerLookupBody, lookupBody } from './api-result.js';
 import type { Call, ClientContext } from './attempt.js';
@@ -9,13 +11,13 @@ import * as calls from './calls.js';
 import { ClockOffset } from './clock-offset.js';
 import { LoyaltyClientClosedError } from './errors.js';
 import { createFetchTransport } from './fetch-transport.js';
-import { normalizeOptions } from './normalize-options.js';
+import { normalizeOptions, type ResolvedOptions } from './normalize-options.js';
 import type { LoyaltyClientOptions } from './options.js';
 import { type ClientPlatform, webPlatform } from './platform.js';
 import { redactor } from './redact.js';
 import { RetryBudget } from './retry-budget.js';
 import { runCall } from './retry-loop.js';
-import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult } from './send-types.js';
+import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult, SendTrace } from './send-types.js';
 import { runSyncBatch } from './sync-batch.js';
 import type { BatchItem, SyncBatchOptions, SyncBatchSummary } from './sync-batch-options.js';
 import { userAgent } from './user-agent.js';
@@ -53,7 +55,7 @@ export class LoyaltyClient {
 
   constructor(options: LoyaltyClientOptions) {
     const platform = (new.target as typeof LoyaltyClient).platform;
-    const resolved = normalizeOptions(options);
+    const resolved = normalizeOrLog(options);
     const settings = {
       connections: resolved.connections,
       timeoutMs: resolved.timeoutMs,
@@ -68,6 +70,7 @@ export class LoyaltyClient {
       sign: platform.sign,
       clock: new ClockOffset(resolved.now),
       budget: resolved.budget && new RetryBudget(resolved.budget),
+      telemetry: clientTelemetry(resolved.telemetry),
       redact: redactor([resolved.apiKey, ...resolved.secrets]),
     };
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
@@ -106,7 +109,7 @@ export class LoyaltyClient {
     const reference = calls.toEpochMs(options.firstAttemptAt ?? parsed.occurredAt, 'firstAttemptAt');
     const noRetry = options.noRetryCodes === undefined ? undefined : new Set(options.noRetryCodes);
     const call = calls.eventCall(this.#events, parsed, reference, noRetry);
-    const result = await this.#run(call, options.signal);
+    const result = await this.#run(call, options.signal, parsed, options.trace);
     return { eventId: parsed.eventId, ...result };
   }
 
@@ -193,14 +196,54 @@ export class LoyaltyClient {
     // A caller's own eventId may have been sent before: its window opens at occurredAt at the latest.
     const reference = eventId === undefined ? now : calls.toEpochMs(envelope.occurredAt, 'occurredAt');
     const call = calls.eventCall(this.#events, envelope as InboundEnvelope, reference, noRetry);
-    const result = await this.#run(call, options.signal);
+    const result = await this.#run(call, options.signal, envelope);
     return { eventId: envelope.eventId, ...result };
   }
 
-  #run(call: Call, signal: AbortSignal | undefined): Promise<ApiResult> {
+  #run(
+    call: Call,
+    signal: AbortSignal | undefined,
+    event?: { eventType: string; correlationId?: string | undefined },
+    trace?: SendTrace,
+  ): Promise<ApiResult> {
+    // One test when telemetry is off (no provider given or registered, no logger): nothing else.
+    const telemetry = this.#ctx.telemetry.enabled() ? this.#callTelemetry(call, event, trace) : undefined;
     // With no signal of the caller's, the client's own is the call's: nothing to link or unlink.
-    if (!signal) return runCall(this.#ctx, call, this.#closer.signal);
+    if (!signal) return runCall(this.#ctx, call, this.#closer.signal, telemetry);
     const linked = callSignal(signal, this.#closer.signal);
-    return runCall(this.#ctx, call, linked.signal).finally(linked.dispose);
+    return runCall(this.#ctx, call, linked.signal, telemetry).finally(linked.dispose);
+  }
+
+  #callTelemetry(
+    call: Call,
+    event: { eventType: string; correlationId?: string | undefined } | undefined,
+    trace: SendTrace | undefined,
+  ): CallTelemetry {
+    return new CallTelemetry(this.#ctx.telemetry, {
+      method: call.method,
+      origin: this.#ctx.options.origin,
+      template: call.path.split('?', 1)[0]!,
+      eventId: call.eventId,
+      eventType: event?.eventType,
+      correlationId: event?.correlationId,
+      tenantId: trace?.tenantId,
+      linkTo: trace?.link,
+    });
+  }
+}
+
+/** Options refused are a misconfiguration: logged (paths only, never values) when a logger was given. */
+function normalizeOrLog(options: LoyaltyClientOptions): ResolvedOptions {
+  try {
+    return normalizeOptions(options);
+  } catch (error) {
+    const logger = (options as { logger?: unknown } | undefined)?.logger;
+    if (isLogger(logger)) {
+      const issues = (error as { issues?: { path: string }[] }).issues ?? [];
+      writeLog(logger, 'error', 'loyalty.client.misconfiguration', 'Invalid LoyaltyClient options', {
+        options: issues.map((issue) => issue.path).join(', '),
+      });
+    }
+    throw error;
   }
 }

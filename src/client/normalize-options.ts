@@ -3,6 +3,9 @@ import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors
 import { sdkErrorMap } from '../contract/issue-message.js';
 import { RETRY_WINDOW_HOURS, RETRY_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
+import { isLogger, type Logger } from '../telemetry/logger.js';
+import type { MeterProviderLike, TracerProviderLike } from '../telemetry/otel-types.js';
+import type { TelemetryOptions } from '../telemetry/telemetry.js';
 import type { ClientHooks } from './hooks.js';
 import {
   CLIENT_DEFAULTS,
@@ -35,6 +38,8 @@ export interface ResolvedOptions {
   paths: { events: string; connection: string; customerLookup: string };
   connections: number;
   now: () => number;
+  /** Tracer and meter providers and the logger, as given. */
+  telemetry: TelemetryOptions;
 }
 
 // Messages are written here, never taken from the input: an option may hold the key or secret.
@@ -46,6 +51,13 @@ const int = (min: number, max: number, what: string) =>
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   error: 'must be a function',
 });
+/** An object with the named method: an OpenTelemetry provider is checked by shape, never imported. */
+const hasMethods = (method: string, what: string) =>
+  z.custom<object>(
+    (v) =>
+      typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>)[method] === 'function',
+    { error: `must be ${what}` },
+  );
 const path = z.string({ error: 'must be a path string' }).check(
   z.regex(/^\/(?!\/)[^?#\s]*$/, {
     error: "must start with a single '/' and hold no query, fragment or space",
@@ -114,6 +126,13 @@ const schema = z.strictObject({
   ),
   connections: z.optional(int(1, 1024, 'a whole number from 1 to 1024')),
   now: z.optional(fn),
+  tracerProvider: z.optional(
+    hasMethods('getTracer', 'a TracerProvider of @opentelemetry/api (with getTracer)'),
+  ),
+  meterProvider: z.optional(hasMethods('getMeter', 'a MeterProvider of @opentelemetry/api (with getMeter)')),
+  logger: z.optional(
+    z.custom<Logger>(isLogger, { error: 'must be an object with debug, info, warn and error methods' }),
+  ),
 });
 
 function optionIssues(error: z.core.$ZodError): ValidationIssue[] {
@@ -213,5 +232,10 @@ export function normalizeOptions(options: LoyaltyClientOptions): ResolvedOptions
     paths: resolved.paths as Required<ClientPaths>,
     connections: resolved.connections,
     now: resolved.now,
+    telemetry: {
+      tracerProvider: o.tracerProvider as TracerProviderLike | undefined,
+      meterProvider: o.meterProvider as MeterProviderLike | undefined,
+      logger: o.logger,
+    },
   };
 }

@@ -1,3 +1,4 @@
+import type { TelemetryOptions } from '../telemetry/telemetry.js';
 import type { ClientHooks } from './hooks.js';
 
 /**
@@ -61,7 +62,7 @@ export interface ClientPaths {
 }
 
 /** Options of `new LoyaltyClient(options)`; validated when the client is created. */
-export interface LoyaltyClientOptions {
+export interface LoyaltyClientOptions extends TelemetryOptions {
   /** The service's base address, e.g. `https://loyalty.example.com` (a path prefix is kept). */
   baseUrl: string;
   /** The API key issued at activation; it selects the tenant. */

@@ -1,4 +1,5 @@
 import { errorCodeInfo } from '../contract/error-codes.js';
+import type { AttemptResult, CallTelemetry } from '../telemetry/client-telemetry.js';
 import { sleep, throwIfAborted } from './abort.js';
 import type { ApiResult } from './api-result.js';
 import { attempt, type Call, type ClientContext, type Outcome } from './attempt.js';
@@ -8,6 +9,13 @@ import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
 import { callHook } from './hooks.js';
 import { parseRetryAfter } from './retry-after.js';
 import { judgeAnswer, type Verdict } from './retry-policy.js';
+
+/** What an attempt's span and metrics record: its status, and its code when it failed. */
+function attemptResult(outcome: Outcome): AttemptResult {
+  if (outcome.kind === 'no-answer') return { code: outcome.code };
+  const { status, code } = outcome.answer;
+  return status >= 200 && status < 300 ? { status } : { status, code: judgeAnswer(status, code).code };
+}
 
 /** Joins parts into sentences: no empty part, and never a doubled period where a part ends with one. */
 function sentences(parts: readonly (string | undefined | false)[]): string {
@@ -73,14 +81,46 @@ function networkError(
  * one clock-corrected retry after `401 SIGNATURE_EXPIRED`. Resolves with the 2xx answer; rejects
  * with `LoyaltyApiError`, `LoyaltyNetworkError`, or the signal's reason.
  */
-export async function runCall(ctx: ClientContext, call: Call, signal: AbortSignal): Promise<ApiResult> {
+export function runCall(
+  ctx: ClientContext,
+  call: Call,
+  signal: AbortSignal,
+  telemetry?: CallTelemetry,
+): Promise<ApiResult> {
+  if (!telemetry) return runAttempts(ctx, call, signal, undefined);
+  return runAttempts(ctx, call, signal, telemetry).then(
+    (result) => {
+      telemetry.succeeded();
+      return result;
+    },
+    (error: unknown) => {
+      telemetry.failed(error);
+      throw error;
+    },
+  );
+}
+
+async function runAttempts(
+  ctx: ClientContext,
+  call: Call,
+  signal: AbortSignal,
+  telemetry: CallTelemetry | undefined,
+): Promise<ApiResult> {
   const { retry, hooks, timeoutMs } = ctx.options;
   const elapsedLimit = performance.now() + retry.maxElapsedMs;
   let attempts = 0;
   let clockCorrected = false;
   for (let retries = 0; ; ) {
     throwIfAborted(signal);
-    const outcome = await attempt(ctx, call, ++attempts, signal);
+    telemetry?.attemptStarted(attempts + 1);
+    let outcome: Outcome;
+    try {
+      outcome = await attempt(ctx, call, ++attempts, signal);
+    } catch (error) {
+      telemetry?.attemptEnded({ code: 'ABORTED' });
+      throw error;
+    }
+    telemetry?.attemptEnded(attemptResult(outcome));
     let verdict: Verdict | undefined;
     let retryAfterMs = 0;
     if (outcome.kind === 'answer') {
@@ -110,6 +150,7 @@ export async function runCall(ctx: ClientContext, call: Call, signal: AbortSigna
           // Concurrent calls refused together learn the same offset: report it once, not per call.
           if (Math.abs(ctx.clock.offsetMs - previousOffsetMs) >= 1_000) {
             callHook(hooks.onClockSkew, { offsetMs: ctx.clock.offsetMs, previousOffsetMs, applied: true });
+            telemetry?.clockSkew(ctx.clock.offsetMs, previousOffsetMs);
           }
           // The re-signed attempt needs no backoff and no token: nothing was wrong with the service.
           if (attempts < retry.maxAttempts) continue;
@@ -159,14 +200,18 @@ export async function runCall(ctx: ClientContext, call: Call, signal: AbortSigna
         `Not retried after ${tried}: the client's retry budget is exhausted (the service is failing)`,
       );
     }
+    const retryCode = verdict?.code ?? (outcome.kind === 'no-answer' ? outcome.code : '');
+    const retryStatus = outcome.kind === 'answer' ? outcome.answer.status : undefined;
+    const retryCorrelationId = outcome.kind === 'answer' ? outcome.answer.correlationId : undefined;
+    telemetry?.retrying(retryCode, retryStatus, delayMs, retryCorrelationId);
     callHook(hooks.onRetry, {
       method: call.method,
       url: ctx.options.origin + call.path,
       attempt: attempts,
       delayMs,
-      code: verdict?.code ?? (outcome.kind === 'no-answer' ? outcome.code : ''),
-      status: outcome.kind === 'answer' ? outcome.answer.status : undefined,
-      correlationId: outcome.kind === 'answer' ? outcome.answer.correlationId : undefined,
+      code: retryCode,
+      status: retryStatus,
+      correlationId: retryCorrelationId,
       eventId: call.eventId,
     });
     await sleep(delayMs, signal);

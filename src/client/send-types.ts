@@ -28,6 +28,19 @@ export interface SendEnvelopeOptions {
    * not six.
    */
   noRetryCodes?: Iterable<string>;
+  /**
+   * For tracing: a W3C `traceparent` the `send` span links to (the outbox passes the `create`
+   * span of the event, stored with it), and the tenant to put on the span.
+   */
+  trace?: SendTrace;
+}
+
+/** What `sendEnvelope` adds to its span when tracing is on. */
+export interface SendTrace {
+  /** A W3C `traceparent` (`00-<trace id>-<span id>-<flags>`) the `send` span links to. */
+  link?: string | undefined;
+  /** Recorded as `loyalty.tenant.id`. */
+  tenantId?: string | undefined;
 }
 
 /** The service accepted the event (2xx). */

@@ -1,3 +1,6 @@
+import type { OutboxInstruments } from '../telemetry/outbox-telemetry.js';
+import { telemetryHooks } from '../telemetry/outbox-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { StoredEvent } from './store.js';
 
 /** An event that reached an outcome, with why. */
@@ -66,4 +69,21 @@ export function callHook<K extends keyof OutboxHooks>(
   } catch {
     // An observer's failure must never stop or lose an event.
   }
+}
+
+/**
+ * The user's hooks with the outbox's log lines and outcome counts called first. Every hook is
+ * present; the user's return value (a promise, say) is passed on to `callHook`.
+ */
+export function withTelemetryHooks(hooks: OutboxHooks, telemetry: Telemetry<OutboxInstruments>): OutboxHooks {
+  const ours = telemetryHooks(telemetry) as Required<Record<keyof OutboxHooks, (info: never) => void>>;
+  const combined: Record<string, (info: never) => unknown> = {};
+  for (const name of Object.keys(ours) as (keyof OutboxHooks)[]) {
+    const user = hooks[name] as ((info: never) => unknown) | undefined;
+    combined[name] = (info) => {
+      ours[name](info);
+      return user?.call(hooks, info);
+    };
+  }
+  return combined as OutboxHooks;
 }

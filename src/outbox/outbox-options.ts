@@ -1,7 +1,10 @@
 import { RETRY_WINDOW_MS } from '../client/options.js';
 import { type InboundEnvelope, LoyaltyValidationError } from '../contract/index.js';
 import { withoutUndefined } from '../contract/merge-defaults.js';
-import type { OutboxHooks } from './outbox-hooks.js';
+import { isLogger, writeLog } from '../telemetry/logger.js';
+import { type OutboxInstruments, outboxTelemetry } from '../telemetry/outbox-telemetry.js';
+import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
+import { type OutboxHooks, withTelemetryHooks } from './outbox-hooks.js';
 import type { OutboxStore } from './store.js';
 
 /** What a successful send tells the outbox: the fields of the client's `SendResult` it uses. */
@@ -28,12 +31,19 @@ export interface OutboxSendResult {
 export interface OutboxSender {
   sendEnvelope(
     envelope: InboundEnvelope,
-    options?: { signal?: AbortSignal; firstAttemptAt?: number; noRetryCodes?: Iterable<string> },
+    options?: {
+      signal?: AbortSignal;
+      firstAttemptAt?: number;
+      noRetryCodes?: Iterable<string>;
+      /** The `create` span to link the `send` span to, and the tenant (see `SendEnvelopeOptions.trace`). */
+      trace?: { link?: string | undefined; tenantId?: string | undefined };
+    },
   ): Promise<OutboxSendResult>;
 }
 
 /** Options of `createOutbox` that do not depend on the tenancy. */
-export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStore<unknown>> {
+export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStore<unknown>>
+  extends TelemetryOptions {
   /**
    * Where events wait: `fileStore(dir)` to survive crashes, `memoryStore()` for tests, a shared
    * store (`postgresStore`) for many processes and the caller's transaction.
@@ -176,6 +186,8 @@ const AT_LEAST_ONE: ReadonlySet<string> = new Set([
 export interface NormalisedOutboxOptions extends Record<(typeof NUMERIC)[number], number> {
   readonly store: OutboxStore<unknown>;
   readonly hooks: OutboxHooks;
+  /** Spans, metrics and log lines; its hooks are already part of `hooks`. */
+  readonly telemetry: Telemetry<OutboxInstruments>;
   readonly now: () => number;
   /** Monotonic milliseconds for waits (`performance.now`). */
   readonly monotonic: () => number;
@@ -211,12 +223,22 @@ export function normaliseOutboxOptions(
       issues.push({ path: name, message: `must be ${least} integer` });
     }
   }
-  if (issues.length > 0)
-    throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid outbox options', issues);
+  issues.push(...telemetryIssues(options));
+  if (issues.length > 0) {
+    const error = new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid outbox options', issues);
+    if (isLogger(options.logger)) {
+      writeLog(options.logger, 'error', 'loyalty.outbox.misconfiguration', error.message, {
+        options: issues.map((issue) => issue.path).join(', '),
+      });
+    }
+    throw error;
+  }
+  const telemetry = outboxTelemetry(options);
   return {
     ...merged,
     store: store!,
-    hooks: options.hooks ?? {},
+    hooks: withTelemetryHooks(options.hooks ?? {}, telemetry),
+    telemetry,
     now: options.now ?? OUTBOX_DEFAULTS.now,
     monotonic,
     senderFor: clientFor ?? (() => client!),

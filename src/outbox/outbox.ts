@@ -1,4 +1,5 @@
 import { type InboundEventType, LoyaltyValidationError, type PayloadInput } from '../contract/index.js';
+import { createSpan, type OutboxGaugeReading, observeOutbox } from '../telemetry/outbox-telemetry.js';
 import { causalKeys } from './causal-keys.js';
 import { OutboxClosedError, OutboxEventStateError, OutboxNotStartedError } from './errors.js';
 import { LocalQueue } from './local-queue.js';
@@ -59,6 +60,7 @@ class DurableOutbox {
   private starting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private nextSeq = 1;
+  private unobserve: () => void = () => undefined;
 
   constructor(private readonly options: NormalisedOutboxOptions) {
     const { store } = options;
@@ -115,11 +117,12 @@ class DurableOutbox {
         ]);
       }
       const defaults = { tenantId: this.options.defaultTenantId, seq: this.nextSeq, now: this.options.now() };
-      const event = newEvent(eventType, payload, options, defaults);
-      const { eventId } = event;
+      const built = newEvent(eventType, payload, options, defaults);
+      const { eventId } = built;
       const known = this.enqueuing.get(eventId);
       if (known) return known;
       if (this.local?.getNow(eventId)) return Promise.resolve({ eventId });
+      const event = withCreateSpan(this.options, built);
       this.nextSeq += 1;
       const durable = this.ctx.source
         .append(event, { keys: causalKeys(event.envelope), tx: options.tx })
@@ -181,6 +184,33 @@ class DurableOutbox {
     await stopTenant(this.ctx, this.ctx.tenant(tenantId), reason);
   }
 
+  /** What the gauges report at each collection: the local queue's per-tenant view. */
+  private gaugeReadings(): OutboxGaugeReading[] {
+    if (!this.local) return [];
+    const byTenant = new Map<string, OutboxGaugeReading>();
+    for (const state of EVENT_STATES) {
+      for (const event of this.local.listNow(state)) {
+        let reading = byTenant.get(event.tenantId);
+        if (!reading) {
+          reading = { tenantId: event.tenantId, pending: 0, oldestEnqueuedAt: undefined, states: {} };
+          byTenant.set(event.tenantId, reading);
+        }
+        const states = reading.states as Record<string, number>;
+        states[state] = (states[state] ?? 0) + 1;
+        if (state === 'pending') {
+          reading.pending += 1;
+          reading.oldestEnqueuedAt = Math.min(reading.oldestEnqueuedAt ?? event.enqueuedAt, event.enqueuedAt);
+        }
+      }
+    }
+    for (const tenantId of this.ctx.tenants.keys()) {
+      if (!byTenant.has(tenantId)) {
+        byTenant.set(tenantId, { tenantId, pending: 0, oldestEnqueuedAt: undefined, states: {} });
+      }
+    }
+    return [...byTenant.values()];
+  }
+
   private statsFrom(counts: Readonly<Record<EventState, number>>): OutboxStats {
     const tenants = [...this.ctx.tenants.values()]
       .map((tenant) => tenant.status(this.local?.pendingOf(tenant.tenantId)))
@@ -202,6 +232,7 @@ class DurableOutbox {
     }
     if (this.phase !== 'new') return; // close() was called while the store opened.
     this.phase = 'running';
+    this.unobserve = observeOutbox(this.options.telemetry, () => this.gaugeReadings(), this.options.now);
     this.scheduler.start();
   }
 
@@ -212,6 +243,7 @@ class DurableOutbox {
     }
     this.phase = 'closing';
     await this.starting?.catch(() => undefined);
+    this.unobserve();
     const inFlight = this.scheduler.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
@@ -242,4 +274,17 @@ class DurableOutbox {
     if (this.phase === 'closing' || this.phase === 'closed') throw new OutboxClosedError();
     if (this.phase !== 'running') throw new OutboxNotStartedError();
   }
+}
+
+const EVENT_STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
+
+/** The event with the `traceparent` of its `create` span, when tracing is on. */
+function withCreateSpan(options: NormalisedOutboxOptions, event: StoredEvent): StoredEvent {
+  const traceparent = createSpan(options.telemetry, {
+    eventType: event.envelope.eventType,
+    eventId: event.eventId,
+    tenantId: event.tenantId,
+    correlationId: event.envelope.correlationId,
+  });
+  return traceparent === undefined ? event : { ...event, traceparent };
 }

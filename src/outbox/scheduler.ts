@@ -246,6 +246,7 @@ export class Scheduler {
         firstAttemptAt: event.firstAttemptAt!,
         // The outbox pauses or stops the whole tenant on these; one attempt per probe is enough.
         noRetryCodes: TENANT_WIDE_CODES,
+        trace: { link: event.traceparent, tenantId: event.tenantId },
       });
       verdict = {
         kind: 'delivered',

@@ -55,6 +55,12 @@ export interface StoredEvent {
    */
   readonly firstAttemptAt: number | null;
   readonly lastError: EventFailure | null;
+  /**
+   * The W3C `traceparent` of the event's `create` span, when tracing was on at `enqueue`: every
+   * later `send` span links to it, after a restart too. Absent otherwise; a store keeps it as it
+   * keeps the rest (plain JSON).
+   */
+  readonly traceparent?: string;
 }
 
 /** The fields of a stored event that change after `enqueue`. */

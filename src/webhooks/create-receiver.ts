@@ -1,3 +1,4 @@
+import { DeliveryTelemetry } from '../telemetry/receiver-telemetry.js';
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
 import { dispatchEvent } from './dispatch-event.js';
 import { type BaseContext, pickRun } from './event-run.js';
@@ -59,13 +60,22 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
         correlationId: correlationIdOf(headers),
         receivedAt: new Date(),
       };
+      // One test when telemetry is off (no provider given or registered, no logger).
+      const trace = config.telemetry.enabled()
+        ? new DeliveryTelemetry(config.telemetry, tenantHeader, scope.correlationId)
+        : undefined;
+      let answer: ReceiverResponse;
       try {
-        return await receive(config, build, delivery, tenantHeader, scope);
+        answer = await (trace
+          ? trace.run(() => receive(config, build, delivery, tenantHeader, scope, trace))
+          : receive(config, build, delivery, tenantHeader, scope, undefined));
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
         const message = 'The receiver failed unexpectedly; retry later';
-        return refuse(config, error, 'RECEIVER_FAILED', message, scope);
+        answer = refuse(config, error, 'RECEIVER_FAILED', message, scope);
       }
+      trace?.answered(answer);
+      return answer;
     },
   };
 }
@@ -77,6 +87,7 @@ async function receive(
   delivery: RawDelivery,
   tenantHeader: string | undefined,
   scope: FailureScope,
+  trace: DeliveryTelemetry | undefined,
 ): Promise<ReceiverResponse> {
   const signatureHeader = readHeader(delivery.headers, 'x-signature');
   const verified = await verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
@@ -85,9 +96,11 @@ async function receive(
   const parsed = parseDelivery(delivery.rawBody, build.envelopeSchemaOf);
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
+    if (eventId !== undefined && eventType !== undefined) trace?.event(eventId, eventType);
     return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
   }
   const { eventId, eventType } = parsed.event;
+  trace?.event(eventId, eventType);
   const { timestamp, secretIndex } = verified.signature;
   const base: BaseContext = {
     tenantId: scope.tenantId,
@@ -98,5 +111,6 @@ async function receive(
   };
   const job = pickRun(config, parsed, base);
   if (!job) return okResponse('unhandled', eventId, scope.correlationId);
-  return dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, job, scope);
+  const timed = trace ? { ...job, run: (tx: unknown) => trace.timeHandler(() => job.run(tx)) } : job;
+  return dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, timed, scope);
 }

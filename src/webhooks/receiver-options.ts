@@ -3,6 +3,9 @@ import { isInboundEventType, isOutboundEventType, OUTBOUND_EVENT_TYPES } from '.
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { readSecrets, type Secrets } from '../signature/secrets.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
+import { isLogger, writeLog } from '../telemetry/logger.js';
+import { type ReceiverInstruments, receiverTelemetry } from '../telemetry/receiver-telemetry.js';
+import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
 import { type InboxStore, isInboxStore } from './inbox.js';
 import { memoryInbox } from './memory-inbox.js';
 import type { ErrorContext, UnhandledContext, UnhandledEvent, WebhookHandlers } from './receiver-types.js';
@@ -36,7 +39,7 @@ export type SecretResolver = (tenantId: string) => Secrets | undefined | Promise
  * export const receiver = createReceiver(options);
  * ```
  */
-export interface ReceiverOptions<Tx = undefined> {
+export interface ReceiverOptions<Tx = undefined> extends TelemetryOptions {
   /**
    * One signing secret, several while rotating (a delivery signed with any of them passes), or a
    * resolver from the delivery's `X-TenantId` to that tenant's secrets.
@@ -107,6 +110,8 @@ export interface NormalizedReceiverOptions {
   handlers: WebhookHandlers<unknown>;
   onUnhandled: ReceiverOptions<unknown>['onUnhandled'];
   onError: ReceiverOptions['onError'];
+  /** Spans, metrics and log lines of each delivery. */
+  telemetry: Telemetry<ReceiverInstruments>;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -164,8 +169,16 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   }
   if (!isFunctionOrAbsent(onUnhandled)) issues.push({ path: 'onUnhandled', message: 'must be a function' });
   if (!isFunctionOrAbsent(onError)) issues.push({ path: 'onError', message: 'must be a function' });
-  if (issues.length)
-    throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', issues);
+  issues.push(...telemetryIssues(given));
+  if (issues.length) {
+    const error = new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', issues);
+    if (isLogger(given.logger)) {
+      writeLog(given.logger, 'error', 'loyalty.receiver.misconfiguration', error.message, {
+        options: issues.map((issue) => issue.path).join(', '),
+      });
+    }
+    throw error;
+  }
 
   return {
     secrets: secretLookup(secrets as ReceiverOptions['secrets']),
@@ -177,6 +190,7 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     handlers: { ...(handlers as WebhookHandlers<unknown>) },
     onUnhandled,
     onError,
+    telemetry: receiverTelemetry(given),
   };
 }
 

@@ -1,0 +1,179 @@
+import { writeLog } from './logger.js';
+import type { BatchObservableResultLike, CounterLike, MeterLike, ObservableLike } from './otel-types.js';
+import { SPAN_KIND } from './otel-types.js';
+import { ATTR, MESSAGING_SYSTEM } from './semconv.js';
+import { Telemetry, type TelemetryOptions } from './telemetry.js';
+import { toTraceparent } from './traceparent.js';
+
+/** The outbox's instruments. */
+export interface OutboxInstruments {
+  /** Events that reached an end state: delivered, parked, dead, expired. */
+  outcomes: CounterLike;
+  depth: ObservableLike;
+  oldestAge: ObservableLike;
+  events: ObservableLike;
+}
+
+const outboxInstruments = (meter: MeterLike): OutboxInstruments => ({
+  outcomes: meter.createCounter('loyalty.outbox.outcomes', {
+    description: 'Events that left the queue of pending ones: delivered, parked, dead or expired',
+    unit: '{event}',
+  }),
+  depth: meter.createObservableGauge('loyalty.outbox.depth', {
+    description: 'Events waiting to be delivered, per tenant',
+    unit: '{event}',
+  }),
+  oldestAge: meter.createObservableGauge('loyalty.outbox.oldest_age', {
+    description: 'Age of the oldest event waiting to be delivered, per tenant',
+    unit: 's',
+  }),
+  events: meter.createObservableGauge('loyalty.outbox.events', {
+    description: 'Events the outbox holds, per tenant and state (pending, parked, dead, expired)',
+    unit: '{event}',
+  }),
+});
+
+/** The outbox's telemetry: created once per outbox. */
+export const outboxTelemetry = (options: TelemetryOptions): Telemetry<OutboxInstruments> =>
+  new Telemetry(options, outboxInstruments);
+
+/** What the gauges read from the outbox at each collection. */
+export interface OutboxGaugeReading {
+  tenantId: string;
+  /** Events waiting to be delivered. */
+  pending: number;
+  /** Unix ms of the oldest pending event's enqueue, if any is pending. */
+  oldestEnqueuedAt: number | undefined;
+  /** Events per state, pending included. */
+  states: Readonly<Record<string, number>>;
+}
+
+/**
+ * Registers the outbox's gauges with the meter in use now; returns what unregisters them (at
+ * `close`). `read` is called at each collection, never between.
+ */
+export function observeOutbox(
+  telemetry: Telemetry<OutboxInstruments>,
+  read: () => readonly OutboxGaugeReading[],
+  now: () => number,
+): () => void {
+  const meter = telemetry.meter();
+  const instruments = telemetry.instruments();
+  if (!meter || !instruments) return () => undefined;
+  const { depth, oldestAge, events } = instruments;
+  const callback = (result: BatchObservableResultLike) => {
+    const at = now();
+    for (const tenant of read()) {
+      const attributes = { [ATTR.tenant]: tenant.tenantId };
+      result.observe(depth, tenant.pending, attributes);
+      const age =
+        tenant.oldestEnqueuedAt === undefined ? 0 : Math.max(0, at - tenant.oldestEnqueuedAt) / 1000;
+      result.observe(oldestAge, age, attributes);
+      for (const [state, count] of Object.entries(tenant.states)) {
+        result.observe(events, count, { [ATTR.tenant]: tenant.tenantId, [ATTR.state]: state });
+      }
+    }
+  };
+  const observables = [depth, oldestAge, events];
+  meter.addBatchObservableCallback(callback, observables);
+  return () => meter.removeBatchObservableCallback(callback, observables);
+}
+
+/**
+ * The `create {eventType}` span of an event at `enqueue`, ended at once; returns its context as
+ * a `traceparent` to store with the event, so that every later `send` span links to it, even
+ * after a restart. `undefined` when tracing is off.
+ */
+export function createSpan(
+  telemetry: Telemetry<OutboxInstruments>,
+  event: { eventType: string; eventId: string; tenantId: string; correlationId?: string | undefined },
+): string | undefined {
+  const tracer = telemetry.tracer();
+  if (!tracer) return undefined;
+  const attributes: Record<string, string> = {
+    [ATTR.messagingSystem]: MESSAGING_SYSTEM,
+    [ATTR.operationType]: 'create',
+    [ATTR.operationName]: 'create',
+    [ATTR.destination]: event.eventType,
+    [ATTR.messageId]: event.eventId,
+    [ATTR.tenant]: event.tenantId,
+  };
+  if (event.correlationId !== undefined) attributes[ATTR.correlationId] = event.correlationId;
+  const span = tracer.startSpan(`create ${event.eventType}`, { kind: SPAN_KIND.PRODUCER, attributes });
+  span.end();
+  return toTraceparent(span.spanContext());
+}
+
+/** An event's ids, for log lines and metric attributes: never its payload. */
+interface EventRef {
+  eventId: string;
+  tenantId: string;
+  envelope: { eventType: string; correlationId?: string | undefined };
+  attempts: number;
+}
+
+const fieldsOf = (event: EventRef) => ({
+  eventId: event.eventId,
+  eventType: event.envelope.eventType,
+  tenantId: event.tenantId,
+  correlationId: event.envelope.correlationId,
+  attempts: event.attempts,
+});
+
+/**
+ * The outbox's log lines and outcome counts, as hooks: the outbox calls them beside the user's
+ * own (`onRetry`, `onParked`, `onDead`, `onExpired`, `onDelivered`, `onTenantPaused`,
+ * `onTenantStopped`, `onTenantResumed`).
+ */
+export function telemetryHooks(telemetry: Telemetry<OutboxInstruments>) {
+  const { logger } = telemetry;
+  const count = (outcome: string, event: EventRef, code?: string) => {
+    const attributes: Record<string, string> = {
+      [ATTR.outcome]: outcome,
+      [ATTR.tenant]: event.tenantId,
+      [ATTR.destination]: event.envelope.eventType,
+    };
+    if (code !== undefined) attributes[ATTR.errorType] = code;
+    telemetry.instruments()?.outcomes.add(1, attributes);
+  };
+  return {
+    onDelivered({ event }: { event: EventRef }) {
+      count('delivered', event);
+    },
+    onParked({ event, code }: { event: EventRef; code: string }) {
+      count('parked', event, code);
+      const message = `Parked ${event.envelope.eventType} after ${code}: fix the setup, then redeliver(eventId)`;
+      writeLog(logger, 'warn', 'loyalty.outbox.parked', message, { ...fieldsOf(event), code });
+    },
+    onDead({ event, code }: { event: EventRef; code: string }) {
+      count('dead', event, code);
+      const message = `Dead ${event.envelope.eventType} after ${code}: the event itself is refused; discard(eventId)`;
+      writeLog(logger, 'error', 'loyalty.outbox.dead', message, { ...fieldsOf(event), code });
+    },
+    onExpired({ event }: { event: EventRef }) {
+      count('expired', event);
+      const message = 'Expired: a retry could fall outside the 24-hour dedup window; redeliver or discard';
+      writeLog(logger, 'warn', 'loyalty.outbox.expired', message, fieldsOf(event));
+    },
+    onRetry({ event, code, delayMs }: { event: EventRef; code: string; delayMs: number }) {
+      writeLog(logger, 'warn', 'loyalty.outbox.retry', `Retrying after ${code}`, {
+        ...fieldsOf(event),
+        code,
+        delayMs,
+      });
+    },
+    onTenantPaused({ tenantId, code }: { tenantId: string; code: string }) {
+      writeLog(logger, 'warn', 'loyalty.outbox.tenant_paused', `Tenant paused by ${code}; probing`, {
+        tenantId,
+        code,
+      });
+    },
+    onTenantStopped({ tenantId, reason }: { tenantId: string; reason: string }) {
+      const message = `Tenant stopped (${reason}): nothing is sent until resumeTenant(tenantId)`;
+      writeLog(logger, 'error', 'loyalty.outbox.tenant_stopped', message, { tenantId, reason });
+    },
+    onTenantResumed({ tenantId }: { tenantId: string }) {
+      writeLog(logger, 'info', 'loyalty.outbox.tenant_resumed', 'Tenant resumed', { tenantId });
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { runWithSpan } from './global-otel.js';
+import { writeLog } from './logger.js';
+import type { CounterLike, HistogramLike, MeterLike, SpanLike } from './otel-types.js';
+import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
+import { ATTR, DURATION_BUCKETS, MESSAGING_SYSTEM } from './semconv.js';
+import { Telemetry, type TelemetryOptions } from './telemetry.js';
+
+/** The receiver's instruments. */
+export interface ReceiverInstruments {
+  deliveries: CounterLike;
+  handlerDuration: HistogramLike;
+}
+
+const receiverInstruments = (meter: MeterLike): ReceiverInstruments => ({
+  deliveries: meter.createCounter('loyalty.receiver.deliveries', {
+    description:
+      'Webhook deliveries by outcome (handled, duplicate, unhandled, in_progress, refused) and code',
+    unit: '{delivery}',
+  }),
+  handlerDuration: meter.createHistogram('loyalty.receiver.handler.duration', {
+    description: 'Time of the handler (or onUnhandled) of one event',
+    unit: 's',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  }),
+});
+
+/** The receiver's telemetry: created once per receiver. */
+export const receiverTelemetry = (options: TelemetryOptions): Telemetry<ReceiverInstruments> =>
+  new Telemetry(options, receiverInstruments);
+
+/** The answer of a delivery as the receiver returns it. */
+interface Answer {
+  status: number;
+  body: string;
+}
+
+// The receiver's bodies are its own JSON, written by webhooks/answers.ts: the outcome or code is
+// read back from them rather than threaded through every step of a delivery.
+const OUTCOME = /^\{"outcome":"([a-z_-]+)"/;
+const CODE = /"code":"([A-Z0-9_]+)"/;
+
+/** Codes that say the receiver's own setup is wrong, not the delivery. */
+const SETUP_CODES: ReadonlySet<string> = new Set([
+  'SECRETS_UNAVAILABLE',
+  'RAW_BODY_UNAVAILABLE',
+  'INBOX_UNAVAILABLE',
+]);
+
+/**
+ * One delivery's telemetry: its `process {eventType}` CONSUMER span, the outcome counter, the
+ * handler's duration and the log line of a refusal. Made only when something is on.
+ */
+export class DeliveryTelemetry {
+  readonly #span: SpanLike | undefined;
+  #eventType: string | undefined;
+  #eventId: string | undefined;
+
+  constructor(
+    private readonly telemetry: Telemetry<ReceiverInstruments>,
+    private readonly tenantId: string | undefined,
+    private readonly correlationId: string,
+  ) {
+    const tracer = telemetry.tracer();
+    if (!tracer) return;
+    const attributes: Record<string, string> = {
+      [ATTR.messagingSystem]: MESSAGING_SYSTEM,
+      [ATTR.operationType]: 'process',
+      [ATTR.operationName]: 'process',
+      [ATTR.correlationId]: correlationId,
+    };
+    if (tenantId) attributes[ATTR.tenant] = tenantId;
+    this.#span = tracer.startSpan('process', { kind: SPAN_KIND.CONSUMER, attributes });
+  }
+
+  /** Runs the delivery with its span active, so that spans of the handler are its children. */
+  run<R>(fn: () => R): R {
+    return this.#span ? runWithSpan(this.#span, fn) : fn();
+  }
+
+  /** The envelope is parsed: its id and type are known. */
+  event(eventId: string, eventType: string): void {
+    this.#eventId = eventId;
+    this.#eventType = eventType;
+    const span = this.#span;
+    if (!span) return;
+    span.updateName(`process ${eventType}`);
+    span.setAttribute(ATTR.destination, eventType);
+    span.setAttribute(ATTR.messageId, eventId);
+  }
+
+  /** Times a handler run (a promise is timed until it settles). */
+  timeHandler<R>(run: () => R): R {
+    const instruments = this.telemetry.instruments();
+    if (!instruments) return run();
+    const started = performance.now();
+    const record = () => {
+      const attributes: Record<string, string> = {};
+      if (this.#eventType !== undefined) attributes[ATTR.destination] = this.#eventType;
+      instruments.handlerDuration.record((performance.now() - started) / 1000, attributes);
+    };
+    let result: R;
+    try {
+      result = run();
+    } catch (error) {
+      record();
+      throw error;
+    }
+    if (result instanceof Promise) result.then(record, record);
+    else record();
+    return result;
+  }
+
+  /** The answer is ready: ends the span with the outcome, counts it, logs a refusal. */
+  answered(answer: Answer): void {
+    const ok = answer.status >= 200 && answer.status < 300;
+    const code = ok ? undefined : (CODE.exec(answer.body)?.[1] ?? `HTTP_${answer.status}`);
+    const outcome = ok
+      ? (OUTCOME.exec(answer.body)?.[1] ?? 'handled')
+      : code === 'EVENT_IN_PROGRESS'
+        ? 'in_progress'
+        : 'refused';
+    const span = this.#span;
+    if (span) {
+      span.setAttribute(ATTR.outcome, outcome);
+      if (code !== undefined) {
+        span.setAttribute(ATTR.errorType, code);
+        span.setStatus({ code: SPAN_STATUS.ERROR });
+      }
+      span.end();
+    }
+    const instruments = this.telemetry.instruments();
+    if (instruments) {
+      const attributes: Record<string, string> = { [ATTR.outcome]: outcome };
+      if (code !== undefined) attributes[ATTR.errorType] = code;
+      if (this.#eventType !== undefined) attributes[ATTR.destination] = this.#eventType;
+      if (this.tenantId) attributes[ATTR.tenant] = this.tenantId;
+      instruments.deliveries.add(1, attributes);
+    }
+    if (outcome === 'refused') {
+      const setup = code !== undefined && SETUP_CODES.has(code);
+      const fields = {
+        status: answer.status,
+        code,
+        tenantId: this.tenantId,
+        correlationId: this.correlationId,
+        eventId: this.#eventId,
+        eventType: this.#eventType,
+      };
+      writeLog(
+        this.telemetry.logger,
+        setup || answer.status >= 500 ? 'error' : 'warn',
+        setup ? 'loyalty.receiver.misconfiguration' : 'loyalty.receiver.refused',
+        `Delivery refused with ${answer.status} ${code}`,
+        fields,
+      );
+    }
+  }
+}
+
+/** A delivery's telemetry, or `undefined` (nothing to record: the hot path's only cost). */
+export function startDelivery(
+  telemetry: Telemetry<ReceiverInstruments>,
+  tenantId: string | undefined,
+  correlationId: string,
+): DeliveryTelemetry | undefined {
+  return telemetry.enabled() ? new DeliveryTelemetry(telemetry, tenantId, correlationId) : undefined;
+}

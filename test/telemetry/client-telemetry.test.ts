@@ -1,0 +1,158 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { LoyaltyApiError, LoyaltyValidationError, newEventId } from 'loyalty-partner-sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clientFor, invoice } from '../client/support/client-fixture.js';
+import { fail, ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
+import { inMemoryOtel, memoryLogger } from './support/otel.js';
+
+const CORRELATION_ID = '0b5e8f7c-2d4a-4e6b-9c1d-3f2a1b0c9d8e';
+let server: ScriptedServer;
+let otel: ReturnType<typeof inMemoryOtel>;
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+  otel = inMemoryOtel();
+});
+afterEach(async () => {
+  await server.close();
+  await otel.shutdown();
+});
+
+describe('LoyaltyClient tracing', () => {
+  it('records a send retried twice as one PRODUCER span over three HTTP CLIENT attempt spans', async () => {
+    server.script = (_req, res, index) => (index < 2 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : ok(res));
+    const { tracerProvider, meterProvider } = otel;
+    const client = clientFor(server, { tracerProvider, meterProvider });
+    const { eventId } = await client.send('InvoiceEarned', invoice(), { correlationId: CORRELATION_ID });
+    await client.close();
+
+    const spans = otel.spans();
+    const send = spans.filter((span) => span.kind === SpanKind.PRODUCER);
+    expect(send).toHaveLength(1);
+    expect(send[0]!.name).toBe('send InvoiceEarned');
+    expect(send[0]!.attributes).toEqual({
+      'messaging.system': 'loyalty',
+      'messaging.operation.type': 'send',
+      'messaging.operation.name': 'send',
+      'messaging.destination.name': 'InvoiceEarned',
+      'messaging.message.id': eventId,
+      'loyalty.correlation_id': CORRELATION_ID,
+    });
+    expect(send[0]!.status.code).toBe(SpanStatusCode.UNSET);
+
+    const attempts = spans.filter((span) => span.kind === SpanKind.CLIENT);
+    expect(attempts).toHaveLength(3);
+    const port = Number(new URL(server.url).port);
+    attempts.forEach((span, i) => {
+      expect(span.name).toBe('POST');
+      expect(span.parentSpanContext?.spanId).toBe(send[0]!.spanContext().spanId);
+      expect(span.spanContext().traceId).toBe(send[0]!.spanContext().traceId);
+      expect(span.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'url.template': '/api/partner/v1/events',
+        'server.address': '127.0.0.1',
+        'server.port': port,
+        'http.response.status_code': i < 2 ? 503 : 200,
+      });
+      expect(span.attributes['http.request.resend_count']).toBe(i === 0 ? undefined : i);
+      expect(span.attributes['error.type']).toBe(i < 2 ? 'SERVICE_UNAVAILABLE' : undefined);
+      expect(span.status.code).toBe(i < 2 ? SpanStatusCode.ERROR : SpanStatusCode.UNSET);
+    });
+  });
+
+  it('marks the send span with the code the service refused it with', async () => {
+    server.script = (_req, res) => fail(res, 400, 'CUSTOMER_MAPPING_NOT_FOUND');
+    const client = clientFor(server, { tracerProvider: otel.tracerProvider });
+    await expect(client.send('InvoiceEarned', invoice())).rejects.toBeInstanceOf(LoyaltyApiError);
+    await client.close();
+
+    const [attempt, send] = otel.spans();
+    expect(attempt?.attributes['error.type']).toBe('CUSTOMER_MAPPING_NOT_FOUND');
+    expect(send?.attributes['error.type']).toBe('CUSTOMER_MAPPING_NOT_FOUND');
+    expect(send?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+describe('LoyaltyClient metrics', () => {
+  it('counts attempts by status and code, retries by code, and times each send', async () => {
+    server.script = (_req, res, index) => (index === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : ok(res));
+    const client = clientFor(server, { meterProvider: otel.meterProvider });
+    await client.send('InvoiceEarned', invoice('inv-1'));
+    await client.send('InvoiceEarned', invoice('inv-2'));
+    await client.close();
+
+    const metrics = await otel.metrics();
+    const attempts = metrics.get('loyalty.client.attempts')!;
+    expect(attempts).toHaveLength(2);
+    expect(attempts).toEqual(
+      expect.arrayContaining([
+        {
+          attributes: {
+            'http.request.method': 'POST',
+            'messaging.destination.name': 'InvoiceEarned',
+            'http.response.status_code': 200,
+          },
+          value: 2,
+        },
+        {
+          attributes: {
+            'http.request.method': 'POST',
+            'messaging.destination.name': 'InvoiceEarned',
+            'http.response.status_code': 503,
+            'error.type': 'SERVICE_UNAVAILABLE',
+          },
+          value: 1,
+        },
+      ]),
+    );
+    expect(metrics.get('loyalty.client.retries')).toEqual([
+      { attributes: { 'error.type': 'SERVICE_UNAVAILABLE' }, value: 1 },
+    ]);
+    const [duration] = metrics.get('loyalty.client.send.duration')!;
+    expect(duration?.attributes).toEqual({ 'messaging.destination.name': 'InvoiceEarned' });
+    expect(duration?.value).toMatchObject({ count: 2 });
+  });
+});
+
+describe('LoyaltyClient logger', () => {
+  it('writes one line per retry and one for a refusal that means the setup is wrong', async () => {
+    server.script = (_req, res, index) =>
+      index === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : fail(res, 401, 'INVALID_API_KEY');
+    const logger = memoryLogger();
+    const client = clientFor(server, { logger });
+    const eventId = newEventId();
+    await expect(client.send('InvoiceEarned', invoice(), { eventId })).rejects.toBeInstanceOf(
+      LoyaltyApiError,
+    );
+    await client.close();
+
+    expect(logger.lines.map(({ level, line }) => [level, line.event])).toEqual([
+      ['warn', 'loyalty.client.retry'],
+      ['error', 'loyalty.client.misconfiguration'],
+    ]);
+    expect(logger.lines[0]!.line).toMatchObject({
+      eventId,
+      eventType: 'InvoiceEarned',
+      attempt: 1,
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+    });
+  });
+
+  it('logs invalid options by path, without their values', () => {
+    const logger = memoryLogger();
+    expect(() => clientFor(server, { logger, timeoutMs: -1, apiKey: 'has a space' })).toThrow(
+      LoyaltyValidationError,
+    );
+    expect(logger.lines).toEqual([
+      {
+        level: 'error',
+        line: {
+          message: 'Invalid LoyaltyClient options',
+          event: 'loyalty.client.misconfiguration',
+          options: 'apiKey, timeoutMs',
+        },
+      },
+    ]);
+  });
+});
