@@ -1,4 +1,5 @@
 import type { PayloadOf } from '../contract/index.js';
+import { trimOldestEntries } from './history.js';
 import { type HandlerResult, type Rejection, reject } from './http-reply.js';
 import { balanceOf, record, stampsOn } from './ledger.js';
 import type { CustomerRecord, MerchantRecord } from './merchant.js';
@@ -99,6 +100,7 @@ export function earnInvoice(
     stampsReversed: 0,
     credited: earned > 0,
   });
+  trimOldestEntries(merchant.invoices, merchant.historyLimit);
   if (earned > 0) {
     const stampCardId = p.earnType === 'Stamps' ? p.stampCardId : null;
     record(merchant, {

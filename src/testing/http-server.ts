@@ -4,7 +4,8 @@ import type { EmulatorReply } from './http-reply.js';
 
 /** The core as the transports see it: a `Request -> reply` function and a way to wait out a hang. */
 export interface EmulatorTransport {
-  handle(request: Request): Promise<EmulatorReply>;
+  /** `basePath`: the path of a base URL the partner paths sit under (msw); none over HTTP. */
+  handle(request: Request, basePath?: string): Promise<EmulatorReply>;
   /** Resolves when `signal` aborts or the emulator closes: how long a hung request stays open. */
   released(signal?: AbortSignal): Promise<void>;
 }

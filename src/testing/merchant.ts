@@ -183,6 +183,9 @@ export interface MerchantRecord {
   stampCards: Map<string, StoredStampCard>;
   branches: Map<string, BranchRecord>;
   customers: Map<string, CustomerRecord>;
+  /** Indexes of `customers` for the lookup endpoint: phone and service id to external id. */
+  customersByPhone: Map<string, string>;
+  customersById: Map<string, string>;
   products: Map<string, PayloadOf<'ProductSynced'>>;
   coupons: Map<string, PayloadOf<'CouponSynced'>>;
   couponUsages: Map<string, CouponUsageRecord>;
@@ -195,6 +198,8 @@ export interface MerchantRecord {
   /** Running sums of the ledger per customer. */
   balances: Map<string, { points: number; stamps: Record<string, number> }>;
   customerSeq: number;
+  /** How many ledger entries and invoices are kept (the newest); balances stay exact. */
+  historyLimit: number;
 }
 
 /** The connection state of spec 3.1 that a merchant record is in. */

@@ -1,3 +1,5 @@
+import { trimOldestEntries } from './history.js';
+
 /**
  * How long the response to an `eventId` is replayed (spec 8): 24 hours.
  *
@@ -21,13 +23,17 @@ export interface CachedResponse {
 /**
  * The dedup cache of POST /events, per tenant and `eventId`. Only successes are stored: a failed
  * delivery is never cached, so a redelivery after the setup is fixed is processed afresh.
+ * Entries are kept in the order stored, so expired ones are swept from the front as new ones
+ * arrive, and at most `limit` are kept: memory stays flat however long the emulator runs.
  */
 export class ResponseCache {
   readonly #entries = new Map<string, CachedResponse>();
   readonly #now: () => number;
+  readonly #limit: number;
 
-  constructor(now: () => number) {
+  constructor(now: () => number, limit: number) {
     this.#now = now;
+    this.#limit = limit;
   }
 
   get(tenantId: string, eventId: string): CachedResponse | undefined {
@@ -41,6 +47,23 @@ export class ResponseCache {
   }
 
   set(tenantId: string, eventId: string, entry: Omit<CachedResponse, 'storedAt'>): void {
-    this.#entries.set(`${tenantId}\u0000${eventId}`, { ...entry, storedAt: this.#now() });
+    const now = this.#now();
+    const key = `${tenantId}\u0000${eventId}`;
+    // Re-inserted at the back, so the front stays the oldest.
+    this.#entries.delete(key);
+    this.#entries.set(key, { ...entry, storedAt: now });
+    this.#sweep(now);
+    trimOldestEntries(this.#entries, this.#limit);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #sweep(now: number): void {
+    for (const [key, entry] of this.#entries) {
+      if (now - entry.storedAt < RESPONSE_CACHE_TTL_MS) return;
+      this.#entries.delete(key);
+    }
   }
 }
