@@ -173,7 +173,7 @@ async function dispatch(
   }
   throw new ControlError(
     404,
-    'NOT_FOUND',
+    'UNKNOWN_CONTROL_ACTION',
     `No control action ${method} ${CONTROL_BASE_PATH}/${parts.join('/')}: see README "The control interface"`,
   );
 }
