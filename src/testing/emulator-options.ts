@@ -76,7 +76,7 @@ export interface EmulatorOptions {
    * an end state, each merchant's ledger and invoices, and the response cache (which also forgets
    * after 24 h). Memory stays flat however many events arrive; balances stay exact. A refund or a
    * replay of something forgotten is treated as the service treats one it never saw.
-   * @default 100000
+   * @default 50000
    */
   historyLimit?: number;
   /**

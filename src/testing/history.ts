@@ -5,7 +5,7 @@
  * running sums, not a scan of the ledger.
  * Public as `EMULATOR_DEFAULTS.historyLimit`.
  */
-export const HISTORY_LIMIT_DEFAULT = 100_000;
+export const HISTORY_LIMIT_DEFAULT = 50_000;
 
 /**
  * Drops the oldest items once the array holds a tenth more than `limit`: one splice per
@@ -13,13 +13,4 @@ export const HISTORY_LIMIT_DEFAULT = 100_000;
  */
 export function trimOldest<T>(items: T[], limit: number): void {
   if (items.length > limit + Math.ceil(limit / 10)) items.splice(0, items.length - limit);
-}
-
-/** Drops the oldest entries (a `Map` iterates in insertion order) beyond `limit`. */
-export function trimOldestEntries<K, V>(map: Map<K, V>, limit: number): void {
-  if (map.size <= limit) return;
-  for (const key of map.keys()) {
-    map.delete(key);
-    if (map.size <= limit) return;
-  }
 }

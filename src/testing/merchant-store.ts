@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EmulatorError } from './emulator-error.js';
 import { checkUrl, type Environment } from './emulator-options.js';
+import { InsertionQueue } from './insertion-queue.js';
 import type { MerchantRecord } from './merchant.js';
 import { DEFAULT_RULES, type MerchantRules, parseEarnRate, parseStampCard } from './rules.js';
 
@@ -188,6 +189,7 @@ export class MerchantStore {
       coupons: new Map(),
       couponUsages: new Map(),
       invoices: new Map(),
+      invoiceOrder: new InsertionQueue(),
       refunds: new Map(),
       redemptions: new Map(),
       lastStampAt: new Map(),

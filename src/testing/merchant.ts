@@ -1,4 +1,5 @@
 import type { PayloadOf } from '../contract/index.js';
+import type { InsertionQueue } from './insertion-queue.js';
 import type { Environment } from './emulator-options.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
@@ -190,6 +191,8 @@ export interface MerchantRecord {
   coupons: Map<string, PayloadOf<'CouponSynced'>>;
   couponUsages: Map<string, CouponUsageRecord>;
   invoices: Map<string, InvoiceRecord>;
+  /** Invoice ids oldest first, so the oldest is forgotten beyond `historyLimit`. */
+  invoiceOrder: InsertionQueue<string>;
   refunds: Map<string, RefundRecord>;
   redemptions: Map<string, RedemptionRecord>;
   /** When each customer last got a stamp on each card, for `cooldownDays`. */

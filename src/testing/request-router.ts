@@ -87,17 +87,17 @@ export interface RouterDeps extends EventProcessorDeps {
 
 // The client's default paths, so the two can never drift apart.
 const { events, connection, customerLookup } = CLIENT_DEFAULTS.paths;
-const ROUTES: Record<string, { method: string; endpoint: Exclude<Endpoint, 'unknown'> }> = {
-  [events]: { method: 'POST', endpoint: 'events' },
-  [connection]: { method: 'GET', endpoint: 'connection' },
-  [customerLookup]: { method: 'GET', endpoint: 'customer-lookup' },
-  ...Object.fromEntries(
-    PLANNED_SYNC_PATHS.map((path) => [
-      `${PARTNER_BASE_PATH}${path}`,
-      { method: 'POST', endpoint: 'planned' as const },
-    ]),
-  ),
-};
+type Route = { path: string; method: string; endpoint: Exclude<Endpoint, 'unknown'> };
+const ROUTES: Record<string, Route> = Object.fromEntries(
+  [
+    { path: events, method: 'POST', endpoint: 'events' } as Route,
+    { path: connection, method: 'GET', endpoint: 'connection' } as Route,
+    { path: customerLookup, method: 'GET', endpoint: 'customer-lookup' } as Route,
+    ...PLANNED_SYNC_PATHS.map(
+      (path): Route => ({ path: `${PARTNER_BASE_PATH}${path}`, method: 'POST', endpoint: 'planned' }),
+    ),
+  ].map((route) => [route.path, route]),
+);
 
 // Exact paths only: a base URL that repeats the partner path (`.../api/partner/v1`) or adds one
 // must fail here, as it would against the service, not pass every local test.
@@ -149,7 +149,8 @@ export async function routeRequest(
     seq: (deps.log.at(-1)?.seq ?? 0) + 1, // the log is trimmed, never emptied,
     at: deps.clockNow(),
     method: request.method,
-    path: url.pathname,
+    // The route's own string when it matched: a million records share one copy of the path.
+    path: route?.path ?? url.pathname,
     endpoint: route?.endpoint ?? 'unknown',
     tenantId: null,
     eventId: null,

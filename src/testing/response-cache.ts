@@ -1,4 +1,4 @@
-import { trimOldestEntries } from './history.js';
+import { InsertionQueue } from './insertion-queue.js';
 
 /**
  * How long the response to an `eventId` is replayed (spec 8): 24 hours.
@@ -30,6 +30,7 @@ export class ResponseCache {
   readonly #entries = new Map<string, CachedResponse>();
   readonly #now: () => number;
   readonly #limit: number;
+  readonly #order = new InsertionQueue<{ key: string; storedAt: number }>();
 
   constructor(now: () => number, limit: number) {
     this.#now = now;
@@ -49,21 +50,23 @@ export class ResponseCache {
   set(tenantId: string, eventId: string, entry: Omit<CachedResponse, 'storedAt'>): void {
     const now = this.#now();
     const key = `${tenantId}\u0000${eventId}`;
-    // Re-inserted at the back, so the front stays the oldest.
-    this.#entries.delete(key);
     this.#entries.set(key, { ...entry, storedAt: now });
+    this.#order.push({ key, storedAt: now });
     this.#sweep(now);
-    trimOldestEntries(this.#entries, this.#limit);
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
+  // Forgets from the oldest: what expired, then whatever exceeds the limit.
   #sweep(now: number): void {
-    for (const [key, entry] of this.#entries) {
-      if (now - entry.storedAt < RESPONSE_CACHE_TTL_MS) return;
-      this.#entries.delete(key);
+    for (let oldest = this.#order.peek(); oldest !== undefined; oldest = this.#order.peek()) {
+      const expired = now - oldest.storedAt >= RESPONSE_CACHE_TTL_MS;
+      if (!expired && this.#entries.size <= this.#limit) return;
+      this.#order.shift();
+      // A key stored again later is queued again: only its own, latest entry may go.
+      if (this.#entries.get(oldest.key)?.storedAt === oldest.storedAt) this.#entries.delete(oldest.key);
     }
   }
 }

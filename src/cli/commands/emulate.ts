@@ -46,7 +46,7 @@ Options:
   --fault-rate <0..1>      probability a request is faulted (default 1)
   --fault-seed <n>         seed of the fault draws (default 1)
   --history-limit <n>      newest requests, ledger entries, invoices and cached answers kept
-                           (default 100000): memory stays flat however long it runs
+                           (default 50000): memory stays flat however long it runs
   -h, --help               show this help
 
 Exit codes: 0 stopped cleanly; 2 usage error (bad flag or config, port in use).`;
@@ -200,13 +200,21 @@ export const emulateCommand: Command = {
           (values['write-config'] ? `Config written to ${values['write-config']}: --config reuses it.\n` : '') +
           'Logging every request and webhook attempt; Ctrl+C or SIGTERM stops.\n\n',
       );
-      const log = createTrafficLog(emulator, (line) => io.stdout.write(`${line}\n`), style);
-      const timer = setInterval(() => log.flush(), EMULATE_DEFAULTS.logIntervalMs);
+      // One write per flush, not per line: a pipe or a terminal costs a system call per write.
+      let pending = '';
+      const log = createTrafficLog(emulator, (line) => (pending += `${line}\n`), style);
+      const flush = () => {
+        log.flush();
+        if (pending) io.stdout.write(pending);
+        pending = '';
+      };
+      const timer = setInterval(flush, EMULATE_DEFAULTS.logIntervalMs);
       const reason = await shutdown.requested;
       clearInterval(timer);
+      flush();
       io.stdout.write(`${reason}: stopping\n`);
       await emulator.close();
-      log.flush();
+      flush();
       io.stdout.write('stopped\n');
       return EXIT.ok;
     } finally {
