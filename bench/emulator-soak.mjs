@@ -31,11 +31,20 @@ const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 function eventAt(k) {
   const n = k % POOL;
   if (k < POOL)
-    return ['CustomerSynced', { externalCustomerId: `cust-${k}`, phone: `+9665${String(k).padStart(8, '0')}` }];
+    return [
+      'CustomerSynced',
+      { externalCustomerId: `cust-${k}`, phone: `+9665${String(k).padStart(8, '0')}` },
+    ];
   if (k % 10 === 0)
-    return ['ProductSynced', { externalProductId: `prod-${n}`, name: `Product ${n}`, price: 10 + (n % 50), isActive: true }];
+    return [
+      'ProductSynced',
+      { externalProductId: `prod-${n}`, name: `Product ${n}`, price: 10 + (n % 50), isActive: true },
+    ];
   if (k % 10 === 1)
-    return ['CustomerSynced', { externalCustomerId: `cust-${n}`, phone: `+9665${String(n).padStart(8, '0')}`, firstName: 'Soak' }];
+    return [
+      'CustomerSynced',
+      { externalCustomerId: `cust-${n}`, phone: `+9665${String(n).padStart(8, '0')}`, firstName: 'Soak' },
+    ];
   return [
     'InvoiceEarned',
     {
@@ -68,7 +77,14 @@ async function startEmulator(dir) {
     config,
     JSON.stringify({
       port: 0,
-      merchants: [{ tenantId: 'soak', apiKey: API_KEY, signingSecret: SECRET, branches: [{ externalBranchId: 'branch-soak' }] }],
+      merchants: [
+        {
+          tenantId: 'soak',
+          apiKey: API_KEY,
+          signingSecret: SECRET,
+          branches: [{ externalBranchId: 'branch-soak' }],
+        },
+      ],
     }),
   );
   // The traffic log goes to a file, as to a terminal: read by someone else, never blocking on the
@@ -115,7 +131,11 @@ async function main() {
       const { statusCode, body: answer } = await pool.request({
         path: '/api/partner/v1/events',
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': API_KEY, 'x-signature': signPayload(body, SECRET) },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': API_KEY,
+          'x-signature': signPayload(body, SECRET),
+        },
         body,
       });
       const text = await answer.text();
@@ -159,7 +179,9 @@ async function main() {
   console.log('| events | events/s (last 100k) | events per emulator CPU-second | emulator RSS (MB) |');
   console.log('|--:|--:|--:|--:|');
   for (const p of curve)
-    console.log(`| ${fmt(p.events)} | ${fmt(p.eventsPerSecond)} | ${fmt(p.eventsPerCpuSecond)} | ${p.rssMb} |`);
+    console.log(
+      `| ${fmt(p.events)} | ${fmt(p.eventsPerSecond)} | ${fmt(p.eventsPerCpuSecond)} | ${p.rssMb} |`,
+    );
   console.log(
     `\n${TOTAL.toLocaleString('en-US')} events in ${seconds.toFixed(0)} s (${Math.round(TOTAL / seconds).toLocaleString('en-US')}/s overall); ` +
       `slowest stretch ${slowest.toLocaleString('en-US')}/s (${slowestCpu.toLocaleString('en-US')} per emulator CPU-second); peak RSS ${peakRss.toFixed(0)} MB; ` +

@@ -1,6 +1,6 @@
 import type { PayloadOf } from '../contract/index.js';
-import type { InsertionQueue } from './insertion-queue.js';
 import type { Environment } from './emulator-options.js';
+import type { InsertionQueue } from './insertion-queue.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
 /**

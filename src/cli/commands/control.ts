@@ -70,7 +70,7 @@ ${TENANT}${COMMON}`;
 /** `loyalty-partner merchant pause|resume|enable|disable|disconnect|reconnect|...`. */
 export const merchantCommand = controlCommand(
   'merchant',
-  "act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)",
+  'act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)',
   merchantHelp,
   { 'tenant-id': { type: 'string' } },
   async ({ positionals, values, io }) => {
@@ -137,7 +137,9 @@ ${TENANT}${COMMON}`,
   async ({ positionals, values, io }) => {
     const [verb, ruleType, source, extra] = positionals;
     if (verb !== 'set' || (ruleType !== 'EarnRate' && ruleType !== 'StampRule') || !source || extra)
-      throw new UsageError('rule: usage is `loyalty-partner rule set <EarnRate|StampRule> <json | @file | ->`');
+      throw new UsageError(
+        'rule: usage is `loyalty-partner rule set <EarnRate|StampRule> <json | @file | ->`',
+      );
     const text =
       source === '-' || source.startsWith('@')
         ? Buffer.from(await readInput(io, source === '-' ? '-' : source.slice(1))).toString('utf8')
@@ -212,7 +214,8 @@ ${COMMON}`,
       return;
     }
     const rate = values.rate === undefined ? undefined : Number(values.rate);
-    if (rate !== undefined && !(rate >= 0 && rate <= 1)) throw new UsageError('--rate must be between 0 and 1');
+    if (rate !== undefined && !(rate >= 0 && rate <= 1))
+      throw new UsageError('--rate must be between 0 and 1');
     const seed = integerFlag('seed', values.seed as string | undefined, 'a seed');
     const times = integerFlag('times', values.times as string | undefined, 'faults');
     const plan = {
@@ -240,7 +243,8 @@ ${COMMON}`,
   async ({ positionals, values, io }) => {
     const [ms, extra] = positionals;
     const latency = integerFlag('latency', ms, 'milliseconds');
-    if (latency === undefined || extra !== undefined) throw new UsageError('latency: give milliseconds, e.g. 250');
+    if (latency === undefined || extra !== undefined)
+      throw new UsageError('latency: give milliseconds, e.g. 250');
     const control = controlClient(io, values.url as string | undefined);
     const { latencyMs } = await control.call<{ latencyMs: number }>('PUT', '/latency', { ms: latency });
     io.stdout.write(`latency: ${latencyMs} ms\n`);

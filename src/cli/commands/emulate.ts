@@ -87,7 +87,8 @@ function parse(argv: readonly string[]) {
 function rate(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!(value.trim() !== '' && n >= 0 && n <= 1)) throw new UsageError('--fault-rate must be between 0 and 1');
+  if (!(value.trim() !== '' && n >= 0 && n <= 1))
+    throw new UsageError('--fault-rate must be between 0 and 1');
   return n;
 }
 
@@ -197,7 +198,9 @@ export const emulateCommand: Command = {
         (config.receiverUrl || created.some(({ options }) => options.receiverUrl)
           ? 'Webhooks go to the receiver once the first signed event arrives.\n'
           : 'Webhooks stay queued: no --receiver-url.\n') +
-          (values['write-config'] ? `Config written to ${values['write-config']}: --config reuses it.\n` : '') +
+          (values['write-config']
+            ? `Config written to ${values['write-config']}: --config reuses it.\n`
+            : '') +
           'Logging every request and webhook attempt; Ctrl+C or SIGTERM stops.\n\n',
       );
       // One write per flush, not per line: a pipe or a terminal costs a system call per write.

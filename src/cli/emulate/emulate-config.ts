@@ -68,7 +68,9 @@ export async function readEmulateConfig(path: string): Promise<EmulateConfig> {
   }
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`,
+    );
     throw new UsageError(`${path}: ${problems.join('; ')}`);
   }
   return parsed.data as EmulateConfig;

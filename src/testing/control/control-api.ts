@@ -130,6 +130,10 @@ async function dispatch(
       headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
     });
   if (first === 'state' && is('GET', 1)) return json(200, dashboardState(deps));
+  if (first === 'requests' && is('GET', 1)) {
+    const eventId = new URL(request.url).searchParams.get('eventId') ?? undefined;
+    return json(200, { requests: emulator.requests(eventId === undefined ? {} : { eventId }).slice(-50) });
+  }
   if (first === 'merchants' && is('POST', 1))
     return { merchant: emulator.createMerchant(await bodyOf<MerchantOptions>(request)) };
   if (first === 'merchants' && tenantId !== undefined && action !== undefined) {
