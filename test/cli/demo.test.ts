@@ -27,7 +27,9 @@ describe('loyalty-partner demo (the built bin)', () => {
     expect(stdout).toMatch(/sendEnvelope, eventId \S+ -> 200, the first answer replayed/);
     expect(stdout).toContain('client.send -> LoyaltyValidationError WRONG_EVENT_DIRECTION; nothing was sent');
     expect(stdout).toContain('posted raw: 400 WRONG_EVENT_DIRECTION');
-    expect(stdout).toMatch(/X-Signature verified \(secretIndex 0, t=\d+\); the LoyaltyRuleChanged handler ran/);
+    expect(stdout).toMatch(
+      /X-Signature verified \(secretIndex 0, t=\d+\); the LoyaltyRuleChanged handler ran/,
+    );
     expect(stdout).toMatch(/attempt 2 -> 503 INTEGRATION_PAUSED[^\n]*\n\s+the merchant resumes/);
     expect(stdout).toContain('balance cust-1001: 22 points, card-coffee 1 stamp');
   });

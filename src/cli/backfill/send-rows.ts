@@ -86,7 +86,8 @@ export async function sendChunk(
       }
     }
   }
-  return sendSingles(client, target, rows, onSent, state.planned);
+  // After a refused batch, one at a time: the rows at fault are found in the order of the file.
+  return sendSingles(client, target, rows, onSent, state.planned, state.planned ? CONCURRENCY : 1);
 }
 
 async function sendSingles(
@@ -95,6 +96,7 @@ async function sendSingles(
   rows: readonly OutgoingRow[],
   onSent: (count: number) => void,
   fallback: boolean,
+  concurrency: number,
 ): Promise<ChunkOutcome> {
   const outcome: ChunkOutcome = { sent: 0, failures: [], fallback };
   const done = new Set<OutgoingRow>();
@@ -124,7 +126,7 @@ async function sendSingles(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
   const stopped = outcome.stopped;
   if (stopped) for (const row of rows) if (!done.has(row)) outcome.failures.push(notSent(row, stopped));
   return outcome;
