@@ -42,7 +42,8 @@ describe('backfill --resume', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('6 rows read, 6 sent, 0 failed');
     // The paused service refused the first batch event: these rows never reached it before.
-    for (const eventId of eventIds) expect(emulator.events({ eventId }).map((r) => r.outcome)).toEqual(['processed']);
+    for (const eventId of eventIds)
+      expect(emulator.events({ eventId }).map((r) => r.outcome)).toEqual(['processed']);
 
     // Resumed once more from the same report: every row is answered from the response cache.
     const again = await cli(['backfill', 'customers', csv, '--resume', report], { env });
