@@ -91,7 +91,9 @@ describe('backfill sending (in process, against an emulator)', () => {
       env: { ...merchantEnv('tty').env, NO_COLOR: '1' },
       tty: true,
     });
-    expect(terminal.stderr).toMatch(/\r#{24} 1,200 rows sent, 100%, [\d,]+ rows\/s, ETA 0:00\u001b\[K\n$/);
+    // Each redraw ends with ESC [K, which clears what a longer line before left behind.
+    expect(terminal.stderr.endsWith('\u001b[K\n')).toBe(true);
+    expect(terminal.stderr).toMatch(/\r#{24} 1,200 rows sent, 100%, [\d,]+ rows\/s, ETA 0:00.\[K\n$/);
   });
 
   it('reads standard input when given -, with --format', async () => {
