@@ -73,6 +73,8 @@ export interface Emulator extends MerchantActions, EmulatorInspection {
   /** Faults requests from now on, reproducibly from `seed`; replaces any earlier plan. */
   injectFaults(options: FaultOptions): void;
   clearFaults(): void;
+  /** Every partner request waits `ms` real milliseconds before it is answered (0 to 60000). */
+  setLatency(ms: number): void;
   /** Sets how far the service's clock is off, in seconds (positive: ahead). */
   setClockSkew(seconds: number): void;
   /** msw handlers answering every partner endpoint below `baseUrl` from this emulator. */

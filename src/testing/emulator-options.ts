@@ -1,4 +1,5 @@
 import { EmulatorError } from './emulator-error.js';
+import { HISTORY_LIMIT_DEFAULT } from './history.js';
 
 /**
  * The partner deployment a merchant targets, and the one an emulator plays.
@@ -70,6 +71,20 @@ export interface EmulatorOptions {
    * @default globalThis.fetch
    */
   fetch?: typeof fetch;
+  /**
+   * How many of the newest items each record keeps: the request log, the deliveries that reached
+   * an end state, each merchant's ledger and invoices, and the response cache (which also forgets
+   * after 24 h). Memory stays flat however many events arrive; balances stay exact. A refund or a
+   * replay of something forgotten is treated as the service treats one it never saw.
+   * @default 50000
+   */
+  historyLimit?: number;
+  /**
+   * Milliseconds every partner request waits before it is answered, to feel a slow network.
+   * Real milliseconds, whatever the clock. `emulator.setLatency(ms)` changes it while running.
+   * @default 0
+   */
+  latencyMs?: number;
 }
 
 /**
@@ -88,6 +103,8 @@ export const EMULATOR_DEFAULTS = {
   deliveryTimeoutMs: 10_000,
   redemptionTtlMs: 15 * 60_000,
   clockSkewSeconds: 0,
+  historyLimit: HISTORY_LIMIT_DEFAULT,
+  latencyMs: 0,
 } as const satisfies Partial<EmulatorOptions>;
 
 /** Options with every default applied and every value checked. */
@@ -101,6 +118,8 @@ export interface ResolvedEmulatorOptions {
   redemptionTtlMs: number;
   clockSkewSeconds: number;
   fetch: typeof fetch;
+  historyLimit: number;
+  latencyMs: number;
 }
 
 const invalid = (message: string) => new EmulatorError('INVALID_OPTIONS', `createEmulator: ${message}`);
@@ -117,6 +136,9 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
   for (const key of ['deliveryTimeoutMs', 'redemptionTtlMs'] as const) {
     if (!(merged[key] > 0 && Number.isFinite(merged[key]))) throw invalid(`${key} must be a positive number`);
   }
+  if (!(Number.isInteger(merged.historyLimit) && merged.historyLimit > 0))
+    throw invalid('historyLimit must be a positive whole number');
+  checkLatency(merged.latencyMs, invalid);
   if (!Number.isFinite(merged.clockSkewSeconds)) throw invalid('clockSkewSeconds must be a finite number');
   const startTime =
     options.startTime instanceof Date ? options.startTime.getTime() : (options.startTime ?? Date.now());
@@ -134,7 +156,14 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
     redemptionTtlMs: merged.redemptionTtlMs,
     clockSkewSeconds: merged.clockSkewSeconds,
     fetch: transport,
+    historyLimit: merged.historyLimit,
+    latencyMs: merged.latencyMs,
   };
+}
+
+/** Throws unless `ms` is a latency the emulator can wait: 0 to 60 000 milliseconds. */
+export function checkLatency(ms: number, fail: (message: string) => Error): void {
+  if (!(Number.isFinite(ms) && ms >= 0 && ms <= 60_000)) throw fail('latencyMs must be between 0 and 60000');
 }
 
 /** Throws `INVALID_OPTIONS` unless `url` is an absolute http(s) URL. */

@@ -5,10 +5,12 @@ import {
   type OutboundEventType,
 } from '../contract/index.js';
 import { type EmulatorClock, manualClock, systemClock } from './clock.js';
+import { handleControl, isControlPath } from './control/control-api.js';
 import type { Emulator, ShippableEventType } from './emulator-api.js';
 import { EmulatorError } from './emulator-error.js';
-import { type EmulatorOptions, resolveEmulatorOptions } from './emulator-options.js';
-import { FaultInjector } from './faults.js';
+import { checkLatency, type EmulatorOptions, resolveEmulatorOptions } from './emulator-options.js';
+import { FaultInjector, type FaultOptions } from './faults.js';
+import { respond } from './http-reply.js';
 import { type EmulatorTransport, startHttpServer } from './http-server.js';
 import { createInspection } from './inspection.js';
 import { createMerchantActions } from './merchant-actions.js';
@@ -53,6 +55,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const shipped = new Set<EventType>();
   const dispatcher = new WebhookDispatcher({
     clock,
+    historyLimit: config.historyLimit,
     serviceNow,
     fetch: config.fetch,
     timeoutMs: config.deliveryTimeoutMs,
@@ -92,7 +95,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   });
   const faults = new FaultInjector();
   const log: RequestRecord[] = [];
-  const cache = new ResponseCache(serviceNow);
+  const cache = new ResponseCache(serviceNow, config.historyLimit);
+  let latencyMs = config.latencyMs;
+  let faultPlan: FaultOptions | null = null;
   const hung = new Set<() => void>();
   let closed = false;
   const routerDeps = {
@@ -104,11 +109,28 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     isShipped: (eventType: EventType) => shipped.has(eventType),
     faults,
     log,
+    historyLimit: config.historyLimit,
     serviceNow,
     clockNow: () => clock.now(),
   };
+  let emulator: Emulator | undefined;
+  const control = (request: Request) =>
+    handleControl(request, {
+      emulator: emulator as Emulator,
+      store,
+      recentDeliveries: (count) => dispatcher.recent(count),
+      log,
+      cacheSize: () => cache.size,
+      shipped: () => [...shipped],
+      faults: () => faultPlan,
+      latencyMs: () => latencyMs,
+    });
   const transport: EmulatorTransport = {
-    handle: (request) => routeRequest(request, routerDeps),
+    async handle(request, basePath) {
+      if (isControlPath(request.url)) return respond(await control(request));
+      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      return routeRequest(request, routerDeps, basePath);
+    },
     released: (signal) =>
       new Promise<void>((resolve) => {
         if (closed || signal?.aborted) return resolve();
@@ -118,7 +140,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   };
   let server: Awaited<ReturnType<typeof startHttpServer>> | undefined;
 
-  return {
+  emulator = {
     ...actions,
     ...createInspection(
       (tenantId) => store.get(tenantId),
@@ -170,8 +192,18 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const followUp = FOLLOW_UPS[eventType as InboundEventType];
       if (followUp) shipped.add(followUp);
     },
-    injectFaults: (faultOptions) => faults.configure(faultOptions),
-    clearFaults: () => faults.clear(),
+    injectFaults(faultOptions) {
+      faults.configure(faultOptions);
+      faultPlan = structuredClone(faultOptions);
+    },
+    clearFaults() {
+      faults.clear();
+      faultPlan = null;
+    },
+    setLatency(ms) {
+      checkLatency(ms, (message) => new EmulatorError('INVALID_OPTIONS', `setLatency: ${message}`));
+      latencyMs = ms;
+    },
     setClockSkew(seconds) {
       if (!Number.isFinite(seconds))
         throw new EmulatorError('INVALID_OPTIONS', 'setClockSkew needs a finite number of seconds');
@@ -179,4 +211,5 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
     mswHandlers: (baseUrl) => mswHandlersFor(transport, baseUrl),
   };
+  return emulator;
 }

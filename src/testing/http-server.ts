@@ -4,7 +4,8 @@ import type { EmulatorReply } from './http-reply.js';
 
 /** The core as the transports see it: a `Request -> reply` function and a way to wait out a hang. */
 export interface EmulatorTransport {
-  handle(request: Request): Promise<EmulatorReply>;
+  /** `basePath`: the path of a base URL the partner paths sit under (msw); none over HTTP. */
+  handle(request: Request, basePath?: string): Promise<EmulatorReply>;
   /** Resolves when `signal` aborts or the emulator closes: how long a hung request stays open. */
   released(signal?: AbortSignal): Promise<void>;
 }
@@ -45,7 +46,9 @@ export const LISTEN_DEFAULTS = { port: 0, host: '127.0.0.1' } as const satisfies
 // Framing headers describe the node connection, not the request the core sees.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade']);
 
-async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
+// No `signal` on the Request: the server waits out a hang on its own signal, and a Request tied
+// to one costs a dependent AbortSignal per request, kept until the garbage collector runs.
+async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
@@ -55,7 +58,7 @@ async function toRequest(req: IncomingMessage, origin: string, signal: AbortSign
   }
   const method = req.method ?? 'GET';
   const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
-  return new Request(new URL(req.url ?? '/', origin), { method, headers, body, signal });
+  return new Request(new URL(req.url ?? '/', origin), { method, headers, body });
 }
 
 async function serve(
@@ -65,9 +68,12 @@ async function serve(
   res: ServerResponse,
 ) {
   const gone = new AbortController();
-  res.on('close', () => gone.abort());
+  // Aborting builds a DOMException: only a connection closed before the answer needs it.
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
   try {
-    const reply = await transport.handle(await toRequest(req, origin, gone.signal));
+    const reply = await transport.handle(await toRequest(req, origin));
     if (reply.kind === 'hang') await transport.released(gone.signal);
     if (reply.kind !== 'response') return void req.socket.destroy();
     const body = Buffer.from(await reply.response.arrayBuffer());

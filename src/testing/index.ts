@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export { CONTROL_BASE_PATH } from './control/control-api.js';
 export type { AttemptVerdict } from './delivery-ladder.js';
 export { WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
 export { createEmulator } from './emulator.js';

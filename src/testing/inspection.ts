@@ -63,6 +63,8 @@ export interface MerchantState {
  * ```
  */
 export interface RequestFilter {
+  /** Only the records after this `seq`: what a reader following the log has not seen yet. */
+  after?: number;
   tenantId?: string;
   endpoint?: Endpoint;
   eventType?: string;
@@ -114,14 +116,29 @@ export interface EmulatorInspection {
 const matches = <T extends object>(item: T, filter: object): boolean =>
   Object.entries(filter).every(([key, value]) => value === undefined || item[key as keyof T] === value);
 
+// The log is ordered by `seq`: a binary search finds where a follower left off.
+function firstAfter(log: readonly RequestRecord[], seq: number): number {
+  let low = 0;
+  let high = log.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((log[mid]?.seq ?? 0) <= seq) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** Builds the inspection API over the emulator's state. */
 export function createInspection(
   merchantOf: (tenantId: string) => MerchantRecord,
   log: readonly RequestRecord[],
   deliveries: () => Delivery[],
 ): EmulatorInspection {
-  const requests = (filter: RequestFilter = {}) =>
-    log.filter((r) => matches(r, filter)).map((r) => ({ ...r }));
+  const requests = ({ after, ...filter }: RequestFilter = {}) =>
+    log
+      .slice(after === undefined ? 0 : firstAfter(log, after))
+      .filter((r) => matches(r, filter))
+      .map((r) => ({ ...r }));
   return {
     requests,
     events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),

@@ -1,3 +1,4 @@
+import { trimOldest } from './history.js';
 import type { LedgerEntry, MerchantRecord } from './merchant.js';
 
 /**
@@ -31,6 +32,7 @@ export function record(
     ...entry,
   };
   merchant.ledger.push(full);
+  trimOldest(merchant.ledger, merchant.historyLimit);
   // Kept alongside the ledger so a balance never costs a scan of every movement.
   const balance = merchant.balances.get(full.externalCustomerId) ?? { points: 0, stamps: {} };
   balance.points += full.points;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EmulatorError } from './emulator-error.js';
 import { checkUrl, type Environment } from './emulator-options.js';
+import { InsertionQueue } from './insertion-queue.js';
 import type { MerchantRecord } from './merchant.js';
 import { DEFAULT_RULES, type MerchantRules, parseEarnRate, parseStampCard } from './rules.js';
 
@@ -49,6 +50,23 @@ export interface MerchantOptions {
    * @default false
    */
   autoConfirmBranches?: boolean;
+  /**
+   * A fixed API key instead of a fresh random one, so a restarted emulator keeps the credentials
+   * a till was configured with. It must start with `lk_test_` (or `lk_live_` in production).
+   * @default a fresh random key
+   */
+  apiKey?: string;
+  /**
+   * A fixed signing secret instead of a fresh random one (at least 16 characters).
+   * @default a fresh random `whsec_` secret
+   */
+  signingSecret?: string;
+  /**
+   * Branch mappings the merchant already has, as if BranchSynced had created them;
+   * `confirmed: false` leaves one waiting for `emulator.confirmBranch`.
+   * @default []
+   */
+  branches?: readonly { externalBranchId: string; name?: string; confirmed?: boolean }[];
 }
 
 /**
@@ -90,12 +108,31 @@ export function issueSecret(): string {
   return `whsec_${randomBytes(24).toString('base64url')}`;
 }
 
+// Fixed credentials look like issued ones, so a key still tells its environment apart.
+function checkFixedCredentials(apiKey: string, secret: string | undefined, environment: Environment): void {
+  const prefix = environment === 'production' ? 'lk_live_' : 'lk_test_';
+  if (!apiKey.startsWith(prefix) || apiKey.length < prefix.length + 8 || /\s/.test(apiKey)) {
+    throw new EmulatorError(
+      'INVALID_OPTIONS',
+      `createMerchant: apiKey must start with ${prefix} followed by at least 8 characters, without spaces`,
+    );
+  }
+  if (secret !== undefined && (secret.length < 16 || /\s/.test(secret)))
+    throw new EmulatorError(
+      'INVALID_OPTIONS',
+      'createMerchant: signingSecret must be at least 16 characters, without spaces',
+    );
+}
+
 /** The merchants of one emulator, found by tenant id or by API key. */
 export class MerchantStore {
   readonly #byTenant = new Map<string, MerchantRecord>();
   readonly #byKey = new Map<string, MerchantRecord>();
 
-  create(options: MerchantOptions, defaults: { environment: Environment; receiverUrl: string | undefined }) {
+  create(
+    options: MerchantOptions,
+    defaults: { environment: Environment; receiverUrl: string | undefined; historyLimit: number },
+  ) {
     const tenantId = options.tenantId ?? `merchant-${this.#byTenant.size + 1}`;
     if (!tenantId)
       throw new EmulatorError('INVALID_OPTIONS', 'createMerchant: tenantId must be a non-empty string');
@@ -104,6 +141,13 @@ export class MerchantStore {
     const receiverUrl = options.receiverUrl ?? defaults.receiverUrl;
     if (receiverUrl !== undefined) checkUrl(receiverUrl, 'receiverUrl');
     const environment = options.environment ?? defaults.environment;
+    const apiKey = options.apiKey ?? issueKey(environment);
+    checkFixedCredentials(apiKey, options.signingSecret, environment);
+    if (this.#byKey.has(apiKey))
+      throw new EmulatorError(
+        'INVALID_OPTIONS',
+        'createMerchant: another merchant already holds that apiKey',
+      );
     const rules = { ...MERCHANT_DEFAULTS.rules, ...options.rules };
     let ruleVersion = 0;
     const earnRate = rules.earnRate === null ? null : parseEarnRate(rules.earnRate, ++ruleVersion);
@@ -114,8 +158,8 @@ export class MerchantStore {
       tenantId,
       environment,
       externalStoreId: options.externalStoreId ?? tenantId,
-      apiKey: issueKey(environment),
-      secrets: [issueSecret()],
+      apiKey,
+      secrets: [options.signingSecret ?? issueSecret()],
       // Activation is the emulator's to do: it announces the status and the rules.
       activated: false,
       proven: false,
@@ -127,18 +171,32 @@ export class MerchantStore {
       ruleVersion,
       earnRate,
       stampCards,
-      branches: new Map(),
+      branches: new Map(
+        (options.branches ?? []).map((b) => [
+          b.externalBranchId,
+          {
+            externalBranchId: b.externalBranchId,
+            name: b.name ?? b.externalBranchId,
+            isActive: true,
+            confirmed: b.confirmed ?? true,
+          },
+        ]),
+      ),
       customers: new Map(),
+      customersByPhone: new Map(),
+      customersById: new Map(),
       products: new Map(),
       coupons: new Map(),
       couponUsages: new Map(),
       invoices: new Map(),
+      invoiceOrder: new InsertionQueue(),
       refunds: new Map(),
       redemptions: new Map(),
       lastStampAt: new Map(),
       ledger: [],
       balances: new Map(),
       customerSeq: 0,
+      historyLimit: defaults.historyLimit,
     };
     this.#byTenant.set(tenantId, merchant);
     this.#byKey.set(merchant.apiKey, merchant);

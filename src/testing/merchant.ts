@@ -1,5 +1,6 @@
 import type { PayloadOf } from '../contract/index.js';
 import type { Environment } from './emulator-options.js';
+import type { InsertionQueue } from './insertion-queue.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
 /**
@@ -183,10 +184,15 @@ export interface MerchantRecord {
   stampCards: Map<string, StoredStampCard>;
   branches: Map<string, BranchRecord>;
   customers: Map<string, CustomerRecord>;
+  /** Indexes of `customers` for the lookup endpoint: phone and service id to external id. */
+  customersByPhone: Map<string, string>;
+  customersById: Map<string, string>;
   products: Map<string, PayloadOf<'ProductSynced'>>;
   coupons: Map<string, PayloadOf<'CouponSynced'>>;
   couponUsages: Map<string, CouponUsageRecord>;
   invoices: Map<string, InvoiceRecord>;
+  /** Invoice ids oldest first, so the oldest is forgotten beyond `historyLimit`. */
+  invoiceOrder: InsertionQueue<string>;
   refunds: Map<string, RefundRecord>;
   redemptions: Map<string, RedemptionRecord>;
   /** When each customer last got a stamp on each card, for `cooldownDays`. */
@@ -195,6 +201,8 @@ export interface MerchantRecord {
   /** Running sums of the ledger per customer. */
   balances: Map<string, { points: number; stamps: Record<string, number> }>;
   customerSeq: number;
+  /** How many ledger entries and invoices are kept (the newest); balances stay exact. */
+  historyLimit: number;
 }
 
 /** The connection state of spec 3.1 that a merchant record is in. */

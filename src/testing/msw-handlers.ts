@@ -24,10 +24,12 @@ export type MswHandler = any;
  */
 export async function mswHandlersFor(transport: EmulatorTransport, baseUrl: string): Promise<MswHandler[]> {
   const { http, HttpResponse } = await import('msw');
-  const pattern = `${baseUrl.replace(/\/+$/, '')}${PARTNER_BASE_PATH}/*`;
+  const base = baseUrl.replace(/\/+$/, '');
+  const basePath = new URL(base).pathname.replace(/\/+$/, '');
+  const pattern = `${base}${PARTNER_BASE_PATH}/*`;
   return [
     http.all(pattern, async ({ request }) => {
-      const reply = await transport.handle(request);
+      const reply = await transport.handle(request, basePath);
       if (reply.kind === 'response') return reply.response;
       if (reply.kind === 'hang') await transport.released(request.signal);
       return HttpResponse.error();

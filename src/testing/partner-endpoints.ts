@@ -87,9 +87,9 @@ export function lookupCustomer(request: Request, ctx: ReplyContext, deps: Endpoi
     const r = reject('INVALID_REQUEST', 'Give exactly one of the query parameters phone and customerId');
     return { response: errorResponse(r.code, r.message, ctx), tenantId: m.tenantId };
   }
-  const found = [...m.customers.values()].find((c) =>
-    phone !== null ? c.phone === phone : c.customerId === customerId,
-  );
+  // Indexed: a lookup costs the same with ten customers or a million.
+  const externalId = phone !== null ? m.customersByPhone.get(phone) : m.customersById.get(customerId ?? '');
+  const found = externalId === undefined ? undefined : m.customers.get(externalId);
   const body: CustomerLookupBody = found
     ? {
         customer: {

@@ -9,6 +9,7 @@ import {
   type FaultKind,
   isServiceUnavailableKind,
 } from './faults.js';
+import { trimOldest } from './history.js';
 import {
   type EmulatorReply,
   errorResponse,
@@ -51,6 +52,11 @@ export type Endpoint = FaultEndpoint | 'planned' | 'unknown';
  * ```
  */
 export interface RequestRecord {
+  /**
+   * Position in the log since the emulator started, from 1. Stays unique once older records are
+   * forgotten (`historyLimit`), so a reader can ask for what came after the last one it saw.
+   */
+  seq: number;
   /** Emulator clock time (skew not included, as for delivery attempts), epoch milliseconds. */
   at: number;
   method: string;
@@ -71,6 +77,8 @@ export interface RequestRecord {
 export interface RouterDeps extends EventProcessorDeps {
   faults: FaultInjector;
   log: RequestRecord[];
+  /** How many records the log keeps (the newest). */
+  historyLimit: number;
   /** The service's time, skew included: what `Date` says and signatures are judged by. */
   serviceNow: () => number;
   /** The emulator's clock without skew: what the log records, like delivery attempts. */
@@ -79,24 +87,33 @@ export interface RouterDeps extends EventProcessorDeps {
 
 // The client's default paths, so the two can never drift apart.
 const { events, connection, customerLookup } = CLIENT_DEFAULTS.paths;
-const ROUTES: Record<string, { method: string; endpoint: Exclude<Endpoint, 'unknown'> }> = {
-  [events]: { method: 'POST', endpoint: 'events' },
-  [connection]: { method: 'GET', endpoint: 'connection' },
-  [customerLookup]: { method: 'GET', endpoint: 'customer-lookup' },
-  ...Object.fromEntries(
-    PLANNED_SYNC_PATHS.map((path) => [
-      `${PARTNER_BASE_PATH}${path}`,
-      { method: 'POST', endpoint: 'planned' as const },
-    ]),
-  ),
-};
+type Route = { path: string; method: string; endpoint: Exclude<Endpoint, 'unknown'> };
+const ROUTES: Record<string, Route> = Object.fromEntries(
+  [
+    { path: events, method: 'POST', endpoint: 'events' } as Route,
+    { path: connection, method: 'GET', endpoint: 'connection' } as Route,
+    { path: customerLookup, method: 'GET', endpoint: 'customer-lookup' } as Route,
+    ...PLANNED_SYNC_PATHS.map(
+      (path): Route => ({ path: `${PARTNER_BASE_PATH}${path}`, method: 'POST', endpoint: 'planned' }),
+    ),
+  ].map((route) => [route.path, route]),
+);
 
-// A base URL may carry a path prefix (msw, a proxy): match the partner path at the end.
-const routeOf = (pathname: string) => {
-  const path = pathname.replace(/\/+$/, '');
-  const key = Object.keys(ROUTES).find((candidate) => path.endsWith(candidate));
-  return key === undefined ? undefined : ROUTES[key];
-};
+// Exact paths only: a base URL that repeats the partner path (`.../api/partner/v1`) or adds one
+// must fail here, as it would against the service, not pass every local test.
+const routeOf = (path: string) => ROUTES[path.replace(/\/+$/, '')];
+
+/** The 404 message: which path was expected, and why a close miss happened. */
+function notFoundMessage(path: string): string {
+  const meant = Object.keys(ROUTES).find((candidate) => path.replace(/\/+$/, '').endsWith(candidate));
+  if (meant) {
+    return (
+      `No partner endpoint at ${path}: expected ${meant}. The base URL must be the service's ` +
+      `origin (e.g. http://127.0.0.1:8787), without ${PARTNER_BASE_PATH} or any other path`
+    );
+  }
+  return `No partner endpoint at ${path}: the partner endpoints are ${events}, ${connection} and ${customerLookup}`;
+}
 
 // A caller's own correlation id is echoed when it looks like one; otherwise the service makes one.
 const correlationOf = (request: Request) => {
@@ -117,14 +134,23 @@ function faultReply(kind: FaultKind, ctx: ReplyContext): EmulatorReply {
 }
 
 /** Routes one request through faults and the endpoint, and logs what happened to it. */
-export async function routeRequest(request: Request, deps: RouterDeps): Promise<EmulatorReply> {
+export async function routeRequest(
+  request: Request,
+  deps: RouterDeps,
+  basePath = '',
+): Promise<EmulatorReply> {
   const url = new URL(request.url);
   const ctx: ReplyContext = { correlationId: correlationOf(request), now: deps.serviceNow() };
-  const route = routeOf(url.pathname);
+  // msw serves the emulator below its own base URL: only that URL's path is taken off.
+  const path =
+    basePath && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
+  const route = routeOf(path);
   const entry: RequestRecord = {
+    seq: (deps.log.at(-1)?.seq ?? 0) + 1, // the log is trimmed, never emptied,
     at: deps.clockNow(),
     method: request.method,
-    path: url.pathname,
+    // The route's own string when it matched: a million records share one copy of the path.
+    path: route?.path ?? url.pathname,
     endpoint: route?.endpoint ?? 'unknown',
     tenantId: null,
     eventId: null,
@@ -136,8 +162,8 @@ export async function routeRequest(request: Request, deps: RouterDeps): Promise<
     correlationId: ctx.correlationId,
   };
   deps.log.push(entry);
-  if (!route)
-    return finish(entry, otherErrorResponse(404, 'NOT_FOUND', `No partner endpoint at ${url.pathname}`, ctx));
+  trimOldest(deps.log, deps.historyLimit);
+  if (!route) return finish(entry, otherErrorResponse(404, 'NOT_FOUND', notFoundMessage(path), ctx));
   if (request.method !== route.method) {
     const message = `${url.pathname} answers ${route.method} only`;
     return finish(

@@ -73,6 +73,8 @@ export interface DispatcherDeps {
   serviceNow: () => number;
   fetch: typeof fetch;
   timeoutMs: number;
+  /** How many deliveries in an end state are kept (the newest); waiting ones are always kept. */
+  historyLimit: number;
   /** The receiver and the active secrets, or `undefined` while deliveries must stay queued. */
   target: (tenantId: string) => { url: string; secrets: readonly string[] } | undefined;
 }
@@ -83,7 +85,8 @@ export interface DispatcherDeps {
  */
 export class WebhookDispatcher {
   readonly #deps: DispatcherDeps;
-  readonly #deliveries: (Delivery & { body: string; firstAt: number })[] = [];
+  #deliveries: (Delivery & { body: string; firstAt: number })[] = [];
+  #produced = 0;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #closing = new AbortController();
   readonly #chains = new Map<string, Promise<void>>();
@@ -93,8 +96,9 @@ export class WebhookDispatcher {
   }
 
   enqueue(tenantId: string, envelope: OutboundEnvelope, correlationId: string): void {
+    this.#forgetOldest();
     this.#deliveries.push({
-      deliveryId: `dlv-${this.#deliveries.length + 1}`,
+      deliveryId: `dlv-${++this.#produced}`,
       tenantId,
       eventType: envelope.eventType,
       eventId: envelope.eventId,
@@ -124,10 +128,31 @@ export class WebhookDispatcher {
     }
   }
 
+  // Only deliveries that reached an end state are forgotten, oldest first; one at a time would
+  // cost a scan per delivery, so a tenth of the limit goes at once.
+  #forgetOldest(): void {
+    const { historyLimit } = this.#deps;
+    if (this.#deliveries.length <= historyLimit + Math.ceil(historyLimit / 10)) return;
+    let excess = this.#deliveries.length - historyLimit;
+    this.#deliveries = this.#deliveries.filter((d) => {
+      const ended = d.status === 'delivered' || d.status === 'rejected' || d.status === 'failed';
+      if (!ended || excess <= 0) return true;
+      excess -= 1;
+      return false;
+    });
+  }
+
   list(): Delivery[] {
     return this.#deliveries.map(({ body: _body, firstAt: _firstAt, ...delivery }) =>
       structuredClone(delivery),
     );
+  }
+
+  /** The newest `count` deliveries, newest last: what a dashboard shows without copying them all. */
+  recent(count: number): Delivery[] {
+    return this.#deliveries
+      .slice(-count)
+      .map(({ body: _body, firstAt: _firstAt, ...delivery }) => structuredClone(delivery));
   }
 
   /** Resolves once no attempt is under way (scheduled retries are not waited for). */

@@ -54,7 +54,7 @@ describe('loyalty-partner backfill (the built bin, against an emulator in this p
         '',
       ].join('\n'),
     );
-    expect(result.stderr).toBe('backfill: 3/3 rows sent\n');
+    expect(result.stderr).toMatch(/^backfill: 3 rows sent, 100%, [\d,]+ rows\/s, ETA 0:00\n$/);
     expect(readFileSync(report, 'utf8')).toBe(
       '{"line":4,"path":"price","message":"must be a finite number"}\n' +
         '{"line":5,"path":"externalProductId","message":"is required"}\n',

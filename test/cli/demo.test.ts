@@ -1,12 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_DAY } from '../../src/cli/demo/demo-day.js';
-import { runBin } from './bin.js';
+import { runBin, startBin } from './bin.js';
 import { cli } from './run.js';
 
 const STEPS = DEMO_DAY.map((step) => step.title);
 
 describe('loyalty-partner demo (the built bin)', () => {
+  it('--ui keeps the emulator running after the day, serving its dashboard until stopped', async () => {
+    const bin = startBin(['demo', '--ui']);
+    const [, dashboard = ''] = await bin.waitFor(/Dashboard: (http:\/\/\S+\/__emulator\/)/);
+    expect(bin.stdout()).not.toContain('FAIL');
+    const page = await fetch(dashboard);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<title>Loyalty emulator</title>');
+    const state = (await (await fetch(`${dashboard}state`)).json()) as {
+      merchants: { connection: string }[];
+    };
+    expect(state.merchants.map((m) => m.connection)).toEqual(['Active']);
+    bin.child.kill('SIGINT');
+    const { code, stdout } = await bin.exited;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /SIGINT: stopping\n\nPASS all \d+ steps behaved as expected; everything is closed\n$/,
+    );
+  });
+
   it('plays every step of the POS day, each as expected, and exits 0 with nothing left running', async () => {
     const { code, signal, stdout, stderr } = await runBin(['demo']);
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
@@ -27,7 +46,9 @@ describe('loyalty-partner demo (the built bin)', () => {
     expect(stdout).toMatch(/sendEnvelope, eventId \S+ -> 200, the first answer replayed/);
     expect(stdout).toContain('client.send -> LoyaltyValidationError WRONG_EVENT_DIRECTION; nothing was sent');
     expect(stdout).toContain('posted raw: 400 WRONG_EVENT_DIRECTION');
-    expect(stdout).toMatch(/X-Signature verified \(secret #1, t=\d+\); the LoyaltyRuleChanged handler ran/);
+    expect(stdout).toMatch(
+      /X-Signature verified \(secretIndex 0, t=\d+\); the LoyaltyRuleChanged handler ran/,
+    );
     expect(stdout).toMatch(/attempt 2 -> 503 INTEGRATION_PAUSED[^\n]*\n\s+the merchant resumes/);
     expect(stdout).toContain('balance cust-1001: 22 points, card-coffee 1 stamp');
   });

@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,6 +74,60 @@ describe('loyalty-partner emulate (the built bin)', () => {
 
     bin.child.kill('SIGINT');
     expect((await bin.exited).code).toBe(0);
+  });
+
+  it('runs the README first example: with --auto-confirm-branches the first earn is credited', async () => {
+    const bin = start(['--auto-confirm-branches']);
+    const [, baseUrl = '', apiKey = '', signingSecret = ''] = await bin.waitFor(CREDENTIALS);
+    const client = new LoyaltyClient({ baseUrl, apiKey, signingSecret });
+    closers.push(() => client.close());
+    await client.send('BranchSynced', samplePayload('BranchSynced'));
+    await client.send('CustomerSynced', samplePayload('CustomerSynced'));
+    const earned = await client.send('InvoiceEarned', samplePayload('InvoiceEarned'));
+    expect(earned.body).toMatchObject({ status: 'Processed', result: { pointsEarned: 8 } });
+  });
+
+  it('keeps its credentials across a restart: --write-config once, then --config', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emulate-'));
+    const config = join(dir, 'emulator.json');
+    const first = start(['--write-config', config, '--branch', 'branch-olaya', '--ship', 'InvoiceRefunded']);
+    const [, , apiKey = '', signingSecret = ''] = await first.waitFor(CREDENTIALS);
+    await first.waitFor(/Config written to /);
+    first.child.kill('SIGTERM');
+    await first.exited;
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toMatchObject({
+      ship: ['InvoiceRefunded'],
+      merchants: [
+        {
+          tenantId: 'merchant-1',
+          apiKey,
+          signingSecret,
+          branches: [{ externalBranchId: 'branch-olaya', confirmed: true }],
+        },
+      ],
+    });
+    const second = start(['--config', config]);
+    const [, baseUrl = '', again = '', secretAgain = ''] = await second.waitFor(CREDENTIALS);
+    expect([again, secretAgain]).toEqual([apiKey, signingSecret]);
+    expect(second.stdout()).toContain('Branches: branch-olaya (confirmed)');
+    const client = new LoyaltyClient({ baseUrl, apiKey, signingSecret });
+    closers.push(() => client.close());
+    await client.send('CustomerSynced', samplePayload('CustomerSynced'));
+    expect((await client.send('InvoiceEarned', samplePayload('InvoiceEarned'))).status).toBe(200);
+  });
+
+  it('refuses a config file it cannot use, naming the field, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emulate-'));
+    const config = join(dir, 'bad.json');
+    writeFileSync(config, JSON.stringify({ merchants: [{ apiKey: 'not-a-key' }] }));
+    const bad = await startBin(['emulate', '--port', '0', '--config', config]).exited;
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('apiKey must start with lk_test_'),
+    });
+    writeFileSync(config, JSON.stringify({ prot: 1 }));
+    const typo = await startBin(['emulate', '--port', '0', '--config', config]).exited;
+    expect(typo).toMatchObject({ code: 2, stderr: expect.stringContaining('Unrecognized key') });
   });
 
   it('exits 2 with one line when the port is taken', async () => {

@@ -143,4 +143,17 @@ describe('loyalty-partner send (the built bin, against an emulator in this proce
     expect(garbled.code).toBe(2);
     expect(garbled.stderr).toMatch(/^error: --payload \(stdin\) is not valid JSON: /);
   });
+
+  it('says when an --event-id answer was the first one replayed, and when it was new', async () => {
+    const eventId = '01966b5c-7d3e-7a10-8a5e-1c2f3a4b5c6d';
+    const first = await send(['BranchSynced', '--event-id', eventId], samplePayload('BranchSynced'));
+    expect(first.stdout).toMatch(/^accepted: BranchSynced eventId 01966b5c/);
+    expect(first.stdout).toContain('This eventId was new: the service processed it.\n');
+    const again = await send(['BranchSynced', '--event-id', eventId], samplePayload('BranchSynced'));
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^replayed: BranchSynced eventId 01966b5c/);
+    expect(again.stdout).toContain(
+      'the service replayed its first answer (cached for 24 h) and processed nothing again',
+    );
+  });
 });

@@ -61,7 +61,9 @@ describe('loyalty-partner verify', () => {
       stdin: body,
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('valid: secret #1 of 1 matched; signed at t=1763630000 (12 s before now)\n');
+    expect(result.stdout).toBe(
+      'valid: secretIndex 0 (counting from 0) of 1 secrets matched; signed at t=1763630000 (12 s before now)\n',
+    );
   });
 
   it('reports a tampered body as INVALID_SIGNATURE no_match with exit code 1, without the expected signature', async () => {

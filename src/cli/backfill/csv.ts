@@ -1,3 +1,6 @@
+import { StringDecoder } from 'node:string_decoder';
+import { CsvError, parse } from 'csv-parse';
+
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
   line: number;
@@ -16,79 +19,88 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-const FIELD_END = /[,\r\n]/g;
+// Line breaks inside a record's fields: CRLF counts once, a lone CR or LF once each.
+function countBreaks(fields: readonly string[]): number {
+  let breaks = 0;
+  for (const field of fields) {
+    for (let k = 0; k < field.length; k++) {
+      const ch = field.charCodeAt(k);
+      if (ch === 10 || (ch === 13 && field.charCodeAt(k + 1) !== 10)) breaks += 1;
+    }
+  }
+  return breaks;
+}
+
+const MESSAGES: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
+  CSV_INVALID_CLOSING_QUOTE: 'text after a closing quote (quote the whole field, double inner quotes)',
+};
 
 /**
- * Splits RFC 4180 CSV into records: fields separated by commas; a field in double quotes may hold
- * commas, CR, LF and doubled quotes (`""` for one `"`); records end with CRLF, LF or CR. A leading
- * byte-order mark and blank lines are skipped. Values are returned exactly, untrimmed.
+ * Streams RFC 4180 CSV records with `csv-parse`, one at a time, so a file of any size costs the
+ * memory of one record: fields separated by commas; a field in double quotes may hold commas,
+ * CR, LF and doubled quotes; records end with CRLF, LF or CR. A leading byte-order mark and blank
+ * lines are skipped. Values are returned exactly, untrimmed; records may differ in length (the
+ * caller reports that per row).
  *
  * @throws {CsvSyntaxError} for an unterminated quoted field or text after a closing quote
  */
-export function parseCsv(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  while (i < text.length) {
-    const start = line;
-    const fields: string[] = [];
-    let quoted = false;
-    for (;;) {
-      let value: string;
-      if (text[i] === '"') {
-        quoted = true;
-        const opened = line;
-        const parts: string[] = [];
-        let from = ++i;
-        for (;;) {
-          const quote = text.indexOf('"', i);
-          if (quote === -1) throw new CsvSyntaxError(opened, 'a quoted field is never closed');
-          line += countBreaks(text, i, quote);
-          if (text[quote + 1] === '"') {
-            parts.push(text.slice(from, quote + 1));
-            i = from = quote + 2;
-            continue;
-          }
-          parts.push(text.slice(from, quote));
-          i = quote + 1;
-          break;
-        }
-        value = parts.join('');
-        const next = text[i];
-        if (next !== undefined && next !== ',' && next !== '\r' && next !== '\n') {
-          throw new CsvSyntaxError(
-            line,
-            'text after a closing quote (quote the whole field, double inner quotes)',
-          );
-        }
-      } else {
-        FIELD_END.lastIndex = i;
-        const end = FIELD_END.exec(text)?.index ?? text.length;
-        value = text.slice(i, end);
-        i = end;
-      }
-      fields.push(value);
-      if (text[i] === ',') {
-        i += 1;
-        continue;
-      }
-      if (text[i] === '\r') i += text[i + 1] === '\n' ? 2 : 1;
-      else if (text[i] === '\n') i += 1;
-      line += 1;
-      break;
+export async function* csvRecords(
+  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+): AsyncGenerator<CsvRecord> {
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+  });
+  // Written by hand and read through 'data': every record parsed before a syntax error is given
+  // out first, so the error names the line of the record it broke, and memory holds one chunk.
+  const parsed: { record: string[]; info: { empty_lines: number } }[] = [];
+  let failure: unknown;
+  parser.on('data', (entry) => parsed.push(entry));
+  parser.on('error', (err) => {
+    failure = err;
+  });
+  let next = 1;
+  let emptySeen = 0;
+  function* take(): Generator<CsvRecord> {
+    for (const { record, info } of parsed.splice(0)) {
+      next += info.empty_lines - emptySeen;
+      emptySeen = info.empty_lines;
+      yield { line: next, fields: record };
+      next += countBreaks(record) + 1;
     }
-    // A blank line is one empty, unquoted field: no record. `""` alone is a record.
-    if (quoted || fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
+    if (failure !== undefined) throw syntaxError(failure, next);
   }
-  return records;
+  // Decoded here, and cut after a line break only: csv-parse 7 turns a non-ASCII character near
+  // a chunk's end into U+FFFD (the property test in test/cli/backfill/csv.test.ts finds it).
+  const decoder = new StringDecoder('utf8');
+  let held = '';
+  for await (const chunk of input) {
+    held += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    const cut = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
+    if (cut > 0) {
+      parser.write(held.slice(0, cut));
+      held = held.slice(cut);
+    }
+    yield* take();
+  }
+  held += decoder.end();
+  if (held) parser.write(held);
+  await new Promise<void>((resolve) => {
+    parser.once('end', resolve);
+    parser.once('error', () => resolve());
+    parser.end();
+  });
+  yield* take();
 }
 
-// Line breaks inside a quoted field: CRLF counts once, a lone CR or LF once each.
-function countBreaks(text: string, from: number, to: number): number {
-  let breaks = 0;
-  for (let k = from; k < to; k++) {
-    const ch = text.charCodeAt(k);
-    if (ch === 10 || (ch === 13 && text.charCodeAt(k + 1) !== 10)) breaks += 1;
-  }
-  return breaks;
+function syntaxError(err: unknown, next: number): unknown {
+  if (!(err instanceof CsvError)) return err;
+  // An unclosed quote is reported where it opened: the record being read.
+  const at = (err as { lines?: unknown }).lines;
+  const line = err.code === 'CSV_QUOTE_NOT_CLOSED' || typeof at !== 'number' ? next : at;
+  return new CsvSyntaxError(line, MESSAGES[err.code] ?? err.message);
 }

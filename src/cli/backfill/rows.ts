@@ -1,6 +1,8 @@
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { LoyaltyValidationError, parsePayload } from '../../contract/index.js';
 import { UsageError } from '../exit-codes.js';
-import { parseCsv } from './csv.js';
+import { csvRecords } from './csv.js';
 import type { BackfillTarget, FieldKind } from './targets.js';
 
 /** One problem with one row: its line in the file, the field path (`''` for the row) and why. */
@@ -8,6 +10,8 @@ export interface RowFailure {
   line: number;
   path: string;
   message: string;
+  /** For a row not sent: the eventId `--resume` sends it with, so it is never processed twice. */
+  eventId?: string;
 }
 
 /** A row the contract accepts, with the line it came from. */
@@ -16,12 +20,13 @@ export interface ValidRow {
   item: Record<string, unknown>;
 }
 
-/** Every row of a file, sorted into the valid and the failed. */
-export interface ReadRows {
-  read: number;
-  valid: ValidRow[];
-  failures: RowFailure[];
+/** A valid row on its way out, under the eventId it keeps through every retry and resume. */
+export interface OutgoingRow extends ValidRow {
+  eventId: string;
 }
+
+/** One row of the file, as it comes: valid (with its item), or its problems. */
+export type RowResult = ValidRow | { line: number; failures: RowFailure[] };
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -33,49 +38,75 @@ function convert(cell: string, kind: FieldKind): unknown {
   return cell;
 }
 
-function judge(target: BackfillTarget, line: number, value: unknown, rows: ReadRows): void {
-  rows.read += 1;
+function judge(target: BackfillTarget, line: number, value: unknown): RowResult {
   try {
     parsePayload(target.singleType, value);
-    rows.valid.push({ line, item: value as Record<string, unknown> });
+    return { line, item: value as Record<string, unknown> };
   } catch (err) {
     if (!(err instanceof LoyaltyValidationError)) throw err;
-    for (const issue of err.issues) {
-      rows.failures.push({ line, path: issue.path.replace(/^payload\.?/, ''), message: issue.message });
-    }
+    const failures = err.issues.map((issue) => ({
+      line,
+      path: issue.path.replace(/^payload\.?/, ''),
+      message: issue.message,
+    }));
+    return { line, failures };
   }
 }
 
-/** Rows of a JSON Lines file: one JSON object per non-blank line. */
-export function readJsonLines(text: string, target: BackfillTarget): ReadRows {
-  const rows: ReadRows = { read: 0, valid: [], failures: [] };
-  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+/** Rows of a JSON Lines stream: one JSON object per non-blank line, read a line at a time. */
+export async function* jsonLinesRows(
+  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  target: BackfillTarget,
+): AsyncGenerator<RowResult> {
+  const lines = createInterface({ input: Readable.from(input), crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  for await (const raw of lines) {
+    line += 1;
     if (raw.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch {
-      rows.read += 1;
-      rows.failures.push({ line: index + 1, path: '', message: 'is not valid JSON' });
+      yield { line, failures: [{ line, path: '', message: 'is not valid JSON' }] };
       continue;
     }
-    judge(target, index + 1, value, rows);
+    yield judge(target, line, value);
   }
-  return rows;
 }
 
 /**
- * Rows of a CSV file whose header names the item's fields. Cells become the contract's types
+ * Rows of a CSV stream whose header names the item's fields. Cells become the contract's types
  * (`price` and `discountValue` numbers, `isActive` and `isLoyaltyProgramCoupon` booleans), and an
  * empty cell is an omitted field, so optional fields stay out and defaults apply.
  *
  * @throws {UsageError} for a header that is empty, repeats a column or names an unknown field
  */
-export function readCsv(text: string, target: BackfillTarget): ReadRows {
-  const [header, ...records] = parseCsv(text);
-  const rows: ReadRows = { read: 0, valid: [], failures: [] };
-  if (!header) return rows;
-  const columns = header.fields.map((name) => name.trim());
+export async function* csvRows(
+  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  target: BackfillTarget,
+): AsyncGenerator<RowResult> {
+  let columns: string[] | undefined;
+  for await (const { line, fields } of csvRecords(input)) {
+    if (columns === undefined) {
+      columns = header(fields, target);
+      continue;
+    }
+    if (fields.length !== columns.length) {
+      const message = `has ${fields.length} fields where the header has ${columns.length}`;
+      yield { line, failures: [{ line, path: '', message }] };
+      continue;
+    }
+    const item: Record<string, unknown> = {};
+    for (const [index, column] of columns.entries()) {
+      const cell = fields[index] ?? '';
+      if (cell !== '') item[column] = convert(cell, target.fields.get(column) ?? 'text');
+    }
+    yield judge(target, line, item);
+  }
+}
+
+function header(fields: string[], target: BackfillTarget): string[] {
+  const columns = fields.map((name) => name.trim());
   const known = [...target.fields.keys()];
   for (const column of columns) {
     if (!target.fields.has(column)) {
@@ -86,19 +117,5 @@ export function readCsv(text: string, target: BackfillTarget): ReadRows {
   }
   const repeated = columns.find((column, index) => columns.indexOf(column) !== index);
   if (repeated !== undefined) throw new UsageError(`the CSV header names ${repeated} twice`);
-  for (const { line, fields } of records) {
-    if (fields.length !== columns.length) {
-      rows.read += 1;
-      const message = `has ${fields.length} fields where the header has ${columns.length}`;
-      rows.failures.push({ line, path: '', message });
-      continue;
-    }
-    const item: Record<string, unknown> = {};
-    for (const [index, column] of columns.entries()) {
-      const cell = fields[index] ?? '';
-      if (cell !== '') item[column] = convert(cell, target.fields.get(column) ?? 'text');
-    }
-    judge(target, line, item, rows);
-  }
-  return rows;
+  return columns;
 }

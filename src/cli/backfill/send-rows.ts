@@ -1,17 +1,28 @@
 import { LoyaltyApiError } from '../../client/errors.js';
-import { errorCodeInfo, MAX_BATCH_ITEMS, type PayloadInput } from '../../contract/index.js';
+import {
+  createEnvelope,
+  type ErrorCode,
+  errorCodeInfo,
+  type InboundEnvelope,
+  type PayloadInput,
+} from '../../contract/index.js';
 import type { LoyaltyClient } from '../../platform-node/client.js';
 import { describeSendError, type ErrorReport } from '../describe-error.js';
-import type { RowFailure, ValidRow } from './rows.js';
+import type { OutgoingRow, RowFailure } from './rows.js';
 import type { BackfillTarget } from './targets.js';
 
-/** What sending the valid rows did. */
-export interface SendOutcome {
+const PLANNED: ErrorCode = 'EVENT_HANDLER_NOT_REGISTERED';
+
+/** Single events in flight at once while rows go one by one. */
+const CONCURRENCY = 4;
+
+/** What sending one chunk of rows did. */
+export interface ChunkOutcome {
   sent: number;
   failures: RowFailure[];
-  /** `true` when the batch type is not handled yet (Planned) and rows went as single events. */
+  /** `true` when the batch type is Planned and rows went as single events. */
   fallback: boolean;
-  /** Why the backfill stopped before the end: the service unavailable, or the credentials refused. */
+  /** Why nothing more can be sent: the service unavailable, or the credentials refused. */
   stopped?: ErrorReport;
 }
 
@@ -23,59 +34,100 @@ function stopsEverything(err: unknown): ErrorReport | undefined {
   return err.retryable || errorCodeInfo(err.code)?.tenantWide ? report : undefined;
 }
 
+/** A row that did not go out, under the eventId a resume sends it with. */
+export const notSent = (row: OutgoingRow, report: ErrorReport): RowFailure => ({
+  line: row.line,
+  path: '',
+  message: `not sent: ${report.line.replace(/; send it again later with --event-id \S+$/, '')}`,
+  eventId: row.eventId,
+});
+
+/** What the backfill learns as it goes: whether the service handles the batch type yet. */
+export interface SendState {
+  planned: boolean;
+}
+
 /**
- * Sends the rows through `client.syncBatch`, one call per `MAX_BATCH_ITEMS` rows, with its
- * single-event fallback while the batch type is Planned. When the service refuses a chunk, its
- * rows are sent again one by one to find the rows at fault (sync events are upserts, so a row
- * sent twice changes nothing). A failure that every row would share ends the backfill.
+ * Sends one chunk of rows (at most `MAX_BATCH_ITEMS`): as one batch event while the service
+ * handles the batch type, and as single events, four at a time, once it answers
+ * `EVENT_HANDLER_NOT_REGISTERED` (Planned; asked once, not retried, remembered in `state`). Each
+ * single event goes under its row's own eventId: a row sent again (a retry, a resume) is answered
+ * from the service's response cache, never processed twice. When the service refuses a batch,
+ * its rows go one by one to find the rows at fault (sync events are upserts). A failure every
+ * row would share stops the backfill: every row not sent is reported with its eventId.
  */
-export async function sendRows(
+export async function sendChunk(
   client: LoyaltyClient,
   target: BackfillTarget,
-  rows: readonly ValidRow[],
-  onSent: (sent: number) => void,
-): Promise<SendOutcome> {
-  const outcome: SendOutcome = { sent: 0, failures: [], fallback: false };
-  const stop = (report: ErrorReport, from: number) => {
-    outcome.stopped = report;
-    for (const row of rows.slice(from)) {
-      outcome.failures.push({ line: row.line, path: '', message: `not sent: ${report.line}` });
-    }
-  };
-  for (let start = 0; start < rows.length; start += MAX_BATCH_ITEMS) {
-    const chunk = rows.slice(start, start + MAX_BATCH_ITEMS);
-    const base = outcome.sent;
+  rows: readonly OutgoingRow[],
+  state: SendState,
+  onSent: (count: number) => void,
+): Promise<ChunkOutcome> {
+  if (!state.planned) {
     try {
-      const summary = await client.syncBatch(
-        target.batchType,
-        chunk.map((row) => row.item) as PayloadInput<typeof target.batchType>['items'],
-        { fallbackToSingle: true, onProgress: ({ sentItems }) => onSent(base + sentItems) },
-      );
-      outcome.sent += chunk.length;
-      if (summary.fallbacks > 0) outcome.fallback = true;
-      continue;
+      const envelope = createEnvelope(target.batchType, {
+        items: rows.map((row) => row.item),
+      } as PayloadInput<typeof target.batchType>);
+      await client.sendEnvelope(envelope as InboundEnvelope, { noRetryCodes: [PLANNED] });
+      onSent(rows.length);
+      return { sent: rows.length, failures: [], fallback: false };
     } catch (err) {
-      const report = stopsEverything(err);
-      if (report) {
-        stop(report, start);
-        return outcome;
+      if (err instanceof LoyaltyApiError && err.code === PLANNED) {
+        state.planned = true;
+      } else {
+        const report = stopsEverything(err);
+        if (report)
+          return {
+            sent: 0,
+            failures: rows.map((row) => notSent(row, report)),
+            fallback: false,
+            stopped: report,
+          };
       }
     }
-    for (const [offset, row] of chunk.entries()) {
+  }
+  // After a refused batch, one at a time: the rows at fault are found in the order of the file.
+  return sendSingles(client, target, rows, onSent, state.planned, state.planned ? CONCURRENCY : 1);
+}
+
+async function sendSingles(
+  client: LoyaltyClient,
+  target: BackfillTarget,
+  rows: readonly OutgoingRow[],
+  onSent: (count: number) => void,
+  fallback: boolean,
+  concurrency: number,
+): Promise<ChunkOutcome> {
+  const outcome: ChunkOutcome = { sent: 0, failures: [], fallback };
+  const done = new Set<OutgoingRow>();
+  let next = 0;
+  const worker = async () => {
+    while (!outcome.stopped && next < rows.length) {
+      const row = rows[next++] as OutgoingRow;
       try {
-        await client.send(target.singleType, row.item as PayloadInput<typeof target.singleType>);
+        await client.send(target.singleType, row.item as PayloadInput<typeof target.singleType>, {
+          eventId: row.eventId,
+        });
+        done.add(row);
         outcome.sent += 1;
         onSent(outcome.sent);
       } catch (err) {
         const report = stopsEverything(err);
         if (report) {
-          stop(report, start + offset);
-          return outcome;
+          outcome.stopped ??= report;
+          continue;
         }
-        const refused = describeSendError(err);
-        outcome.failures.push({ line: row.line, path: '', message: refused?.line ?? String(err) });
+        done.add(row);
+        outcome.failures.push({
+          line: row.line,
+          path: '',
+          message: describeSendError(err)?.line ?? String(err),
+        });
       }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+  const stopped = outcome.stopped;
+  if (stopped) for (const row of rows) if (!done.has(row)) outcome.failures.push(notSent(row, stopped));
   return outcome;
 }

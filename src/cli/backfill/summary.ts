@@ -48,7 +48,8 @@ export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promi
   }
   if (summary.report !== undefined) {
     const lines = failures.map(
-      (f) => `${JSON.stringify({ line: f.line, path: f.path, message: f.message })}\n`,
+      (f) =>
+        `${JSON.stringify({ line: f.line, path: f.path, message: f.message, ...(f.eventId && { eventId: f.eventId }) })}\n`,
     );
     await writeFile(summary.report, lines.join('')).catch((err: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot write ${summary.report}: ${err.code ?? 'failed'}`);

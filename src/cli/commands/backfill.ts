@@ -1,14 +1,19 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { MAX_BATCH_ITEMS } from '../../contract/index.js';
+import { uuidV7 } from '../../contract/uuid.js';
 import { parseCommandArgs } from '../args.js';
 import { CsvSyntaxError } from '../backfill/csv.js';
 import { createProgress } from '../backfill/progress.js';
-import { type ReadRows, readCsv, readJsonLines } from '../backfill/rows.js';
-import { sendRows } from '../backfill/send-rows.js';
+import { readResume, resumePathFor } from '../backfill/resume.js';
+import { csvRows, jsonLinesRows, type OutgoingRow, type RowFailure } from '../backfill/rows.js';
+import { notSent, type SendState, sendChunk } from '../backfill/send-rows.js';
 import { reportBackfill } from '../backfill/summary.js';
 import { BACKFILL_TARGETS } from '../backfill/targets.js';
 import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
+import type { ErrorReport } from '../describe-error.js';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
-import { type CliIo, plural, readInput } from '../io.js';
+import { type CliIo, plural } from '../io.js';
 import type { Command } from './command.js';
 
 const NAMES = [...BACKFILL_TARGETS.keys()];
@@ -28,13 +33,19 @@ Environment: ${CLIENT_ENV.baseUrl}, ${CLIENT_ENV.apiKey}, ${CLIENT_ENV.signingSe
 Options:
   --format <csv|jsonl>   the file's format (default: from its extension; required for -)
   --report <file.jsonl>  write every failed row as {"line","path","message"}, one per line
+                         (a row not sent also gets its "eventId")
+  --resume <report>      send only the rows a stopped run's report lists, each under the eventId
+                         it had: rows sent before are skipped, none is processed twice
   --dry-run              validate only: send nothing, need no credentials
   --secret-file <path>   file with one signing secret per line
   --no-retry             one attempt per event: stop at once if the service is unavailable
   -h, --help             show this help
 
-Progress goes to stderr (a bar on a terminal, a line per ${MAX_BATCH_ITEMS} rows otherwise); the
-summary and the failed rows to stdout. Row values are never printed (they may be personal data).
+The file is streamed: memory holds one batch of ${MAX_BATCH_ITEMS} rows, whatever its size. Progress
+goes to stderr with rows/s and the time left (a bar on a terminal, a line every few seconds
+otherwise); the summary and the failed rows to stdout. When the service stays unavailable, the
+backfill stops and writes a resume report (--report, or <file>.resume.jsonl). Row values are
+never printed (they may be personal data).
 
 Exit codes: 0 every row was sent; 1 some rows failed (or the credentials were refused);
 2 usage error (unknown entity, unreadable or malformed file); 3 the service stayed unavailable.`;
@@ -50,7 +61,20 @@ function formatOf(path: string, flag: string | undefined): 'csv' | 'jsonl' {
   );
 }
 
-/** `loyalty-partner backfill`: a validated bulk import of one entity type from a file. */
+async function openSource(
+  io: CliIo,
+  path: string,
+): Promise<{ chunks: AsyncIterable<Uint8Array | string>; size?: number }> {
+  if (path === '-') return { chunks: io.stdin as AsyncIterable<Uint8Array | string> };
+  try {
+    const { size } = await stat(path);
+    return { chunks: createReadStream(path), size };
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+}
+
+/** `loyalty-partner backfill`: a validated bulk import of one entity type from a file, streamed. */
 export const backfillCommand: Command = {
   name: 'backfill',
   summary: 'send branches, customers, products or coupons from a CSV or JSONL file',
@@ -59,6 +83,7 @@ export const backfillCommand: Command = {
     const { values, positionals } = parseCommandArgs('backfill', argv, {
       format: { type: 'string' },
       report: { type: 'string' },
+      resume: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'secret-file': { type: 'string' },
       'no-retry': { type: 'boolean' },
@@ -75,52 +100,100 @@ export const backfillCommand: Command = {
       );
     }
     const format = formatOf(path, values.format);
-    const text = Buffer.from(await readInput(io, path)).toString('utf8');
-    let rows: ReadRows;
-    try {
-      rows = format === 'csv' ? readCsv(text, target) : readJsonLines(text, target);
-    } catch (err) {
-      if (err instanceof CsvSyntaxError) throw new UsageError(`${path}: ${err.message}`);
-      throw err;
-    }
-    const failures = [...rows.failures];
-    let sent = 0;
-    let exit: ExitCode = EXIT.ok;
-    const notes: string[] = [];
-    if (values['dry-run']) {
-      notes.push(`dry run: ${plural(rows.valid.length, 'valid row')}, nothing sent`);
-    } else {
-      const client = await clientFromEnv(io, {
-        secretFile: values['secret-file'],
-        ...(values['no-retry'] && { retry: false as const }),
-      });
-      const progress = createProgress(io, rows.valid.length);
-      try {
-        const outcome = await sendRows(client, target, rows.valid, (n) => progress.update(n));
-        progress.done(outcome.sent);
-        sent = outcome.sent;
-        failures.push(...outcome.failures);
-        if (outcome.fallback)
-          notes.push(
-            `${target.batchType} is not handled yet (Planned): rows went as ${target.singleType} events`,
-          );
-        if (outcome.stopped) {
-          notes.push(`stopped: ${outcome.stopped.line}`);
-          exit = outcome.stopped.exit;
-        }
-      } finally {
-        await client.close();
+    const resume = values.resume === undefined ? undefined : await readResume(values.resume);
+    const source = await openSource(io, path);
+    let bytes = 0;
+    const counted = async function* () {
+      for await (const chunk of source.chunks) {
+        bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+        yield chunk;
       }
+    };
+    const rows = format === 'csv' ? csvRows(counted(), target) : jsonLinesRows(counted(), target);
+    const dryRun = Boolean(values['dry-run']);
+    const client = dryRun
+      ? undefined
+      : await clientFromEnv(io, {
+          secretFile: values['secret-file'],
+          ...(values['no-retry'] && { retry: false as const }),
+        });
+    const progress = dryRun ? undefined : createProgress(io, source.size);
+    const failures: RowFailure[] = [];
+    const notes: string[] = [];
+    const state: SendState = { planned: false };
+    let read = 0;
+    let valid = 0;
+    let sent = 0;
+    let stopped: ErrorReport | undefined;
+    let exit: ExitCode = EXIT.ok;
+    let chunk: OutgoingRow[] = [];
+    // Rows go out a chunk at a time as the file is read: memory holds one chunk, not the file.
+    const flush = async () => {
+      const outgoing = chunk;
+      chunk = [];
+      if (outgoing.length === 0 || !client) return;
+      if (stopped) {
+        const report = stopped;
+        failures.push(...outgoing.map((row) => notSent(row, report)));
+        return;
+      }
+      const base = sent;
+      const outcome = await sendChunk(client, target, outgoing, state, (n) =>
+        progress?.update(base + n, bytes),
+      );
+      sent += outcome.sent;
+      failures.push(...outcome.failures);
+      stopped ??= outcome.stopped;
+    };
+    try {
+      for await (const row of rows) {
+        if (resume && !resume.has(row.line)) continue;
+        read += 1;
+        if ('failures' in row) {
+          failures.push(...row.failures);
+          continue;
+        }
+        valid += 1;
+        if (dryRun) continue;
+        chunk.push({ ...row, eventId: resume?.get(row.line) ?? uuidV7() });
+        if (chunk.length >= MAX_BATCH_ITEMS) await flush();
+      }
+      await flush();
+    } catch (err) {
+      if (!(err instanceof CsvSyntaxError)) throw err;
+      // Rows before the broken line may have gone already: say so, and where reading stopped.
+      await flush();
+      if (read === 0) throw new UsageError(`${path}: ${err.message}`);
+      notes.push(`stopped reading ${path}: ${err.message}; the rows before it were handled`);
+      exit = EXIT.usage;
+    } finally {
+      progress?.done(sent);
+      await client?.close();
+    }
+    if (dryRun) notes.push(`dry run: ${plural(valid, 'valid row')}, nothing sent`);
+    if (state.planned)
+      notes.push(
+        `${target.batchType} is not handled yet (Planned): rows went as ${target.singleType} events`,
+      );
+    let report = values.report;
+    if (stopped) {
+      notes.push(`stopped: ${stopped.line.replace(/; send it again later with --event-id \S+$/, '')}`);
+      report ??= resumePathFor(path);
+      notes.push(
+        `resume with: loyalty-partner backfill ${target.name} ${path} --resume ${report} ` +
+          '(each row keeps its eventId: nothing is processed twice)',
+      );
+      exit = stopped.exit;
     }
     failures.sort((a, b) => a.line - b.line);
     const failedRows = await reportBackfill(io, {
       entity: target.name,
       path,
-      read: rows.read,
+      read,
       sent,
       failures,
       notes,
-      report: values.report,
+      report,
     });
     if (exit !== EXIT.ok) return exit;
     return failedRows > 0 ? EXIT.failed : EXIT.ok;

@@ -1,9 +1,11 @@
+import { CONTROL_BASE_PATH } from '../../testing/index.js';
 import { parseCommandArgs } from '../args.js';
 import { DEMO_DAY } from '../demo/demo-day.js';
 import { startDemoWorld } from '../demo/demo-world.js';
 import { runSteps } from '../demo/step-runner.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle } from '../io.js';
+import { watchShutdown } from '../shutdown.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: loyalty-partner demo
@@ -18,9 +20,11 @@ each on a free port. Every step checks what it expects and prints what happened:
   duplicate eventId answered from the service's cache, an outbound event type refused, a rule
   change delivered as a verified webhook, and a paused integration retried until it resumes.
 
-Nothing keeps running afterwards, and no key or secret is printed.
+Nothing keeps running afterwards (unless --ui), and no key or secret is printed.
 
 Options:
+  --ui         keep the emulator running after the day and print the address of its dashboard
+               (merchants, ledger, events and webhooks, the merchant's buttons) until Ctrl+C
   -h, --help   show this help
 
 Exit codes: 0 every step behaved as expected; 1 a step deviated (what differed is printed).`;
@@ -31,7 +35,7 @@ export const demoCommand: Command = {
   summary: 'play a POS day against a local emulator, checking every step',
   help: HELP,
   async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('demo', argv, {});
+    const { values, positionals } = parseCommandArgs('demo', argv, { ui: { type: 'boolean' } });
     if (values.help) {
       io.stdout.write(`${HELP}\n`);
       return EXIT.ok;
@@ -46,6 +50,15 @@ export const demoCommand: Command = {
       write(`  service (emulator)  ${world.emulatorUrl}\n`);
       write(`  partner receiver    ${world.receiverUrl}\n\n`);
       outcome = await runSteps(DEMO_DAY, world, write, style);
+      if (values.ui) {
+        const shutdown = watchShutdown(io);
+        write(
+          `\nDashboard: ${style.cyan(`${world.emulatorUrl}${CONTROL_BASE_PATH}/`)} (the day's merchant, ledger, events and webhooks)\n` +
+            'The emulator keeps running for it; Ctrl+C stops.\n',
+        );
+        write(`${await shutdown.requested}: stopping\n`);
+        shutdown.dispose();
+      }
     } finally {
       await world.close();
     }

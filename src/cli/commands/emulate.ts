@@ -1,41 +1,55 @@
-import { createEmulator, EmulatorError, LISTEN_DEFAULTS } from '../../testing/index.js';
+import {
+  CONTROL_BASE_PATH,
+  createEmulator,
+  EmulatorError,
+  type FaultKind,
+  type MerchantOptions,
+  type ShippableEventType,
+} from '../../testing/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
+import { type EmulateConfig, readEmulateConfig, writeEmulateConfig } from '../emulate/emulate-config.js';
+import { EMULATE_DEFAULTS } from '../emulate/emulate-defaults.js';
 import { createTrafficLog } from '../emulate/traffic-log.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle } from '../io.js';
 import { watchShutdown } from '../shutdown.js';
 import type { Command } from './command.js';
 
-/** Defaults of `loyalty-partner emulate`, declared once. */
-export const EMULATE_DEFAULTS = {
-  /** A fixed port, so a till's configuration survives a restart; `--port 0` picks a free one. */
-  port: 8787,
-  host: LISTEN_DEFAULTS.host,
-  /** How often new requests and webhook attempts are looked for, in milliseconds. */
-  logIntervalMs: 100,
-} as const;
-
 const HELP = `Usage: loyalty-partner emulate [options]
 
 Runs a local emulator of the Loyalty service (loyalty-partner-sdk/testing) until SIGINT (Ctrl+C)
-or SIGTERM, with one activated merchant. Logs each request it answers and each webhook attempt
-it makes, one line each.
+or SIGTERM, with one activated merchant (or those of --config). Logs each request it answers and
+each webhook attempt it makes, one line each. A dashboard for a person is served at
+<url>${CONTROL_BASE_PATH}/, and the merchant's actions at <url>${CONTROL_BASE_PATH}/... (the
+\`merchant\`, \`branch\`, \`rule\`, \`ship\`, \`faults\` and \`latency\` commands call them).
 
-It prints the merchant's API key and signing secret: they are this local test emulator's own,
-freshly generated test credentials, valid nowhere else, and printing them is the point (export
-them for \`loyalty-partner send\`, \`backfill\` or your till). Never run it with real credentials.
+It prints the merchant's API key and signing secret: they are this local test emulator's own
+test credentials, valid nowhere else, and printing them is the point (export them for
+\`loyalty-partner send\`, \`backfill\` or your till). Never run it with real credentials.
+To keep the same credentials across restarts, pass --write-config once, then --config.
 
 Options:
+  --config <file>          a JSON file: credentials, merchants, branches, rules, shipped handlers,
+                           latency and faults (see the README, "The emulator from the command line")
+  --write-config <file>    write the config this run uses, with its credentials, for --config later
   --port <n>               TCP port (default ${EMULATE_DEFAULTS.port}; 0 picks a free one)
   --host <h>               interface to bind (default ${EMULATE_DEFAULTS.host}, loopback only)
   --receiver-url <url>     your webhook receiver: deliveries start after the first signed event
                            (without it they stay queued)
   --tenant-id <id>         the merchant's tenant id, sent as X-TenantId (default merchant-1)
   --auto-confirm-branches  confirm branch pairings as BranchSynced creates them
+  --branch <id>            a confirmed branch pairing the merchant already has (repeatable)
+  --ship <EventType>       ship a Planned handler, e.g. InvoiceRefunded (repeatable)
+  --latency <ms>           answer every partner request after this many milliseconds
+  --faults <kind,...>      inject faults, e.g. CONCURRENCY_CONFLICT,reset
+  --fault-rate <0..1>      probability a request is faulted (default 1)
+  --fault-seed <n>         seed of the fault draws (default 1)
+  --history-limit <n>      newest requests, ledger entries, invoices and cached answers kept
+                           (default 50000): memory stays flat however long it runs
   -h, --help               show this help
 
-Exit codes: 0 stopped cleanly; 2 usage error (bad flag, port in use).`;
+Exit codes: 0 stopped cleanly; 2 usage error (bad flag or config, port in use).`;
 
 async function listen(emulator: ReturnType<typeof createEmulator>, port: number, host: string) {
   try {
@@ -49,64 +63,176 @@ async function listen(emulator: ReturnType<typeof createEmulator>, port: number,
   }
 }
 
+type Values = ReturnType<typeof parse>['values'];
+
+function parse(argv: readonly string[]) {
+  return parseCommandArgs('emulate', argv, {
+    config: { type: 'string' },
+    'write-config': { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'receiver-url': { type: 'string' },
+    'tenant-id': { type: 'string' },
+    'auto-confirm-branches': { type: 'boolean' },
+    branch: { type: 'string', multiple: true },
+    ship: { type: 'string', multiple: true },
+    latency: { type: 'string' },
+    faults: { type: 'string' },
+    'fault-rate': { type: 'string' },
+    'fault-seed': { type: 'string' },
+    'history-limit': { type: 'string' },
+  });
+}
+
+function rate(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(value.trim() !== '' && n >= 0 && n <= 1))
+    throw new UsageError('--fault-rate must be between 0 and 1');
+  return n;
+}
+
+/** The config file with the flags laid over it: flags win. */
+function merge(file: EmulateConfig, values: Values): EmulateConfig {
+  const config: EmulateConfig = { ...file };
+  const port = integerFlag('port', values.port, 'a TCP port');
+  if (port !== undefined) config.port = port;
+  if ((config.port ?? 0) > 65_535) throw new UsageError('--port must be at most 65535');
+  if (values.host !== undefined) config.host = values.host;
+  if (values['receiver-url'] !== undefined) config.receiverUrl = values['receiver-url'];
+  if (values['auto-confirm-branches']) config.autoConfirmBranches = true;
+  const latency = integerFlag('latency', values.latency, 'milliseconds');
+  if (latency !== undefined) config.latencyMs = latency;
+  const limit = integerFlag('history-limit', values['history-limit'], 'items');
+  if (limit !== undefined) config.historyLimit = limit;
+  if (values.ship) config.ship = [...(config.ship ?? []), ...values.ship];
+  if (values.faults !== undefined) {
+    const kinds = values.faults.split(',').map((kind) => kind.trim()) as FaultKind[];
+    const r = rate(values['fault-rate']);
+    const seed = integerFlag('fault-seed', values['fault-seed'], 'a seed');
+    config.faults = { kinds, ...(r !== undefined && { rate: r }), ...(seed !== undefined && { seed }) };
+  } else if (values['fault-rate'] !== undefined || values['fault-seed'] !== undefined) {
+    throw new UsageError('--fault-rate and --fault-seed need --faults <kind,...>');
+  }
+  const merchants: MerchantOptions[] = config.merchants?.length ? [...config.merchants] : [{}];
+  const [first, ...rest] = merchants;
+  const branches = (values.branch ?? []).map((externalBranchId) => ({ externalBranchId, confirmed: true }));
+  config.merchants = [
+    {
+      ...first,
+      ...(values['tenant-id'] !== undefined && { tenantId: values['tenant-id'] }),
+      ...(branches.length > 0 && { branches: [...(first?.branches ?? []), ...branches] }),
+    },
+    ...rest,
+  ];
+  return config;
+}
+
 /** `loyalty-partner emulate`: a long-running local Loyalty service for manual testing. */
 export const emulateCommand: Command = {
   name: 'emulate',
-  summary: 'run a local Loyalty service (emulator) and log its traffic',
+  summary: 'run a local Loyalty service (emulator) with a dashboard, and log its traffic',
   help: HELP,
   async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('emulate', argv, {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'receiver-url': { type: 'string' },
-      'tenant-id': { type: 'string' },
-      'auto-confirm-branches': { type: 'boolean' },
-    });
+    const { values, positionals } = parse(argv);
     if (values.help) {
       io.stdout.write(`${HELP}\n`);
       return EXIT.ok;
     }
     if (positionals.length > 0) throw new UsageError(`emulate: unexpected argument ${positionals[0]}`);
-    const port = integerFlag('port', values.port, 'a TCP port') ?? EMULATE_DEFAULTS.port;
-    if (port > 65_535) throw new UsageError('--port must be at most 65535');
-    const host = values.host ?? EMULATE_DEFAULTS.host;
-    const receiverUrl = values['receiver-url'];
+    const config = merge(values.config ? await readEmulateConfig(values.config) : {}, values);
+    const port = config.port ?? EMULATE_DEFAULTS.port;
+    const host = config.host ?? EMULATE_DEFAULTS.host;
     const style = createStyle(io);
     const shutdown = watchShutdown(io);
-    const emulator = createEmulator();
+    const emulator = wrap(() =>
+      createEmulator({
+        ...(config.receiverUrl !== undefined && { receiverUrl: config.receiverUrl }),
+        ...(config.latencyMs !== undefined && { latencyMs: config.latencyMs }),
+        ...(config.historyLimit !== undefined && { historyLimit: config.historyLimit }),
+      }),
+    );
     try {
-      const merchant = emulator.createMerchant({
-        ...(values['tenant-id'] !== undefined && { tenantId: values['tenant-id'] }),
-        ...(receiverUrl !== undefined && { receiverUrl }),
-        autoConfirmBranches: values['auto-confirm-branches'] ?? false,
+      const created = wrap(() =>
+        (config.merchants ?? [{}]).map((options) => {
+          const merchant = emulator.createMerchant({
+            autoConfirmBranches: config.autoConfirmBranches ?? false,
+            ...options,
+          });
+          return { options, merchant };
+        }),
+      );
+      wrap(() => {
+        for (const eventType of config.ship ?? []) emulator.shipHandler(eventType as ShippableEventType);
+        if (config.faults) emulator.injectFaults(config.faults);
       });
       const { url } = await listen(emulator, port, host);
+      if (values['write-config']) {
+        await writeEmulateConfig(values['write-config'], {
+          ...config,
+          merchants: created.map(({ options, merchant }) => ({
+            ...options,
+            tenantId: merchant.tenantId,
+            apiKey: merchant.apiKey,
+            signingSecret: merchant.signingSecret,
+          })),
+        });
+      }
       io.stdout.write(
-        `${style.bold('Loyalty emulator')} (a local test double of the Loyalty service) on ${style.cyan(url)}\n\n` +
-          `Merchant ${merchant.tenantId}, activated. Its test credentials, generated by this emulator and valid nowhere else:\n` +
-          `  export ${CLIENT_ENV.baseUrl}=${url}\n` +
-          `  export ${CLIENT_ENV.apiKey}=${merchant.apiKey}\n` +
-          `  export ${CLIENT_ENV.signingSecret}=${merchant.signingSecret}\n` +
-          (receiverUrl
-            ? `Webhooks go to ${receiverUrl} once the first signed event arrives.\n`
-            : 'Webhooks stay queued: no --receiver-url.\n') +
+        `${style.bold('Loyalty emulator')} (a local test double of the Loyalty service) on ${style.cyan(url)}\n` +
+          `Dashboard: ${style.cyan(`${url}${CONTROL_BASE_PATH}/`)}\n\n`,
+      );
+      for (const { merchant } of created) {
+        const m = emulator.merchant(merchant.tenantId);
+        io.stdout.write(
+          `Merchant ${merchant.tenantId}, ${m.connection === 'NeverActivated' ? 'not activated' : 'activated'}. Its test credentials, ${values.config ? 'from the config' : 'generated by this emulator'}, valid nowhere else:\n` +
+            `  export ${CLIENT_ENV.baseUrl}=${url}\n` +
+            `  export ${CLIENT_ENV.apiKey}=${merchant.apiKey}\n` +
+            `  export ${CLIENT_ENV.signingSecret}=${merchant.signingSecret}\n` +
+            (m.branches.length > 0
+              ? `Branches: ${m.branches.map((b) => `${b.externalBranchId} (${b.confirmed ? 'confirmed' : 'awaiting confirmation'})`).join(', ')}\n`
+              : ''),
+        );
+      }
+      io.stdout.write(
+        (config.receiverUrl || created.some(({ options }) => options.receiverUrl)
+          ? 'Webhooks go to the receiver once the first signed event arrives.\n'
+          : 'Webhooks stay queued: no --receiver-url.\n') +
+          (values['write-config']
+            ? `Config written to ${values['write-config']}: --config reuses it.\n`
+            : '') +
           'Logging every request and webhook attempt; Ctrl+C or SIGTERM stops.\n\n',
       );
-      const log = createTrafficLog(emulator, (line) => io.stdout.write(`${line}\n`), style);
-      const timer = setInterval(() => log.flush(), EMULATE_DEFAULTS.logIntervalMs);
+      // One write per flush, not per line: a pipe or a terminal costs a system call per write.
+      let pending = '';
+      const log = createTrafficLog(emulator, (line) => (pending += `${line}\n`), style);
+      const flush = () => {
+        log.flush();
+        if (pending) io.stdout.write(pending);
+        pending = '';
+      };
+      const timer = setInterval(flush, EMULATE_DEFAULTS.logIntervalMs);
       const reason = await shutdown.requested;
       clearInterval(timer);
+      flush();
       io.stdout.write(`${reason}: stopping\n`);
       await emulator.close();
-      log.flush();
+      flush();
       io.stdout.write('stopped\n');
       return EXIT.ok;
-    } catch (err) {
-      if (err instanceof EmulatorError && err.code === 'INVALID_OPTIONS') throw new UsageError(err.message);
-      throw err;
     } finally {
       shutdown.dispose();
       await emulator.close();
     }
   },
 };
+
+// The emulator refuses bad options with INVALID_OPTIONS: for the CLI that is a usage error.
+function wrap<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    if (err instanceof EmulatorError && err.code !== 'UNKNOWN_TENANT') throw new UsageError(err.message);
+    throw err;
+  }
+}

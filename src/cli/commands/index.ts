@@ -1,5 +1,13 @@
 import { backfillCommand } from './backfill.js';
 import type { Command } from './command.js';
+import {
+  branchCommand,
+  faultsCommand,
+  latencyCommand,
+  merchantCommand,
+  ruleCommand,
+  shipCommand,
+} from './control.js';
 import { demoCommand } from './demo.js';
 import { emulateCommand } from './emulate.js';
 import { sendCommand } from './send.js';
@@ -10,6 +18,12 @@ import { verifyCommand } from './verify.js';
 export const COMMANDS: readonly Command[] = [
   demoCommand,
   emulateCommand,
+  merchantCommand,
+  branchCommand,
+  ruleCommand,
+  shipCommand,
+  faultsCommand,
+  latencyCommand,
   sendCommand,
   backfillCommand,
   signCommand,

@@ -5,6 +5,7 @@ import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
 import { describeSendError } from '../describe-error.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, readInput } from '../io.js';
+import { replayNote, replayOf } from '../send/replay.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: loyalty-partner send <eventType> --payload <file | -> [options]
@@ -89,11 +90,14 @@ export const sendCommand: Command = {
       if (values.json) {
         io.stdout.write(`${JSON.stringify({ eventType, eventId, status, attempts, correlationId, body })}\n`);
       } else {
+        const replay = values['event-id'] === undefined ? undefined : await replayOf(io, eventId);
+        const word = replay === true ? 'replayed' : 'accepted';
         io.stdout.write(
-          `${style.green('accepted')}: ${eventType} eventId ${eventId} (HTTP ${status}, ` +
+          `${style.green(word)}: ${eventType} eventId ${eventId} (HTTP ${status}, ` +
             `${attempts} attempt${attempts === 1 ? '' : 's'}, correlationId ${correlationId ?? 'none'})\n` +
             `${JSON.stringify(body)}\n`,
         );
+        if (replay !== undefined) io.stdout.write(`${replayNote(replay)}\n`);
       }
       return EXIT.ok;
     } catch (err) {

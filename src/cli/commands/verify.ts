@@ -53,7 +53,7 @@ export const verifyCommand: Command = {
         ...(toleranceSeconds === undefined ? {} : { toleranceSeconds }),
       });
       io.stdout.write(
-        `${style.green('valid')}: secret #${secretIndex + 1} of ${secrets.length} matched; signed at t=${timestamp} (${now - timestamp} s before now)\n`,
+        `${style.green('valid')}: secretIndex ${secretIndex} (counting from 0) of ${secrets.length} secrets matched; signed at t=${timestamp} (${now - timestamp} s before now)\n`,
       );
       return EXIT.ok;
     } catch (err) {

@@ -27,7 +27,7 @@ export const ruleChanged: Step<DemoWorld> = {
     log.expect('delivery', [delivery?.status, delivery?.attempts.length], ['delivered', 1]);
     log.note(`LoyaltyRuleChanged eventId ${hook.eventId} delivered to ${w.receiverUrl}`);
     log.note(
-      `X-Signature verified (secret #${hook.secretIndex + 1}, t=${hook.signatureTimestamp}); ` +
+      `X-Signature verified (secretIndex ${hook.secretIndex}, t=${hook.signatureTimestamp}); ` +
         `the LoyaltyRuleChanged handler ran for tenant ${hook.tenantId}`,
     );
     log.expect('rule cache', [hook.applied, hook.previousVersion], [true, 1]);

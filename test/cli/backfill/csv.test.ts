@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvSyntaxError, parseCsv } from '../../../src/cli/backfill/csv.js';
+import { type CsvRecord, CsvSyntaxError, csvRecords } from '../../../src/cli/backfill/csv.js';
+
+/** Every record of `text`, streamed in chunks of `size` characters as a file would arrive. */
+async function parseCsv(text: string, size = 7): Promise<CsvRecord[]> {
+  const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
+    text.slice(i * size, i * size + size),
+  );
+  const records: CsvRecord[] = [];
+  for await (const record of csvRecords(chunks)) records.push(record);
+  return records;
+}
 
 /**
  * An RFC 4180 writer, independent of the parser: a field is quoted when it holds a comma, a quote,
@@ -26,47 +36,46 @@ const tricky = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', ',', '"', '\r', 
 const field = fc.oneof(tricky, fc.string({ unit: 'grapheme' }));
 const records = fc.array(fc.array(field, { minLength: 1, maxLength: 6 }), { maxLength: 8 });
 
-describe('parseCsv', () => {
-  it('gives back any records an RFC 4180 writer wrote, with the line each starts on', () => {
-    fc.assert(
-      fc.property(records, fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), (input, eol, finalEol) => {
-        const { text, lines } = writeCsv(input, eol, finalEol);
-        const parsed = parseCsv(text);
-        expect(parsed.map((r) => r.fields)).toEqual(input);
-        expect(parsed.map((r) => r.line)).toEqual(lines);
-      }),
+describe('csvRecords (csv-parse, streamed)', () => {
+  it('gives back any records an RFC 4180 writer wrote, with the line each starts on', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        records,
+        fc.constantFrom('\n', '\r\n', '\r'),
+        fc.boolean(),
+        async (input, eol, finalEol) => {
+          const { text, lines } = writeCsv(input, eol, finalEol);
+          const parsed = await parseCsv(text);
+          expect(parsed.map((r) => r.fields)).toEqual(input);
+          expect(parsed.map((r) => r.line)).toEqual(lines);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
-  it('reads quoted commas, doubled quotes and line breaks inside quotes, and CRLF endings', () => {
-    expect(parseCsv('name,note\r\n"Latte, large","say ""hi""\r\nthen go"\r\nMocha,\r\n')).toEqual([
+  it('reads quoted commas, doubled quotes and line breaks inside quotes, and CRLF endings', async () => {
+    expect(await parseCsv('name,note\r\n"Latte, large","say ""hi""\r\nthen go"\r\nMocha,\r\n')).toEqual([
       { line: 1, fields: ['name', 'note'] },
       { line: 2, fields: ['Latte, large', 'say "hi"\r\nthen go'] },
       { line: 4, fields: ['Mocha', ''] },
     ]);
   });
 
-  it('skips a byte-order mark and blank lines, but keeps counting lines', () => {
-    expect(parseCsv('\uFEFFa,b\n\n1,2\n\r\n3,4')).toEqual([
+  it('skips a byte-order mark and blank lines, but keeps counting lines', async () => {
+    expect(await parseCsv('\uFEFFa,b\n\n1,2\n\r\n3,4')).toEqual([
       { line: 1, fields: ['a', 'b'] },
       { line: 3, fields: ['1', '2'] },
       { line: 5, fields: ['3', '4'] },
     ]);
   });
 
-  it('keeps spaces and an empty last field exactly', () => {
-    expect(parseCsv(' a , b ,\n')).toEqual([{ line: 1, fields: [' a ', ' b ', ''] }]);
+  it('keeps spaces and an empty last field exactly', async () => {
+    expect(await parseCsv(' a , b ,\n')).toEqual([{ line: 1, fields: [' a ', ' b ', ''] }]);
   });
 
-  it('refuses a quoted field that is never closed, naming the line it opened on', () => {
-    const error = (() => {
-      try {
-        parseCsv('a,b\n1,"two\n3,4\n');
-      } catch (err) {
-        return err;
-      }
-    })();
+  it('refuses a quoted field that is never closed, naming the line it opened on', async () => {
+    const error = await parseCsv('a,b\n1,"two\n3,4\n').catch((err: unknown) => err);
     expect(error).toBeInstanceOf(CsvSyntaxError);
     expect(error).toMatchObject({
       code: 'CSV_SYNTAX',
@@ -75,7 +84,7 @@ describe('parseCsv', () => {
     });
   });
 
-  it('refuses text after a closing quote', () => {
-    expect(() => parseCsv('a,b\n"one"two,3\n')).toThrow(/^line 2: text after a closing quote/);
+  it('refuses text after a closing quote', async () => {
+    await expect(parseCsv('a,b\n"one"two,3\n')).rejects.toThrow(/^line 2: text after a closing quote/);
   });
 });

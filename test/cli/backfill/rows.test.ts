@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/cli/backfill/rows.js';
+import { csvRows, type RowResult } from '../../../src/cli/backfill/rows.js';
 import { BACKFILL_TARGETS } from '../../../src/cli/backfill/targets.js';
 import { cli } from '../run.js';
 
@@ -36,15 +36,14 @@ describe('backfill targets', () => {
 });
 
 describe('CSV rows', () => {
-  it('become the types of the contract: numbers, booleans in any case, and empty cells omitted', () => {
-    const rows = readCsv(
+  it('become the types of the contract: numbers, booleans in any case, and empty cells omitted', async () => {
+    const rows: RowResult[] = [];
+    const text =
       'externalCouponId,name,discountType,discountValue,isLoyaltyProgramCoupon\n' +
-        'k-1,Ten off,FixedAmount, 10.5 ,TRUE\n' +
-        'k-2,Five pc,Percentage,5,\n',
-      target('coupons'),
-    );
-    expect(rows.failures).toEqual([]);
-    expect(rows.valid).toEqual([
+      'k-1,Ten off,FixedAmount, 10.5 ,TRUE\n' +
+      'k-2,Five pc,Percentage,5,\n';
+    for await (const row of csvRows([text], target('coupons'))) rows.push(row);
+    expect(rows).toEqual([
       {
         line: 2,
         item: {

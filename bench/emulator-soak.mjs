@@ -1,0 +1,194 @@
+/**
+ * `node bench/emulator-soak.mjs [events]` (after `npm run build`): the emulator as an integration
+ * team runs it, `loyalty-partner emulate` in its own process with its traffic log on, fed
+ * 1,000,000 signed events from a fresh start at 64 in flight: a backfill's mix of CustomerSynced
+ * and ProductSynced over 20,000 customers and products, and InvoiceEarned for new invoices.
+ * Prints the rate and the emulator's RSS every 100,000 events, and checks the goal: at least
+ * 2,000 events/s in every stretch, RSS below 300 MB throughout, every event answered 200. The
+ * emulator's own CPU time is printed beside the wall-clock rate: on a machine busy with other work
+ * the wall clock measures the machine, the CPU time the emulator.
+ * Not part of `npm run bench` (it takes minutes); its figures are in the README, Performance.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEnvelope } from 'loyalty-partner-sdk';
+import { signPayload } from 'loyalty-partner-sdk/signature';
+import { Pool } from 'undici';
+
+const TOTAL = Number(process.argv[2] ?? 1_000_000);
+const STEP = 100_000;
+const IN_FLIGHT = 64;
+const POOL = 20_000;
+const GOAL = { eventsPerSecond: 2_000, rssMb: 300 };
+const API_KEY = 'lk_test_soak0000000000000000000000';
+const SECRET = 'whsec_soak_secret_0123456789abcdef';
+const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+/** The k-th event of the run: customers first, then the backfill's mix. */
+function eventAt(k) {
+  const n = k % POOL;
+  if (k < POOL)
+    return [
+      'CustomerSynced',
+      { externalCustomerId: `cust-${k}`, phone: `+9665${String(k).padStart(8, '0')}` },
+    ];
+  if (k % 10 === 0)
+    return [
+      'ProductSynced',
+      { externalProductId: `prod-${n}`, name: `Product ${n}`, price: 10 + (n % 50), isActive: true },
+    ];
+  if (k % 10 === 1)
+    return [
+      'CustomerSynced',
+      { externalCustomerId: `cust-${n}`, phone: `+9665${String(n).padStart(8, '0')}`, firstName: 'Soak' },
+    ];
+  return [
+    'InvoiceEarned',
+    {
+      externalInvoiceId: `inv-${k}`,
+      externalCustomerId: `cust-${n}`,
+      externalBranchId: 'branch-soak',
+      subtotalAfterDiscountBeforeVat: 20 + (k % 80),
+      earnType: 'Points',
+      stampCardId: null,
+      channel: 'Pos',
+    },
+  ];
+}
+
+// utime + stime of the emulator, in seconds (clock ticks of 1/100 s): what it cost, however
+// busy the machine is with other work.
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+const rssMb = (pid) => {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+};
+
+async function startEmulator(dir) {
+  const config = join(dir, 'emulator.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      port: 0,
+      merchants: [
+        {
+          tenantId: 'soak',
+          apiKey: API_KEY,
+          signingSecret: SECRET,
+          branches: [{ externalBranchId: 'branch-soak' }],
+        },
+      ],
+    }),
+  );
+  // The traffic log goes to a file, as to a terminal: read by someone else, never blocking on the
+  // load generator, which shares the machine.
+  const logPath = join(dir, 'traffic.log');
+  const out = openSync(logPath, 'w');
+  const flags = process.env.SOAK_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...flags, BIN, 'emulate', '--config', config], {
+    stdio: ['ignore', out, 'inherit'],
+  });
+  closeSync(out);
+  let url;
+  while (!url) {
+    if (child.exitCode !== null) throw new Error(`emulate exited with ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    url = /on (http:\/\/\S+)/.exec(readFileSync(logPath, 'utf8'))?.[1];
+  }
+  const lines = () => readFileSync(logPath, 'utf8').split('\n').length - 1;
+  return { child, url, lines };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'emulator-soak-'));
+  const emulator = await startEmulator(dir);
+  const logLines = () => emulator.lines();
+  const pool = new Pool(emulator.url, { connections: 16 });
+  const curve = [];
+  let next = 0;
+  let failures = 0;
+  let firstFailure = '';
+  let peakRss = rssMb(emulator.child.pid);
+  const started = performance.now();
+  let stretchStart = started;
+  let cpuStart = cpuSeconds(emulator.child.pid);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMb(emulator.child.pid));
+  }, 250);
+
+  async function worker() {
+    while (next < TOTAL) {
+      const k = next++;
+      const [eventType, payload] = eventAt(k);
+      const body = JSON.stringify(createEnvelope(eventType, payload));
+      const { statusCode, body: answer } = await pool.request({
+        path: '/api/partner/v1/events',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': API_KEY,
+          'x-signature': signPayload(body, SECRET),
+        },
+        body,
+      });
+      const text = await answer.text();
+      if (statusCode !== 200 && failures++ === 0) firstFailure = `${eventType} ${statusCode} ${text}`;
+      if ((k + 1) % STEP === 0) {
+        const now = performance.now();
+        const rss = rssMb(emulator.child.pid);
+        const cpu = cpuSeconds(emulator.child.pid);
+        peakRss = Math.max(peakRss, rss);
+        curve.push({
+          events: k + 1,
+          eventsPerSecond: Math.round(STEP / ((now - stretchStart) / 1000)),
+          // Events per second of the emulator's own CPU time: its speed on an idle core.
+          eventsPerCpuSecond: Math.round(STEP / Math.max(cpu - cpuStart, 0.01)),
+          rssMb: Math.round(rss),
+          seconds: Math.round((now - started) / 100) / 10,
+        });
+        stretchStart = now;
+        cpuStart = cpu;
+        const last = curve.at(-1);
+        console.error(
+          `${String(last.events).padStart(9)} events  ${String(last.eventsPerSecond).padStart(6)} events/s  ` +
+            `${String(last.eventsPerCpuSecond).padStart(6)} events per CPU-second  RSS ${last.rssMb} MB`,
+        );
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  emulator.child.kill('SIGTERM');
+  await new Promise((resolve) => emulator.child.once('exit', resolve));
+  const written = logLines();
+  rmSync(dir, { recursive: true, force: true });
+
+  const slowest = Math.min(...curve.map((point) => point.eventsPerSecond));
+  const slowestCpu = Math.min(...curve.map((point) => point.eventsPerCpuSecond));
+  const pass = slowest >= GOAL.eventsPerSecond && peakRss < GOAL.rssMb && failures === 0;
+  const fmt = (n) => n.toLocaleString('en-US');
+  console.log('| events | events/s (last 100k) | events per emulator CPU-second | emulator RSS (MB) |');
+  console.log('|--:|--:|--:|--:|');
+  for (const p of curve)
+    console.log(
+      `| ${fmt(p.events)} | ${fmt(p.eventsPerSecond)} | ${fmt(p.eventsPerCpuSecond)} | ${p.rssMb} |`,
+    );
+  console.log(
+    `\n${TOTAL.toLocaleString('en-US')} events in ${seconds.toFixed(0)} s (${Math.round(TOTAL / seconds).toLocaleString('en-US')}/s overall); ` +
+      `slowest stretch ${slowest.toLocaleString('en-US')}/s (${slowestCpu.toLocaleString('en-US')} per emulator CPU-second); peak RSS ${peakRss.toFixed(0)} MB; ` +
+      `${failures} not answered 200${failures ? ` (first: ${firstFailure})` : ''}; ${written.toLocaleString('en-US')} log lines.\n` +
+      `${pass ? 'PASS' : 'SHORT'}: >= ${GOAL.eventsPerSecond} events/s and RSS < ${GOAL.rssMb} MB through ${TOTAL.toLocaleString('en-US')} events`,
+  );
+  process.exitCode = pass ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,252 @@
+import { MERCHANT_CONTROL_ACTIONS } from '../../testing/control/control-api.js';
+import type { FaultKind, MerchantCredentials, MerchantState } from '../../testing/index.js';
+import { integerFlag, parseCommandArgs } from '../args.js';
+import { CLIENT_ENV } from '../client-env.js';
+import { ControlRefusal, controlClient, EmulatorUnreachable } from '../emulate/control-client.js';
+import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
+import { type CliIo, createStyle, readInput } from '../io.js';
+import type { Command } from './command.js';
+
+const COMMON = `  --url <url>        the running emulator (default $LOYALTY_BASE_URL, else http://127.0.0.1:8787)
+  -h, --help         show this help
+
+Exit codes: 0 done; 1 the emulator refused (unknown tenant, branch never synced, bad rule);
+2 usage error; 3 no emulator answers at the URL.`;
+
+const TENANT = `  --tenant-id <id>   the merchant (default: the emulator's only merchant)\n`;
+
+type Run = (args: { positionals: string[]; values: Record<string, unknown>; io: CliIo }) => Promise<void>;
+
+/** A command that acts on a running emulator: the failures it can meet become exit codes. */
+function controlCommand(
+  name: string,
+  summary: string,
+  help: string,
+  options: Parameters<typeof parseCommandArgs>[2],
+  run: Run,
+): Command {
+  return {
+    name,
+    summary,
+    help,
+    async run(argv, io): Promise<ExitCode> {
+      const { values, positionals } = parseCommandArgs(name, argv, { url: { type: 'string' }, ...options });
+      if (values.help) {
+        io.stdout.write(`${help}\n`);
+        return EXIT.ok;
+      }
+      const style = createStyle(io, 'stderr');
+      try {
+        await run({ positionals, values, io });
+        return EXIT.ok;
+      } catch (err) {
+        if (err instanceof ControlRefusal) {
+          io.stderr.write(`${style.red('error')}: the emulator refused: ${err.code}: ${err.message}\n`);
+          return EXIT.failed;
+        }
+        if (err instanceof EmulatorUnreachable) {
+          io.stderr.write(`${style.red('error')}: ${err.message}\n`);
+          return EXIT.unavailable;
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+const describe = (m: MerchantState) =>
+  `${m.tenantId}: ${m.connection}${m.paused ? ', paused' : ''} (status ${m.status}, subscription ${m.subscription})`;
+
+const merchantHelp = `Usage: loyalty-partner merchant <action> [options]
+
+Does what the merchant does in the dashboard, on a running emulator. <action> is one of:
+  ${MERCHANT_CONTROL_ACTIONS.join(', ')}
+pause: requests get 503 INTEGRATION_PAUSED until resume. disable / enable / disconnect send
+IntegrationStatusChanged. reconnect issues fresh credentials (printed) after a disconnect.
+
+Options:
+${TENANT}${COMMON}`;
+
+/** `loyalty-partner merchant pause|resume|enable|disable|disconnect|reconnect|...`. */
+export const merchantCommand = controlCommand(
+  'merchant',
+  'act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)',
+  merchantHelp,
+  { 'tenant-id': { type: 'string' } },
+  async ({ positionals, values, io }) => {
+    const [action, extra] = positionals;
+    if (action === undefined || !MERCHANT_CONTROL_ACTIONS.includes(action) || extra !== undefined)
+      throw new UsageError(`merchant: give one action: ${MERCHANT_CONTROL_ACTIONS.join(', ')}`);
+    const control = controlClient(io, values.url as string | undefined);
+    const tenantId = await control.tenant(values['tenant-id'] as string | undefined);
+    const answer = await control.call<{ merchant: MerchantState; credentials?: MerchantCredentials }>(
+      'POST',
+      `/merchants/${encodeURIComponent(tenantId)}/${action}`,
+    );
+    io.stdout.write(`${action}: ${describe(answer.merchant)}\n`);
+    if (action === 'reconnect' && answer.credentials) {
+      io.stdout.write(
+        'Fresh test credentials (the old key is revoked):\n' +
+          `  export ${CLIENT_ENV.apiKey}=${answer.credentials.apiKey}\n` +
+          `  export ${CLIENT_ENV.signingSecret}=${answer.credentials.signingSecret}\n`,
+      );
+    }
+  },
+);
+
+/** `loyalty-partner branch confirm <externalBranchId>`. */
+export const branchCommand = controlCommand(
+  'branch',
+  'confirm a branch pairing on a running emulator',
+  `Usage: loyalty-partner branch confirm <externalBranchId> [options]
+
+Confirms a branch pairing that BranchSynced created, as the merchant does in the dashboard:
+earns at that branch stop getting 400 BRANCH_MAPPING_UNCONFIRMED.
+
+Options:
+${TENANT}${COMMON}`,
+  { 'tenant-id': { type: 'string' } },
+  async ({ positionals, values, io }) => {
+    const [verb, branchId, extra] = positionals;
+    if (verb !== 'confirm' || branchId === undefined || extra !== undefined)
+      throw new UsageError('branch: usage is `loyalty-partner branch confirm <externalBranchId>`');
+    const control = controlClient(io, values.url as string | undefined);
+    const tenantId = await control.tenant(values['tenant-id'] as string | undefined);
+    await control.call(
+      'POST',
+      `/merchants/${encodeURIComponent(tenantId)}/branches/${encodeURIComponent(branchId)}/confirm`,
+    );
+    io.stdout.write(`branch ${branchId} of ${tenantId}: confirmed\n`);
+  },
+);
+
+/** `loyalty-partner rule set EarnRate|StampRule <json | @file>`. */
+export const ruleCommand = controlCommand(
+  'rule',
+  'change an earn rule or a stamp card on a running emulator',
+  `Usage: loyalty-partner rule set <EarnRate|StampRule> <json | @file | ->
+
+Changes a rule as the merchant does in the dashboard: the emulator bumps ruleVersion and sends
+LoyaltyRuleChanged. The rule is the body of the EarnRate or StampRule of spec 2.3, e.g.
+  loyalty-partner rule set EarnRate '{"methodType":"PerAmount","pointCostAmount":5,"isActive":true}'
+  loyalty-partner rule set StampRule @card.json
+
+Options:
+${TENANT}${COMMON}`,
+  { 'tenant-id': { type: 'string' } },
+  async ({ positionals, values, io }) => {
+    const [verb, ruleType, source, extra] = positionals;
+    if (verb !== 'set' || (ruleType !== 'EarnRate' && ruleType !== 'StampRule') || !source || extra)
+      throw new UsageError(
+        'rule: usage is `loyalty-partner rule set <EarnRate|StampRule> <json | @file | ->`',
+      );
+    const text =
+      source === '-' || source.startsWith('@')
+        ? Buffer.from(await readInput(io, source === '-' ? '-' : source.slice(1))).toString('utf8')
+        : source;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text);
+    } catch {
+      throw new UsageError('rule: the rule is not valid JSON');
+    }
+    const control = controlClient(io, values.url as string | undefined);
+    const tenantId = await control.tenant(values['tenant-id'] as string | undefined);
+    const { ruleVersion } = await control.call<{ ruleVersion: number | null }>(
+      'POST',
+      `/merchants/${encodeURIComponent(tenantId)}/rules`,
+      { ruleType, payload },
+    );
+    io.stdout.write(
+      ruleVersion === null
+        ? `${ruleType} of ${tenantId}: removed (nothing is announced)\n`
+        : `${ruleType} of ${tenantId}: ruleVersion ${ruleVersion}, LoyaltyRuleChanged queued\n`,
+    );
+  },
+);
+
+/** `loyalty-partner ship <EventType>`. */
+export const shipCommand = controlCommand(
+  'ship',
+  'ship a Planned handler (CustomersSyncedBatch, InvoiceRefunded, ...) on a running emulator',
+  `Usage: loyalty-partner ship <EventType> [options]
+
+Deploys a Planned handler on the emulator: until then the event type gets 503
+EVENT_HANDLER_NOT_REGISTERED. InvoiceRefunded also starts RefundReversalCompleted.
+
+Options:
+${COMMON}`,
+  {},
+  async ({ positionals, values, io }) => {
+    const [eventType, extra] = positionals;
+    if (eventType === undefined || extra !== undefined)
+      throw new UsageError('ship: give one event type, e.g. `loyalty-partner ship CustomersSyncedBatch`');
+    const control = controlClient(io, values.url as string | undefined);
+    const { shipped } = await control.call<{ shipped: string[] }>('POST', '/ship', { eventType });
+    io.stdout.write(`shipped: ${shipped.join(', ')}\n`);
+  },
+);
+
+/** `loyalty-partner faults <kind,...> | clear`. */
+export const faultsCommand = controlCommand(
+  'faults',
+  'inject faults into a running emulator, or clear them',
+  `Usage: loyalty-partner faults <kind,...> [--rate <0..1>] [--seed <n>] [--times <n>] [options]
+       loyalty-partner faults clear [options]
+
+Kinds: a 503 code of the catalogue (CONCURRENCY_CONFLICT, SUBSCRIPTION_LAPSED, ...),
+rate-limited, reset, timeout, clock-skew, timeout-after-processing.
+
+Options:
+  --rate <0..1>      probability a request is faulted (default 1)
+  --seed <n>         seed of the draws (default 1)
+  --times <n>        stop after this many faults
+${COMMON}`,
+  { rate: { type: 'string' }, seed: { type: 'string' }, times: { type: 'string' } },
+  async ({ positionals, values, io }) => {
+    const [kinds, extra] = positionals;
+    if (kinds === undefined || extra !== undefined)
+      throw new UsageError('faults: give the kinds, comma-separated, or `clear`');
+    const control = controlClient(io, values.url as string | undefined);
+    if (kinds === 'clear') {
+      await control.call('DELETE', '/faults');
+      io.stdout.write('faults: none\n');
+      return;
+    }
+    const rate = values.rate === undefined ? undefined : Number(values.rate);
+    if (rate !== undefined && !(rate >= 0 && rate <= 1))
+      throw new UsageError('--rate must be between 0 and 1');
+    const seed = integerFlag('seed', values.seed as string | undefined, 'a seed');
+    const times = integerFlag('times', values.times as string | undefined, 'faults');
+    const plan = {
+      kinds: kinds.split(',').map((kind) => kind.trim()) as FaultKind[],
+      ...(rate !== undefined && { rate }),
+      ...(seed !== undefined && { seed }),
+      ...(times !== undefined && { times }),
+    };
+    await control.call('PUT', '/faults', plan);
+    io.stdout.write(`faults: ${plan.kinds.join(', ')} at rate ${rate ?? 1}\n`);
+  },
+);
+
+/** `loyalty-partner latency <ms>`. */
+export const latencyCommand = controlCommand(
+  'latency',
+  'make a running emulator answer partner requests after a delay',
+  `Usage: loyalty-partner latency <ms> [options]
+
+Every partner request waits <ms> milliseconds (0 to 60000) before it is answered; 0 turns it off.
+
+Options:
+${COMMON}`,
+  {},
+  async ({ positionals, values, io }) => {
+    const [ms, extra] = positionals;
+    const latency = integerFlag('latency', ms, 'milliseconds');
+    if (latency === undefined || extra !== undefined)
+      throw new UsageError('latency: give milliseconds, e.g. 250');
+    const control = controlClient(io, values.url as string | undefined);
+    const { latencyMs } = await control.call<{ latencyMs: number }>('PUT', '/latency', { ms: latency });
+    io.stdout.write(`latency: ${latencyMs} ms\n`);
+  },
+);

@@ -1,0 +1,183 @@
+import type { Emulator, ShippableEventType } from '../emulator-api.js';
+import { EmulatorError } from '../emulator-error.js';
+import type { FaultOptions } from '../faults.js';
+import type { IntegrationStatus } from '../merchant.js';
+import type { MerchantOptions, MerchantStore } from '../merchant-store.js';
+import type { RequestRecord } from '../request-router.js';
+import type { RuleChange } from '../rules.js';
+import type { Delivery } from '../webhook-dispatcher.js';
+import { DASHBOARD_HTML } from './dashboard-page.js';
+import { dashboardState } from './dashboard-state.js';
+
+/**
+ * The path the running emulator reserves for itself: the dashboard page at `/__emulator/`, its
+ * state at `/__emulator/state`, and the merchant's actions as `POST /__emulator/...` (what the
+ * `loyalty-partner merchant`, `ship`, `faults` and `latency` commands call). Never a partner path.
+ *
+ * @example
+ * ```ts
+ * import { CONTROL_BASE_PATH, createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * const { tenantId } = emulator.createMerchant();
+ * const { url } = await emulator.listen();
+ * await fetch(`${url}${CONTROL_BASE_PATH}/merchants/${tenantId}/pause`, { method: 'POST' });
+ * ```
+ */
+export const CONTROL_BASE_PATH = '/__emulator';
+
+/** What the control interface reaches: the emulator's public API, plus what only a dashboard reads. */
+export interface ControlDeps {
+  emulator: Emulator;
+  store: MerchantStore;
+  recentDeliveries: (count: number) => Delivery[];
+  log: readonly RequestRecord[];
+  cacheSize: () => number;
+  shipped: () => string[];
+  faults: () => FaultOptions | null;
+  latencyMs: () => number;
+}
+
+/** Whether a request is for the control interface rather than a partner endpoint. */
+export const isControlPath = (url: string): boolean => {
+  const { pathname } = new URL(url);
+  return pathname === CONTROL_BASE_PATH || pathname.startsWith(`${CONTROL_BASE_PATH}/`);
+};
+
+// The merchant's one-click actions: the name in the path, what it does.
+const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknown> = {
+  pause: (e, t) => e.pause(t),
+  resume: (e, t) => e.resume(t),
+  enable: (e, t) => e.setStatus(t, 'Enabled' satisfies IntegrationStatus),
+  disable: (e, t) => e.setStatus(t, 'Disabled'),
+  disconnect: (e, t) => e.setStatus(t, 'Disconnected'),
+  reconnect: (e, t) => e.reconnect(t),
+  activate: (e, t) => e.activate(t),
+  'lapse-subscription': (e, t) => e.lapseSubscription(t),
+  'renew-subscription': (e, t) => e.renewSubscription(t),
+  'complete-rotation': (e, t) => e.completeRotation(t),
+};
+
+/**
+ * The names of the merchant actions `POST /__emulator/merchants/<tenantId>/<action>` takes.
+ *
+ * @example
+ * ```ts
+ * import { MERCHANT_CONTROL_ACTIONS } from 'loyalty-partner-sdk/testing';
+ * console.log(MERCHANT_CONTROL_ACTIONS.includes('pause')); // true
+ * ```
+ */
+export const MERCHANT_CONTROL_ACTIONS: readonly string[] = Object.keys(MERCHANT_ACTIONS);
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+
+const STATUS_OF: Record<string, number> = {
+  UNKNOWN_TENANT: 404,
+  UNKNOWN_REDEMPTION: 404,
+  TENANT_EXISTS: 409,
+};
+
+class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function bodyOf<T>(request: Request): Promise<T> {
+  const text = await request.text();
+  if (text === '') return {} as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ControlError(400, 'INVALID_REQUEST', 'The body is not valid JSON');
+  }
+}
+
+/** Answers one request under `/__emulator`: the page, the state, or an action. */
+export async function handleControl(request: Request, deps: ControlDeps): Promise<Response> {
+  const path = new URL(request.url).pathname.slice(CONTROL_BASE_PATH.length).replace(/\/+$/, '');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  try {
+    const result = await dispatch(request.method, parts, request, deps);
+    return result instanceof Response ? result : json(200, { ok: true, ...result });
+  } catch (err) {
+    if (err instanceof ControlError) return json(err.status, { code: err.code, message: err.message });
+    if (err instanceof EmulatorError)
+      return json(STATUS_OF[err.code] ?? 400, { code: err.code, message: err.message });
+    // A rule or fault plan the emulator's own parsers refused: the caller's input, not a crash.
+    return json(400, { code: 'INVALID_REQUEST', message: (err as Error).message ?? String(err) });
+  }
+}
+
+async function dispatch(
+  method: string,
+  parts: string[],
+  request: Request,
+  deps: ControlDeps,
+): Promise<Response | Record<string, unknown>> {
+  const { emulator } = deps;
+  const [first, tenantId, action, branchId, branchAction] = parts;
+  const is = (m: string, length: number) => method === m && parts.length === length;
+  if (is('GET', 0))
+    return new Response(DASHBOARD_HTML, {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  if (first === 'state' && is('GET', 1)) return json(200, dashboardState(deps));
+  if (first === 'requests' && is('GET', 1)) {
+    const eventId = new URL(request.url).searchParams.get('eventId') ?? undefined;
+    return json(200, { requests: emulator.requests(eventId === undefined ? {} : { eventId }).slice(-50) });
+  }
+  if (first === 'merchants' && is('POST', 1))
+    return { merchant: emulator.createMerchant(await bodyOf<MerchantOptions>(request)) };
+  if (first === 'merchants' && tenantId !== undefined && action !== undefined) {
+    const run = MERCHANT_ACTIONS[action];
+    if (run && is('POST', 3)) {
+      const credentials = run(emulator, tenantId);
+      return { merchant: emulator.merchant(tenantId), ...(credentials ? { credentials } : {}) };
+    }
+    if (action === 'rules' && is('POST', 3)) {
+      const ruleVersion = emulator.changeRule(tenantId, await bodyOf<RuleChange>(request));
+      return { ruleVersion: ruleVersion ?? null };
+    }
+    if (action === 'receiver-url' && is('POST', 3)) {
+      emulator.setReceiverUrl(tenantId, (await bodyOf<{ url: string }>(request)).url);
+      return {};
+    }
+    if (action === 'branches' && branchId !== undefined && branchAction === 'confirm' && is('POST', 5)) {
+      emulator.confirmBranch(tenantId, branchId);
+      return { merchant: emulator.merchant(tenantId) };
+    }
+  }
+  if (first === 'ship' && is('POST', 1)) {
+    const { eventType } = await bodyOf<{ eventType: ShippableEventType }>(request);
+    emulator.shipHandler(eventType);
+    return { shipped: deps.shipped() };
+  }
+  if (first === 'faults' && is('PUT', 1)) {
+    const plan = await bodyOf<FaultOptions>(request);
+    if (!Array.isArray(plan.kinds))
+      throw new ControlError(400, 'INVALID_REQUEST', 'A fault plan needs kinds: a list of fault kinds');
+    emulator.injectFaults(plan);
+    return { faults: deps.faults() };
+  }
+  if (first === 'faults' && is('DELETE', 1)) {
+    emulator.clearFaults();
+    return { faults: null };
+  }
+  if (first === 'latency' && is('PUT', 1)) {
+    emulator.setLatency((await bodyOf<{ ms: number }>(request)).ms);
+    return { latencyMs: deps.latencyMs() };
+  }
+  throw new ControlError(
+    404,
+    'UNKNOWN_CONTROL_ACTION',
+    `No control action ${method} ${CONTROL_BASE_PATH}/${parts.join('/')}: see README "The control interface"`,
+  );
+}

@@ -1,0 +1,51 @@
+import { connectionState } from '../merchant.js';
+import type { ControlDeps } from './control-api.js';
+
+/** How many of the newest events, deliveries, ledger entries and balances the dashboard shows. */
+const SHOWN = 25;
+
+/**
+ * What the dashboard page draws, read from the newest records only: a poll costs the same after
+ * a million events as after ten. Holds no API key, secret or signature.
+ */
+export function dashboardState(deps: ControlDeps) {
+  const merchants = deps.store.all().map((m) => {
+    const balances = [...m.balances.entries()].slice(-SHOWN).map(([customer, b]) => ({
+      externalCustomerId: customer,
+      points: b.points,
+      stamps: { ...b.stamps },
+    }));
+    return {
+      tenantId: m.tenantId,
+      environment: m.environment,
+      connection: connectionState(m),
+      status: m.status,
+      paused: m.paused,
+      subscription: m.subscriptionActive ? 'Active' : 'Lapsed',
+      receiverUrl: m.receiverUrl ?? null,
+      ruleVersion: m.ruleVersion,
+      earnRate: m.earnRate,
+      stampCards: [...m.stampCards.values()],
+      branches: [...m.branches.values()],
+      counts: {
+        customers: m.customers.size,
+        products: m.products.size,
+        invoices: m.invoices.size,
+        ledgerEntries: m.ledger.length,
+      },
+      balances,
+      ledger: m.ledger.slice(-SHOWN),
+    };
+  });
+  return {
+    now: deps.emulator.now().toISOString(),
+    merchants,
+    events: deps.log.slice(-SHOWN),
+    requestsSeen: deps.log.at(-1)?.seq ?? 0,
+    deliveries: deps.recentDeliveries(SHOWN).map(({ envelope: _envelope, ...delivery }) => delivery),
+    cachedResponses: deps.cacheSize(),
+    shipped: deps.shipped(),
+    faults: deps.faults(),
+    latencyMs: deps.latencyMs(),
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * How many of the newest items each of the emulator's records keeps by default: the request log,
+ * the deliveries that reached an end state, each merchant's ledger and invoices, and the response
+ * cache (which also forgets after 24 h). Balances stay exact whatever is forgotten: they are
+ * running sums, not a scan of the ledger.
+ * Public as `EMULATOR_DEFAULTS.historyLimit`.
+ */
+export const HISTORY_LIMIT_DEFAULT = 50_000;
+
+/**
+ * Drops the oldest items once the array holds a tenth more than `limit`: one splice per
+ * `limit / 10` pushes keeps the cost per push constant, where a shift per push would not.
+ */
+export function trimOldest<T>(items: T[], limit: number): void {
+  if (items.length > limit + Math.ceil(limit / 10)) items.splice(0, items.length - limit);
+}

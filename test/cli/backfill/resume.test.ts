@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmulator } from 'loyalty-partner-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../run.js';
+
+const emulator = createEmulator();
+let url: string;
+const dir = mkdtempSync(join(tmpdir(), 'resume-'));
+beforeAll(async () => {
+  ({ url } = await emulator.listen());
+});
+afterAll(() => emulator.close());
+
+describe('backfill --resume', () => {
+  it('sends the rows a stopped run did not, each under the eventId it had, so none is processed twice', async () => {
+    const { tenantId, apiKey, signingSecret } = emulator.createMerchant({ tenantId: 'resuming' });
+    const env = { LOYALTY_BASE_URL: url, LOYALTY_API_KEY: apiKey, LOYALTY_SIGNING_SECRET: signingSecret };
+    const csv = join(dir, 'customers.csv');
+    const rows = Array.from({ length: 6 }, (_, i) => `c-${i},+96650000000${i}`);
+    writeFileSync(csv, ['externalCustomerId,phone', ...rows, ''].join('\n'));
+
+    emulator.pause(tenantId);
+    const stopped = await cli(['backfill', 'customers', csv, '--no-retry'], { env });
+    expect(stopped.code).toBe(3);
+    const report = `${csv}.resume.jsonl`;
+    expect(stopped.stdout).toContain(
+      `  resume with: loyalty-partner backfill customers ${csv} --resume ${report} `,
+    );
+    expect(stopped.stdout).not.toContain('--event-id');
+    const listed = readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(listed.map((entry) => entry.line)).toEqual([2, 3, 4, 5, 6, 7]);
+    const eventIds = listed.map((entry) => entry.eventId as string);
+    expect(new Set(eventIds).size).toBe(6);
+
+    emulator.resume(tenantId);
+    const resumed = await cli(['backfill', 'customers', csv, '--resume', report], { env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('6 rows read, 6 sent, 0 failed');
+    // The paused service refused the first batch event: these rows never reached it before.
+    for (const eventId of eventIds)
+      expect(emulator.events({ eventId }).map((r) => r.outcome)).toEqual(['processed']);
+
+    // Resumed once more from the same report: every row is answered from the response cache.
+    const again = await cli(['backfill', 'customers', csv, '--resume', report], { env });
+    expect(again.code).toBe(0);
+    for (const eventId of eventIds) expect(emulator.events({ eventId }).at(-1)?.outcome).toBe('replayed');
+    expect(emulator.merchant(tenantId).customers).toHaveLength(6);
+  });
+
+  it('skips the rows a report does not list: they were sent', async () => {
+    const { apiKey, signingSecret } = emulator.createMerchant({ tenantId: 'partial' });
+    const env = { LOYALTY_BASE_URL: url, LOYALTY_API_KEY: apiKey, LOYALTY_SIGNING_SECRET: signingSecret };
+    const csv = join(dir, 'branches.csv');
+    writeFileSync(csv, 'externalBranchId,name,isActive\nb-1,One,true\nb-2,Two,true\nb-3,Three,true\n');
+    const report = join(dir, 'partial.jsonl');
+    writeFileSync(report, '{"line":3,"path":"","message":"not sent"}\n');
+    const result = await cli(['backfill', 'branches', csv, '--resume', report], { env });
+    expect(result.stdout).toContain('1 row read, 1 sent, 0 failed');
+    expect(emulator.merchant('partial').branches.map((b) => b.externalBranchId)).toEqual(['b-2']);
+  });
+});
