@@ -1,4 +1,4 @@
--- loyalty-partner-sdk PostgreSQL schema, version 1, for schema "loyalty".
+-- loyalty-partner-sdk PostgreSQL schema, version 2, for schema "loyalty".
 -- Generated from src/postgres/schema/steps.ts; migrate(db, { schema }) runs the same statements
 -- under an advisory lock. Replace "loyalty" to use another schema. Run it in one transaction.
 
@@ -30,3 +30,107 @@ CREATE TABLE IF NOT EXISTS "loyalty".rules (
   PRIMARY KEY (tenant_id, external_store_id, rule_type, stamp_card_id)
 );
 INSERT INTO "loyalty".schema_version (version, description) VALUES (1, 'receiver inbox and rule store') ON CONFLICT (version) DO NOTHING;
+
+-- step 2: transactional outbox
+CREATE TABLE IF NOT EXISTS "loyalty".outbox (
+  seq              bigint      GENERATED ALWAYS AS IDENTITY UNIQUE,
+  event_id         text        PRIMARY KEY,
+  tenant_id        text        NOT NULL,
+  event_type       text        NOT NULL,
+  envelope         jsonb       NOT NULL,
+  enqueued_at      bigint      NOT NULL,
+  state            text        NOT NULL DEFAULT 'pending'
+                               CHECK (state IN ('pending', 'parked', 'dead', 'expired', 'delivered')),
+  attempts         integer     NOT NULL DEFAULT 0,
+  first_attempt_at bigint,
+  last_error       jsonb,
+  due_at           timestamptz NOT NULL DEFAULT '-infinity',
+  claimed_by       text,
+  claim_expires_at timestamptz,
+  delivered_at     timestamptz,
+  keys_changes     text[]      NOT NULL,
+  keys_needs       text[]      NOT NULL,
+  trace_context    text
+);
+CREATE INDEX IF NOT EXISTS outbox_pending ON "loyalty".outbox (tenant_id, seq) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS outbox_pending_changes ON "loyalty".outbox USING gin (keys_changes) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS outbox_pending_needs ON "loyalty".outbox USING gin (keys_needs) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS outbox_settled ON "loyalty".outbox (state, seq) WHERE state IN ('parked', 'dead', 'expired');
+CREATE INDEX IF NOT EXISTS outbox_delivered_at ON "loyalty".outbox (delivered_at) WHERE state = 'delivered';
+CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
+  tenant_id text   PRIMARY KEY,
+  reason    text   NOT NULL,
+  since     bigint NOT NULL
+);
+CREATE OR REPLACE FUNCTION "loyalty".outbox_enqueue(
+  p_event_id text, p_tenant_id text, p_event_type text, p_envelope jsonb, p_enqueued_at bigint,
+  p_changes text[], p_needs text[], p_trace text
+) RETURNS boolean LANGUAGE plpgsql AS $fn$
+DECLARE
+  lock_key record;
+  inserted boolean;
+BEGIN
+  -- One lock per key, in one global order (no deadlock between two enqueues): exclusive for a
+  -- key the event changes, shared for one it only needs, held until the caller commits.
+  FOR lock_key IN
+    SELECT hashtext(p_tenant_id || '/' || k.key) AS id, bool_or(k.changes) AS exclusive
+    FROM (SELECT unnest(p_changes) AS key, true AS changes
+          UNION ALL SELECT unnest(p_needs), false) k
+    GROUP BY 1 ORDER BY 1
+  LOOP
+    IF lock_key.exclusive THEN
+      PERFORM pg_advisory_xact_lock(hashtext('"loyalty".outbox'), lock_key.id);
+    ELSE
+      PERFORM pg_advisory_xact_lock_shared(hashtext('"loyalty".outbox'), lock_key.id);
+    END IF;
+  END LOOP;
+  INSERT INTO "loyalty".outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
+  VALUES (p_event_id, p_tenant_id, p_event_type, p_envelope, p_enqueued_at, p_changes, p_needs, p_trace)
+  ON CONFLICT (event_id) DO NOTHING;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  RETURN inserted;
+END
+$fn$;
+CREATE OR REPLACE FUNCTION "loyalty".outbox_claim(
+  p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[]
+) RETURNS SETOF "loyalty".outbox LANGUAGE plpgsql AS $fn$
+BEGIN
+  -- One claim at a time per schema: the live-claim counts below are then exact. The next
+  -- statement takes a fresh snapshot, so it sees every claim committed before this lock.
+  PERFORM pg_advisory_xact_lock(hashtext('"loyalty".outbox'), 0);
+  RETURN QUERY
+  WITH live AS (
+    SELECT l.tenant_id, count(*)::integer AS n FROM "loyalty".outbox l
+    WHERE l.state = 'pending' AND l.claim_expires_at > clock_timestamp()
+    GROUP BY l.tenant_id
+  ), ready AS (
+    SELECT o.event_id, o.tenant_id, o.seq, coalesce(live.n, 0) AS n
+    FROM "loyalty".outbox o LEFT JOIN live ON live.tenant_id = o.tenant_id
+    WHERE o.state = 'pending'
+      AND o.due_at <= clock_timestamp()
+      AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
+      AND coalesce(live.n, 0) < p_max_in_flight
+      AND (p_only IS NULL OR o.tenant_id = ANY (p_only))
+      AND NOT (o.tenant_id = ANY (p_skip))
+      AND NOT EXISTS (SELECT 1 FROM "loyalty".outbox_tenant_stops t WHERE t.tenant_id = o.tenant_id)
+      AND NOT EXISTS (
+        SELECT 1 FROM "loyalty".outbox e
+        WHERE e.state = 'pending' AND e.tenant_id = o.tenant_id AND e.seq < o.seq
+          AND (e.keys_changes && (o.keys_changes || o.keys_needs) OR e.keys_needs && o.keys_changes)
+      )
+    ORDER BY o.seq
+    LIMIT p_limit
+    FOR UPDATE OF o SKIP LOCKED
+  ), chosen AS (
+    SELECT r.event_id FROM (
+      SELECT ready.event_id, ready.n + row_number() OVER (PARTITION BY ready.tenant_id ORDER BY ready.seq) AS would_be
+      FROM ready
+    ) r WHERE r.would_be <= p_max_in_flight
+  )
+  UPDATE "loyalty".outbox u
+  SET claimed_by = p_owner, claim_expires_at = clock_timestamp() + p_lease_ms * interval '1 millisecond'
+  FROM chosen WHERE u.event_id = chosen.event_id
+  RETURNING u.*;
+END
+$fn$;
+INSERT INTO "loyalty".schema_version (version, description) VALUES (2, 'transactional outbox') ON CONFLICT (version) DO NOTHING;
