@@ -105,7 +105,23 @@ export interface EventTypeInfo {
   readonly entityIdField: string | null;
   /** For batch types: the single-entity type each item corresponds to. */
   readonly singleEventType?: InboundEventType;
+  /**
+   * Inbound types: the entities the event changes. Two events of a tenant keep their enqueue
+   * order when one changes a key the other changes or needs (the outbox's causal order).
+   */
+  readonly changes?: readonly EntityKeyField[];
+  /** Inbound types: the entities the event reads but does not change (a sale needs its branch). */
+  readonly needs?: readonly EntityKeyField[];
   readonly description: string;
+}
+
+/**
+ * Where an event names one entity: the entity type and the payload field holding its id. In a
+ * batch (a type with `singleEventType`) the field is read from every item of `items`.
+ */
+export interface EntityKeyField {
+  readonly entity: EntityType;
+  readonly field: string;
 }
 
 /**
@@ -124,6 +140,11 @@ export const EVENT_TYPES = {
     availability: 'Available',
     entityType: 'Invoice',
     entityIdField: 'externalInvoiceId',
+    changes: [
+      { entity: 'Customer', field: 'externalCustomerId' },
+      { entity: 'Invoice', field: 'externalInvoiceId' },
+    ],
+    needs: [{ entity: 'Branch', field: 'externalBranchId' }],
     description: 'A sale earned points or stamps; the service computes how many.',
   },
   InvoiceRefunded: {
@@ -131,6 +152,11 @@ export const EVENT_TYPES = {
     availability: 'Planned',
     entityType: 'Invoice',
     entityIdField: 'externalInvoiceId',
+    changes: [
+      { entity: 'Invoice', field: 'externalOriginalInvoiceId' },
+      { entity: 'Invoice', field: 'externalInvoiceId' },
+    ],
+    needs: [],
     description: 'A refund; the service reverses the original earn once the handler ships.',
   },
   CouponUsed: {
@@ -138,6 +164,11 @@ export const EVENT_TYPES = {
     availability: 'Available',
     entityType: 'Coupon',
     entityIdField: 'externalCouponId',
+    changes: [
+      { entity: 'Customer', field: 'externalCustomerId' },
+      { entity: 'Invoice', field: 'externalInvoiceId' },
+    ],
+    needs: [{ entity: 'Coupon', field: 'externalCouponId' }],
     description: 'A coupon was redeemed on an invoice.',
   },
   CouponUsageCancelled: {
@@ -145,6 +176,8 @@ export const EVENT_TYPES = {
     availability: 'Available',
     entityType: 'Coupon',
     entityIdField: 'externalCouponId',
+    changes: [{ entity: 'Invoice', field: 'externalInvoiceId' }],
+    needs: [{ entity: 'Coupon', field: 'externalCouponId' }],
     description: 'Reverses a previous CouponUsed.',
   },
   BranchSynced: {
@@ -152,6 +185,8 @@ export const EVENT_TYPES = {
     availability: 'Available',
     entityType: 'Branch',
     entityIdField: 'externalBranchId',
+    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
+    needs: [],
     description: 'Creates or updates one branch.',
   },
   CustomerSynced: {
@@ -159,6 +194,8 @@ export const EVENT_TYPES = {
     availability: 'Available',
     entityType: 'Customer',
     entityIdField: 'externalCustomerId',
+    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
+    needs: [],
     description: 'Creates or updates one customer.',
   },
   ProductSynced: {
@@ -166,6 +203,8 @@ export const EVENT_TYPES = {
     availability: 'Available',
     entityType: 'Product',
     entityIdField: 'externalProductId',
+    changes: [{ entity: 'Product', field: 'externalProductId' }],
+    needs: [],
     description: 'Creates, updates or (isActive: false) deactivates one product.',
   },
   CouponSynced: {
@@ -173,6 +212,8 @@ export const EVENT_TYPES = {
     availability: 'Available',
     entityType: 'Coupon',
     entityIdField: 'externalCouponId',
+    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
+    needs: [],
     description: 'Creates or updates one coupon.',
   },
   BranchesSyncedBatch: {
@@ -181,6 +222,8 @@ export const EVENT_TYPES = {
     entityType: 'Branch',
     entityIdField: 'externalBranchId',
     singleEventType: 'BranchSynced',
+    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
+    needs: [],
     description: 'Up to 500 branches, for a backfill or a reconciliation.',
   },
   CustomersSyncedBatch: {
@@ -189,6 +232,8 @@ export const EVENT_TYPES = {
     entityType: 'Customer',
     entityIdField: 'externalCustomerId',
     singleEventType: 'CustomerSynced',
+    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
+    needs: [],
     description: 'Up to 500 customers, for a backfill or a reconciliation.',
   },
   ProductsSyncedBatch: {
@@ -197,6 +242,8 @@ export const EVENT_TYPES = {
     entityType: 'Product',
     entityIdField: 'externalProductId',
     singleEventType: 'ProductSynced',
+    changes: [{ entity: 'Product', field: 'externalProductId' }],
+    needs: [],
     description: 'Up to 500 products, for a backfill or a reconciliation.',
   },
   CouponsSyncedBatch: {
@@ -205,6 +252,8 @@ export const EVENT_TYPES = {
     entityType: 'Coupon',
     entityIdField: 'externalCouponId',
     singleEventType: 'CouponSynced',
+    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
+    needs: [],
     description: 'Up to 500 coupons, for a backfill or a reconciliation.',
   },
   RefundReversalCompleted: {

@@ -6,14 +6,7 @@ import { chunked, readIfExists, replaceFileDurably, writeAll } from './file-dura
 import { acquireDirLock } from './file-lock.js';
 import { GroupCommit } from './group-commit.js';
 import { decodeJournal, encodeRecord, JOURNAL_MAGIC } from './journal-codec.js';
-import type {
-  EventPatch,
-  OutboxStore,
-  StoredEvent,
-  StoredTenantStop,
-  StoreSnapshot,
-  StoreStats,
-} from './store.js';
+import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import {
   type FileStoreOptions,
   type NormalisedStoreOptions,
@@ -37,8 +30,45 @@ const JOURNAL_FILE = 'outbox.journal';
  * const store = fileStore('/var/lib/pos/loyalty-outbox', { maxEvents: 50_000, maxBytes: 32 * 1024 * 1024 });
  * ```
  */
-export function fileStore(dir: string, options: FileStoreOptions = {}): OutboxStore {
-  return new FileStore(resolve(dir), normaliseStoreOptions(options));
+export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
+  return new JournalStore(resolve(dir), normaliseStoreOptions(options));
+}
+
+/**
+ * Counters of the file store's journal, for monitoring, tests and benchmarks.
+ *
+ * @example
+ * ```ts
+ * import type { JournalStats } from 'loyalty-partner-sdk/outbox';
+ * const damaged = (stats: JournalStats) => stats.lostRecords > 0;
+ * ```
+ */
+export interface JournalStats {
+  readonly events: number;
+  /** Bytes of the live events as the store accounts them against `maxBytes`. */
+  readonly bytes: number;
+  readonly maxEvents: number;
+  readonly maxBytes: number;
+  /** Durable flushes (one write + one fsync for a whole group of records). */
+  readonly flushes: number;
+  /** Records written, summed over all flushes. */
+  readonly records: number;
+  readonly compactions: number;
+  /** Bytes of a torn last record dropped when the journal was opened. */
+  readonly recoveredBytes: number;
+}
+
+/**
+ * What `fileStore` returns: a local store with its journal's counters.
+ *
+ * @example
+ * ```ts
+ * import { fileStore, type FileStore } from 'loyalty-partner-sdk/outbox';
+ * const store: FileStore = fileStore('/var/lib/pos/loyalty-outbox');
+ * ```
+ */
+export interface FileStore extends LocalStore {
+  stats(): JournalStats;
 }
 
 interface Submission {
@@ -48,7 +78,8 @@ interface Submission {
   readonly reserved: number;
 }
 
-class FileStore implements OutboxStore {
+class JournalStore implements FileStore {
+  readonly kind = 'local';
   private readonly table: EventTable;
   private readonly path: string;
   private readonly commits = new GroupCommit<Submission>(
@@ -104,15 +135,15 @@ class FileStore implements OutboxStore {
     return this.submit(plain({ op: 'patch', id: eventId, patch }));
   }
 
-  remove(eventId: string): Promise<void> {
-    return this.submit(plain({ op: 'del', id: eventId }));
+  async remove(eventIds: readonly string[]): Promise<void> {
+    await Promise.all(eventIds.map((id) => this.submit(plain({ op: 'del', id }))));
   }
 
   setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
     return this.submit(plain({ op: 'tenant', id: tenantId, stop }));
   }
 
-  stats(): StoreStats {
+  stats(): JournalStats {
     const { maxEvents, maxBytes } = this.options;
     return { events: this.table.size, bytes: this.table.bytes, maxEvents, maxBytes, ...this.counters };
   }

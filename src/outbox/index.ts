@@ -12,6 +12,7 @@ export {
   OutboxNotStartedError,
   OutboxStoreError,
 } from './errors.js';
+export type { FileStore, JournalStats } from './file-store.js';
 export { fileStore } from './file-store.js';
 export { memoryStore } from './memory-store.js';
 export { createOutbox } from './outbox.js';
@@ -23,14 +24,18 @@ export { OUTBOX_DEFAULTS } from './outbox-options.js';
 export type { IntegrationStatusEventLike, TenantContextLike, TenantControl } from './status-handler.js';
 export { outboxStatusHandler } from './status-handler.js';
 export type {
+  CausalKeys,
+  ClaimOutcome,
+  ClaimRequest,
   EventFailure,
   EventPatch,
   EventState,
+  LocalStore,
   OutboxStore,
+  SharedStore,
   StoredEvent,
   StoredTenantStop,
   StoreSnapshot,
-  StoreStats,
 } from './store.js';
 export type { FileStoreOptions, StoreLimits } from './store-options.js';
 export { STORE_DEFAULTS } from './store-options.js';

@@ -1,14 +1,7 @@
 import { OutboxClosedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
 import { encodeRecord } from './journal-codec.js';
-import type {
-  EventPatch,
-  OutboxStore,
-  StoredEvent,
-  StoredTenantStop,
-  StoreSnapshot,
-  StoreStats,
-} from './store.js';
+import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import { normaliseStoreOptions, type StoreLimits } from './store-options.js';
 
 /**
@@ -23,15 +16,15 @@ import { normaliseStoreOptions, type StoreLimits } from './store-options.js';
  * const store = memoryStore({ maxEvents: 100 });
  * ```
  */
-export function memoryStore(options: StoreLimits = {}): OutboxStore {
+export function memoryStore(options: StoreLimits = {}): LocalStore {
   return new MemoryStore(options);
 }
 
-class MemoryStore implements OutboxStore {
+class MemoryStore implements LocalStore {
+  readonly kind = 'local';
   private readonly table: EventTable;
   private readonly limits: { maxEvents: number; maxBytes: number };
   private state: 'new' | 'open' | 'closed' = 'new';
-  private flushes = 0;
 
   constructor(options: StoreLimits) {
     const { maxEvents, maxBytes } = normaliseStoreOptions(options);
@@ -59,26 +52,14 @@ class MemoryStore implements OutboxStore {
     this.apply({ op: 'patch', id: eventId, patch: structuredClone(patch) });
   }
 
-  async remove(eventId: string): Promise<void> {
+  async remove(eventIds: readonly string[]): Promise<void> {
     this.check();
-    this.apply({ op: 'del', id: eventId });
+    for (const id of eventIds) this.apply({ op: 'del', id });
   }
 
   async setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
     this.check();
     this.apply({ op: 'tenant', id: tenantId, stop });
-  }
-
-  stats(): StoreStats {
-    return {
-      events: this.table.size,
-      bytes: this.table.bytes,
-      ...this.limits,
-      flushes: this.flushes,
-      records: this.flushes,
-      compactions: 0,
-      recoveredBytes: 0,
-    };
   }
 
   async close(): Promise<void> {
@@ -93,6 +74,5 @@ class MemoryStore implements OutboxStore {
   private apply(record: JournalRecord, size = 0): void {
     // A copy, so a caller that mutates its object later cannot change what the store holds.
     this.table.apply(structuredClone(record), size);
-    this.flushes += 1;
   }
 }

@@ -16,10 +16,10 @@ import type { StoredEvent } from './store.js';
 export function newEvent<T extends InboundEventType>(
   eventType: T,
   payload: PayloadInput<T>,
-  options: EnqueueOptions,
+  options: EnqueueOptions<unknown>,
   defaults: { tenantId: string | undefined; seq: number; now: number },
 ): StoredEvent {
-  const { tenantId = defaults.tenantId, ...envelopeOptions } = options;
+  const { tenantId = defaults.tenantId, tx: _tx, ...envelopeOptions } = options;
   if (typeof tenantId !== 'string' || tenantId.length === 0) {
     throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid enqueue options', [
       { path: 'tenantId', message: 'is required when the outbox has clientFor (one client per tenant)' },

@@ -1,12 +1,28 @@
 import type { EnvelopeOptions, InboundEventType, PayloadInput } from '../contract/index.js';
 import type { OutboxSender } from './outbox-options.js';
-import type { EventState, StoredEvent, StoreStats } from './store.js';
+import type { EventState, StoredEvent } from './store.js';
 import type { TenantStatus } from './tenant-queue.js';
 
-/** Options of `enqueue`: the envelope's (`eventId`, `occurredAt`, ...) and the tenant's. */
-export interface EnqueueOptions extends EnvelopeOptions {
+/**
+ * Options of `enqueue`: the envelope's (`eventId`, `occurredAt`, ...), the tenant's, and with a
+ * shared store (`postgresStore`) the caller's transaction.
+ *
+ * @example
+ * ```ts
+ * import type { EnqueueOptions } from 'loyalty-partner-sdk/outbox';
+ * const options: EnqueueOptions = { tenantId: 'store-42' };
+ * ```
+ */
+export interface EnqueueOptions<Tx = never> extends EnvelopeOptions {
   /** Whose event it is. Required with `clientFor`; with `client` it defaults to `defaultTenantId`. */
   tenantId?: string;
+  /**
+   * The caller's open transaction (a `pg` PoolClient inside BEGIN, a postgres.js transaction
+   * `sql`): the event is written with it and commits or rolls back with the caller's writes.
+   * Only a shared store accepts it; `fileStore` and `memoryStore` refuse it with a
+   * `LoyaltyValidationError` (path `tx`), since they cannot join a database transaction.
+   */
+  tx?: Tx;
 }
 
 /**
@@ -29,7 +45,6 @@ export interface OutboxStats {
   readonly delivered: number;
   /** Every tenant the outbox has seen, by id. */
   readonly tenants: readonly TenantStatus[];
-  readonly store: StoreStats;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RETRY_WINDOW_MS } from '../client/options.js';
 import { type InboundEnvelope, LoyaltyValidationError } from '../contract/index.js';
 import type { OutboxHooks } from './outbox-hooks.js';
-import type { OutboxStore } from './store.js';
+import type { LocalStore, OutboxStore } from './store.js';
 
 /** What a successful send tells the outbox: the fields of the client's `SendResult` it uses. */
 export interface OutboxSendResult {
@@ -114,8 +114,9 @@ export const OUTBOX_DEFAULTS = {
 
 /** Options with every default applied, checked once when the outbox is created. */
 export type NormalisedOutboxOptions = Required<
-  Omit<OutboxOptions, 'client' | 'clientFor' | 'defaultTenantId'>
+  Omit<OutboxOptions, 'client' | 'clientFor' | 'defaultTenantId' | 'store'>
 > & {
+  readonly store: LocalStore;
   readonly senderFor: (tenantId: string) => OutboxSender | Promise<OutboxSender>;
   /** `undefined` with `clientFor`: every `enqueue` then names its tenant. */
   readonly defaultTenantId: string | undefined;
@@ -127,7 +128,7 @@ export function normaliseOutboxOptions(options: OutboxOptions): NormalisedOutbox
   if ((client === undefined) === (clientFor === undefined)) {
     issues.push({ path: 'client', message: 'give exactly one of client and clientFor' });
   }
-  if (typeof options.store?.append !== 'function') {
+  if (typeof options.store?.append !== 'function' || options.store.kind !== 'local') {
     issues.push({ path: 'store', message: 'must be a store such as fileStore(dir) or memoryStore()' });
   }
   const merged = {
@@ -146,7 +147,7 @@ export function normaliseOutboxOptions(options: OutboxOptions): NormalisedOutbox
     throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid outbox options', issues);
   return {
     ...merged,
-    store: options.store,
+    store: options.store as LocalStore,
     hooks: options.hooks ?? {},
     now: options.now ?? OUTBOX_DEFAULTS.now,
     senderFor: clientFor ?? (() => client!),

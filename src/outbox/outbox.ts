@@ -127,7 +127,6 @@ class DurableOutbox implements Outbox {
       inFlight: tenants.filter((tenant) => tenant.inFlight).length,
       delivered: this.ctx.counters.delivered,
       tenants: tenants.map((tenant) => tenant.status()).sort((a, b) => a.tenantId.localeCompare(b.tenantId)),
-      store: this.options.store.stats(),
     };
   }
 

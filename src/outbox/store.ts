@@ -1,4 +1,7 @@
 import type { InboundEnvelope } from '../contract/index.js';
+import type { CausalKeys } from './causal-keys.js';
+
+export type { CausalKeys } from './causal-keys.js';
 
 /**
  * Where an event stands while the outbox holds it. Delivered and discarded events leave the store.
@@ -36,7 +39,10 @@ export interface StoredEvent {
   readonly tenantId: string;
   /** The envelope exactly as built at `enqueue`: every attempt sends these fields. */
   readonly envelope: InboundEnvelope;
-  /** Global enqueue order; FIFO per tenant follows it. */
+  /**
+   * Enqueue order; causal order follows it. A local store keeps the outbox's number; a shared
+   * store assigns its own increasing number at `append` and ignores the one it is given.
+   */
   readonly seq: number;
   /** Unix milliseconds of the durable enqueue. */
   readonly enqueuedAt: number;
@@ -69,45 +75,163 @@ export interface StoreSnapshot {
   readonly stoppedTenants: readonly StoredTenantStop[];
 }
 
-/** Counters a store exposes for monitoring, tests and benchmarks. */
-export interface StoreStats {
-  readonly events: number;
-  /** Bytes of the live events as the store accounts them against `maxBytes`. */
-  readonly bytes: number;
-  readonly maxEvents: number;
-  readonly maxBytes: number;
-  /** Durable flushes (one write + one fsync for a whole group of records in the file store). */
-  readonly flushes: number;
-  /** Records written, summed over all flushes. */
-  readonly records: number;
-  readonly compactions: number;
-  /** Bytes of a torn last record dropped when the journal was opened. */
-  readonly recoveredBytes: number;
-}
-
 /**
- * The persistence the outbox needs. `fileStore` and `memoryStore` implement it; another store
- * (SQLite, IndexedDB) only has to keep the same promises: every returned promise resolves once
- * the change is durable, and `append` refuses with `OutboxFullError` rather than dropping.
+ * A store whose events belong to this process alone: `fileStore` and `memoryStore`. The outbox
+ * loads everything at `start()`, keeps it in memory and schedules it itself; the store only
+ * makes each change durable. Every returned promise resolves once the change is durable (the
+ * file store groups concurrent changes into one write and one fsync). Another store of this kind
+ * (SQLite, IndexedDB) keeps the same promises.
  *
  * @example
  * ```ts
- * import { memoryStore, type OutboxStore } from 'loyalty-partner-sdk/outbox';
- * const store: OutboxStore = memoryStore();
+ * import { memoryStore, type LocalStore } from 'loyalty-partner-sdk/outbox';
+ * const store: LocalStore = memoryStore();
  * ```
  */
-export interface OutboxStore {
-  /** Loads (and recovers, and compacts) what a previous run left. Called once, by `outbox.start()`. */
+export interface LocalStore {
+  readonly kind: 'local';
+  /** Loads (and recovers) what a previous run left. Called once, by `outbox.start()`. */
   open(): Promise<StoreSnapshot>;
   /** Stores a new event. Rejects with `OutboxFullError` when a limit would be exceeded. */
   append(event: StoredEvent): Promise<void>;
   /** Records a state change of a stored event (never refused for lack of space). */
   update(eventId: string, patch: EventPatch): Promise<void>;
-  /** Forgets an event: delivered or discarded. */
-  remove(eventId: string): Promise<void>;
+  /**
+   * Forgets events: delivered or discarded. The outbox passes every delivery answered since the
+   * last call at once, so many acknowledgements share one durable write.
+   */
+  remove(eventIds: readonly string[]): Promise<void>;
   /** Records that a tenant is stopped (`stop`) or no longer (`null`). */
   setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void>;
-  stats(): StoreStats;
   /** Makes everything durable and releases the store (the file store's lock). */
   close(): Promise<void>;
 }
+
+/** What `SharedStore.claim` is asked for. */
+export interface ClaimRequest {
+  /** Most events to return in this call. */
+  readonly limit: number;
+  /**
+   * Per tenant, claimed events whose lease is live (every process counted) never exceed this:
+   * return only `maxInFlight - liveClaims(tenant)` more events of a tenant.
+   */
+  readonly maxInFlight: number;
+  /** The lease of each claimed event: `claimedUntil = now + leaseMs` (the database's clock). */
+  readonly leaseMs: number;
+  /** Claim only events of these tenants (a paused tenant's probe); absent: every tenant. */
+  readonly onlyTenants?: readonly string[] | undefined;
+  /** Claim no event of these tenants (paused in this process; it probes them itself). */
+  readonly skipTenants: readonly string[];
+}
+
+/**
+ * How one claimed attempt ended, recorded by `SharedStore.record`. Every kind but `delivered`
+ * ends the claim (the lease is cleared) and keeps the row.
+ *
+ * - `delivered`: the service credited the event (or had already): delete the row.
+ * - `retry`: apply `patch` (state stays `pending`); the event is due again `retryAfterMs` from
+ *   now (the database's clock: a relative delay, so clocks of processes do not matter).
+ * - `settle`: apply `patch`, whose `state` is `parked`, `dead` or `expired`: answered for the last
+ *   time; it no longer holds back later events.
+ * - `release`: the attempt was aborted (`close()`); nothing else changes, due now.
+ */
+export type ClaimOutcome =
+  | { readonly kind: 'delivered'; readonly eventId: string }
+  | {
+      readonly kind: 'retry';
+      readonly eventId: string;
+      readonly patch: EventPatch;
+      readonly retryAfterMs: number;
+    }
+  | { readonly kind: 'settle'; readonly eventId: string; readonly patch: EventPatch }
+  | { readonly kind: 'release'; readonly eventId: string };
+
+/**
+ * A store many processes share (`postgresStore`): rows live in the database, and each process's
+ * outbox asks the store for work instead of holding it. The outbox's scheduler (per-tenant
+ * in-flight limit, verdicts, tenant stops, backoff, expiry) is the same code as for a local
+ * store; this interface is the part that must hold across processes.
+ *
+ * `Tx` is the caller's transaction handle (a `pg` PoolClient inside BEGIN, a postgres.js
+ * transaction `sql`): `outbox.enqueue(type, payload, { tx })` writes the event with it, so the
+ * event commits or rolls back with the caller's own writes.
+ *
+ * Rules every method keeps:
+ * - **Causal readiness.** `claim` returns a `pending` event only when no *earlier* event of the
+ *   same tenant (lower `seq`) is still `pending` (claimed or not, due or not) and conflicts with
+ *   it: `earlier.changes && (later.changes || later.needs)` or `earlier.needs && later.changes`
+ *   (array overlap of the keys given at `append`). Parked, dead and expired events hold nothing
+ *   back. The scheduler therefore never sends an event before the last attempt of one it follows.
+ * - **Leases.** A claim lasts `leaseMs`; the outbox renews leases of events it still sends
+ *   (`extendLease`). A claim whose lease ran out (its process died) is claimable again, and
+ *   counts no longer against `maxInFlight`.
+ * - **Stops.** A tenant with a stop recorded (`setTenantStop`) has none of its events claimed, by
+ *   any process, until the stop is cleared.
+ * - Returned promises resolve once the change is committed; errors reject (the outbox retries).
+ *
+ * @example
+ * ```ts
+ * import type { SharedStore } from 'loyalty-partner-sdk/outbox';
+ * const claimsOnly = (store: SharedStore<unknown>) => store.kind === 'shared';
+ * ```
+ */
+export interface SharedStore<Tx> {
+  readonly kind: 'shared';
+  /** Checks the store is usable (schema migrated); returns the tenants stopped now. */
+  open(): Promise<{ readonly stoppedTenants: readonly StoredTenantStop[] }>;
+  /**
+   * Inserts a `pending` event with its causal keys (see `causalKeys`), with `tx` when given
+   * (visible to claims only once the caller commits). The store assigns `seq` in increasing
+   * order. An `eventId` already stored is left as it is (no error). Rejects with
+   * `OutboxFullError` when the store has a limit and it would be passed.
+   */
+  append(
+    event: StoredEvent,
+    options: { readonly keys: CausalKeys; readonly tx?: Tx | undefined },
+  ): Promise<void>;
+  /**
+   * Claims up to `request.limit` due, causally ready, unclaimed `pending` events (`FOR UPDATE
+   * SKIP LOCKED`), oldest `seq` first, and returns them as stored. Due: never tried, or the
+   * `retryAfterMs` of its last `retry` outcome has passed.
+   */
+  claim(request: ClaimRequest): Promise<StoredEvent[]>;
+  /** Pushes the lease of events this process still sends to `now + leaseMs`. */
+  extendLease(eventIds: readonly string[], leaseMs: number): Promise<void>;
+  /**
+   * Records outcomes of claimed attempts, many at once (the outbox groups the answers that
+   * arrived together: one statement or transaction for many).
+   */
+  record(outcomes: readonly ClaimOutcome[]): Promise<void>;
+  /**
+   * Changes an event outside an attempt's end: `firstAttemptAt` before the first attempt (the
+   * claim stays), or an operator's `redeliver` (back to `pending`, due now). Unknown ids: no-op.
+   */
+  update(eventId: string, patch: EventPatch): Promise<void>;
+  /** Deletes events (the operator's `discard`). */
+  remove(eventIds: readonly string[]): Promise<void>;
+  /** Records that a tenant is stopped (`stop`) or no longer (`null`); seen by every process. */
+  setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void>;
+  /** One event in any state; `undefined` when it is not stored. */
+  get(eventId: string): Promise<StoredEvent | undefined>;
+  /** Events in one state, by `seq`, optionally of one tenant, at most `limit` (default 1000). */
+  list(
+    state: EventState,
+    filter?: { readonly tenantId?: string | undefined; readonly limit?: number | undefined },
+  ): Promise<StoredEvent[]>;
+  /** Events per state, every tenant, every process. */
+  counts(): Promise<Readonly<Record<EventState, number>>>;
+  /** Releases this process's resources. The user's own pool or client is not closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * What `createOutbox({ store })` accepts: a local store (file, memory) or a shared one
+ * (Postgres). `Tx` is the transaction handle a shared store accepts in `enqueue`.
+ *
+ * @example
+ * ```ts
+ * import { fileStore, type OutboxStore } from 'loyalty-partner-sdk/outbox';
+ * const store: OutboxStore = fileStore('/var/lib/pos/loyalty-outbox');
+ * ```
+ */
+export type OutboxStore<Tx = never> = LocalStore | SharedStore<Tx>;

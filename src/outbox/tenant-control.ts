@@ -32,7 +32,7 @@ export async function discard(ctx: OutboxContext, event: StoredEvent): Promise<v
   if (tenant.inFlight && tenant.head?.eventId === event.eventId) {
     throw new OutboxEventStateError(event.eventId, 'in-flight', 'discard');
   }
-  await ctx.options.store.remove(event.eventId);
+  await ctx.options.store.remove([event.eventId]);
   ctx.entries.delete(event.eventId);
   tenant.remove(event.eventId);
   ctx.pump();

@@ -46,7 +46,7 @@ export async function applyVerdict(
       tenant.failures = 0;
       tenant.nextAt = 0;
       resumeIfPaused(ctx, tenant, now);
-      await options.store.remove(event.eventId).catch(ignore);
+      await options.store.remove([event.eventId]).catch(ignore);
       ctx.counters.delivered += 1;
       const { status, correlationId, alreadyCredited } = verdict;
       callHook(hooks, 'onDelivered', {

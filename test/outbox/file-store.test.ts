@@ -39,7 +39,7 @@ describe('fileStore', () => {
       lastError: { code: 'BRANCH_MAPPING_UNCONFIRMED', message: 'm', status: 400 },
     });
     await store.update(b.eventId, { firstAttemptAt: 1_760_000_000_500, attempts: 1 });
-    await store.remove(c.eventId);
+    await store.remove([c.eventId]);
     await store.setTenantStop('tenant-b', { tenantId: 'tenant-b', reason: 'Disconnected', since: 5 });
     await store.close();
 
@@ -140,7 +140,7 @@ describe('fileStore', () => {
     const refusal = await store.append(c).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(OutboxFullError);
     expect(refusal).toMatchObject({ code: 'OUTBOX_FULL', limit: 'maxEvents', max: 2 });
-    await store.remove(a.eventId);
+    await store.remove([a.eventId]);
     await store.append(c);
     await store.close();
     expect((await reopen()).events.map((event) => event.seq)).toEqual([2, 3]);
@@ -171,7 +171,7 @@ describe('fileStore', () => {
       const event = storedEvent(i);
       await store.append(event);
       if (i % 10 === 0) kept.push(event);
-      else await store.remove(event.eventId);
+      else await store.remove([event.eventId]);
     }
     const { compactions } = store.stats();
     await store.close();

@@ -81,8 +81,9 @@ describe('enqueue', () => {
     const refusal = await outbox.enqueue('InvoiceEarned', bad).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(LoyaltyValidationError);
     expect(refusal).toMatchObject({ code: 'INVALID_PAYLOAD', issues: [{ path: 'payload.stampCardId' }] });
-    expect(store.stats().events).toBe(0);
+    expect(outbox.stats().pending).toBe(0);
     await outbox.close();
+    expect((await store.open()).events).toEqual([]);
   });
 
   it('refuses an eventId that is not a UUIDv7 before storing anything', async () => {
@@ -94,8 +95,9 @@ describe('enqueue', () => {
       code: 'INVALID_PAYLOAD',
       issues: [expect.objectContaining({ path: 'eventId' })],
     });
-    expect(store.stats().events).toBe(0);
+    expect(outbox.stats().pending).toBe(0);
     await outbox.close();
+    expect((await store.open()).events).toEqual([]);
   });
 
   it('refuses an event type the service sends, as the client would', async () => {
@@ -116,7 +118,7 @@ describe('enqueue', () => {
     await expect(outbox.enqueue('InvoiceEarned', invoice('inv-1'), { eventId })).resolves.toEqual({
       eventId,
     });
-    expect(store.stats().events).toBe(1);
+    expect(outbox.stats().pending).toBe(1);
     await outbox.close({ deadlineMs: 0 });
   });
 
@@ -240,7 +242,7 @@ describe('close', () => {
     release.open();
     await closing;
     expect(recorder.named('onDelivered')).toHaveLength(1);
-    expect(store.stats().events).toBe(0);
+    expect((await store.open()).events).toEqual([]);
   });
 
   it('aborts a send still in flight at the deadline and leaves the event for the next start', async () => {

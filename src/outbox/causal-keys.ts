@@ -1,0 +1,74 @@
+import type { EntityKeyField } from '../contract/event-types.js';
+import { EVENT_TYPES, type InboundEventType } from '../contract/index.js';
+
+/**
+ * The entity keys of one event, as `'<EntityType>:<id>'` strings (`'Customer:c-1'`,
+ * `'Invoice:i-9'`), read from the catalogue's `changes`/`needs`. Sorted and without repeats, so a
+ * store can keep them as they are (the Postgres store: two `text[]` columns).
+ */
+export interface CausalKeys {
+  readonly changes: readonly string[];
+  readonly needs: readonly string[];
+}
+
+/**
+ * The one place that says which entities an event changes and which it needs. The memory
+ * scheduler and the shared stores both use it, so they order events the same way.
+ *
+ * A key an event both changes and needs is listed under `changes` only. A payload whose field is
+ * missing (cannot happen after validation) contributes no key.
+ *
+ * @example
+ * ```ts
+ * // internal: import { causalKeys } from '../outbox/causal-keys.js';
+ * causalKeys({ eventType: 'CouponUsed', payload: { externalCouponId: 'k-1', externalCustomerId: 'c-1', externalInvoiceId: 'i-9' } });
+ * // { changes: ['Customer:c-1', 'Invoice:i-9'], needs: ['Coupon:k-1'] }
+ * ```
+ */
+export function causalKeys(envelope: { readonly eventType: string; readonly payload: unknown }): CausalKeys {
+  const info = EVENT_TYPES[envelope.eventType as InboundEventType] as
+    | { changes?: readonly EntityKeyField[]; needs?: readonly EntityKeyField[]; singleEventType?: string }
+    | undefined;
+  if (!info) return { changes: [], needs: [] };
+  const payload = envelope.payload as Record<string, unknown> | null;
+  // A batch names its entities in its items.
+  const sources: unknown[] =
+    info.singleEventType !== undefined && Array.isArray(payload?.items) ? payload.items : [payload];
+  const changes = keysOf(info.changes, sources);
+  const needs = keysOf(info.needs, sources).filter((key) => !changes.includes(key));
+  return { changes, needs };
+}
+
+/**
+ * Must `later` wait until `earlier` is answered for the last time? Yes when one changes a key the
+ * other changes or needs. Two events that only need the same entity do not wait for each other.
+ *
+ * @example
+ * ```ts
+ * // internal: import { conflicts } from '../outbox/causal-keys.js';
+ * conflicts({ changes: ['Customer:c-1'], needs: [] }, { changes: [], needs: ['Customer:c-1'] }); // true
+ * ```
+ */
+export function conflicts(earlier: CausalKeys, later: CausalKeys): boolean {
+  return (
+    overlaps(earlier.changes, later.changes) ||
+    overlaps(earlier.changes, later.needs) ||
+    overlaps(earlier.needs, later.changes)
+  );
+}
+
+function overlaps(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  return a.some((key) => b.includes(key));
+}
+
+function keysOf(fields: readonly EntityKeyField[] | undefined, sources: readonly unknown[]): string[] {
+  const keys = new Set<string>();
+  for (const { entity, field } of fields ?? []) {
+    for (const source of sources) {
+      const id = (source as Record<string, unknown> | null)?.[field];
+      if (typeof id === 'string' && id.length > 0) keys.add(`${entity}:${id}`);
+    }
+  }
+  return [...keys].sort();
+}
