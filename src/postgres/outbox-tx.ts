@@ -20,10 +20,13 @@ export type PostgresOutboxTx =
   | { unsafe(text: string, values?: unknown[]): PromiseLike<unknown> };
 
 type Fn = (...args: never[]) => unknown;
+// A postgres.js \`sql\` is a function with properties.
 const has = (value: unknown, key: string): boolean =>
-  typeof value === 'object' &&
+  (typeof value === 'object' || typeof value === 'function') &&
   value !== null &&
   typeof (value as Record<string, unknown>)[key] === 'function';
+const isPool = (value: unknown): boolean =>
+  has(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
 const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown> =>
   Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
 const sqlState = (err: unknown): string =>
@@ -60,7 +63,7 @@ export async function enqueueWithTx(
   params: readonly unknown[],
   schema: string,
 ): Promise<boolean> {
-  if (has(tx, 'connect') || has(tx, 'begin')) {
+  if (isPool(tx) || has(tx, 'begin')) {
     throw new OutboxTransactionError(
       'NOT_A_TRANSACTION',
       `enqueue: tx is a ${has(tx, 'begin') ? 'postgres.js sql' : 'pool'}, not a transaction; pass ` +
