@@ -3,27 +3,29 @@
  * docs/ARCHITECTURE.md ("Transactional outbox on Postgres"); in short:
  *
  * - `seq` (identity) is the enqueue order; causal order between two events of a tenant follows
- *   it when their keys conflict. `outbox_enqueue` takes a transaction-scoped advisory lock per
- *   causal key before the row gets its `seq` (exclusive for keys the event changes, shared for
- *   keys it only needs), so of two conflicting events, the one whose transaction commits first
- *   also has the lower `seq`: `seq` order is commit order wherever order matters.
+ *   it when their keys conflict. The enqueue statement (`outbox-sql.ts`) takes a
+ *   transaction-scoped advisory lock per causal key before the row gets its `seq` (exclusive for
+ *   keys the event changes, shared for keys it only needs), so of two conflicting events, the
+ *   one whose transaction commits first also has the lower `seq`: `seq` order is commit order
+ *   wherever order matters.
  * - `outbox_claim` serialises claims with one advisory lock (so per-tenant in-flight counts are
  *   exact) and hands out due, unclaimed (or lease-expired), causally ready rows with
  *   `FOR UPDATE SKIP LOCKED`.
  * - Delivered rows stay (state `delivered`) for the retention period, so an `eventId` enqueued
  *   again within the service's dedup window is recognised; the store deletes them in batches.
  */
+import { crc32 } from '../outbox/crc32.js';
 import type { SchemaStep } from './schema/steps.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
-const lockSpace = (s: string) => `hashtext('${s.replaceAll("'", "''")}.outbox')`;
+export const lockSpace = (s: string): number => crc32(new TextEncoder().encode(`${s}.outbox`)) | 0;
 
 export const OUTBOX_SCHEMA_STEP: SchemaStep = {
   version: 2,
   description: 'transactional outbox',
   statements: (s) => [
     `CREATE TABLE IF NOT EXISTS ${s}.outbox (
-  seq              bigint      GENERATED ALWAYS AS IDENTITY UNIQUE,
+  seq              bigint      GENERATED ALWAYS AS IDENTITY,
   event_id         text        PRIMARY KEY,
   tenant_id        text        NOT NULL,
   event_type       text        NOT NULL,
@@ -54,35 +56,6 @@ export const OUTBOX_SCHEMA_STEP: SchemaStep = {
   reason    text   NOT NULL,
   since     bigint NOT NULL
 )`,
-    `CREATE OR REPLACE FUNCTION ${s}.outbox_enqueue(
-  p_event_id text, p_tenant_id text, p_event_type text, p_envelope jsonb, p_enqueued_at bigint,
-  p_changes text[], p_needs text[], p_trace text
-) RETURNS boolean LANGUAGE plpgsql AS $fn$
-DECLARE
-  lock_key record;
-  inserted boolean;
-BEGIN
-  -- One lock per key, in one global order (no deadlock between two enqueues): exclusive for a
-  -- key the event changes, shared for one it only needs, held until the caller commits.
-  FOR lock_key IN
-    SELECT hashtext(p_tenant_id || '/' || k.key) AS id, bool_or(k.changes) AS exclusive
-    FROM (SELECT unnest(p_changes) AS key, true AS changes
-          UNION ALL SELECT unnest(p_needs), false) k
-    GROUP BY 1 ORDER BY 1
-  LOOP
-    IF lock_key.exclusive THEN
-      PERFORM pg_advisory_xact_lock(${lockSpace(s)}, lock_key.id);
-    ELSE
-      PERFORM pg_advisory_xact_lock_shared(${lockSpace(s)}, lock_key.id);
-    END IF;
-  END LOOP;
-  INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
-  VALUES (p_event_id, p_tenant_id, p_event_type, p_envelope, p_enqueued_at, p_changes, p_needs, p_trace)
-  ON CONFLICT (event_id) DO NOTHING;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
-  RETURN inserted;
-END
-$fn$`,
     `CREATE OR REPLACE FUNCTION ${s}.outbox_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[]
 ) RETURNS SETOF ${s}.outbox LANGUAGE plpgsql AS $fn$

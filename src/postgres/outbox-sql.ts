@@ -9,8 +9,18 @@ const COLUMNS =
   'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error';
 
 export const outboxSql = (s: string) => ({
-  /** $1..$8 as `outbox_enqueue` takes them: locks the event's keys, then inserts it. */
-  enqueue: `SELECT ${s}.outbox_enqueue($1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text) AS inserted`,
+  /**
+   * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). The aggregate takes
+   * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
+   */
+  enqueue: `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
+SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
+FROM (
+  SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
+                    ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked
+  FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)
+) AS locks
+ON CONFLICT (event_id) DO NOTHING`,
   /** One statement, no parameters: refused outside a transaction block (SQLSTATE 25P01). */
   probeTransaction: 'SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue',
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',

@@ -10,8 +10,10 @@ import type {
 } from '../outbox/store.js';
 import { type PostgresDb, toDatabase } from './database.js';
 import { cleaner } from './inbox.js';
+import { keyLocks } from './outbox-locks.js';
 import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
+import { lockSpace } from './outbox-schema.js';
 import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
 import { quoteSchema } from './schema/identifier.js';
@@ -49,6 +51,7 @@ export function postgresStore(
   const s = quoteSchema(settings.schema, 'postgresStore');
   const database = toDatabase(db, 'postgresStore');
   const sql = outboxSql(s);
+  const space = lockSpace(s);
   const cleanup = cleaner(database, sql.cleanup, settings);
   // Who holds a claim: this store instance (a process may run several outboxes).
   const owner = `outbox-${globalThis.crypto.randomUUID()}`;
@@ -89,6 +92,7 @@ export function postgresStore(
       event: StoredEvent,
       { keys, tx }: { readonly keys: CausalKeys; readonly tx?: PostgresOutboxTx },
     ) {
+      const locks = keyLocks(event.tenantId, keys);
       const params = [
         event.eventId,
         event.tenantId,
@@ -98,6 +102,9 @@ export function postgresStore(
         keys.changes,
         keys.needs,
         null,
+        space,
+        locks.ids,
+        locks.exclusive,
       ];
       if (tx !== undefined) {
         await enqueueWithTx(sql, tx, params, settings.schema);

@@ -62,7 +62,7 @@ export async function enqueueWithTx(
   tx: unknown,
   params: readonly unknown[],
   schema: string,
-): Promise<boolean> {
+): Promise<void> {
   if (isPool(tx) || has(tx, 'begin')) {
     throw new OutboxTransactionError(
       'NOT_A_TRANSACTION',
@@ -88,11 +88,7 @@ export async function enqueueWithTx(
     } else {
       await probe(sql, tx, runs);
     }
-    const result = await call(tx, runs, sql.enqueue, [...params]);
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-      inserted: boolean;
-    }[];
-    return rows[0]?.inserted === true;
+    await call(tx, runs, sql.enqueue, [...params]);
   } catch (err) {
     if (err instanceof OutboxTransactionError) throw err;
     if (sqlState(err) === '25P01') throw notInTransaction(err);

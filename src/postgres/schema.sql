@@ -33,7 +33,7 @@ INSERT INTO "loyalty".schema_version (version, description) VALUES (1, 'receiver
 
 -- step 2: transactional outbox
 CREATE TABLE IF NOT EXISTS "loyalty".outbox (
-  seq              bigint      GENERATED ALWAYS AS IDENTITY UNIQUE,
+  seq              bigint      GENERATED ALWAYS AS IDENTITY,
   event_id         text        PRIMARY KEY,
   tenant_id        text        NOT NULL,
   event_type       text        NOT NULL,
@@ -62,42 +62,13 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
   reason    text   NOT NULL,
   since     bigint NOT NULL
 );
-CREATE OR REPLACE FUNCTION "loyalty".outbox_enqueue(
-  p_event_id text, p_tenant_id text, p_event_type text, p_envelope jsonb, p_enqueued_at bigint,
-  p_changes text[], p_needs text[], p_trace text
-) RETURNS boolean LANGUAGE plpgsql AS $fn$
-DECLARE
-  lock_key record;
-  inserted boolean;
-BEGIN
-  -- One lock per key, in one global order (no deadlock between two enqueues): exclusive for a
-  -- key the event changes, shared for one it only needs, held until the caller commits.
-  FOR lock_key IN
-    SELECT hashtext(p_tenant_id || '/' || k.key) AS id, bool_or(k.changes) AS exclusive
-    FROM (SELECT unnest(p_changes) AS key, true AS changes
-          UNION ALL SELECT unnest(p_needs), false) k
-    GROUP BY 1 ORDER BY 1
-  LOOP
-    IF lock_key.exclusive THEN
-      PERFORM pg_advisory_xact_lock(hashtext('"loyalty".outbox'), lock_key.id);
-    ELSE
-      PERFORM pg_advisory_xact_lock_shared(hashtext('"loyalty".outbox'), lock_key.id);
-    END IF;
-  END LOOP;
-  INSERT INTO "loyalty".outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
-  VALUES (p_event_id, p_tenant_id, p_event_type, p_envelope, p_enqueued_at, p_changes, p_needs, p_trace)
-  ON CONFLICT (event_id) DO NOTHING;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
-  RETURN inserted;
-END
-$fn$;
 CREATE OR REPLACE FUNCTION "loyalty".outbox_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[]
 ) RETURNS SETOF "loyalty".outbox LANGUAGE plpgsql AS $fn$
 BEGIN
   -- One claim at a time per schema: the live-claim counts below are then exact. The next
   -- statement takes a fresh snapshot, so it sees every claim committed before this lock.
-  PERFORM pg_advisory_xact_lock(hashtext('"loyalty".outbox'), 0);
+  PERFORM pg_advisory_xact_lock(698913586, 0);
   RETURN QUERY
   WITH live AS (
     SELECT l.tenant_id, count(*)::integer AS n FROM "loyalty".outbox l

@@ -241,10 +241,10 @@ describeWithPostgres('postgresStore', (url) => {
       await client.connect();
       const pid = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       const doomed = postgresStore(client, { schema });
-      // Hold the claim lock so the claim is inside the server when its backend is terminated.
+      // Hold the table so the claim is inside the server when its backend is terminated.
       const holder = await pool.connect();
       await holder.query('BEGIN');
-      await holder.query(`SELECT pg_advisory_xact_lock(hashtext('"${schema}".outbox'), 0)`);
+      await holder.query(`LOCK TABLE "${schema}".outbox IN ACCESS EXCLUSIVE MODE`);
       const claiming = doomed.claim(request()).catch((err: unknown) => err);
       for (;;) {
         const { rows } = await pool.query('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [
