@@ -16,10 +16,25 @@ export type { FileStore, JournalStats } from './file-store.js';
 export { fileStore } from './file-store.js';
 export { memoryStore } from './memory-store.js';
 export { createOutbox } from './outbox.js';
-export type { EnqueueOptions, Outbox, OutboxStats } from './outbox-api.js';
+export type {
+  EnqueueArgs,
+  EnqueueOptions,
+  Outbox,
+  OutboxControl,
+  OutboxStats,
+  SharedOutbox,
+  Tenancy,
+} from './outbox-api.js';
 export { CLOSE_DEFAULTS } from './outbox-api.js';
 export type { DeliveredInfo, OutboxHooks, OutcomeInfo } from './outbox-hooks.js';
-export type { OutboxOptions, OutboxSender, OutboxSendResult } from './outbox-options.js';
+export type {
+  MultiTenantOptions,
+  OutboxCommonOptions,
+  OutboxOptions,
+  OutboxSender,
+  OutboxSendResult,
+  SingleTenantOptions,
+} from './outbox-options.js';
 export { OUTBOX_DEFAULTS } from './outbox-options.js';
 export type { IntegrationStatusEventLike, TenantContextLike, TenantControl } from './status-handler.js';
 export { outboxStatusHandler } from './status-handler.js';
@@ -39,4 +54,4 @@ export type {
 } from './store.js';
 export type { FileStoreOptions, StoreLimits } from './store-options.js';
 export { STORE_DEFAULTS } from './store-options.js';
-export type { TenantState, TenantStatus } from './tenant-queue.js';
+export type { TenantState, TenantStatus } from './tenant-state.js';

@@ -1,7 +1,7 @@
 import type { EnvelopeOptions, InboundEventType, PayloadInput } from '../contract/index.js';
 import type { OutboxSender } from './outbox-options.js';
 import type { EventState, StoredEvent } from './store.js';
-import type { TenantStatus } from './tenant-queue.js';
+import type { TenantStatus } from './tenant-state.js';
 
 /**
  * Options of `enqueue`: the envelope's (`eventId`, `occurredAt`, ...), the tenant's, and with a
@@ -35,15 +35,16 @@ export interface EnqueueOptions<Tx = never> extends EnvelopeOptions {
  * ```
  */
 export interface OutboxStats {
-  /** Waiting for delivery, in flight included. */
+  /** Waiting for delivery, in flight included (a shared store: every process's). */
   readonly pending: number;
+  /** Being sent right now by this process. */
   readonly inFlight: number;
   readonly parked: number;
   readonly dead: number;
   readonly expired: number;
-  /** Delivered since `start()` (delivered events leave the store). */
+  /** Delivered by this process since `start()` (delivered events leave the store). */
   readonly delivered: number;
-  /** Every tenant the outbox has seen, by id. */
+  /** Every tenant this process has seen, by id. */
   readonly tenants: readonly TenantStatus[];
 }
 
@@ -61,49 +62,53 @@ export const CLOSE_DEFAULTS = {
   deadlineMs: 5_000,
 } as const;
 
+/** `'single'` (one `client`: `tenantId` optional) or `'multi'` (`clientFor`: `tenantId` required). */
+export type Tenancy = 'single' | 'multi';
+
+/** The options argument of `enqueue`: required exactly when the outbox has `clientFor`. */
+export type EnqueueArgs<Tx, T extends Tenancy> = T extends 'multi'
+  ? [options: EnqueueOptions<Tx> & { tenantId: string }]
+  : [options?: EnqueueOptions<Tx>];
+
 /**
- * The durable queue `createOutbox` returns.
+ * What every outbox does, whatever its store.
  *
  * @example
  * ```ts
- * import type { Outbox } from 'loyalty-partner-sdk/outbox';
- * async function shutDown(outbox: Outbox) {
+ * import type { OutboxControl } from 'loyalty-partner-sdk/outbox';
+ * async function shutDown(outbox: OutboxControl) {
  *   await outbox.flush();
  *   await outbox.close({ deadlineMs: 2_000 });
  * }
  * ```
  */
-export interface Outbox {
+export interface OutboxControl<Tx = never, T extends Tenancy = 'single'> {
   /** Opens the store (recovering what a previous run left) and starts delivering. Idempotent. */
   start(): Promise<void>;
   /**
    * Validates like `client.send` (a `LoyaltyValidationError` stores nothing), builds the envelope,
-   * whose `eventId` is fixed from now on, and resolves once the event is durable (fsynced). An
-   * `eventId` the outbox already holds is returned again and stored once. Rejects with
-   * `OutboxFullError` when the store is full, `OutboxClosedError` once `close()` was called.
+   * whose `eventId` is fixed from now on, and resolves once the event is durable (fsynced, or
+   * written with `tx`). An `eventId` the outbox already holds is returned again and stored once.
+   * Rejects with `OutboxFullError` when the store is full, `OutboxClosedError` once `close()`
+   * was called.
    */
-  enqueue<T extends InboundEventType>(
-    eventType: T,
-    payload: PayloadInput<T>,
-    options?: EnqueueOptions,
+  enqueue<E extends InboundEventType>(
+    eventType: E,
+    payload: PayloadInput<E>,
+    ...options: EnqueueArgs<Tx, T>
   ): Promise<{ eventId: string }>;
   /**
    * Resolves when nothing is deliverable right now: every pending event was delivered or reached
-   * another state, waits for a retry after a failure, or belongs to a paused or stopped tenant.
-   * Offline, it resolves after one round of attempts instead of waiting for the network.
+   * another state, waits for a retry after a failure, waits for an earlier event it must follow,
+   * or belongs to a paused or stopped tenant. Offline, it resolves after one round of attempts.
    */
-  flush(): Promise<OutboxStats>;
+  flush(): Promise<unknown>;
   /**
    * Takes no new events (`enqueue` rejects with `OutboxClosedError`), lets sends in flight finish
    * until `deadlineMs` (default 5000), then aborts them (their events stay pending), and closes
    * the store. Whatever was not delivered is there for the next `start()`. Idempotent.
    */
   close(options?: { deadlineMs?: number }): Promise<void>;
-  /** The events in one state, oldest first, optionally of one tenant. */
-  list(state: EventState, filter?: { tenantId?: string }): StoredEvent[];
-  /** One event the outbox holds, in any state; `undefined` once delivered or discarded. */
-  get(eventId: string): StoredEvent | undefined;
-  stats(): OutboxStats;
   /**
    * Puts a parked, dead or expired event back in its tenant's queue, in its original place.
    * An expired one needs `acceptDuplicateRisk: true` (else `OutboxDuplicateRiskError`): the
@@ -122,4 +127,44 @@ export interface Outbox {
    * integration). Its events stay queued and new ones are still accepted. Survives restarts.
    */
   stopTenant(tenantId: string, reason: string): Promise<void>;
+}
+
+/**
+ * The durable queue `createOutbox` returns for a local store (`fileStore`, `memoryStore`): it
+ * holds every event in memory, so listing is immediate.
+ *
+ * @example
+ * ```ts
+ * import type { Outbox } from 'loyalty-partner-sdk/outbox';
+ * async function shutDown(outbox: Outbox) {
+ *   await outbox.flush();
+ *   await outbox.close({ deadlineMs: 2_000 });
+ * }
+ * ```
+ */
+export interface Outbox<T extends Tenancy = 'single'> extends OutboxControl<never, T> {
+  flush(): Promise<OutboxStats>;
+  /** The events in one state, oldest first, optionally of one tenant. */
+  list(state: EventState, filter?: { tenantId?: string }): StoredEvent[];
+  /** One event the outbox holds, in any state; `undefined` once delivered or discarded. */
+  get(eventId: string): StoredEvent | undefined;
+  stats(): OutboxStats;
+}
+
+/**
+ * The queue `createOutbox` returns for a shared store (`postgresStore`): the events live in the
+ * database, shared by every process, so reading them is asynchronous; `enqueue` accepts `tx`.
+ *
+ * @example
+ * ```ts
+ * import type { SharedOutbox } from 'loyalty-partner-sdk/outbox';
+ * const parkedCount = async (outbox: SharedOutbox<unknown>) => (await outbox.list('parked')).length;
+ * ```
+ */
+export interface SharedOutbox<Tx, T extends Tenancy = 'single'> extends OutboxControl<Tx, T> {
+  flush(): Promise<OutboxStats>;
+  /** The events in one state, oldest first, optionally of one tenant (at most 1000). */
+  list(state: EventState, filter?: { tenantId?: string }): Promise<StoredEvent[]>;
+  get(eventId: string): Promise<StoredEvent | undefined>;
+  stats(): Promise<OutboxStats>;
 }

@@ -1,7 +1,8 @@
 import { RETRY_WINDOW_MS } from '../client/options.js';
 import { type InboundEnvelope, LoyaltyValidationError } from '../contract/index.js';
+import { withoutUndefined } from '../contract/merge-defaults.js';
 import type { OutboxHooks } from './outbox-hooks.js';
-import type { LocalStore, OutboxStore } from './store.js';
+import type { OutboxStore } from './store.js';
 
 /** What a successful send tells the outbox: the fields of the client's `SendResult` it uses. */
 export interface OutboxSendResult {
@@ -31,45 +32,33 @@ export interface OutboxSender {
   ): Promise<OutboxSendResult>;
 }
 
-/**
- * Options of `createOutbox`: give `client` (one tenant) or `clientFor` (one client per tenant).
- *
- * @example
- * ```ts
- * import { LoyaltyClient } from 'loyalty-partner-sdk';
- * import { fileStore, type OutboxOptions } from 'loyalty-partner-sdk/outbox';
- * const options: OutboxOptions = {
- *   clientFor: (tenantId) => new LoyaltyClient({ baseUrl: 'https://loyalty.example', apiKey: `key-${tenantId}`, signingSecret: 's' }),
- *   store: fileStore('/var/lib/pos/loyalty-outbox'),
- *   concurrency: 8,
- * };
- * ```
- */
-export interface OutboxOptions {
-  /** The client of a single-tenant app; events without `tenantId` go to `defaultTenantId`. */
-  client?: OutboxSender;
-  /** The client of each tenant, for multi-tenant apps; asked again when a tenant is resumed. */
-  clientFor?: (tenantId: string) => OutboxSender | Promise<OutboxSender>;
-  /** Where events wait: `fileStore(dir)` to survive crashes, `memoryStore()` for tests. */
-  store: OutboxStore;
+/** Options of `createOutbox` that do not depend on the tenancy. */
+export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStore<unknown>> {
   /**
-   * Tenants delivering at the same time. Within a tenant, one event at a time, in order.
+   * Where events wait: `fileStore(dir)` to survive crashes, `memoryStore()` for tests, a shared
+   * store (`postgresStore`) for many processes and the caller's transaction.
+   */
+  store: S;
+  /**
+   * Events of one tenant sent at the same time. An event still waits for every earlier event it
+   * must follow (same customer, invoice, coupon, ...; see "Causal order"); `1` sends one event at
+   * a time in enqueue order.
+   * @default 16
+   */
+  maxInFlight?: number;
+  /**
+   * Tenants delivering at the same time (at most `concurrency × maxInFlight` sends at once).
    * @default 4
    */
   concurrency?: number;
   /**
-   * The tenant of events enqueued without `tenantId` when a single `client` is given.
-   * @default 'default'
-   */
-  defaultTenantId?: string;
-  /**
    * Wait before the outbox tries an event again after the client gave up on a transient failure;
-   * it doubles with each failure in a row (with jitter), up to `maxRetryDelayMs`.
+   * it doubles with each failure in a row (full jitter, the client's backoff), up to `maxRetryDelayMs`.
    * @default 1000
    */
   retryDelayMs?: number;
   /**
-   * Longest wait between two tries of a tenant's head event.
+   * Longest wait between two tries of an event.
    * @default 300000 (5 min)
    */
   maxRetryDelayMs?: number;
@@ -84,14 +73,65 @@ export interface OutboxOptions {
    * @default 82800000 (23 h)
    */
   expireAfterMs?: number;
+  /**
+   * Shared stores: how long a claimed event stays this process's (renewed while it is sent); a
+   * process that dies leaves its claims to others after this long.
+   * @default 60000
+   */
+  leaseMs?: number;
+  /**
+   * Shared stores: how often to look for events other processes enqueued or left.
+   * @default 1000
+   */
+  pollIntervalMs?: number;
   /** Observers of every outcome; a hook that throws is ignored. */
   hooks?: OutboxHooks;
   /**
-   * The clock, in epoch milliseconds, for expiry and for the times the outbox records.
+   * The wall clock, in epoch milliseconds, for expiry and for the times the outbox records.
+   * Waits (retries, probes) run on a monotonic clock instead, so setting this clock back does
+   * not delay them.
    * @default Date.now
    */
   now?: () => number;
 }
+
+/** One client for every event: a single-tenant app. */
+export interface SingleTenantOptions {
+  /** The client of a single-tenant app; events without `tenantId` go to `defaultTenantId`. */
+  client: OutboxSender;
+  clientFor?: never;
+  /**
+   * The tenant of events enqueued without `tenantId`.
+   * @default 'default'
+   */
+  defaultTenantId?: string;
+}
+
+/** One client per tenant: a multi-tenant app. Every `enqueue` names its `tenantId`. */
+export interface MultiTenantOptions {
+  client?: never;
+  /** The client of each tenant; asked again when a tenant is resumed. */
+  clientFor: (tenantId: string) => OutboxSender | Promise<OutboxSender>;
+  defaultTenantId?: never;
+}
+
+/**
+ * Options of `createOutbox`: exactly one of `client` (one tenant) or `clientFor` (one client per
+ * tenant, and then `enqueue` requires `tenantId`), checked by the compiler.
+ *
+ * @example
+ * ```ts
+ * import { LoyaltyClient } from 'loyalty-partner-sdk';
+ * import { fileStore, type OutboxOptions } from 'loyalty-partner-sdk/outbox';
+ * const options: OutboxOptions = {
+ *   clientFor: (tenantId) => new LoyaltyClient({ baseUrl: 'https://loyalty.example', apiKey: `key-${tenantId}`, signingSecret: 's' }),
+ *   store: fileStore('/var/lib/pos/loyalty-outbox'),
+ *   concurrency: 8,
+ * };
+ * ```
+ */
+export type OutboxOptions<S extends OutboxStore<unknown> = OutboxStore<unknown>> = OutboxCommonOptions<S> &
+  (SingleTenantOptions | MultiTenantOptions);
 
 /**
  * Every default of `createOutbox`, declared once; the `@default` tags repeat these values.
@@ -103,53 +143,82 @@ export interface OutboxOptions {
  * ```
  */
 export const OUTBOX_DEFAULTS = {
+  maxInFlight: 16,
   concurrency: 4,
   defaultTenantId: 'default',
   retryDelayMs: 1_000,
   maxRetryDelayMs: 300_000,
   probeIntervalMs: 60_000,
   expireAfterMs: RETRY_WINDOW_MS,
+  leaseMs: 60_000,
+  pollIntervalMs: 1_000,
   now: Date.now,
-} as const satisfies Required<Omit<OutboxOptions, 'client' | 'clientFor' | 'store' | 'hooks'>>;
+} as const;
+
+const NUMERIC = [
+  'maxInFlight',
+  'concurrency',
+  'retryDelayMs',
+  'maxRetryDelayMs',
+  'probeIntervalMs',
+  'expireAfterMs',
+  'leaseMs',
+  'pollIntervalMs',
+] as const;
+const AT_LEAST_ONE: ReadonlySet<string> = new Set([
+  'maxInFlight',
+  'concurrency',
+  'leaseMs',
+  'pollIntervalMs',
+]);
 
 /** Options with every default applied, checked once when the outbox is created. */
-export type NormalisedOutboxOptions = Required<
-  Omit<OutboxOptions, 'client' | 'clientFor' | 'defaultTenantId' | 'store'>
-> & {
-  readonly store: LocalStore;
+export interface NormalisedOutboxOptions extends Record<(typeof NUMERIC)[number], number> {
+  readonly store: OutboxStore<unknown>;
+  readonly hooks: OutboxHooks;
+  readonly now: () => number;
+  /** Monotonic milliseconds for waits (`performance.now`). */
+  readonly monotonic: () => number;
   readonly senderFor: (tenantId: string) => OutboxSender | Promise<OutboxSender>;
   /** `undefined` with `clientFor`: every `enqueue` then names its tenant. */
   readonly defaultTenantId: string | undefined;
-};
+}
 
-export function normaliseOutboxOptions(options: OutboxOptions): NormalisedOutboxOptions {
+export function normaliseOutboxOptions(
+  input: OutboxOptions,
+  monotonic: () => number = () => performance.now(),
+): NormalisedOutboxOptions {
+  const options = withoutUndefined(input) as Partial<OutboxCommonOptions> & {
+    client?: OutboxSender;
+    clientFor?: MultiTenantOptions['clientFor'];
+    defaultTenantId?: string;
+  };
   const issues: { path: string; message: string }[] = [];
-  const { client, clientFor } = options;
+  const { client, clientFor, store } = options;
   if ((client === undefined) === (clientFor === undefined)) {
     issues.push({ path: 'client', message: 'give exactly one of client and clientFor' });
   }
-  if (typeof options.store?.append !== 'function' || options.store.kind !== 'local') {
+  const kind = (store as { kind?: unknown } | undefined)?.kind;
+  if (typeof store?.append !== 'function' || (kind !== 'local' && kind !== 'shared')) {
     issues.push({ path: 'store', message: 'must be a store such as fileStore(dir) or memoryStore()' });
   }
-  const merged = {
-    concurrency: options.concurrency ?? OUTBOX_DEFAULTS.concurrency,
-    retryDelayMs: options.retryDelayMs ?? OUTBOX_DEFAULTS.retryDelayMs,
-    maxRetryDelayMs: options.maxRetryDelayMs ?? OUTBOX_DEFAULTS.maxRetryDelayMs,
-    probeIntervalMs: options.probeIntervalMs ?? OUTBOX_DEFAULTS.probeIntervalMs,
-    expireAfterMs: options.expireAfterMs ?? OUTBOX_DEFAULTS.expireAfterMs,
-  };
-  for (const [name, value] of Object.entries(merged)) {
-    if (!Number.isSafeInteger(value) || value < (name === 'concurrency' ? 1 : 0)) {
-      issues.push({ path: name, message: 'must be a non-negative integer (concurrency at least 1)' });
+  const merged = {} as Record<(typeof NUMERIC)[number], number>;
+  for (const name of NUMERIC) {
+    const value = options[name] ?? OUTBOX_DEFAULTS[name];
+    merged[name] = value;
+    if (!Number.isSafeInteger(value) || value < (AT_LEAST_ONE.has(name) ? 1 : 0)) {
+      const least = AT_LEAST_ONE.has(name) ? 'a positive' : 'a non-negative';
+      issues.push({ path: name, message: `must be ${least} integer` });
     }
   }
   if (issues.length > 0)
     throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid outbox options', issues);
   return {
     ...merged,
-    store: options.store as LocalStore,
+    store: store!,
     hooks: options.hooks ?? {},
     now: options.now ?? OUTBOX_DEFAULTS.now,
+    monotonic,
     senderFor: clientFor ?? (() => client!),
     defaultTenantId: client ? (options.defaultTenantId ?? OUTBOX_DEFAULTS.defaultTenantId) : undefined,
   };

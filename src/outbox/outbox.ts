@@ -1,22 +1,33 @@
-import type { InboundEventType, PayloadInput } from '../contract/index.js';
-import { Dispatcher, type OutboxContext } from './dispatcher.js';
+import { type InboundEventType, LoyaltyValidationError, type PayloadInput } from '../contract/index.js';
+import { causalKeys } from './causal-keys.js';
 import { OutboxClosedError, OutboxEventStateError, OutboxNotStartedError } from './errors.js';
+import { LocalQueue } from './local-queue.js';
 import { newEvent } from './new-event.js';
-import { CLOSE_DEFAULTS, type EnqueueOptions, type Outbox, type OutboxStats } from './outbox-api.js';
 import {
+  CLOSE_DEFAULTS,
+  type EnqueueOptions,
+  type Outbox,
+  type OutboxStats,
+  type SharedOutbox,
+} from './outbox-api.js';
+import {
+  type MultiTenantOptions,
   type NormalisedOutboxOptions,
   normaliseOutboxOptions,
   type OutboxOptions,
   type OutboxSender,
 } from './outbox-options.js';
-import type { EventPatch, EventState, StoredEvent } from './store.js';
+import { type OutboxContext, Scheduler } from './scheduler.js';
+import type { EventState, LocalStore, SharedStore, StoredEvent } from './store.js';
 import { discard, redeliver, resumeTenant, stopTenant } from './tenant-control.js';
-import { TenantQueue } from './tenant-queue.js';
+import { Tenant } from './tenant-state.js';
 
 /**
- * A durable queue in front of the client: `enqueue` resolves once the event is on disk, and the
- * outbox delivers it whenever the service can be reached, in order per tenant, counted once per
- * `eventId` by the service's 24-hour dedup. Every outcome is observable (`hooks`, `list`, `stats`).
+ * A durable queue in front of the client: `enqueue` resolves once the event is stored, and the
+ * outbox delivers it whenever the service can be reached: up to `maxInFlight` events of a tenant
+ * at once, each only after every earlier event about the same customer, invoice, coupon, branch
+ * or product was answered for the last time. The service counts each `eventId` once (24-hour
+ * dedup). Every outcome is observable (`hooks`, `list`, `stats`).
  *
  * @example
  * ```ts
@@ -29,13 +40,20 @@ import { TenantQueue } from './tenant-queue.js';
  * await outbox.close({ deadlineMs: 2_000 });
  * ```
  */
-export function createOutbox(options: OutboxOptions): Outbox {
+export function createOutbox<Tx>(
+  options: OutboxOptions<SharedStore<Tx>> & MultiTenantOptions,
+): SharedOutbox<Tx, 'multi'>;
+export function createOutbox<Tx>(options: OutboxOptions<SharedStore<Tx>>): SharedOutbox<Tx>;
+export function createOutbox(options: OutboxOptions<LocalStore> & MultiTenantOptions): Outbox<'multi'>;
+export function createOutbox(options: OutboxOptions<LocalStore>): Outbox;
+export function createOutbox(options: OutboxOptions): unknown {
   return new DurableOutbox(normaliseOutboxOptions(options));
 }
 
-class DurableOutbox implements Outbox {
+class DurableOutbox {
   private readonly ctx: OutboxContext;
-  private readonly dispatcher: Dispatcher;
+  private readonly scheduler: Scheduler;
+  private readonly local: LocalQueue | undefined;
   private readonly enqueuing = new Map<string, Promise<{ eventId: string }>>();
   private phase: 'new' | 'running' | 'closing' | 'closed' = 'new';
   private starting: Promise<void> | undefined;
@@ -43,24 +61,28 @@ class DurableOutbox implements Outbox {
   private nextSeq = 1;
 
   constructor(private readonly options: NormalisedOutboxOptions) {
-    const tenants = new Map<string, TenantQueue>();
+    const { store } = options;
+    this.local = store.kind === 'local' ? new LocalQueue(store, options.monotonic) : undefined;
+    const tenants = new Map<string, Tenant>();
     this.ctx = {
       options,
-      entries: new Map(),
+      source: this.local ?? (store as SharedStore<unknown>),
+      local: this.local,
       tenants,
       counters: { delivered: 0 },
+      failures: new Map(),
       tenant: (tenantId) => {
         const known = tenants.get(tenantId);
         if (known) return known;
-        const tenant = new TenantQueue(tenantId, options.now());
+        const tenant = new Tenant(tenantId, options.now());
         tenants.set(tenantId, tenant);
         return tenant;
       },
-      patch: (event, patch) => this.patch(event, patch),
+      record: (outcome) => this.scheduler.outcomes.submit(outcome),
       stopTenant: (tenant, reason) => stopTenant(this.ctx, tenant, reason),
-      pump: () => this.dispatcher.pump(),
+      pump: () => this.scheduler.pump(),
     };
-    this.dispatcher = new Dispatcher(this.ctx);
+    this.scheduler = new Scheduler(this.ctx);
   }
 
   start(): Promise<void> {
@@ -72,23 +94,32 @@ class DurableOutbox implements Outbox {
   enqueue<T extends InboundEventType>(
     eventType: T,
     payload: PayloadInput<T>,
-    options: EnqueueOptions = {},
+    options: EnqueueOptions<unknown> = {},
   ): Promise<{ eventId: string }> {
     try {
       this.assertRunning();
+      if (options.tx !== undefined && this.local) {
+        throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid enqueue options', [
+          {
+            path: 'tx',
+            message: 'only a shared store (postgresStore) writes with your transaction; drop tx',
+          },
+        ]);
+      }
       const defaults = { tenantId: this.options.defaultTenantId, seq: this.nextSeq, now: this.options.now() };
       const event = newEvent(eventType, payload, options, defaults);
       const { eventId } = event;
       const known = this.enqueuing.get(eventId);
       if (known) return known;
-      if (this.ctx.entries.has(eventId)) return Promise.resolve({ eventId });
+      if (this.local?.getNow(eventId)) return Promise.resolve({ eventId });
       this.nextSeq += 1;
-      const durable = this.options.store.append(event).then(() => {
-        this.ctx.entries.set(eventId, event);
-        this.ctx.tenant(event.tenantId).insert(event);
-        this.dispatcher.pump();
-        return { eventId };
-      });
+      const durable = this.ctx.source
+        .append(event, { keys: causalKeys(event.envelope), tx: options.tx })
+        .then(() => {
+          // Inside the caller's transaction the row is not visible yet; the poll finds it later.
+          if (options.tx === undefined) this.scheduler.pump();
+          return { eventId };
+        });
       this.enqueuing.set(eventId, durable);
       return durable.finally(() => this.enqueuing.delete(eventId));
     } catch (err) {
@@ -99,7 +130,8 @@ class DurableOutbox implements Outbox {
   async flush(): Promise<OutboxStats> {
     this.assertRunning();
     await Promise.allSettled(this.enqueuing.values());
-    await this.dispatcher.whenSettled();
+    await this.scheduler.whenSettled();
+    await this.scheduler.outcomes.idle();
     return this.stats();
   }
 
@@ -108,26 +140,17 @@ class DurableOutbox implements Outbox {
     return this.closing;
   }
 
-  list(state: EventState, filter: { tenantId?: string } = {}): StoredEvent[] {
-    const wanted = (event: StoredEvent) =>
-      event.state === state && (filter.tenantId === undefined || event.tenantId === filter.tenantId);
-    return [...this.ctx.entries.values()].filter(wanted).sort((a, b) => a.seq - b.seq);
+  list(state: EventState, filter: { tenantId?: string } = {}): StoredEvent[] | Promise<StoredEvent[]> {
+    return this.local ? this.local.listNow(state, filter) : this.ctx.source.list(state, filter);
   }
 
-  get(eventId: string): StoredEvent | undefined {
-    return this.ctx.entries.get(eventId);
+  get(eventId: string): StoredEvent | undefined | Promise<StoredEvent | undefined> {
+    return this.local ? this.local.getNow(eventId) : this.ctx.source.get(eventId);
   }
 
-  stats(): OutboxStats {
-    const counts: Record<EventState, number> = { pending: 0, parked: 0, dead: 0, expired: 0 };
-    for (const event of this.ctx.entries.values()) counts[event.state] += 1;
-    const tenants = [...this.ctx.tenants.values()];
-    return {
-      ...counts,
-      inFlight: tenants.filter((tenant) => tenant.inFlight).length,
-      delivered: this.ctx.counters.delivered,
-      tenants: tenants.map((tenant) => tenant.status()).sort((a, b) => a.tenantId.localeCompare(b.tenantId)),
-    };
+  stats(): OutboxStats | Promise<OutboxStats> {
+    if (this.local) return this.statsFrom(this.local.countsNow());
+    return this.ctx.source.counts().then((counts) => this.statsFrom(counts));
   }
 
   redeliver(eventId: string, options: { acceptDuplicateRisk?: boolean } = {}): Promise<void> {
@@ -135,7 +158,9 @@ class DurableOutbox implements Outbox {
   }
 
   discard(eventId: string): Promise<void> {
-    return this.withEvent(eventId, 'discard', (event) => discard(this.ctx, event));
+    return this.withEvent(eventId, 'discard', (event) =>
+      discard(this.ctx, event, this.scheduler.isInFlight(eventId)),
+    );
   }
 
   async resumeTenant(tenantId: string, options: { client?: OutboxSender } = {}): Promise<void> {
@@ -148,22 +173,28 @@ class DurableOutbox implements Outbox {
     await stopTenant(this.ctx, this.ctx.tenant(tenantId), reason);
   }
 
+  private statsFrom(counts: Readonly<Record<EventState, number>>): OutboxStats {
+    const tenants = [...this.ctx.tenants.values()]
+      .map((tenant) => tenant.status(this.local?.pendingOf(tenant.tenantId)))
+      .sort((a, b) => a.tenantId.localeCompare(b.tenantId));
+    return { ...counts, inFlight: this.scheduler.inFlight, delivered: this.ctx.counters.delivered, tenants };
+  }
+
   private async load(): Promise<void> {
-    const snapshot = await this.options.store.open().catch((err: unknown) => {
+    const opened = await this.ctx.source.open().catch((err: unknown) => {
       this.starting = undefined;
       throw err;
     });
-    for (const stop of snapshot.stoppedTenants) {
+    for (const stop of opened.stoppedTenants) {
       this.ctx.tenant(stop.tenantId).setState('stopped', stop.reason, stop.since);
     }
-    for (const event of snapshot.events) {
-      this.ctx.entries.set(event.eventId, event);
-      if (event.state === 'pending') this.ctx.tenant(event.tenantId).insert(event);
-      this.nextSeq = Math.max(this.nextSeq, event.seq + 1);
+    if (this.local) {
+      this.nextSeq = this.local.lastSeq + 1;
+      for (const event of this.local.listNow('pending')) this.ctx.tenant(event.tenantId);
     }
     if (this.phase !== 'new') return; // close() was called while the store opened.
     this.phase = 'running';
-    this.dispatcher.start();
+    this.scheduler.start();
   }
 
   private async shutDown(deadlineMs: number): Promise<void> {
@@ -173,26 +204,19 @@ class DurableOutbox implements Outbox {
     }
     this.phase = 'closing';
     await this.starting?.catch(() => undefined);
-    const inFlight = this.dispatcher.stop();
+    const inFlight = this.scheduler.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);
     });
     await Promise.race([Promise.all(inFlight), deadline]);
     clearTimeout(timer);
-    this.dispatcher.abortAll();
+    this.scheduler.abortAll();
     await Promise.all(inFlight);
     await Promise.allSettled(this.enqueuing.values());
+    await this.scheduler.outcomes.idle();
     this.phase = 'closed';
-    await this.options.store.close();
-  }
-
-  private async patch(event: StoredEvent, patch: EventPatch): Promise<StoredEvent> {
-    const next: StoredEvent = { ...event, ...patch };
-    this.ctx.entries.set(event.eventId, next);
-    this.ctx.tenants.get(event.tenantId)?.replace(next);
-    await this.options.store.update(event.eventId, patch);
-    return next;
+    await this.ctx.source.close();
   }
 
   private async withEvent(
@@ -201,7 +225,7 @@ class DurableOutbox implements Outbox {
     run: (event: StoredEvent) => Promise<void>,
   ): Promise<void> {
     this.assertRunning();
-    const event = this.ctx.entries.get(eventId);
+    const event = await this.get(eventId);
     if (!event) throw new OutboxEventStateError(eventId, 'unknown', action);
     await run(event);
   }

@@ -1,17 +1,18 @@
+import { backoffDelay } from '../client/backoff.js';
 import type { Verdict } from './classify.js';
-import type { OutboxContext } from './dispatcher.js';
 import { callHook } from './outbox-hooks.js';
+import type { OutboxContext } from './scheduler.js';
 import type { StoredEvent } from './store.js';
-import type { TenantQueue } from './tenant-queue.js';
+import type { Tenant } from './tenant-state.js';
 
 /**
- * Carries out what one attempt decided: the event's new state (in memory, then journalled), the
- * tenant's next step and the hook. A journal write that fails here is not fatal: the journal then
- * holds an earlier state, and replaying from it only repeats an attempt the service dedups.
+ * Carries out what one attempt decided: the event's outcome (recorded with the other answers
+ * that arrived together), the tenant's next step and the hook. A failed write is not fatal: the
+ * store then holds an earlier state, and replaying it only repeats an attempt the service dedups.
  */
 export async function applyVerdict(
   ctx: OutboxContext,
-  tenant: TenantQueue,
+  tenant: Tenant,
   event: StoredEvent,
   verdict: Verdict | { readonly kind: 'expire' },
   attempts: number,
@@ -20,33 +21,45 @@ export async function applyVerdict(
   const { hooks } = options;
   const now = options.now();
   const total = event.attempts + attempts;
-  const settle = (next: StoredEvent['state'], answered: boolean, failure: StoredEvent['lastError']) => {
-    tenant.remove(event.eventId);
-    tenant.failures = 0;
-    tenant.nextAt = 0;
+  const { eventId } = event;
+  const settle = async (
+    state: 'parked' | 'dead' | 'expired',
+    answered: boolean,
+    failure: StoredEvent['lastError'],
+  ) => {
+    ctx.failures.delete(eventId);
     // A 400 answer proves the event was not credited (a credited eventId gets its cached answer
     // replayed), so a later redelivery starts a fresh dedup window.
-    const firstAttemptAt = answered ? null : event.firstAttemptAt;
-    return ctx
-      .patch(event, { state: next, attempts: total, lastError: failure, firstAttemptAt })
-      .catch(ignore);
+    const patch = {
+      state,
+      attempts: total,
+      lastError: failure,
+      firstAttemptAt: answered ? null : event.firstAttemptAt,
+    };
+    await ctx.record({ kind: 'settle', eventId, patch }).catch(ignore);
+    return { ...event, ...patch };
+  };
+  // Kept pending: due again after `retryAfterMs` (a paused or stopped tenant is not claimed).
+  const keep = async (failure: StoredEvent['lastError'], retryAfterMs: number) => {
+    const patch = { attempts: total, lastError: failure };
+    await ctx.record({ kind: 'retry', eventId, patch, retryAfterMs }).catch(ignore);
+    return { ...event, ...patch };
   };
 
   switch (verdict.kind) {
     case 'aborted':
+      // Sent or not, the answer is unknown: it stays pending, with its eventId, for the next try.
+      await ctx.record({ kind: 'release', eventId }).catch(ignore);
       return;
     case 'expire': {
       const expired = await settle('expired', false, event.lastError);
-      callHook(hooks, 'onExpired', { event: expired ?? event });
+      callHook(hooks, 'onExpired', { event: expired });
       return;
     }
     case 'delivered': {
-      tenant.remove(event.eventId);
-      ctx.entries.delete(event.eventId);
-      tenant.failures = 0;
-      tenant.nextAt = 0;
+      ctx.failures.delete(eventId);
       resumeIfPaused(ctx, tenant, now);
-      await options.store.remove([event.eventId]).catch(ignore);
+      await ctx.record({ kind: 'delivered', eventId }).catch(ignore);
       ctx.counters.delivered += 1;
       const { status, correlationId, alreadyCredited } = verdict;
       callHook(hooks, 'onDelivered', {
@@ -61,22 +74,25 @@ export async function applyVerdict(
     case 'park':
     case 'dead': {
       resumeIfPaused(ctx, tenant, now);
-      const settled =
-        (await settle(verdict.kind === 'park' ? 'parked' : 'dead', verdict.answered, verdict.failure)) ??
-        event;
+      const settled = await settle(
+        verdict.kind === 'park' ? 'parked' : 'dead',
+        verdict.answered,
+        verdict.failure,
+      );
       const info = { event: settled, code: verdict.failure.code, message: verdict.failure.message };
       callHook(hooks, verdict.kind === 'park' ? 'onParked' : 'onDead', info);
       return;
     }
     case 'retry': {
-      tenant.failures += 1;
-      let delayMs = backoff(options.retryDelayMs, options.maxRetryDelayMs, tenant.failures);
+      const failures = (ctx.failures.get(eventId) ?? 0) + 1;
+      ctx.failures.set(eventId, failures);
+      // At least `retryDelayMs`, plus the client's full-jitter backoff on top: never a busy loop.
+      const { retryDelayMs: base, maxRetryDelayMs: max } = options;
+      let delayMs = base + backoffDelay(failures, { baseDelayMs: base, maxDelayMs: Math.max(0, max - base) });
       // No answer says nothing about a pause: keep probing slowly. Any answer means it is over.
       if (tenant.state === 'paused' && !verdict.answered) delayMs = options.probeIntervalMs;
       else resumeIfPaused(ctx, tenant, now);
-      tenant.nextAt = now + delayMs;
-      const updated =
-        (await ctx.patch(event, { attempts: total, lastError: verdict.failure }).catch(ignore)) ?? event;
+      const updated = await keep(verdict.failure, delayMs);
       callHook(hooks, 'onRetry', {
         event: updated,
         code: verdict.failure.code,
@@ -86,32 +102,30 @@ export async function applyVerdict(
       return;
     }
     case 'pause-tenant': {
-      tenant.nextAt = now + options.probeIntervalMs;
-      await ctx.patch(event, { attempts: total, lastError: verdict.failure }).catch(ignore);
+      // The tenant's other events in flight get their own answers; none is sent again until a
+      // probe says the pause is over.
       if (tenant.state === 'active') {
         tenant.setState('paused', verdict.failure.code, now);
+        tenant.probeAt = options.monotonic() + options.probeIntervalMs;
         callHook(hooks, 'onTenantPaused', { tenantId: tenant.tenantId, code: verdict.failure.code });
+      } else if (tenant.state === 'paused') {
+        tenant.probeAt = options.monotonic() + options.probeIntervalMs;
       }
+      await keep(verdict.failure, 0);
       return;
     }
     case 'stop-tenant': {
-      await ctx.patch(event, { attempts: total, lastError: verdict.failure }).catch(ignore);
-      if (tenant.state !== 'stopped') await ctx.stopTenant(tenant, verdict.failure.code);
+      if (tenant.state !== 'stopped') await ctx.stopTenant(tenant, verdict.failure.code).catch(ignore);
+      await keep(verdict.failure, 0);
       return;
     }
   }
 }
 
-function resumeIfPaused(ctx: OutboxContext, tenant: TenantQueue, now: number): void {
+function resumeIfPaused(ctx: OutboxContext, tenant: Tenant, now: number): void {
   if (tenant.state !== 'paused') return;
   tenant.setState('active', undefined, now);
   callHook(ctx.options.hooks, 'onTenantResumed', { tenantId: tenant.tenantId });
-}
-
-/** Exponential with jitter in the upper half, so tenants failing together do not retry together. */
-function backoff(baseMs: number, maxMs: number, failures: number): number {
-  const cap = Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 30));
-  return Math.round(cap / 2 + (Math.random() * cap) / 2);
 }
 
 function ignore(): undefined {

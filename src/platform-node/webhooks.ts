@@ -38,6 +38,6 @@ const NODE_BUILD: ReceiverBuild = { verify: verifySignature, envelopeSchemaOf: c
  * createServer(createNodeListener(receiver)).listen(3000);
  * ```
  */
-export function createReceiver(options: ReceiverOptions): Receiver {
+export function createReceiver<Tx = undefined>(options: ReceiverOptions<Tx>): Receiver {
   return createReceiverWith(NODE_BUILD, options);
 }

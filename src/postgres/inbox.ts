@@ -32,7 +32,7 @@ export type PostgresTx<D> = D extends { unsafe: unknown }
  * type PgInbox = TransactionalInbox<pg.Pool>;
  * ```
  */
-export type TransactionalInbox<D> = InboxStore & {
+export type TransactionalInbox<D> = InboxStore<PostgresTx<D>> & {
   transaction(key: InboxKey, work: (tx: PostgresTx<D>) => Promise<void>): Promise<InboxClaim>;
 };
 
@@ -97,6 +97,9 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
   };
 
   const store: InboxStore = {
+    // Without `transactional` a claim is a row that holds for the lease; with it, the claim is
+    // the open transaction itself (it ends with its connection), so there is no lease to check.
+    leaseMs: settings.transactional ? undefined : settings.leaseMs,
     async begin(key) {
       try {
         return await claim(database, key, 'in-progress');

@@ -50,7 +50,7 @@ export function postgresRuleStore(db: PostgresDb, options: PostgresRuleStoreOpti
   SELECT rule_version FROM ${s}.rules WHERE ${where} FOR UPDATE
 ), written AS (
   INSERT INTO ${s}.rules AS r (tenant_id, external_store_id, rule_type, stamp_card_id, rule_version, rule)
-  VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+  VALUES ($1, $2, $3, $4, $5, $6::text::jsonb)
   ON CONFLICT (tenant_id, external_store_id, rule_type, stamp_card_id) DO UPDATE
     SET rule_version = excluded.rule_version, rule = excluded.rule, updated_at = now()
     WHERE r.rule_version < excluded.rule_version

@@ -1,7 +1,6 @@
 import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
 import type { EventRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
-import { andThen, isThenable, type MaybePromise } from './maybe-async.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse, report } from './report-failure.js';
 import { WebhookError } from './webhook-error.js';
@@ -11,50 +10,89 @@ interface Dispatch {
   options: NormalizedReceiverOptions;
   key: InboxKey;
   job: EventRun;
-  /** What is known about the delivery before the event was parsed. */
+  /** What is known about the delivery, with the event's id and type, for `onError`. */
   scope: FailureScope;
 }
 
 const CLAIMS: ReadonlySet<unknown> = new Set<InboxClaim>(['new', 'done', 'in-progress']);
 
 /**
- * Runs the callback at most once per tenant and `eventId`: claim in the inbox, run, then mark it
- * done, or release the claim when the callback throws so that the service's redelivery runs it
- * again. A copy arriving while the first is running is told to come back later (503). Each step
- * waits only for what returned a promise, so a synchronous inbox and handler answer at once.
+ * Runs the callback at most once per `eventId`. With a transactional inbox, the claim, the
+ * callback and the "done" mark are one transaction of the store. Otherwise: claim in the inbox,
+ * run, then mark it done, or release the claim when the callback throws so that the service's
+ * redelivery runs it again. A copy arriving while the first is running is told to come back
+ * later (503).
  */
 export function dispatchEvent(
   options: NormalizedReceiverOptions,
   key: InboxKey,
   job: EventRun,
   scope: FailureScope,
-): MaybePromise<ReceiverResponse> {
-  const dispatch: Dispatch = { options, key, job, scope };
-  let claim: MaybePromise<InboxClaim>;
+): Promise<ReceiverResponse> {
+  const d: Dispatch = {
+    options,
+    key,
+    job,
+    scope: { ...scope, eventId: key.eventId, eventType: key.eventType },
+  };
+  return options.inbox.transaction ? inTransaction(d) : claimRunComplete(d);
+}
+
+async function claimRunComplete(d: Dispatch): Promise<ReceiverResponse> {
+  let claim: InboxClaim;
   try {
-    claim = andThen(options.inbox.begin(key), checkedClaim);
+    claim = checkedClaim(await d.options.inbox.begin(d.key));
   } catch (cause) {
-    return notClaimed(dispatch, cause);
+    return notClaimed(d, cause);
   }
-  return isThenable(claim)
-    ? claim.then(
-        (found) => claimed(dispatch, found),
-        (cause) => notClaimed(dispatch, cause),
-      )
-    : claimed(dispatch, claim);
+  if (claim !== 'new') return alreadyClaimed(d, claim);
+  try {
+    await d.job.run(undefined);
+  } catch (cause) {
+    return runFailed(d, cause);
+  }
+  try {
+    await d.options.inbox.complete(d.key);
+  } catch (cause) {
+    // The handler's work is done: answering 5xx would only make the service run it again.
+    const text = 'The event was handled but the inbox store could not record it';
+    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), d.scope, 200);
+  }
+  return handled(d);
+}
+
+/**
+ * The store claims, runs `work` and records the event in one transaction. `work` remembers the
+ * callback's own failure, so that a rejection is told apart: the callback's (500, the store
+ * rolled back and left no claim) or the store's (503, the service retries).
+ */
+async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
+  let ran: { failed: boolean; cause?: unknown } | undefined;
+  const work = async (tx: unknown): Promise<void> => {
+    ran = { failed: false };
+    try {
+      await d.job.run(tx);
+    } catch (cause) {
+      ran = { failed: true, cause };
+      throw cause;
+    }
+  };
+  let claim: InboxClaim;
+  try {
+    // dispatchEvent takes this path only when the inbox has transaction.
+    claim = checkedClaim(await d.options.inbox.transaction!(d.key, work));
+  } catch (cause) {
+    if (ran?.failed) return handlerFailed(d, ran.cause);
+    return notClaimed(d, cause);
+  }
+  if (claim !== 'new') return alreadyClaimed(d, claim);
+  return handled(d);
 }
 
 function checkedClaim(claim: unknown): InboxClaim {
-  if (!CLAIMS.has(claim)) throw new TypeError(`InboxStore.begin returned ${String(claim)}`);
+  if (!CLAIMS.has(claim)) throw new TypeError(`The inbox store answered ${String(claim)}, not a claim`);
   return claim as InboxClaim;
 }
-
-/** The scope of a failure once the event is known, for `onError`. */
-const scopeOf = ({ scope, key }: Dispatch): FailureScope => ({
-  ...scope,
-  eventId: key.eventId,
-  eventType: key.eventType,
-});
 
 const failure = (
   code: 'HANDLER_FAILED' | 'INBOX_UNAVAILABLE',
@@ -66,72 +104,32 @@ const failure = (
 function notClaimed(d: Dispatch, cause: unknown): ReceiverResponse {
   const error = failure('INBOX_UNAVAILABLE', 'The inbox store could not claim the event', d, cause);
   const message = 'The receiver cannot record events now; retry later';
-  return refuse(d.options, error, 'INBOX_UNAVAILABLE', message, scopeOf(d));
+  return refuse(d.options, error, 'INBOX_UNAVAILABLE', message, d.scope);
 }
 
-function claimed(d: Dispatch, claim: InboxClaim): MaybePromise<ReceiverResponse> {
+function alreadyClaimed(d: Dispatch, claim: Exclude<InboxClaim, 'new'>): ReceiverResponse {
   const { eventId } = d.key;
   if (claim === 'done') return okResponse('duplicate', eventId, d.scope.correlationId);
-  if (claim === 'in-progress') {
-    const message = `Event ${eventId} is still being handled by an earlier delivery; retry later`;
-    return errorResponse('EVENT_IN_PROGRESS', message, d.scope.correlationId);
-  }
-  try {
-    const result = d.job.run();
-    if (isThenable(result)) {
-      return Promise.resolve(result).then(
-        () => completed(d),
-        (cause) => runFailed(d, cause),
-      );
-    }
-  } catch (cause) {
-    return runFailed(d, cause);
-  }
-  return completed(d);
+  const message = `Event ${eventId} is still being handled by an earlier delivery; retry later`;
+  return errorResponse('EVENT_IN_PROGRESS', message, d.scope.correlationId);
 }
 
 /** The callback threw: release the claim so that the redelivery runs it again, and answer 500. */
-function runFailed(d: Dispatch, cause: unknown): MaybePromise<ReceiverResponse> {
-  const scope = scopeOf(d);
-  const error = failure('HANDLER_FAILED', `The ${d.job.runner} threw`, d, cause);
-  const message = `The ${d.job.runner} failed; the event will be handled again when it is redelivered`;
-  const answer = () => refuse(d.options, error, 'HANDLER_FAILED', message, scope);
-  const stuck = (releaseCause: unknown) => {
-    const text =
-      'The inbox store could not release the claim of a failed event; redeliveries get 503 until it is released';
-    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, releaseCause), scope, 500);
-    return answer();
-  };
+async function runFailed(d: Dispatch, cause: unknown): Promise<ReceiverResponse> {
   try {
-    const released = d.options.inbox.release(d.key);
-    if (isThenable(released)) return Promise.resolve(released).then(answer, stuck);
+    await d.options.inbox.release(d.key);
   } catch (releaseCause) {
-    return stuck(releaseCause);
+    const text =
+      'The inbox store could not release the claim of a failed event; redeliveries get 503 until its lease ends';
+    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, releaseCause), d.scope, 500);
   }
-  return answer();
+  return handlerFailed(d, cause);
 }
 
-/** The callback succeeded: record it, and answer 200 even if the store cannot record it. */
-function completed(d: Dispatch): MaybePromise<ReceiverResponse> {
-  try {
-    const recorded = d.options.inbox.complete(d.key);
-    if (isThenable(recorded)) {
-      return Promise.resolve(recorded).then(
-        () => handled(d),
-        (cause) => unrecorded(d, cause),
-      );
-    }
-  } catch (cause) {
-    return unrecorded(d, cause);
-  }
-  return handled(d);
+function handlerFailed(d: Dispatch, cause: unknown): ReceiverResponse {
+  const error = failure('HANDLER_FAILED', `The ${d.job.runner} threw`, d, cause);
+  const message = `The ${d.job.runner} failed; the event will be handled again when it is redelivered`;
+  return refuse(d.options, error, 'HANDLER_FAILED', message, d.scope);
 }
 
 const handled = (d: Dispatch) => okResponse(d.job.outcome, d.key.eventId, d.scope.correlationId);
-
-// The handler's work is done: answering 5xx would only make the service run it again.
-function unrecorded(d: Dispatch, cause: unknown): ReceiverResponse {
-  const text = 'The event was handled but the inbox store could not record it';
-  report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), scopeOf(d), 200);
-  return handled(d);
-}

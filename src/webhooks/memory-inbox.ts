@@ -28,6 +28,15 @@ export interface MemoryInboxOptions {
    */
   maxEntries?: number;
   /**
+   * How long a claim holds, in milliseconds: a claim neither completed nor released within it
+   * (its handler never settled) is taken over by the next delivery of the event, so an event is
+   * never wedged at 503 `EVENT_IN_PROGRESS`. Must be longer than the receiver's
+   * `handlerTimeoutMs` (checked by `createReceiver`); the service's first redelivery comes a
+   * minute after a failed attempt.
+   * @default 60_000 (1 minute)
+   */
+  leaseMs?: number;
+  /**
    * The clock, in milliseconds, for tests.
    * @default Date.now
    */
@@ -46,6 +55,7 @@ export interface MemoryInboxOptions {
 export const MEMORY_INBOX_DEFAULTS = {
   ttlMs: 25 * 60 * 60 * 1000,
   maxEntries: 100_000,
+  leaseMs: 60_000,
   now: Date.now,
 } as const satisfies Required<MemoryInboxOptions>;
 
@@ -68,18 +78,24 @@ export const MEMORY_INBOX_DEFAULTS = {
  * ```
  */
 export function memoryInbox(options: MemoryInboxOptions = {}): InboxStore {
-  const { ttlMs, maxEntries, now } = mergeDefaults<MemoryInboxOptions>(MEMORY_INBOX_DEFAULTS, options);
+  const { ttlMs, maxEntries, leaseMs, now } = mergeDefaults<MemoryInboxOptions>(
+    MEMORY_INBOX_DEFAULTS,
+    options,
+  );
   const issues: ValidationIssue[] = [];
   if (!(ttlMs > 0 && ttlMs < Number.POSITIVE_INFINITY))
     issues.push({ path: 'ttlMs', message: 'must be > 0' });
   if (!(Number.isSafeInteger(maxEntries) && maxEntries > 0)) {
     issues.push({ path: 'maxEntries', message: 'must be a whole number > 0' });
   }
+  if (!(leaseMs > 0 && leaseMs < Number.POSITIVE_INFINITY))
+    issues.push({ path: 'leaseMs', message: 'must be > 0' });
   if (typeof now !== 'function') issues.push({ path: 'now', message: 'must be a function' });
   if (issues.length)
     throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid memoryInbox options', issues);
 
-  const inProgress = new Set<string>();
+  // When each claim in progress was taken: older than the lease, it is taken over.
+  const inProgress = new Map<string, number>();
   // Insertion order is completion order, so the first entries are always the oldest.
   const done = new Map<string, number>();
 
@@ -91,16 +107,17 @@ export function memoryInbox(options: MemoryInboxOptions = {}): InboxStore {
   };
 
   return {
-    begin(key: InboxKey): InboxClaim {
-      const id = idOf(key);
-      forgetExpired(now());
-      if (inProgress.has(id)) return 'in-progress';
+    leaseMs,
+    begin({ eventId: id }: InboxKey): InboxClaim {
+      const at = now();
+      forgetExpired(at);
+      const claimedAt = inProgress.get(id);
+      if (claimedAt !== undefined && at - claimedAt < leaseMs) return 'in-progress';
       if (done.has(id)) return 'done';
-      inProgress.add(id);
+      inProgress.set(id, at);
       return 'new';
     },
-    complete(key: InboxKey): void {
-      const id = idOf(key);
+    complete({ eventId: id }: InboxKey): void {
       inProgress.delete(id);
       done.delete(id);
       done.set(id, now() + ttlMs);
@@ -109,11 +126,8 @@ export function memoryInbox(options: MemoryInboxOptions = {}): InboxStore {
         done.delete(oldest);
       }
     },
-    release(key: InboxKey): void {
-      inProgress.delete(idOf(key));
+    release({ eventId: id }: InboxKey): void {
+      inProgress.delete(id);
     },
   };
 }
-
-// A separator that cannot occur in a header value keeps ('a', 'b/c') and ('a/b', 'c') apart.
-const idOf = (key: InboxKey): string => `${key.tenantId}\n${key.eventId}`;

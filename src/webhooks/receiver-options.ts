@@ -35,7 +35,7 @@ export type SecretResolver = (tenantId: string) => Secrets | undefined | Promise
  * export const receiver = createReceiver(options);
  * ```
  */
-export interface ReceiverOptions {
+export interface ReceiverOptions<Tx = undefined> {
   /**
    * One signing secret, several while rotating (a delivery signed with any of them passes), or a
    * resolver from the delivery's `X-TenantId` to that tenant's secrets.
@@ -47,18 +47,20 @@ export interface ReceiverOptions {
    */
   toleranceSeconds?: number;
   /**
-   * Where handled event ids are recorded, so a redelivered event is not handled twice.
+   * Where handled event ids are recorded, so a redelivered event is not handled twice. With a
+   * transactional inbox (one with `transaction`) each handler runs inside the inbox's transaction,
+   * as `ctx.tx`.
    * @default memoryInbox() (one per receiver)
    */
-  inbox?: InboxStore;
+  inbox?: InboxStore<Tx>;
   /** One handler per outbound event type; each receives the envelope typed by its `eventType`. */
-  handlers: WebhookHandlers;
+  handlers: WebhookHandlers<Tx>;
   /**
    * Gets verified events this receiver has no handler for: event types or a `schemaVersion` newer
    * than this SDK, and known types without a handler. Deduplicated like a handler; if it throws,
    * the answer is 500 `HANDLER_FAILED`. Without it such events are acknowledged with 200.
    */
-  onUnhandled?: (event: UnhandledEvent, ctx: UnhandledContext) => unknown;
+  onUnhandled?: (event: UnhandledEvent, ctx: UnhandledContext<Tx>) => unknown;
   /**
    * Told about every refused delivery and every failure, for logging and metrics. It cannot
    * change the answer: what it returns is ignored, and so is anything it throws or rejects with.
@@ -78,25 +80,27 @@ export interface ReceiverOptions {
 export const RECEIVER_DEFAULTS = {
   toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
   inbox: () => memoryInbox(),
-} as const satisfies { toleranceSeconds: number; inbox: () => InboxStore };
+} as const satisfies { toleranceSeconds: number; inbox: () => InboxStore<unknown> };
 
 /** The options once checked, with every default applied. */
 export interface NormalizedReceiverOptions {
   /** Synchronous for fixed secrets and for a resolver that is: no promise on the hot path. */
   secrets: (tenantId: string | undefined) => Secrets | undefined | Promise<Secrets | undefined>;
   toleranceSeconds: number;
-  inbox: InboxStore;
-  handlers: WebhookHandlers;
-  onUnhandled: ReceiverOptions['onUnhandled'];
+  inbox: InboxStore<unknown>;
+  handlers: WebhookHandlers<unknown>;
+  onUnhandled: ReceiverOptions<unknown>['onUnhandled'];
   onError: ReceiverOptions['onError'];
 }
 
 const isFunctionOrAbsent = (value: unknown): boolean => value === undefined || typeof value === 'function';
 
 /** Checks every option at once and reports every problem in one `INVALID_OPTIONS` error. */
-export function normalizeReceiverOptions(options: ReceiverOptions): NormalizedReceiverOptions {
+export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): NormalizedReceiverOptions {
   const issues: ValidationIssue[] = [];
-  const given = (typeof options === 'object' && options !== null ? options : {}) as Partial<ReceiverOptions>;
+  const given = (typeof options === 'object' && options !== null ? options : {}) as Partial<
+    ReceiverOptions<unknown>
+  >;
   const { secrets, inbox, handlers, onUnhandled, onError } = given;
   const toleranceSeconds = given.toleranceSeconds ?? RECEIVER_DEFAULTS.toleranceSeconds;
 
@@ -110,7 +114,10 @@ export function normalizeReceiverOptions(options: ReceiverOptions): NormalizedRe
     issues.push({ path: 'toleranceSeconds', message: 'must be a finite number of seconds >= 0' });
   }
   if (inbox !== undefined && !isInboxStore(inbox)) {
-    issues.push({ path: 'inbox', message: 'must have begin, complete and release methods (an InboxStore)' });
+    issues.push({
+      path: 'inbox',
+      message: 'must have begin, complete and release methods, and transaction if any (an InboxStore)',
+    });
   }
   if (typeof handlers !== 'object' || handlers === null) {
     issues.push({ path: 'handlers', message: 'must be an object of handlers by event type ({} for none)' });
@@ -127,7 +134,7 @@ export function normalizeReceiverOptions(options: ReceiverOptions): NormalizedRe
     toleranceSeconds,
     inbox: inbox ?? RECEIVER_DEFAULTS.inbox(),
     // A copy, so handlers added to the caller's object later cannot bypass the checks above.
-    handlers: { ...(handlers as WebhookHandlers) },
+    handlers: { ...(handlers as WebhookHandlers<unknown>) },
     onUnhandled,
     onError,
   };

@@ -7,7 +7,9 @@ import type { ReceiverResponse } from './answers.js';
 import type { HeadersLike } from './read-headers.js';
 
 /**
- * What a handler learns about the delivery besides the event itself.
+ * What a handler learns about the delivery besides the event itself. `Tx` is the transaction type
+ * of the receiver's inbox: with a transactional inbox (one with `transaction`) the handler runs
+ * inside the inbox's transaction and gets it as `ctx.tx`; otherwise `ctx.tx` is `undefined`.
  *
  * @example
  * ```ts
@@ -15,7 +17,7 @@ import type { HeadersLike } from './read-headers.js';
  * const log = (ctx: DeliveryContext) => console.info(ctx.tenantId, ctx.correlationId, ctx.secretIndex);
  * ```
  */
-export interface DeliveryContext {
+export interface DeliveryContext<Tx = undefined> {
   /** The delivery's `X-TenantId`: which merchant the event is about. `''` when absent (static secrets only). */
   tenantId: string;
   /** The delivery's `X-Correlation-Id`, or a generated id when it had none; also in every answer. */
@@ -26,6 +28,11 @@ export interface DeliveryContext {
   receivedAt: Date;
   /** Which of the tenant's secrets matched (0 = first), e.g. to know when an old one can go. */
   secretIndex: number;
+  /**
+   * The inbox's transaction the handler runs in (write your own rows through it: they commit
+   * together with the "handled" mark, or not at all); `undefined` for a non-transactional inbox.
+   */
+  readonly tx: Tx;
 }
 
 /**
@@ -41,8 +48,8 @@ export interface DeliveryContext {
  * };
  * ```
  */
-export type WebhookHandlers = {
-  [K in OutboundEventType]?: (event: Envelope<K>, ctx: DeliveryContext) => unknown;
+export type WebhookHandlers<Tx = undefined> = {
+  [K in OutboundEventType]?: (event: Envelope<K>, ctx: DeliveryContext<Tx>) => unknown;
 };
 
 /**
@@ -77,7 +84,7 @@ export type UnhandledReason = 'unknown-event-type' | 'unsupported-schema-version
  * const describe = (ctx: UnhandledContext) => `${ctx.tenantId}: ${ctx.reason}`;
  * ```
  */
-export interface UnhandledContext extends DeliveryContext {
+export interface UnhandledContext<Tx = undefined> extends DeliveryContext<Tx> {
   reason: UnhandledReason;
 }
 

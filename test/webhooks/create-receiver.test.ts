@@ -75,18 +75,6 @@ describe('createReceiver().handle', () => {
     expect(runs).toBe(1);
   });
 
-  it('keeps the same eventId of two tenants apart', async () => {
-    const tenants: string[] = [];
-    const receiver = createReceiver({
-      secrets: resolveSecrets,
-      handlers: { IntegrationStatusChanged: (_event, ctx) => void tenants.push(ctx.tenantId) },
-    });
-    const event = outboundEvent('IntegrationStatusChanged');
-    await receiver.handle(signedDelivery(event, { tenantId: 'merchant-1' }));
-    await receiver.handle(signedDelivery(event, { tenantId: 'merchant-2', secret: SECRETS['merchant-2'] }));
-    expect(tenants).toEqual(['merchant-1', 'merchant-2']);
-  });
-
   it('answers 503 EVENT_IN_PROGRESS to a copy that arrives while the first is still running', async () => {
     let release = () => {};
     let entered = () => {};

@@ -23,7 +23,7 @@ function recordingInbox(kind: Kind, fail: Partial<Record<keyof InboxStore, Error
   const inner = memoryInbox();
   const calls: string[] = [];
   const step =
-    <K extends keyof InboxStore>(name: K) =>
+    <K extends 'begin' | 'complete' | 'release'>(name: K) =>
     (key: InboxKey) => {
       calls.push(`${name} ${key.tenantId} ${key.eventType}`);
       const answer = () => {

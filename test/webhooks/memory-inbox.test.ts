@@ -31,12 +31,37 @@ describe('memoryInbox', () => {
     expect(inbox.begin(key('e1'))).toBe('new');
   });
 
-  it('keys by tenant and event id', () => {
+  it('keys by event id alone: the tenant id never makes an event new', () => {
     const inbox = memoryInbox();
     inbox.begin(key('e1', 'a'));
+    expect(inbox.begin(key('e1', 'b'))).toBe('in-progress');
     inbox.complete(key('e1', 'a'));
-    expect(inbox.begin(key('e1', 'b'))).toBe('new');
-    expect(inbox.begin({ tenantId: 'a\ne1', eventId: '', eventType: 'X' })).toBe('new');
+    expect(inbox.begin(key('e1', 'b'))).toBe('done');
+    expect(inbox.begin(key('e1', ''))).toBe('done');
+  });
+
+  it('lets a delivery take over a claim older than the lease, so an event is never wedged', () => {
+    const time = clock();
+    const inbox = memoryInbox({ now: time.now, leaseMs: 30_000 });
+    expect(inbox.begin(key('stuck'))).toBe('new');
+    time.advance(29_999);
+    expect(inbox.begin(key('stuck'))).toBe('in-progress');
+    time.advance(1);
+    expect(inbox.begin(key('stuck'))).toBe('new');
+    expect(inbox.begin(key('stuck'))).toBe('in-progress');
+    inbox.complete(key('stuck'));
+    expect(inbox.begin(key('stuck'))).toBe('done');
+  });
+
+  it('holds a claim for one minute by default and says so as leaseMs', () => {
+    const time = clock();
+    const inbox = memoryInbox({ now: time.now });
+    expect(inbox.leaseMs).toBe(60_000);
+    inbox.begin(key('e1'));
+    time.advance(59_999);
+    expect(inbox.begin(key('e1'))).toBe('in-progress');
+    time.advance(1);
+    expect(inbox.begin(key('e1'))).toBe('new');
   });
 
   it('remembers a handled id for at least 24 hours by default, and forgets it after 25', () => {
@@ -82,8 +107,10 @@ describe('memoryInbox', () => {
     expect(inbox.begin(key('running'))).toBe('in-progress');
   });
 
-  it('refuses a ttl or a bound that is not a positive number', () => {
+  it('refuses a ttl, a lease or a bound that is not a positive number', () => {
     for (const options of [
+      { leaseMs: 0 },
+      { leaseMs: Number.NaN },
       { ttlMs: 0 },
       { ttlMs: Number.POSITIVE_INFINITY },
       { maxEntries: 0 },
@@ -91,6 +118,6 @@ describe('memoryInbox', () => {
     ]) {
       expect(() => memoryInbox(options)).toThrow(LoyaltyValidationError);
     }
-    expect(() => memoryInbox({ ttlMs: undefined })).not.toThrow();
+    expect(() => memoryInbox({ ttlMs: undefined, leaseMs: undefined })).not.toThrow();
   });
 });

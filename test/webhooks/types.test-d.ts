@@ -8,8 +8,14 @@ import {
   createRuleCache,
   type DeliveryContext,
   type Envelope,
+  type InboxStore,
+  memoryInbox,
   type WebhookHandlers,
 } from 'loyalty-partner-sdk/webhooks';
+
+/** Exactly `B`: neither wider nor narrower (a plain assignment would accept `any`). */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const exactly = <A, B>(_proof: Equal<A, B>) => {};
 
 createReceiver({
   secrets: (tenantId: string) => (tenantId === 'merchant-1' ? ['whsec_new', 'whsec_old'] : undefined),
@@ -104,3 +110,37 @@ rules.get({ tenantId: 't', externalStoreId: 's', ruleType: 'StampRule', stampCar
 rules.get({ tenantId: 't', externalStoreId: 's', ruleType: 'StampRule' });
 // @ts-expect-error only LoyaltyRuleChanged events carry rules
 rules.apply({} as Envelope<'IntegrationStatusChanged'>);
+
+// ctx.tx has the transaction type of a transactional inbox, inferred from `inbox`.
+interface PoolClientLike {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+declare const transactionalInbox: InboxStore<PoolClientLike>;
+createReceiver({
+  secrets: 'whsec_x',
+  inbox: transactionalInbox,
+  handlers: {
+    async LoyaltyRuleChanged(event, ctx) {
+      exactly<typeof ctx.tx, PoolClientLike>(true);
+      await ctx.tx.query('insert into rules values ($1)', [event.payload.ruleVersion]);
+    },
+  },
+  onUnhandled: (_event, ctx) => exactly<typeof ctx.tx, PoolClientLike>(true),
+});
+
+// Without a transactional inbox, ctx.tx is undefined: the default inbox, and memoryInbox().
+createReceiver({
+  secrets: 'whsec_x',
+  handlers: {
+    IntegrationStatusChanged(_event, ctx) {
+      exactly<typeof ctx.tx, undefined>(true);
+      // @ts-expect-error there is no transaction to query through
+      ctx.tx.query('select 1');
+    },
+  },
+});
+createReceiver({
+  secrets: 'whsec_x',
+  inbox: memoryInbox(),
+  handlers: { IntegrationStatusChanged: (_event, ctx) => exactly<typeof ctx.tx, undefined>(true) },
+});

@@ -1,0 +1,244 @@
+import { type CausalKeys, causalKeys } from './causal-keys.js';
+import type {
+  ClaimOutcome,
+  ClaimRequest,
+  EventPatch,
+  EventState,
+  LocalStore,
+  SharedStore,
+  StoredEvent,
+  StoredTenantStop,
+} from './store.js';
+
+interface Entry {
+  event: StoredEvent;
+  readonly keys: CausalKeys;
+  claimed: boolean;
+  /** Monotonic milliseconds (`performance.now()`) before which it is not tried again. */
+  dueAt: number;
+}
+
+/**
+ * A local store seen as a shared one: the events live in memory, in `seq` order per tenant, and
+ * `claim` answers the same question the Postgres store answers in SQL (due, unclaimed, and no
+ * earlier pending event of the tenant it conflicts with). The scheduler therefore has one code
+ * path for both kinds. Changes apply in memory at once and reach the store as one call per
+ * `record`, so the journal writes many acknowledgements with one fsync.
+ *
+ * Times here are monotonic: a wall clock set back cannot delay a retry.
+ */
+export class LocalQueue implements SharedStore<never> {
+  readonly kind = 'shared';
+  private readonly entries = new Map<string, Entry>();
+  /** Pending entries per tenant, in `seq` order. */
+  private readonly pending = new Map<string, Entry[]>();
+  private readonly stops = new Map<string, StoredTenantStop>();
+
+  constructor(
+    readonly store: LocalStore,
+    private readonly monotonic: () => number,
+  ) {}
+
+  async open(): Promise<{ readonly stoppedTenants: readonly StoredTenantStop[] }> {
+    const snapshot = await this.store.open();
+    for (const stop of snapshot.stoppedTenants) this.stops.set(stop.tenantId, stop);
+    for (const event of snapshot.events) this.hold(event);
+    return { stoppedTenants: snapshot.stoppedTenants };
+  }
+
+  /** Highest `seq` held, so new events number on from it. */
+  get lastSeq(): number {
+    let last = 0;
+    for (const { event } of this.entries.values()) last = Math.max(last, event.seq);
+    return last;
+  }
+
+  async append(event: StoredEvent): Promise<void> {
+    if (this.entries.has(event.eventId)) return;
+    await this.store.append(event);
+    if (!this.entries.has(event.eventId)) this.hold(event);
+  }
+
+  /**
+   * @param newTenants How many tenants with nothing in flight may start now (the outbox's
+   *   `concurrency`); tenants already sending are not counted.
+   */
+  claim(request: ClaimRequest, newTenants = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
+    const now = this.monotonic();
+    let startable = newTenants;
+    const claimed: StoredEvent[] = [];
+    const only = request.onlyTenants && new Set(request.onlyTenants);
+    const skip = new Set(request.skipTenants);
+    for (const [tenantId, queue] of this.pending) {
+      if (claimed.length >= request.limit) break;
+      if (skip.has(tenantId) || this.stops.has(tenantId) || (only && !only.has(tenantId))) continue;
+      const inFlight = queue.filter((entry) => entry.claimed).length;
+      if (inFlight === 0 && startable <= 0) continue;
+      let room = request.maxInFlight - inFlight;
+      const before = claimed.length;
+      const changes = new Set<string>();
+      const needs = new Set<string>();
+      for (const entry of queue) {
+        if (room <= 0 || claimed.length >= request.limit) break;
+        const blocked =
+          entry.keys.changes.some((key) => changes.has(key) || needs.has(key)) ||
+          entry.keys.needs.some((key) => changes.has(key));
+        if (!blocked && !entry.claimed && entry.dueAt <= now) {
+          entry.claimed = true;
+          claimed.push(entry.event);
+          room -= 1;
+        }
+        // Claimed or not, due or not, a pending event holds back what conflicts with it.
+        for (const key of entry.keys.changes) changes.add(key);
+        for (const key of entry.keys.needs) needs.add(key);
+      }
+      if (inFlight === 0 && claimed.length > before) startable -= 1;
+    }
+    // Round robin: a tenant just served goes to the back of the line.
+    for (const event of claimed) this.requeueTenant(event.tenantId);
+    return Promise.resolve(claimed);
+  }
+
+  async extendLease(): Promise<void> {
+    // One process holds a local store: its claims cannot be taken over.
+  }
+
+  async record(outcomes: readonly ClaimOutcome[]): Promise<void> {
+    const removed: string[] = [];
+    const writes: Promise<void>[] = [];
+    for (const outcome of outcomes) {
+      const entry = this.entries.get(outcome.eventId);
+      if (!entry) continue;
+      entry.claimed = false;
+      if (outcome.kind === 'delivered') {
+        this.forget(entry);
+        removed.push(outcome.eventId);
+      } else if (outcome.kind !== 'release') {
+        if (outcome.kind === 'retry') entry.dueAt = this.monotonic() + outcome.retryAfterMs;
+        this.patchEntry(entry, outcome.patch);
+        writes.push(this.store.update(outcome.eventId, outcome.patch));
+      }
+    }
+    if (removed.length > 0) writes.push(this.store.remove(removed));
+    await Promise.all(writes);
+  }
+
+  async update(eventId: string, patch: EventPatch): Promise<void> {
+    const entry = this.entries.get(eventId);
+    if (!entry) return;
+    this.patchEntry(entry, patch);
+    if (patch.state === 'pending') entry.dueAt = 0;
+    await this.store.update(eventId, patch);
+  }
+
+  async remove(eventIds: readonly string[]): Promise<void> {
+    for (const id of eventIds) {
+      const entry = this.entries.get(id);
+      if (entry) this.forget(entry);
+    }
+    await this.store.remove(eventIds);
+  }
+
+  async setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
+    if (stop) this.stops.set(tenantId, stop);
+    else this.stops.delete(tenantId);
+    await this.store.setTenantStop(tenantId, stop);
+  }
+
+  async get(eventId: string): Promise<StoredEvent | undefined> {
+    return this.getNow(eventId);
+  }
+
+  getNow(eventId: string): StoredEvent | undefined {
+    return this.entries.get(eventId)?.event;
+  }
+
+  async list(
+    state: EventState,
+    filter: { readonly tenantId?: string | undefined } = {},
+  ): Promise<StoredEvent[]> {
+    return this.listNow(state, filter);
+  }
+
+  listNow(state: EventState, filter: { readonly tenantId?: string | undefined } = {}): StoredEvent[] {
+    const wanted = (event: StoredEvent) =>
+      event.state === state && (filter.tenantId === undefined || event.tenantId === filter.tenantId);
+    return [...this.entries.values()]
+      .map((entry) => entry.event)
+      .filter(wanted)
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  async counts(): Promise<Readonly<Record<EventState, number>>> {
+    return this.countsNow();
+  }
+
+  countsNow(): Record<EventState, number> {
+    const counts: Record<EventState, number> = { pending: 0, parked: 0, dead: 0, expired: 0 };
+    for (const { event } of this.entries.values()) counts[event.state] += 1;
+    return counts;
+  }
+
+  /** Pending events of a tenant, in flight or not. */
+  pendingOf(tenantId: string): number {
+    return this.pending.get(tenantId)?.length ?? 0;
+  }
+
+  /** Monotonic milliseconds until the earliest unclaimed pending event is due; none: undefined. */
+  nextDueIn(skipTenants: ReadonlySet<string>): number | undefined {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [tenantId, queue] of this.pending) {
+      if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
+      for (const entry of queue) if (!entry.claimed) earliest = Math.min(earliest, entry.dueAt);
+    }
+    return earliest === Number.POSITIVE_INFINITY ? undefined : Math.max(0, earliest - this.monotonic());
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  private hold(event: StoredEvent): void {
+    const entry: Entry = { event, keys: causalKeys(event.envelope), claimed: false, dueAt: 0 };
+    this.entries.set(event.eventId, entry);
+    if (event.state === 'pending') this.insertPending(entry);
+  }
+
+  private patchEntry(entry: Entry, patch: EventPatch): void {
+    const wasPending = entry.event.state === 'pending';
+    entry.event = { ...entry.event, ...patch };
+    const isPending = entry.event.state === 'pending';
+    if (wasPending && !isPending) this.dropPending(entry);
+    if (!wasPending && isPending) this.insertPending(entry);
+  }
+
+  private forget(entry: Entry): void {
+    this.entries.delete(entry.event.eventId);
+    this.dropPending(entry);
+  }
+
+  /** Inserts by `seq`: a redelivered event takes back its place ahead of younger ones. */
+  private insertPending(entry: Entry): void {
+    let queue = this.pending.get(entry.event.tenantId);
+    if (!queue) {
+      queue = [];
+      this.pending.set(entry.event.tenantId, queue);
+    }
+    let i = queue.length;
+    while (i > 0 && queue[i - 1]!.event.seq > entry.event.seq) i -= 1;
+    queue.splice(i, 0, entry);
+  }
+
+  private dropPending(entry: Entry): void {
+    const queue = this.pending.get(entry.event.tenantId);
+    const i = queue?.indexOf(entry) ?? -1;
+    if (i >= 0) queue!.splice(i, 1);
+  }
+
+  private requeueTenant(tenantId: string): void {
+    const queue = this.pending.get(tenantId);
+    if (!queue) return;
+    this.pending.delete(tenantId);
+    this.pending.set(tenantId, queue);
+  }
+}

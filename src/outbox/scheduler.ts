@@ -1,0 +1,281 @@
+import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
+import { GroupCommit } from './group-commit.js';
+import type { LocalQueue } from './local-queue.js';
+import type { NormalisedOutboxOptions, OutboxSender } from './outbox-options.js';
+import type { ClaimOutcome, EventPatch, SharedStore, StoredEvent } from './store.js';
+import type { Tenant } from './tenant-state.js';
+import { applyVerdict } from './verdicts.js';
+
+/** The state the scheduler and the outbox's methods share. */
+export interface OutboxContext {
+  readonly options: NormalisedOutboxOptions;
+  /** Where events are claimed from: the shared store itself, or a local store's `LocalQueue`. */
+  readonly source: SharedStore<unknown>;
+  /** The same object as `source` for a local store: its events, readable synchronously. */
+  readonly local: LocalQueue | undefined;
+  readonly tenants: Map<string, Tenant>;
+  readonly counters: { delivered: number };
+  /** Transient failures in a row per event, for the backoff (this process's memory). */
+  readonly failures: Map<string, number>;
+  tenant(tenantId: string): Tenant;
+  /** Records an attempt's outcome; answers arriving together share one durable write. */
+  record(outcome: ClaimOutcome): Promise<void>;
+  stopTenant(tenant: Tenant, reason: string): Promise<void>;
+  /** Looks for work now (after an enqueue, an answer, a redelivery, a resume). */
+  pump(): void;
+}
+
+interface Flight {
+  readonly tenant: Tenant;
+  readonly controller: AbortController;
+  readonly run: Promise<void>;
+}
+
+/**
+ * The one scheduler of every store. It claims due, causally ready events from the source (up
+ * to `maxInFlight` per tenant), sends each, and records how it ended. A local store's source
+ * answers claims from memory; a shared store answers them in SQL across processes. Paused
+ * tenants are not claimed for, except one probe every `probeIntervalMs`; stopped ones never.
+ * Waits run on the monotonic clock; a wall clock set back cannot delay them.
+ */
+export class Scheduler {
+  private running = false;
+  private filling = false;
+  private again = false;
+  /** The last fill found nothing more to send right now. */
+  private drained = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private leaseTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly flights = new Map<string, Flight>();
+  private waiters: (() => void)[] = [];
+  readonly outcomes: GroupCommit<ClaimOutcome>;
+
+  constructor(private readonly ctx: OutboxContext) {
+    this.outcomes = new GroupCommit((batch) => ctx.source.record(batch));
+  }
+
+  get inFlight(): number {
+    return this.flights.size;
+  }
+
+  isInFlight(eventId: string): boolean {
+    return this.flights.has(eventId);
+  }
+
+  start(): void {
+    this.running = true;
+    if (!this.ctx.local) {
+      const { leaseMs } = this.ctx.options;
+      // Renew well before the lease runs out, so a slow answer never lets another process in.
+      this.leaseTimer = setInterval(() => this.renewLeases(), Math.max(10, Math.floor(leaseMs / 3)));
+      this.leaseTimer.unref?.();
+    }
+    this.pump();
+  }
+
+  /** Stops launching; returns what is still in flight. */
+  stop(): Promise<void>[] {
+    this.running = false;
+    clearTimeout(this.timer);
+    clearInterval(this.leaseTimer);
+    // A flush waiting for a retry timer that will no longer fire must not hang.
+    this.notify();
+    return [...this.flights.values()].map((flight) => flight.run);
+  }
+
+  abortAll(): void {
+    for (const flight of this.flights.values()) flight.controller.abort();
+  }
+
+  /** Resolves once nothing is deliverable right now. */
+  whenSettled(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.notify();
+    });
+  }
+
+  pump(): void {
+    this.drained = false;
+    if (!this.running) {
+      this.notify();
+      return;
+    }
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
+    this.filling = true;
+    void this.fill().finally(() => {
+      this.filling = false;
+      this.notify();
+    });
+  }
+
+  private async fill(): Promise<void> {
+    const { options, source } = this.ctx;
+    const cap = options.concurrency * options.maxInFlight;
+    let failed = false;
+    do {
+      this.again = false;
+      try {
+        await this.probePaused();
+        const free = cap - this.flights.size;
+        if (free <= 0) break;
+        const skipTenants = [...this.ctx.tenants.values()]
+          .filter((tenant) => tenant.state !== 'active')
+          .map((tenant) => tenant.tenantId);
+        const sending = [...this.ctx.tenants.values()].filter((tenant) => tenant.inFlight > 0);
+        const request = {
+          limit: free,
+          maxInFlight: options.maxInFlight,
+          leaseMs: options.leaseMs,
+          skipTenants,
+        };
+        const newTenants = Math.max(0, options.concurrency - sending.length);
+        // At most `concurrency` tenants send at once: when that many are sending, only they go on.
+        const claimed = this.ctx.local
+          ? await this.ctx.local.claim(request, newTenants)
+          : await source.claim(
+              newTenants > 0
+                ? request
+                : { ...request, onlyTenants: sending.map((tenant) => tenant.tenantId) },
+            );
+        for (const event of claimed) this.launch(event);
+        if (claimed.length === free) this.again = true;
+        else if (!this.again) this.drained = true;
+      } catch {
+        // A shared store that cannot be reached: try again after the poll interval.
+        failed = true;
+        this.drained = true;
+      }
+    } while (this.again && this.running);
+    this.schedule(failed);
+  }
+
+  /** One event of each paused tenant whose probe is due, if nothing of it is in flight. */
+  private async probePaused(): Promise<void> {
+    const now = this.ctx.options.monotonic();
+    for (const tenant of this.ctx.tenants.values()) {
+      if (tenant.state !== 'paused' || tenant.inFlight > 0 || tenant.probeAt > now) continue;
+      const [probe] = await this.ctx.source.claim({
+        limit: 1,
+        maxInFlight: 1,
+        leaseMs: this.ctx.options.leaseMs,
+        onlyTenants: [tenant.tenantId],
+        skipTenants: [],
+      });
+      tenant.probeAt = now + this.ctx.options.probeIntervalMs;
+      if (probe) this.launch(probe);
+    }
+  }
+
+  private schedule(failed: boolean): void {
+    clearTimeout(this.timer);
+    if (!this.running) return;
+    const { options, local } = this.ctx;
+    const now = options.monotonic();
+    let wake = Number.POSITIVE_INFINITY;
+    for (const tenant of this.ctx.tenants.values()) {
+      if (tenant.state === 'paused') wake = Math.min(wake, Math.max(0, tenant.probeAt - now));
+    }
+    if (local && !failed) {
+      const skip = new Set(
+        [...this.ctx.tenants.values()].filter((t) => t.state !== 'active').map((t) => t.tenantId),
+      );
+      wake = Math.min(wake, local.nextDueIn(skip) ?? Number.POSITIVE_INFINITY);
+    } else {
+      // Other processes add events and finish leases: look again now and then.
+      wake = Math.min(wake, options.pollIntervalMs);
+    }
+    if (wake === Number.POSITIVE_INFINITY) return;
+    // Unref'd: a queue waiting to retry must not keep a finished program alive.
+    this.timer = setTimeout(() => this.pump(), wake);
+    this.timer.unref?.();
+  }
+
+  private notify(): void {
+    if (this.waiters.length === 0) return;
+    const settled = this.flights.size === 0 && (!this.running || (this.drained && !this.filling));
+    if (!settled) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private launch(event: StoredEvent): void {
+    const tenant = this.ctx.tenant(event.tenantId);
+    const controller = new AbortController();
+    tenant.inFlight += 1;
+    const run = this.attempt(tenant, event, controller.signal)
+      .catch(() => undefined)
+      .finally(() => {
+        tenant.inFlight -= 1;
+        this.flights.delete(event.eventId);
+        this.pump();
+      });
+    this.flights.set(event.eventId, { tenant, controller, run });
+  }
+
+  private async attempt(tenant: Tenant, claimed: StoredEvent, signal: AbortSignal): Promise<void> {
+    const { options } = this.ctx;
+    let event = claimed;
+    const startedAt = options.now();
+    if (event.firstAttemptAt !== null && startedAt - event.firstAttemptAt > options.expireAfterMs) {
+      return applyVerdict(this.ctx, tenant, event, { kind: 'expire' }, 0);
+    }
+    let sender: OutboxSender;
+    try {
+      // Recorded before the first attempt goes out: after a crash, the age of the oldest attempt
+      // the service may have seen must be known, or the 24-hour dedup window could be overrun.
+      if (event.firstAttemptAt === null) event = await this.patch(event, { firstAttemptAt: startedAt });
+      sender = await this.senderOf(tenant);
+    } catch (err) {
+      const failure = { code: 'OUTBOX_NOT_SENT', message: err instanceof Error ? err.message : String(err) };
+      return applyVerdict(this.ctx, tenant, event, { kind: 'retry', failure, answered: false }, 0);
+    }
+    let verdict: Verdict;
+    let attempts: number;
+    try {
+      // The client then stops its own retries before the 23-hour mark of the first attempt.
+      const result = await sender.sendEnvelope(event.envelope, {
+        signal,
+        firstAttemptAt: event.firstAttemptAt!,
+        // The outbox pauses or stops the whole tenant on these; one attempt per probe is enough.
+        noRetryCodes: TENANT_WIDE_CODES,
+      });
+      verdict = {
+        kind: 'delivered',
+        status: result.status,
+        correlationId: result.correlationId,
+        alreadyCredited: false,
+      };
+      attempts = result.attempts;
+    } catch (err) {
+      verdict = classify(err, signal.aborted);
+      attempts = attemptsOf(err);
+    }
+    await applyVerdict(this.ctx, tenant, event, verdict, attempts);
+  }
+
+  private async patch(event: StoredEvent, patch: EventPatch): Promise<StoredEvent> {
+    await this.ctx.source.update(event.eventId, patch);
+    return { ...event, ...patch };
+  }
+
+  private renewLeases(): void {
+    if (this.flights.size === 0) return;
+    this.ctx.source.extendLease([...this.flights.keys()], this.ctx.options.leaseMs).catch(() => undefined);
+  }
+
+  private senderOf(tenant: Tenant): Promise<OutboxSender> {
+    if (tenant.sender) return tenant.sender;
+    const lookup = Promise.resolve(this.ctx.options.senderFor(tenant.tenantId));
+    // A failed lookup is not cached: the next attempt asks again.
+    lookup.catch(() => {
+      if (tenant.sender === lookup) tenant.sender = undefined;
+    });
+    tenant.sender = lookup;
+    return lookup;
+  }
+}

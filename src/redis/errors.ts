@@ -1,0 +1,63 @@
+import { LoyaltyError } from '../contract/errors.js';
+
+/**
+ * Why a {@link RedisStoreError} was raised:
+ * - `NOT_A_CLIENT`: `redis` is neither an ioredis client nor a node-redis v4+ client;
+ * - `INVALID_OPTIONS`: an option is out of range;
+ * - `UNREACHABLE`: the client is closed, not connected, or its connection broke;
+ * - `COMMAND_FAILED`: Redis refused a command (`cause` holds its error).
+ *
+ * @example
+ * ```ts
+ * import type { RedisStoreErrorCode } from 'loyalty-partner-sdk/redis';
+ * const transient = (code: RedisStoreErrorCode) => code === 'UNREACHABLE';
+ * ```
+ */
+export type RedisStoreErrorCode = 'NOT_A_CLIENT' | 'INVALID_OPTIONS' | 'UNREACHABLE' | 'COMMAND_FAILED';
+
+/**
+ * An error of a Redis store: bad input when the store is created, or a Redis failure while it
+ * runs (the receiver then answers 503, and the service delivers the event again later).
+ *
+ * @example
+ * ```ts
+ * import { RedisStoreError, redisInbox } from 'loyalty-partner-sdk/redis';
+ * try {
+ *   redisInbox({} as never);
+ * } catch (err) {
+ *   if (err instanceof RedisStoreError) console.error(err.code); // 'NOT_A_CLIENT'
+ * }
+ * ```
+ */
+export class RedisStoreError extends LoyaltyError {
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'RedisStoreError' {
+    return 'RedisStoreError';
+  }
+  readonly code: RedisStoreErrorCode;
+
+  constructor(code: RedisStoreErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+// ioredis: "Connection is closed.", "Stream isn't writeable", MaxRetriesPerRequestError;
+// node-redis: ClientClosedError, ClientOfflineError, SocketClosedUnexpectedlyError.
+const UNREACHABLE =
+  /closed|offline|not writeable|isn't writeable|MaxRetriesPerRequest|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|connect/i;
+
+/** Turns a client error into a {@link RedisStoreError} that says what to do. */
+export function toRedisError(err: unknown, what: string): RedisStoreError {
+  if (err instanceof RedisStoreError) return err;
+  const name = err instanceof Error ? err.name : '';
+  const detail = err instanceof Error ? err.message : String(err);
+  if (UNREACHABLE.test(`${name} ${detail}`)) {
+    return new RedisStoreError(
+      'UNREACHABLE',
+      `${what}: Redis is unreachable (${detail}); check that the server runs and that the client is connected (node-redis: await client.connect())`,
+      { cause: err },
+    );
+  }
+  return new RedisStoreError('COMMAND_FAILED', `${what}: ${detail}`, { cause: err });
+}

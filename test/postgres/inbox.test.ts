@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
+import pg from 'pg';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
+
+describeWithPostgres('postgresInbox', (url) => {
+  const schema = uniqueName('inbox');
+  const pool = new pg.Pool({ connectionString: url, max: 30 });
+  const sql = postgres(url, { max: 30, onnotice: () => undefined });
+  beforeAll(() => migrate(pool, { schema }));
+  afterAll(async () => {
+    await Promise.all([pool.end(), sql.end()]);
+  });
+
+  const clients = { pg: pool, 'postgres.js': sql } as const;
+  for (const [driver, db] of Object.entries(clients)) {
+    describe(`on ${driver}, claims as rows`, () =>
+      inboxConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs })));
+    describe(`on ${driver}, transactional`, () =>
+      inboxConformance(({ leaseMs }) =>
+        postgresInbox(db, { schema, leaseMs, transactional: true, lockTimeoutMs: 300 }),
+      ));
+  }
+
+  it('hands the handler the pg connection inside the transaction: its writes commit with the claim', async () => {
+    await pool.query(`CREATE TABLE ${schema}.effects (event_id text)`);
+    const inbox = postgresInbox(pool, { schema, transactional: true });
+    const committed = { eventId: randomUUID(), eventType: 'LoyaltyRuleChanged', tenantId: '' };
+    const failed = { eventId: randomUUID(), eventType: 'LoyaltyRuleChanged', tenantId: '' };
+    await inbox.transaction(committed, async (tx) => {
+      await tx.query(`INSERT INTO ${schema}.effects VALUES ($1)`, [committed.eventId]);
+    });
+    await expect(
+      inbox.transaction(failed, async (tx) => {
+        await tx.query(`INSERT INTO ${schema}.effects VALUES ($1)`, [failed.eventId]);
+        throw new Error('after the write');
+      }),
+    ).rejects.toThrow('after the write');
+    const { rows } = await pool.query(`SELECT event_id FROM ${schema}.effects`);
+    expect(rows).toEqual([{ event_id: committed.eventId }]);
+    const claims = await pool.query(`SELECT event_id, status FROM ${schema}.inbox WHERE event_id = ANY($1)`, [
+      [committed.eventId, failed.eventId],
+    ]);
+    expect(claims.rows).toEqual([{ event_id: committed.eventId, status: 'done' }]);
+  });
+
+  it('hands the handler the postgres.js transaction sql: its writes commit with the claim', async () => {
+    await sql.unsafe(`CREATE TABLE IF NOT EXISTS ${schema}.effects_js (event_id text)`);
+    const inbox = postgresInbox(sql, { schema, transactional: true });
+    const key = { eventId: randomUUID(), eventType: 'LoyaltyRuleChanged', tenantId: '' };
+    await inbox.transaction(key, async (tx) => {
+      await tx`INSERT INTO ${sql(schema)}.effects_js VALUES (${key.eventId})`;
+    });
+    await expect(inbox.transaction(key, async () => undefined)).resolves.toBe('done');
+    expect(await sql.unsafe(`SELECT event_id FROM ${schema}.effects_js`)).toEqual([
+      { event_id: key.eventId },
+    ]);
+  });
+
+  it('deletes done rows older than the retention in small batches, by itself, and keeps the rest', async () => {
+    const own = uniqueName('retention');
+    await migrate(pool, { schema: own });
+    await pool.query(
+      `INSERT INTO ${own}.inbox (event_id, event_type, status, done_at)
+       SELECT 'old-' || i, 'X', 'done', now() - interval '26 hours' FROM generate_series(1, 1200) i`,
+    );
+    await pool.query(
+      `INSERT INTO ${own}.inbox (event_id, event_type, status, done_at) VALUES ('recent', 'X', 'done', now())`,
+    );
+    const inbox = postgresInbox(pool, { schema: own, cleanupEvery: 1, cleanupBatchSize: 500 });
+    const count = async () => Number((await pool.query(`SELECT count(*) FROM ${own}.inbox`)).rows[0].count);
+    // Each claim starts one batch of at most 500 in the background.
+    for (let i = 0; (await count()) > 4 && i < 200; i++) {
+      await inbox.begin({ eventId: randomUUID(), eventType: 'X', tenantId: '' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const left = await pool.query(`SELECT event_id FROM ${own}.inbox WHERE event_id NOT LIKE '%-%-%'`);
+    expect(left.rows.map((row) => row.event_id)).toEqual(['recent']);
+  });
+});
