@@ -31,9 +31,10 @@ ON CONFLICT (event_id) DO NOTHING`,
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
 WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'`,
   /**
-   * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. A
-   * `delivered` outcome counts whoever holds the claim (the event was credited either way); the
-   * others only while this process still holds it (else a process that took over decides).
+   * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. Counted
+   * only while this process still holds the claim, `delivered` too: a process that took the
+   * claim over (the lease ran out) may still have its own copy in flight, and later events
+   * about the same entity must wait for that answer as well. It records the outcome itself.
    */
   record: `UPDATE ${s}.outbox u SET
   state = CASE o.kind WHEN 'delivered' THEN 'delivered' ELSE coalesce(o.patch->>'state', u.state) END,
@@ -48,7 +49,7 @@ WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'`,
   claimed_by = NULL,
   claim_expires_at = NULL
 FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::integer[]) AS o(event_id, kind, patch, delay_ms)
-WHERE u.event_id = o.event_id AND u.state = 'pending' AND (o.kind = 'delivered' OR u.claimed_by = $1)`,
+WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = $1`,
   /**
    * $1 event id, $2 patch. Back to `pending` from another state (redeliver): due now, unclaimed.
    * Otherwise (`firstAttemptAt` before a first attempt) the claim stays.

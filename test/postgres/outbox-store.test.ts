@@ -226,9 +226,13 @@ describeWithPostgres('postgresStore', (url) => {
       await sweeping.record(claimed.map((event) => ({ kind: 'delivered' as const, eventId: event.eventId })));
       const rows = async () =>
         (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n;
-      expect(await rows()).toBe(3);
-      while ((await rows()) > 1) await sweeping.claim(request());
-      while ((await rows()) > 0) await sweeping.claim(request());
+      // Each claim may start one batch in the background; batches never overlap.
+      const seen = new Set<number>([await rows()]);
+      while (!seen.has(0)) {
+        await sweeping.claim(request());
+        seen.add(await rows());
+      }
+      expect([...seen].every((n) => n === 3 || n === 1 || n === 0)).toBe(true);
       expect(await rows()).toBe(0);
     });
 
