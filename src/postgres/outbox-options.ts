@@ -25,6 +25,13 @@ export interface PostgresStoreOptions {
    */
   retentionMs?: number;
   /**
+   * How many of the oldest pending events each claim considers. Causal readiness is computed
+   * for all of them at once; an event further back waits until older ones are done, so keep this
+   * well above the events in flight at once (processes x `concurrency` x `maxInFlight`).
+   * @default 1000
+   */
+  claimWindow?: number;
+  /**
    * Delete one batch of old delivered rows every this many claims by this store (0: never; then
    * delete them yourself).
    * @default 100
@@ -49,6 +56,7 @@ export interface PostgresStoreOptions {
 export const POSTGRES_STORE_DEFAULTS = {
   schema: 'loyalty',
   retentionMs: DEDUP_WINDOW_MS + DEDUP_WINDOW_MARGIN_MS,
+  claimWindow: 1_000,
   cleanupEvery: 100,
   cleanupBatchSize: 500,
 } as const satisfies Required<PostgresStoreOptions>;
@@ -68,6 +76,7 @@ export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStor
   const problems: string[] = [];
   if (!whole(resolved.retentionMs, 1))
     problems.push('retentionMs must be a whole number of milliseconds > 0');
+  if (!whole(resolved.claimWindow, 1)) problems.push('claimWindow must be a whole number > 0');
   if (!whole(resolved.cleanupEvery, 0)) problems.push('cleanupEvery must be a whole number >= 0');
   if (!whole(resolved.cleanupBatchSize, 1)) problems.push('cleanupBatchSize must be a whole number > 0');
   if (problems.length) {

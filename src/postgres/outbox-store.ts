@@ -128,6 +128,7 @@ export function postgresStore(
             request.leaseMs,
             request.onlyTenants ?? null,
             request.skipTenants,
+            settings.claimWindow,
           ]);
         } catch (err) {
           claimsInDoubt = true;

@@ -52,9 +52,7 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox (
   keys_needs       text[]      NOT NULL,
   trace_context    text
 );
-CREATE INDEX IF NOT EXISTS outbox_pending ON "loyalty".outbox (tenant_id, seq) WHERE state = 'pending';
-CREATE INDEX IF NOT EXISTS outbox_pending_changes ON "loyalty".outbox USING gin (keys_changes) WHERE state = 'pending';
-CREATE INDEX IF NOT EXISTS outbox_pending_needs ON "loyalty".outbox USING gin (keys_needs) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS outbox_pending_seq ON "loyalty".outbox (seq) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS outbox_settled ON "loyalty".outbox (state, seq) WHERE state IN ('parked', 'dead', 'expired');
 CREATE INDEX IF NOT EXISTS outbox_delivered_at ON "loyalty".outbox (delivered_at) WHERE state = 'delivered';
 CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
@@ -63,44 +61,57 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
   since     bigint NOT NULL
 );
 CREATE OR REPLACE FUNCTION "loyalty".outbox_claim(
-  p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[]
+  p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
+  p_window integer
 ) RETURNS SETOF "loyalty".outbox LANGUAGE plpgsql AS $fn$
 BEGIN
   -- One claim at a time per schema: the live-claim counts below are then exact. The next
   -- statement takes a fresh snapshot, so it sees every claim committed before this lock.
   PERFORM pg_advisory_xact_lock(698913586, 0);
   RETURN QUERY
-  WITH live AS (
-    SELECT l.tenant_id, count(*)::integer AS n FROM "loyalty".outbox l
-    WHERE l.state = 'pending' AND l.claim_expires_at > clock_timestamp()
-    GROUP BY l.tenant_id
+  WITH win AS MATERIALIZED (
+    -- The oldest pending rows: every row that can hold back one of them is among them.
+    SELECT o.event_id, o.tenant_id, o.seq, o.keys_changes, o.keys_needs, o.due_at, o.claim_expires_at
+    FROM "loyalty".outbox o WHERE o.state = 'pending' ORDER BY o.seq LIMIT p_window
+  ), keyed AS (
+    SELECT w.tenant_id, k.key, w.seq, true AS x FROM win w CROSS JOIN LATERAL unnest(w.keys_changes) AS k(key)
+    UNION ALL
+    SELECT w.tenant_id, k.key, w.seq, false FROM win w CROSS JOIN LATERAL unnest(w.keys_needs) AS k(key)
+  ), firsts AS (
+    SELECT f.tenant_id, f.key, min(f.seq) AS first_any, min(f.seq) FILTER (WHERE f.x) AS first_x
+    FROM keyed f GROUP BY f.tenant_id, f.key
+  ), blocked AS (
+    -- A key the row changes: any earlier row with the key holds it back; a key it only
+    -- needs: an earlier row that changes it.
+    SELECT DISTINCT k.seq FROM keyed k JOIN firsts f ON f.tenant_id = k.tenant_id AND f.key = k.key
+    WHERE (k.x AND f.first_any < k.seq) OR (NOT k.x AND f.first_x < k.seq)
+  ), live AS (
+    SELECT w.tenant_id, count(*)::integer AS n FROM win w
+    WHERE w.claim_expires_at > clock_timestamp() GROUP BY w.tenant_id
   ), ready AS (
-    SELECT o.event_id, o.tenant_id, o.seq, coalesce(live.n, 0) AS n
-    FROM "loyalty".outbox o LEFT JOIN live ON live.tenant_id = o.tenant_id
-    WHERE o.state = 'pending'
-      AND o.due_at <= clock_timestamp()
-      AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
+    SELECT w.event_id, w.tenant_id, w.seq, coalesce(live.n, 0) AS n
+    FROM win w LEFT JOIN live ON live.tenant_id = w.tenant_id
+    WHERE w.due_at <= clock_timestamp()
+      AND (w.claim_expires_at IS NULL OR w.claim_expires_at <= clock_timestamp())
       AND coalesce(live.n, 0) < p_max_in_flight
-      AND (p_only IS NULL OR o.tenant_id = ANY (p_only))
-      AND NOT (o.tenant_id = ANY (p_skip))
-      AND NOT EXISTS (SELECT 1 FROM "loyalty".outbox_tenant_stops t WHERE t.tenant_id = o.tenant_id)
-      AND NOT EXISTS (
-        SELECT 1 FROM "loyalty".outbox e
-        WHERE e.state = 'pending' AND e.tenant_id = o.tenant_id AND e.seq < o.seq
-          AND (e.keys_changes && (o.keys_changes || o.keys_needs) OR e.keys_needs && o.keys_changes)
-      )
-    ORDER BY o.seq
-    LIMIT p_limit
-    FOR UPDATE OF o SKIP LOCKED
+      AND (p_only IS NULL OR w.tenant_id = ANY (p_only))
+      AND NOT (w.tenant_id = ANY (p_skip))
+      AND NOT EXISTS (SELECT 1 FROM "loyalty".outbox_tenant_stops t WHERE t.tenant_id = w.tenant_id)
+      AND w.seq NOT IN (SELECT b.seq FROM blocked b)
   ), chosen AS (
     SELECT r.event_id FROM (
-      SELECT ready.event_id, ready.n + row_number() OVER (PARTITION BY ready.tenant_id ORDER BY ready.seq) AS would_be
+      SELECT ready.event_id, ready.seq,
+             ready.n + row_number() OVER (PARTITION BY ready.tenant_id ORDER BY ready.seq) AS would_be
       FROM ready
-    ) r WHERE r.would_be <= p_max_in_flight
+    ) r WHERE r.would_be <= p_max_in_flight ORDER BY r.seq LIMIT p_limit
+  ), locked AS (
+    SELECT o.event_id FROM "loyalty".outbox o JOIN chosen c ON c.event_id = o.event_id
+    WHERE o.state = 'pending' AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
+    FOR UPDATE OF o SKIP LOCKED
   )
   UPDATE "loyalty".outbox u
   SET claimed_by = p_owner, claim_expires_at = clock_timestamp() + p_lease_ms * interval '1 millisecond'
-  FROM chosen WHERE u.event_id = chosen.event_id
+  FROM locked WHERE u.event_id = locked.event_id
   RETURNING u.*;
 END
 $fn$;
