@@ -243,6 +243,6 @@ describeWithPostgres('the transactional outbox in three POS processes', (url) =>
       }
       expect(outOfOrder).toEqual([]);
     },
-    240_000,
+    400_000,
   );
 });
