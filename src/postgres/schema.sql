@@ -110,7 +110,10 @@ BEGIN
     FOR UPDATE OF o SKIP LOCKED
   )
   UPDATE "loyalty".outbox u
-  SET claimed_by = p_owner, claim_expires_at = clock_timestamp() + p_lease_ms * interval '1 millisecond'
+  SET claimed_by = p_owner, claim_expires_at = clock_timestamp() + p_lease_ms * interval '1 millisecond',
+      -- A claim is the start of an attempt: recorded here, the outbox needs no statement per
+      -- event before sending (the service's dedup window counts from the first attempt).
+      first_attempt_at = coalesce(u.first_attempt_at, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
   FROM locked WHERE u.event_id = locked.event_id
   RETURNING u.*;
 END
