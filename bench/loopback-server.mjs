@@ -19,7 +19,7 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 const LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 
 /** Answers every complete request in `buffer`; returns what is left of an incomplete one. */
-function answerAll(socket, buffer) {
+function answerAll(socket, buffer, delayMs) {
   let start = 0;
   for (;;) {
     const end = buffer.indexOf(HEADER_END, start);
@@ -27,18 +27,20 @@ function answerAll(socket, buffer) {
     const head = buffer.toString('latin1', start, end);
     const next = end + 4 + Number(LENGTH.exec(head)?.[1] ?? 0);
     if (next > buffer.length) break;
-    socket.write(RESPONSE);
+    // A link's latency: each answer leaves `delayMs` after its request arrived.
+    if (delayMs > 0) setTimeout(() => socket.writable && socket.write(RESPONSE), delayMs);
+    else socket.write(RESPONSE);
     start = next;
   }
   return buffer.subarray(start);
 }
 
-function serve() {
+function serve(delayMs) {
   const server = createServer((socket) => {
     socket.setNoDelay(true);
     let pending = Buffer.alloc(0);
     socket.on('data', (chunk) => {
-      pending = answerAll(socket, pending.length ? Buffer.concat([pending, chunk]) : chunk);
+      pending = answerAll(socket, pending.length ? Buffer.concat([pending, chunk]) : chunk, delayMs);
     });
     socket.on('error', () => socket.destroy());
   });
@@ -46,11 +48,12 @@ function serve() {
   process.on('disconnect', () => process.exit(0));
 }
 
-/** Starts the server in a child process; `stop()` ends it. */
-export async function startLoopbackServer() {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: 'inherit' });
+/** Starts the server in a child process, answering after `delayMs` (default 0); `stop()` ends it. */
+export async function startLoopbackServer({ delayMs = 0 } = {}) {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(delayMs)], { stdio: 'inherit' });
   const [{ port }] = await once(child, 'message');
   return { origin: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--serve') serve();
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--serve')
+  serve(Number(process.argv[3] ?? 0));

@@ -91,11 +91,11 @@ export function attemptsOf(error: unknown): number {
 }
 
 /**
- * `instanceof`, or the same class from another copy of the package (an ESM outbox given a
- * CommonJS client): the client's errors carry their class name as a literal `name`.
+ * By class, never by `name` (any error can claim a name). Entry points of one format share the
+ * client's classes (one build with code splitting), so `instanceof` holds across them.
  */
 function is<T>(error: unknown, type: abstract new (...args: never[]) => T): error is T {
-  return error instanceof type || (error instanceof Error && error.name === type.name);
+  return error instanceof type;
 }
 
 function isApiError(error: unknown): error is ApiErrorLike {

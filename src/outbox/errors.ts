@@ -24,6 +24,7 @@ export type OutboxErrorCode =
  * ```
  */
 export class OutboxFullError extends LoyaltyError {
+  override readonly name = 'OutboxFullError';
   readonly code = 'OUTBOX_FULL';
   constructor(
     readonly limit: 'maxEvents' | 'maxBytes',
@@ -43,6 +44,7 @@ export class OutboxFullError extends LoyaltyError {
  * ```
  */
 export class OutboxClosedError extends LoyaltyError {
+  override readonly name = 'OutboxClosedError';
   readonly code = 'OUTBOX_CLOSED';
   constructor() {
     super('The outbox is closed; it takes no new events');
@@ -59,6 +61,7 @@ export class OutboxClosedError extends LoyaltyError {
  * ```
  */
 export class OutboxNotStartedError extends LoyaltyError {
+  override readonly name = 'OutboxNotStartedError';
   readonly code = 'OUTBOX_NOT_STARTED';
   constructor() {
     super('Call outbox.start() before using the outbox');
@@ -75,6 +78,7 @@ export class OutboxNotStartedError extends LoyaltyError {
  * ```
  */
 export class OutboxLockedError extends LoyaltyError {
+  override readonly name = 'OutboxLockedError';
   readonly code = 'OUTBOX_LOCKED';
   constructor(
     readonly dir: string,
@@ -95,10 +99,38 @@ export class OutboxLockedError extends LoyaltyError {
  * ```
  */
 export class OutboxStoreError extends LoyaltyError {
+  override readonly name = 'OutboxStoreError';
   readonly code = 'OUTBOX_STORE_FAILED';
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The store's directory, when the trouble is with it (read-only, not writable, missing). */
+  readonly dir: string | undefined;
+  /** The system error code behind it (`EROFS`, `EACCES`, `ENOSPC`, ...), when there is one. */
+  readonly errno: string | undefined;
+  constructor(message: string, options?: { cause?: unknown; dir?: string }) {
     super(message, options);
+    this.dir = options?.dir;
+    const errno = (options?.cause as { code?: unknown } | undefined)?.code;
+    this.errno = typeof errno === 'string' ? errno : undefined;
   }
+}
+
+/** What to do about a directory the store cannot use, by system error code. */
+const DIRECTORY_FIXES: Readonly<Record<string, string>> = {
+  EROFS: 'is on a read-only file system; give fileStore a directory on a writable disk',
+  EACCES: 'is not writable by this process; grant it write permission or choose another directory',
+  EPERM: 'is not writable by this process; grant it write permission or choose another directory',
+  ENOENT: 'does not exist and cannot be created; create it (and its parents) first',
+  ENOTDIR: 'has a file where a directory should be; remove the file or choose another path',
+  ENOSPC: 'is on a full disk; free some space',
+};
+
+/** The typed form of a system error met while opening the store's directory. */
+export function directoryError(dir: string, cause: unknown): OutboxStoreError {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const fix = typeof code === 'string' ? DIRECTORY_FIXES[code] : undefined;
+  const message = fix
+    ? `The outbox directory ${dir} ${fix} (${String(code)})`
+    : `Cannot open the outbox directory ${dir}`;
+  return new OutboxStoreError(message, { cause, dir });
 }
 
 /**
@@ -111,6 +143,7 @@ export class OutboxStoreError extends LoyaltyError {
  * ```
  */
 export class OutboxEventStateError extends LoyaltyError {
+  override readonly name = 'OutboxEventStateError';
   readonly code = 'OUTBOX_EVENT_STATE';
   constructor(
     readonly eventId: string,
@@ -132,6 +165,7 @@ export class OutboxEventStateError extends LoyaltyError {
  * ```
  */
 export class OutboxDuplicateRiskError extends LoyaltyError {
+  override readonly name = 'OutboxDuplicateRiskError';
   readonly code = 'OUTBOX_DUPLICATE_RISK';
   constructor(readonly eventId: string) {
     super(

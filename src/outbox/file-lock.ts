@@ -1,37 +1,68 @@
-import { link, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { kill, pid as ownPid } from 'node:process';
 import { OutboxLockedError } from './errors.js';
 
 const LOCK_FILE = 'outbox.lock';
+/** A holder touches its lock this often; a lock untouched for `STALE_MS` is abandoned. */
+const HEARTBEAT_MS = 2_000;
+const STALE_MS = 10_000;
+/** Lock files this process holds, so a second store here is refused whatever its pid says. */
+const held = new Set<string>();
 
 /**
- * Takes the store directory's lock: a file holding the owner's pid, created exclusively. A lock
- * left by a process that no longer runs (killed, crashed, power cut) is taken over; one held by a
- * live process, this one included, is refused with `OutboxLockedError`. Returns the release.
+ * Takes the store directory's lock: a lease. The lock file holds the owner's pid and a random
+ * token; the owner touches it every 2 s while it runs. A lock is taken over when it cannot
+ * belong to a live owner: this process's own pid without being held here (a container restarted
+ * as PID 1, a reused pid), a pid that no longer runs, or a file untouched for 10 s (any pid: the
+ * owner stopped, whatever now runs under its number). Node has no `flock` without native code;
+ * a lease cannot be fooled by pid reuse. Returns the release.
  */
 export async function acquireDirLock(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, LOCK_FILE);
+  if (held.has(path)) throw new OutboxLockedError(dir, ownPid);
+  const token = randomUUID();
   for (let round = 0; round < 3; round++) {
-    if (await createWithPid(path)) {
-      await sweepLeftovers(dir);
-      return () => unlink(path).catch(() => undefined);
-    }
-    const holder = await readPid(path);
-    if (holder !== undefined && (holder === ownPid || isAlive(holder)))
-      throw new OutboxLockedError(dir, holder);
-    await takeOverStale(dir, path, holder);
+    if (await createLock(path, token)) return hold(dir, path, token);
+    const holder = await readLock(path);
+    if (holder && !(await abandoned(path, holder))) throw new OutboxLockedError(dir, holder.pid);
+    await takeOverStale(dir, path, holder?.token);
   }
-  throw new OutboxLockedError(dir, await readPid(path));
+  throw new OutboxLockedError(dir, (await readLock(path))?.pid);
+}
+
+async function hold(dir: string, path: string, token: string): Promise<() => Promise<void>> {
+  held.add(path);
+  await sweepLeftovers(dir);
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimes(path, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref?.();
+  return async () => {
+    clearInterval(heartbeat);
+    held.delete(path);
+    if ((await readLock(path))?.token === token) await unlink(path).catch(() => undefined);
+  };
+}
+
+async function abandoned(path: string, holder: { pid: number | undefined }): Promise<boolean> {
+  if (holder.pid === undefined || holder.pid === ownPid || !isAlive(holder.pid)) return true;
+  const touched = await stat(path).then(
+    (info) => info.mtimeMs,
+    () => 0,
+  );
+  return Date.now() - touched > STALE_MS;
 }
 
 /**
- * Writes the pid to a private file, then links it in place: `link` fails if the lock exists and
- * never exposes a lock file without its pid, which a reader could mistake for a stale one.
+ * Writes the lock to a private file, then links it in place: `link` fails if the lock exists and
+ * never exposes a lock file without its content, which a reader could mistake for a stale one.
  */
-async function createWithPid(path: string): Promise<boolean> {
+async function createLock(path: string, token: string): Promise<boolean> {
   const draft = `${path}.${ownPid}`;
-  await writeFile(draft, `${ownPid}\n`);
+  await writeFile(draft, `${ownPid}\n${token}\n`);
   try {
     await link(draft, path);
     return true;
@@ -39,16 +70,16 @@ async function createWithPid(path: string): Promise<boolean> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     // File systems without hard links (FAT, some network mounts): exclusive create instead.
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return createExclusive(path);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return createExclusive(path, token);
     throw err;
   } finally {
     await unlink(draft).catch(() => undefined);
   }
 }
 
-async function createExclusive(path: string): Promise<boolean> {
+async function createExclusive(path: string, token: string): Promise<boolean> {
   try {
-    await writeFile(path, `${ownPid}\n`, { flag: 'wx' });
+    await writeFile(path, `${ownPid}\n${token}\n`, { flag: 'wx' });
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -57,10 +88,10 @@ async function createExclusive(path: string): Promise<boolean> {
 }
 
 /**
- * Moves the stale lock aside rather than deleting it, then checks that what moved is the stale
- * lock: if another process took it over in between, its fresh lock goes back and we give way.
+ * Moves the stale lock aside rather than deleting it, then checks that what moved is the lock
+ * judged stale: if another process took it over in between, its fresh lock goes back.
  */
-async function takeOverStale(dir: string, path: string, stalePid: number | undefined): Promise<void> {
+async function takeOverStale(dir: string, path: string, staleToken: string | undefined): Promise<void> {
   const aside = `${path}.stale-${ownPid}`;
   try {
     await rename(path, aside);
@@ -68,10 +99,10 @@ async function takeOverStale(dir: string, path: string, stalePid: number | undef
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
-  const moved = await readPid(aside);
-  if (moved !== stalePid && moved !== undefined && isAlive(moved)) {
+  const moved = await readLock(aside);
+  if (moved && moved.token !== staleToken) {
     await rename(aside, path);
-    throw new OutboxLockedError(dir, moved);
+    throw new OutboxLockedError(dir, moved.pid);
   }
   await unlink(aside).catch(() => undefined);
 }
@@ -86,10 +117,18 @@ async function sweepLeftovers(dir: string): Promise<void> {
   }
 }
 
-async function readPid(path: string): Promise<number | undefined> {
-  const text = await readFile(path, 'utf8').catch(() => '');
-  const pid = Number.parseInt(text.trim(), 10);
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+async function readLock(
+  path: string,
+): Promise<{ pid: number | undefined; token: string | undefined } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [pidText = '', token] = text.split('\n');
+  const pid = Number.parseInt(pidText.trim(), 10);
+  return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined, token: token?.trim() || undefined };
 }
 
 function isAlive(pid: number): boolean {

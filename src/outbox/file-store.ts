@@ -1,6 +1,7 @@
-import { type FileHandle, mkdir, open, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, copyFile, type FileHandle, link, mkdir, open, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { OutboxClosedError, OutboxStoreError } from './errors.js';
+import { directoryError, OutboxClosedError, OutboxLockedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
 import { chunked, readIfExists, replaceFileDurably, writeAll } from './file-durable.js';
 import { acquireDirLock } from './file-lock.js';
@@ -31,7 +32,8 @@ const JOURNAL_FILE = 'outbox.journal';
  * ```
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
-  return new JournalStore(resolve(dir), normaliseStoreOptions(options));
+  const { onDamage, onCompactionError } = options;
+  return new JournalStore(resolve(dir), normaliseStoreOptions(options), { onDamage, onCompactionError });
 }
 
 /**
@@ -56,6 +58,10 @@ export interface JournalStats {
   readonly compactions: number;
   /** Bytes of a torn last record dropped when the journal was opened. */
   readonly recoveredBytes: number;
+  /** Records lost to damage found when the journal was opened (see `onDamage`). */
+  readonly lostRecords: number;
+  /** Compactions that failed (see `onCompactionError`); the journal stayed whole. */
+  readonly failedCompactions: number;
 }
 
 /**
@@ -91,11 +97,19 @@ class JournalStore implements FileStore {
   private fileBytes = 0;
   private broken: unknown;
   private closed = false;
-  private readonly counters = { flushes: 0, records: 0, compactions: 0, recoveredBytes: 0 };
+  private readonly counters = {
+    flushes: 0,
+    records: 0,
+    compactions: 0,
+    recoveredBytes: 0,
+    lostRecords: 0,
+    failedCompactions: 0,
+  };
 
   constructor(
     private readonly dir: string,
     private readonly options: NormalisedStoreOptions,
+    private readonly hooks: Pick<FileStoreOptions, 'onDamage' | 'onCompactionError'>,
   ) {
     this.table = new EventTable(options);
     this.path = join(dir, JOURNAL_FILE);
@@ -104,24 +118,71 @@ class JournalStore implements FileStore {
   async open(): Promise<StoreSnapshot> {
     if (this.releaseLock || this.closed)
       throw new OutboxStoreError(`The store ${this.dir} was opened already`);
-    await mkdir(this.dir, { recursive: true });
-    this.releaseLock = await acquireDirLock(this.dir);
     try {
-      const decoded = decodeJournal(await readIfExists(this.path));
+      await mkdir(this.dir, { recursive: true });
+      await access(this.dir, constants.W_OK);
+      this.releaseLock = await acquireDirLock(this.dir);
+    } catch (err) {
+      throw err instanceof OutboxLockedError ? err : directoryError(this.dir, err);
+    }
+    try {
+      const bytes = await readIfExists(this.path);
+      const decoded = decodeJournal(bytes);
       if (!decoded.isJournal)
         throw new OutboxStoreError(`${this.path} is not an outbox journal; move it away`);
       for (const { record, size } of decoded.records) this.table.apply(record, size);
       this.counters.recoveredBytes = decoded.droppedBytes;
-      await this.compact();
+      if (decoded.damagedRegions > 0) await this.keepDamaged(decoded.damagedRegions, decoded.damagedBytes);
+      this.handle = await open(this.path, 'a');
+      this.fileBytes = (await this.handle.stat()).size;
+      if (this.fileBytes === 0) {
+        await writeAll(this.handle, JOURNAL_MAGIC);
+        await this.handle.datasync();
+        this.fileBytes = JOURNAL_MAGIC.length;
+      }
+      // Cut a torn tail before appending after it; then compact if the disk has room.
+      if (decoded.droppedBytes > 0 && decoded.damagedRegions === 0) {
+        await this.handle.truncate(this.fileBytes - decoded.droppedBytes);
+        this.fileBytes -= decoded.droppedBytes;
+      }
+      await this.compactOrReport();
     } catch (err) {
       await this.handle?.close();
       await this.releaseLock();
       this.releaseLock = undefined;
       throw err instanceof OutboxStoreError
         ? err
-        : new OutboxStoreError(`Cannot open ${this.path}`, { cause: err });
+        : new OutboxStoreError(`Cannot open ${this.path}`, { cause: err, dir: this.dir });
     }
     return this.table.snapshot();
+  }
+
+  /**
+   * Keeps the damaged journal as found, under another name, before anything rewrites it: a hard
+   * link costs no space (a full disk cannot stop it); a copy where links are not supported.
+   */
+  private async keepDamaged(regions: number, damagedBytes: number): Promise<void> {
+    const damagedCopy = `${this.path}.damaged-${Date.now()}`;
+    await link(this.path, damagedCopy).catch(() => copyFile(this.path, damagedCopy));
+    this.counters.lostRecords += regions;
+    try {
+      this.hooks.onDamage?.({ damagedCopy, lostRecords: regions, damagedBytes });
+    } catch {
+      // An observer's failure must not stop the store.
+    }
+  }
+
+  private async compactOrReport(): Promise<void> {
+    try {
+      await this.compact();
+    } catch (err) {
+      this.counters.failedCompactions += 1;
+      try {
+        this.hooks.onCompactionError?.(err);
+      } catch {
+        // An observer's failure must not stop the store.
+      }
+    }
   }
 
   async append(event: StoredEvent): Promise<void> {
@@ -199,7 +260,7 @@ class JournalStore implements FileStore {
   private async compactIfWorthIt(): Promise<void> {
     const dead = this.fileBytes - JOURNAL_MAGIC.length - this.table.bytes;
     // If compaction fails, the old journal is still whole; the next trigger tries again.
-    if (dead > this.options.compactAfterBytes && dead > this.table.bytes) await this.compact();
+    if (dead > this.options.compactAfterBytes && dead > this.table.bytes) await this.compactOrReport();
   }
 
   /** Rewrites the live records into a new journal and swaps it in atomically. */

@@ -104,20 +104,33 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   async record(outcomes: readonly ClaimOutcome[]): Promise<void> {
+    for (const outcome of outcomes) this.apply(outcome);
+    await this.persist(outcomes);
+  }
+
+  /**
+   * Applies an outcome in memory at once: the slot and the events waiting for this one are free
+   * as soon as the service answered. Durability follows with `persist`; a crash in between only
+   * sends the event again, and the service's dedup answers that copy without a second credit.
+   */
+  apply(outcome: ClaimOutcome): void {
+    const entry = this.entries.get(outcome.eventId);
+    if (!entry) return;
+    entry.claimed = false;
+    if (outcome.kind === 'delivered') this.forget(entry);
+    else if (outcome.kind !== 'release') {
+      if (outcome.kind === 'retry') entry.dueAt = this.monotonic() + outcome.retryAfterMs;
+      this.patchEntry(entry, outcome.patch);
+    }
+  }
+
+  /** Makes outcomes durable: every delivery of the group in one `remove`. */
+  async persist(outcomes: readonly ClaimOutcome[]): Promise<void> {
     const removed: string[] = [];
     const writes: Promise<void>[] = [];
     for (const outcome of outcomes) {
-      const entry = this.entries.get(outcome.eventId);
-      if (!entry) continue;
-      entry.claimed = false;
-      if (outcome.kind === 'delivered') {
-        this.forget(entry);
-        removed.push(outcome.eventId);
-      } else if (outcome.kind !== 'release') {
-        if (outcome.kind === 'retry') entry.dueAt = this.monotonic() + outcome.retryAfterMs;
-        this.patchEntry(entry, outcome.patch);
-        writes.push(this.store.update(outcome.eventId, outcome.patch));
-      }
+      if (outcome.kind === 'delivered') removed.push(outcome.eventId);
+      else if (outcome.kind !== 'release') writes.push(this.store.update(outcome.eventId, outcome.patch));
     }
     if (removed.length > 0) writes.push(this.store.remove(removed));
     await Promise.all(writes);
@@ -184,14 +197,18 @@ export class LocalQueue implements SharedStore<never> {
     return this.pending.get(tenantId)?.length ?? 0;
   }
 
-  /** Monotonic milliseconds until the earliest unclaimed pending event is due; none: undefined. */
+  /** Milliseconds until the next retry wait of a pending event ends; none: undefined. */
   nextDueIn(skipTenants: ReadonlySet<string>): number | undefined {
+    const now = this.monotonic();
     let earliest = Number.POSITIVE_INFINITY;
     for (const [tenantId, queue] of this.pending) {
       if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
-      for (const entry of queue) if (!entry.claimed) earliest = Math.min(earliest, entry.dueAt);
+      // Only waits that end later: an event due now but not claimed waits for an earlier one,
+      // and that one's answer wakes the scheduler.
+      for (const entry of queue)
+        if (!entry.claimed && entry.dueAt > now) earliest = Math.min(earliest, entry.dueAt);
     }
-    return earliest === Number.POSITIVE_INFINITY ? undefined : Math.max(0, earliest - this.monotonic());
+    return earliest === Number.POSITIVE_INFINITY ? undefined : earliest - now;
   }
 
   close(): Promise<void> {

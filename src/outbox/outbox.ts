@@ -78,7 +78,15 @@ class DurableOutbox {
         tenants.set(tenantId, tenant);
         return tenant;
       },
-      record: (outcome) => this.scheduler.outcomes.submit(outcome),
+      record: (outcome) => {
+        const durable = this.scheduler.outcomes.submit(outcome);
+        if (this.local) {
+          // Answered: in memory at once, so the next event can go while the journal syncs.
+          this.local.apply(outcome);
+          this.scheduler.pump();
+        }
+        return durable;
+      },
       stopTenant: (tenant, reason) => stopTenant(this.ctx, tenant, reason),
       pump: () => this.scheduler.pump(),
     };

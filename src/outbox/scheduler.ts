@@ -51,7 +51,8 @@ export class Scheduler {
   readonly outcomes: GroupCommit<ClaimOutcome>;
 
   constructor(private readonly ctx: OutboxContext) {
-    this.outcomes = new GroupCommit((batch) => ctx.source.record(batch));
+    const { local } = ctx;
+    this.outcomes = new GroupCommit((batch) => (local ? local.persist(batch) : ctx.source.record(batch)));
   }
 
   get inFlight(): number {
@@ -108,7 +109,9 @@ export class Scheduler {
     this.filling = true;
     void this.fill().finally(() => {
       this.filling = false;
-      this.notify();
+      // A pump that arrived after the fill's last look must not be lost: look again.
+      if (this.again && this.running) this.pump();
+      else this.notify();
     });
   }
 

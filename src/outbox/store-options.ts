@@ -13,14 +13,34 @@ export interface StoreLimits {
   maxBytes?: number;
 }
 
+/** What `onDamage` of `fileStore` is told when the journal it opened was damaged. */
+export interface JournalDamage {
+  /** The journal, as found, kept aside untouched for inspection (never compacted away). */
+  readonly damagedCopy: string;
+  /** Records lost: at least one per damaged stretch; every intact record around them was kept. */
+  readonly lostRecords: number;
+  readonly damagedBytes: number;
+}
+
 /** Options of `fileStore`. */
 export interface FileStoreOptions extends StoreLimits {
   /**
    * Dead journal bytes (delivered events, superseded state records) that trigger a compaction,
-   * once they also outweigh the live bytes. Compaction also runs every time the store opens.
+   * once they also outweigh the live bytes. Compaction also runs when the store opens, if there
+   * is room for it: a full disk does not stop `start()` or deliveries.
    * @default 4194304 (4 MiB)
    */
   compactAfterBytes?: number;
+  /**
+   * The journal had damaged records (not just a torn last write): `start()` went on with every
+   * intact record, and the damaged file is kept aside. `stats().lostRecords` counts them too.
+   */
+  onDamage?: (damage: JournalDamage) => void;
+  /**
+   * A compaction failed (disk full, I/O error): the journal stays as it was, whole, and grows;
+   * the next trigger tries again. `cause` is the system error.
+   */
+  onCompactionError?: (cause: unknown) => void;
 }
 
 /**
@@ -36,13 +56,15 @@ export const STORE_DEFAULTS = {
   maxEvents: 100_000,
   maxBytes: 64 * 1024 * 1024,
   compactAfterBytes: 4 * 1024 * 1024,
-} as const satisfies Required<FileStoreOptions>;
+} as const satisfies Required<Omit<FileStoreOptions, 'onDamage' | 'onCompactionError'>>;
 
 /** Store options with every default filled in and checked. */
 export type NormalisedStoreOptions = { readonly [K in keyof typeof STORE_DEFAULTS]: number };
 
 /** Merges the defaults and refuses nonsense early, when the store is created. */
-export function normaliseStoreOptions(options: FileStoreOptions = {}): NormalisedStoreOptions {
+export function normaliseStoreOptions(
+  options: StoreLimits & { compactAfterBytes?: number } = {},
+): NormalisedStoreOptions {
   const merged = {
     maxEvents: options.maxEvents ?? STORE_DEFAULTS.maxEvents,
     maxBytes: options.maxBytes ?? STORE_DEFAULTS.maxBytes,

@@ -1,0 +1,121 @@
+/**
+ * The outbox's drain after an outage: a kiosk's backlog (per customer a sync, six sales, a
+ * coupon sync, use and cancellation; 200 customers, one tenant) queued on `fileStore`, then
+ * delivered to a loopback server that answers at once or after 50 ms (a cellular link). Each
+ * figure is measured with the default `maxInFlight` (16) and with `maxInFlight: 1` (strict FIFO,
+ * the outbox before the causal scheduler), in the same run.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LoyaltyClient } from 'loyalty-partner-sdk';
+import { createOutbox, fileStore } from 'loyalty-partner-sdk/outbox';
+import { SECRET } from './fixtures.mjs';
+import { goal } from './harness.mjs';
+import { startLoopbackServer } from './loopback-server.mjs';
+
+/** Settings of this comparison, declared once. */
+const SETTINGS = {
+  customers: 200,
+  /** Strict FIFO at 50 ms needs 50 ms per event: it drains a slice of the backlog only. */
+  fifoSliceAt50ms: 200,
+};
+
+function backlog(customers) {
+  const sale = (c, n) => [
+    'InvoiceEarned',
+    {
+      externalInvoiceId: `i-${c}-${n}`,
+      externalCustomerId: `c-${c}`,
+      externalBranchId: `b-${(c + n) % 5}`,
+      subtotalAfterDiscountBeforeVat: 10 + n,
+      earnType: 'Points',
+      channel: 'Pos',
+    },
+  ];
+  const steps = [
+    (c) => ['CustomerSynced', { externalCustomerId: `c-${c}`, phone: `+9665${String(c).padStart(8, '0')}` }],
+    (c) => sale(c, 1),
+    (c) => sale(c, 2),
+    (c) => [
+      'CouponSynced',
+      { externalCouponId: `k-${c}`, name: 'Ten off', discountType: 'FixedAmount', discountValue: 10 },
+    ],
+    (c) => sale(c, 3),
+    (c) => [
+      'CouponUsed',
+      { externalCouponId: `k-${c}`, externalCustomerId: `c-${c}`, externalInvoiceId: `i-${c}-3` },
+    ],
+    (c) => sale(c, 4),
+    (c) => ['CouponUsageCancelled', { externalCouponId: `k-${c}`, externalInvoiceId: `i-${c}-3` }],
+    (c) => sale(c, 5),
+    (c) => sale(c, 6),
+  ];
+  const events = [0, 1, 2, 3, 4].map((b) => [
+    'BranchSynced',
+    { externalBranchId: `b-${b}`, name: `Branch ${b}`, isActive: true },
+  ]);
+  for (const step of steps) for (let c = 0; c < customers; c++) events.push(step(c));
+  return events;
+}
+
+/** Queues `events` while the tenant is stopped, then times the drain. Events per second. */
+async function drain(origin, events, maxInFlight) {
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-drain-'));
+  const client = new LoyaltyClient({ baseUrl: origin, apiKey: 'bench-api-key', signingSecret: SECRET });
+  const outbox = createOutbox({ client, store: fileStore(dir), maxInFlight });
+  try {
+    await outbox.start();
+    await outbox.stopTenant('default', 'benchmark: held until the drain is timed');
+    for (let i = 0; i < events.length; i += 200) {
+      await Promise.all(events.slice(i, i + 200).map(([type, payload]) => outbox.enqueue(type, payload)));
+    }
+    const started = performance.now();
+    await outbox.resumeTenant('default');
+    const stats = await outbox.flush();
+    const perSec = (events.length * 1000) / (performance.now() - started);
+    if (stats.delivered !== events.length) throw new Error(`drained ${stats.delivered} of ${events.length}`);
+    return perSec;
+  } finally {
+    await outbox.close({ deadlineMs: 1_000 });
+    await client.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run() {
+  const events = backlog(SETTINGS.customers);
+  const instant = await startLoopbackServer();
+  const slow = await startLoopbackServer({ delayMs: 50 });
+  try {
+    const at0 = await drain(instant.origin, events, 16);
+    const at0Fifo = await drain(instant.origin, events, 1);
+    const at50 = await drain(slow.origin, events, 16);
+    const at50Fifo = await drain(slow.origin, events.slice(0, SETTINGS.fifoSliceAt50ms), 1);
+    return {
+      sections: [
+        {
+          title: `outbox drain of a ${events.length}-event kiosk backlog (fileStore, one tenant)`,
+          unit: 'events/s',
+          rows: [
+            { name: '0 ms link, maxInFlight 16 (default)', opsPerSec: at0 },
+            { name: '0 ms link, maxInFlight 1 (strict FIFO)', opsPerSec: at0Fifo },
+            { name: '50 ms link, maxInFlight 16 (default)', opsPerSec: at50 },
+            {
+              name: `50 ms link, maxInFlight 1 (first ${SETTINGS.fifoSliceAt50ms} events)`,
+              opsPerSec: at50Fifo,
+            },
+          ],
+        },
+      ],
+      goals: [
+        goal('outbox drain at 50 ms per request', at50, 150, { unit: '/s' }),
+        goal('outbox drain at 0 ms per request', at0, 3_000, { unit: '/s' }),
+      ],
+      ratios: { drainAt0: at0, drainAt0Fifo: at0Fifo, drainAt50: at50, drainAt50Fifo: at50Fifo },
+    };
+  } finally {
+    instant.stop();
+    slow.stop();
+  }
+}
