@@ -11,7 +11,16 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** The comparisons, in the order they run and print. */
-const MODULES = ['signature', 'receiver', 'client', 'outbox', 'outbox-drain', 'outbox-postgres', 'import-time'];
+const MODULES = [
+  'signature',
+  'receiver',
+  'client',
+  'outbox',
+  'outbox-drain',
+  'stores',
+  'outbox-postgres',
+  'import-time',
+];
 /**
  * Node flags of each comparison's process. Those timed by CPU time run V8's garbage collector on
  * the main thread, so that each contender pays for its own garbage: with helper threads, the

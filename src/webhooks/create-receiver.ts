@@ -1,7 +1,6 @@
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
 import { dispatchEvent } from './dispatch-event.js';
 import { type BaseContext, pickRun } from './event-run.js';
-import { isThenable, type MaybePromise } from './maybe-async.js';
 import { parseDelivery } from './parse-delivery.js';
 import { readHeader } from './read-headers.js';
 import { type ReceiverBuild, WEB_BUILD } from './receiver-build.js';
@@ -10,9 +9,9 @@ import {
   normalizeReceiverOptions,
   type ReceiverOptions,
 } from './receiver-options.js';
-import type { Delivery, Receiver } from './receiver-types.js';
+import type { RawDelivery, Receiver } from './receiver-types.js';
 import { type FailureScope, refuse } from './report-failure.js';
-import { type VerifiedDelivery, verifyDelivery } from './verify-delivery.js';
+import { verifyDelivery } from './verify-delivery.js';
 import { WebhookError } from './webhook-error.js';
 
 /**
@@ -52,7 +51,7 @@ export function createReceiver<Tx = undefined>(options: ReceiverOptions<Tx>): Re
 export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOptions<Tx>): Receiver {
   const config = normalizeReceiverOptions(options);
   return {
-    async handle(delivery: Delivery): Promise<ReceiverResponse> {
+    async handle(delivery: RawDelivery): Promise<ReceiverResponse> {
       const headers = delivery?.headers;
       const tenantHeader = readHeader(headers, 'x-tenantid');
       const scope: FailureScope = {
@@ -61,46 +60,34 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
         receivedAt: new Date(),
       };
       try {
-        // A plain answer when every step was synchronous: awaiting it would cost one more tick.
-        const answer = handleDelivery(config, build, delivery, tenantHeader, scope);
-        return isThenable(answer) ? await answer : answer;
+        return await receive(config, build, delivery, tenantHeader, scope);
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
-        return refuse(
-          config,
-          error,
-          'RECEIVER_FAILED',
-          'The receiver failed unexpectedly; retry later',
-          scope,
-        );
+        const message = 'The receiver failed unexpectedly; retry later';
+        return refuse(config, error, 'RECEIVER_FAILED', message, scope);
       }
     },
   };
 }
 
-function handleDelivery(
+/** Verifies, parses, and hands the event to the inbox and its handler. */
+async function receive(
   config: NormalizedReceiverOptions,
   build: ReceiverBuild,
-  delivery: Delivery,
+  delivery: RawDelivery,
   tenantHeader: string | undefined,
   scope: FailureScope,
-): MaybePromise<ReceiverResponse> {
+): Promise<ReceiverResponse> {
   const signatureHeader = readHeader(delivery.headers, 'x-signature');
-  const verified = verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
-  return isThenable(verified)
-    ? verified.then((outcome) => receiveVerified(config, build, delivery, outcome, scope))
-    : receiveVerified(config, build, delivery, verified, scope);
-}
-
-function receiveVerified(
-  config: NormalizedReceiverOptions,
-  build: ReceiverBuild,
-  delivery: Delivery,
-  verified: VerifiedDelivery,
-  scope: FailureScope,
-): MaybePromise<ReceiverResponse> {
+  const verified = await verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
   if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
 
+  const parsed = parseDelivery(delivery.rawBody, build.envelopeSchemaOf);
+  if (parsed.kind === 'invalid') {
+    const { error, eventId, eventType } = parsed;
+    return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
+  }
+  const { eventId, eventType } = parsed.event;
   const { timestamp, secretIndex } = verified.signature;
   const base: BaseContext = {
     tenantId: scope.tenantId,
@@ -109,12 +96,6 @@ function receiveVerified(
     signatureTimestamp: timestamp,
     secretIndex,
   };
-  const parsed = parseDelivery(delivery.rawBody, build.envelopeSchemaOf);
-  if (parsed.kind === 'invalid') {
-    const { error, eventId, eventType } = parsed;
-    return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
-  }
-  const { eventId, eventType } = parsed.event;
   const job = pickRun(config, parsed, base);
   if (!job) return okResponse('unhandled', eventId, scope.correlationId);
   return dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, job, scope);

@@ -1,4 +1,5 @@
 import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
+import { DeadlinePassed, withDeadline } from './deadline.js';
 import type { EventRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
@@ -46,19 +47,49 @@ async function claimRunComplete(d: Dispatch): Promise<ReceiverResponse> {
     return notClaimed(d, cause);
   }
   if (claim !== 'new') return alreadyClaimed(d, claim);
+  let running: unknown;
   try {
-    await d.job.run(undefined);
+    running = d.job.run(undefined);
+    await withDeadline(running, d.options.handlerTimeoutMs);
   } catch (cause) {
+    if (cause instanceof DeadlinePassed) return timedOut(d, running, cause, () => record(d, 503));
     return runFailed(d, cause);
   }
+  await record(d, 200);
+  return handled(d);
+}
+
+/** Marks the event done; a store that cannot is reported, never answered: the work is done. */
+async function record(d: Dispatch, status: number): Promise<void> {
   try {
     await d.options.inbox.complete(d.key);
   } catch (cause) {
-    // The handler's work is done: answering 5xx would only make the service run it again.
+    // Answering 5xx would only make the service run the handler again.
     const text = 'The event was handled but the inbox store could not record it';
-    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), d.scope, 200);
+    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), d.scope, status);
   }
-  return handled(d);
+}
+
+/**
+ * The callback did not settle within `handlerTimeoutMs`: answer 503 so the service redelivers.
+ * It may still be running, so its claim is NOT released (that would let a redelivery run it
+ * concurrently): a late success records the event as done, and otherwise the inbox's lease,
+ * longer than `handlerTimeoutMs`, lets a later redelivery take the claim over.
+ */
+function timedOut(
+  d: Dispatch,
+  running: unknown,
+  cause: DeadlinePassed,
+  lateSuccess: () => unknown,
+): ReceiverResponse {
+  const lateFailure = (lateCause: unknown) => {
+    const text = `The ${d.job.runner} failed after it had timed out; its claim ends with the inbox's lease`;
+    report(d.options.onError, failure('HANDLER_FAILED', text, d, lateCause), d.scope, 503);
+  };
+  Promise.resolve(running).then(lateSuccess, lateFailure);
+  const text = `The ${d.job.runner} did not settle within handlerTimeoutMs (${cause.ms} ms)`;
+  const message = `The ${d.job.runner} took too long; the event will be handled when it is redelivered`;
+  return refuse(d.options, failure('HANDLER_TIMEOUT', text, d, cause), 'HANDLER_TIMEOUT', message, d.scope);
 }
 
 /**
@@ -78,10 +109,19 @@ async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
     }
   };
   let claim: InboxClaim;
+  // dispatchEvent takes this path only when the inbox has transaction.
+  const transaction = d.options.inbox.transaction!(d.key, work);
   try {
-    // dispatchEvent takes this path only when the inbox has transaction.
-    claim = checkedClaim(await d.options.inbox.transaction!(d.key, work));
+    claim = checkedClaim(await withDeadline(transaction, d.options.handlerTimeoutMs));
   } catch (cause) {
+    // The transaction goes on and commits (the event is done) or rolls back (no claim is left):
+    // only a late failure of the callback itself is worth reporting.
+    if (cause instanceof DeadlinePassed) {
+      const callback = transaction.catch((late: unknown) => {
+        if (ran?.failed) throw late;
+      });
+      return timedOut(d, callback, cause, () => {});
+    }
     if (ran?.failed) return handlerFailed(d, ran.cause);
     return notClaimed(d, cause);
   }
@@ -95,7 +135,7 @@ function checkedClaim(claim: unknown): InboxClaim {
 }
 
 const failure = (
-  code: 'HANDLER_FAILED' | 'INBOX_UNAVAILABLE',
+  code: 'HANDLER_FAILED' | 'HANDLER_TIMEOUT' | 'INBOX_UNAVAILABLE',
   message: string,
   d: Dispatch,
   cause: unknown,

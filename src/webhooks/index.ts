@@ -25,7 +25,7 @@ export { correlationIdOf, errorResponse } from './answers.js';
 export { createReceiver } from './create-receiver.js';
 export type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
 export type { MemoryInboxOptions } from './memory-inbox.js';
-export { MEMORY_INBOX_DEFAULTS, memoryInbox } from './memory-inbox.js';
+export { memoryInbox } from './memory-inbox.js';
 export type { HeadersLike } from './read-headers.js';
 export type {
   ContractAnswerCode,
@@ -35,11 +35,10 @@ export type {
 } from './receiver-error-codes.js';
 export { RECEIVER_ERROR_CODES } from './receiver-error-codes.js';
 export type { ReceiverOptions, SecretResolver } from './receiver-options.js';
-export { RECEIVER_DEFAULTS } from './receiver-options.js';
 export type {
-  Delivery,
   DeliveryContext,
   ErrorContext,
+  RawDelivery,
   Receiver,
   UnhandledContext,
   UnhandledEvent,

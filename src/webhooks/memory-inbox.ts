@@ -43,16 +43,8 @@ export interface MemoryInboxOptions {
   now?: () => number;
 }
 
-/**
- * The defaults of {@link memoryInbox}, declared once.
- *
- * @example
- * ```ts
- * import { MEMORY_INBOX_DEFAULTS } from 'loyalty-partner-sdk/webhooks';
- * MEMORY_INBOX_DEFAULTS.ttlMs / 3_600_000; // 25 hours
- * ```
- */
-export const MEMORY_INBOX_DEFAULTS = {
+// The defaults of memoryInbox, declared once (each is also in its option's @default tag).
+const MEMORY_INBOX_DEFAULTS = {
   ttlMs: 25 * 60 * 60 * 1000,
   maxEntries: 100_000,
   leaseMs: 60_000,

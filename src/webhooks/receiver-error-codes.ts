@@ -36,9 +36,15 @@ export const RECEIVER_ERROR_CODES = {
     status: 500,
     condition: 'the handler (or onUnhandled) threw; the claim is released so a redelivery runs it again',
   },
+  HANDLER_TIMEOUT: {
+    status: 503,
+    condition:
+      'the handler (or onUnhandled) did not settle within handlerTimeoutMs; its claim is kept until it settles or the inbox lease ends',
+  },
   SECRETS_UNAVAILABLE: {
     status: 503,
-    condition: 'the secrets resolver threw (a secret store that is down is not a wrong signature)',
+    condition:
+      'the secrets resolver threw or did not answer within resolverTimeoutMs (a secret store that is down is not a wrong signature)',
   },
   INBOX_UNAVAILABLE: {
     status: 503,

@@ -1,5 +1,6 @@
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import { isInboundEventType, isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
 import { readSecrets, type Secrets } from '../signature/secrets.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
 import { type InboxStore, isInboxStore } from './inbox.js';
@@ -47,6 +48,24 @@ export interface ReceiverOptions<Tx = undefined> {
    */
   toleranceSeconds?: number;
   /**
+   * How long the `secrets` resolver may take, in milliseconds. A resolver that has not answered
+   * by then gets the delivery 503 `SECRETS_UNAVAILABLE` (the service retries) and is reported to
+   * `onError`. A synchronous resolver or fixed secrets are never timed.
+   * @default 5_000
+   */
+  resolverTimeoutMs?: number;
+  /**
+   * How long a handler (or `onUnhandled`) may take, in milliseconds, before the delivery is
+   * answered 503 `HANDLER_TIMEOUT` and reported to `onError`. A handler that timed out may still
+   * be running, so its claim is kept (a redelivery gets 503 `EVENT_IN_PROGRESS`) until it settles
+   * (success records the event as handled) or the inbox's lease ends and a redelivery takes it
+   * over. Must be shorter than the inbox's `leaseMs`, so that a running handler's claim is never
+   * taken over while the receiver still waits for it. With a transactional inbox it bounds the
+   * whole transaction.
+   * @default 30_000
+   */
+  handlerTimeoutMs?: number;
+  /**
    * Where handled event ids are recorded, so a redelivered event is not handled twice. With a
    * transactional inbox (one with `transaction`) each handler runs inside the inbox's transaction,
    * as `ctx.tx`.
@@ -68,30 +87,29 @@ export interface ReceiverOptions<Tx = undefined> {
   onError?: (error: ReceiverFailure, ctx: ErrorContext) => unknown;
 }
 
-/**
- * The defaults of `createReceiver`, declared once.
- *
- * @example
- * ```ts
- * import { RECEIVER_DEFAULTS } from 'loyalty-partner-sdk/webhooks';
- * RECEIVER_DEFAULTS.toleranceSeconds; // 300
- * ```
- */
-export const RECEIVER_DEFAULTS = {
+type ReceiverLimits = Pick<ReceiverOptions, 'toleranceSeconds' | 'resolverTimeoutMs' | 'handlerTimeoutMs'>;
+
+// The defaults of createReceiver, declared once (each is also in its option's @default tag).
+const RECEIVER_DEFAULTS = {
   toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
-  inbox: () => memoryInbox(),
-} as const satisfies { toleranceSeconds: number; inbox: () => InboxStore<unknown> };
+  resolverTimeoutMs: 5_000,
+  handlerTimeoutMs: 30_000,
+} as const;
 
 /** The options once checked, with every default applied. */
 export interface NormalizedReceiverOptions {
   /** Synchronous for fixed secrets and for a resolver that is: no promise on the hot path. */
   secrets: (tenantId: string | undefined) => Secrets | undefined | Promise<Secrets | undefined>;
   toleranceSeconds: number;
+  resolverTimeoutMs: number;
+  handlerTimeoutMs: number;
   inbox: InboxStore<unknown>;
   handlers: WebhookHandlers<unknown>;
   onUnhandled: ReceiverOptions<unknown>['onUnhandled'];
   onError: ReceiverOptions['onError'];
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const isFunctionOrAbsent = (value: unknown): boolean => value === undefined || typeof value === 'function';
 
@@ -102,7 +120,14 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     ReceiverOptions<unknown>
   >;
   const { secrets, inbox, handlers, onUnhandled, onError } = given;
-  const toleranceSeconds = given.toleranceSeconds ?? RECEIVER_DEFAULTS.toleranceSeconds;
+  const { toleranceSeconds, resolverTimeoutMs, handlerTimeoutMs } = mergeDefaults<ReceiverLimits>(
+    RECEIVER_DEFAULTS,
+    {
+      toleranceSeconds: given.toleranceSeconds,
+      resolverTimeoutMs: given.resolverTimeoutMs,
+      handlerTimeoutMs: given.handlerTimeoutMs,
+    },
+  );
 
   if (typeof secrets !== 'function' && !readSecrets(secrets)) {
     issues.push({
@@ -113,10 +138,23 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   if (!(toleranceSeconds >= 0 && toleranceSeconds < Number.POSITIVE_INFINITY)) {
     issues.push({ path: 'toleranceSeconds', message: 'must be a finite number of seconds >= 0' });
   }
+  for (const [path, ms] of [
+    ['resolverTimeoutMs', resolverTimeoutMs],
+    ['handlerTimeoutMs', handlerTimeoutMs],
+  ] as const) {
+    // setTimeout fires at once for a delay above 2^31 - 1 ms.
+    if (!(Number.isSafeInteger(ms) && ms > 0 && ms <= MAX_TIMER_MS))
+      issues.push({ path, message: `must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}` });
+  }
   if (inbox !== undefined && !isInboxStore(inbox)) {
     issues.push({
       path: 'inbox',
       message: 'must have begin, complete and release methods, and transaction if any (an InboxStore)',
+    });
+  } else if (typeof inbox?.leaseMs === 'number' && !(handlerTimeoutMs < inbox.leaseMs)) {
+    issues.push({
+      path: 'handlerTimeoutMs',
+      message: `must be shorter than the inbox's leaseMs (${inbox.leaseMs}), or a redelivery could take over the claim of a handler the receiver still waits for`,
     });
   }
   if (typeof handlers !== 'object' || handlers === null) {
@@ -132,7 +170,9 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   return {
     secrets: secretLookup(secrets as ReceiverOptions['secrets']),
     toleranceSeconds,
-    inbox: inbox ?? RECEIVER_DEFAULTS.inbox(),
+    resolverTimeoutMs,
+    handlerTimeoutMs,
+    inbox: inbox ?? memoryInbox(),
     // A copy, so handlers added to the caller's object later cannot bypass the checks above.
     handlers: { ...(handlers as WebhookHandlers<unknown>) },
     onUnhandled,

@@ -109,18 +109,20 @@ export interface ErrorContext {
 }
 
 /**
- * One delivery as an adapter passes it to `receiver.handle`.
+ * One delivery's raw HTTP request, as an adapter passes it to `receiver.handle`: the exact body
+ * bytes and the headers. (The emulator's `Delivery` of `loyalty-partner-sdk/testing` is the
+ * service's record of an event being delivered, with its attempts.)
  *
  * @example
  * ```ts
- * import type { Delivery } from 'loyalty-partner-sdk/webhooks';
- * const fromRequest = async (request: Request): Promise<Delivery> => ({
+ * import type { RawDelivery } from 'loyalty-partner-sdk/webhooks';
+ * const fromRequest = async (request: Request): Promise<RawDelivery> => ({
  *   rawBody: new Uint8Array(await request.arrayBuffer()),
  *   headers: request.headers,
  * });
  * ```
  */
-export interface Delivery {
+export interface RawDelivery {
   /** The body exactly as received: bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`) or a string. */
   rawBody: RawBody;
   /** The request headers: `Headers`, Node's `IncomingHttpHeaders` or a plain record. */
@@ -145,5 +147,5 @@ export interface Receiver {
    * Verifies, deduplicates and dispatches one delivery, and says what to answer. Never throws
    * and never rejects: every failure becomes an answer (see the README's answer table).
    */
-  handle(delivery: Delivery): Promise<ReceiverResponse>;
+  handle(delivery: RawDelivery): Promise<ReceiverResponse>;
 }

@@ -2,9 +2,9 @@ import type { RawBody } from '../signature/bytes.js';
 import { SignatureVerificationError, type SignatureVerificationReason } from '../signature/errors.js';
 import type { Secrets } from '../signature/secrets.js';
 import type { VerifiedSignature, VerifyOptions } from '../signature/verify.js';
-import { andThen, isThenable, type MaybePromise } from './maybe-async.js';
+import { DeadlinePassed, withDeadline } from './deadline.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
-import type { Delivery } from './receiver-types.js';
+import type { RawDelivery } from './receiver-types.js';
 import { WebhookError } from './webhook-error.js';
 
 /**
@@ -36,57 +36,38 @@ const PUBLIC_MESSAGES: Record<SignatureVerificationReason, string | undefined> =
 
 /**
  * Finds the tenant's secrets and verifies `X-Signature` over the raw body with `verify`. A
- * resolver that throws is the receiver's failure, not the sender's: it must not be answered
- * 401, which the service would never retry. Synchronous when the resolver and `verify` are.
+ * resolver that throws or does not answer within `resolverTimeoutMs` is the receiver's failure,
+ * not the sender's: it is answered 503, which the service retries, never 401, which it would not.
  */
-export function verifyDelivery(
+export async function verifyDelivery(
   options: NormalizedReceiverOptions,
   verify: SignatureVerifier,
-  delivery: Delivery,
+  delivery: RawDelivery,
   tenantId: string | undefined,
   signatureHeader: string | undefined,
-): MaybePromise<VerifiedDelivery> {
-  let secrets: ReturnType<NormalizedReceiverOptions['secrets']>;
+): Promise<VerifiedDelivery> {
+  let secrets: Secrets | undefined;
   try {
-    secrets = options.secrets(tenantId);
-    if (isThenable(secrets)) {
-      const check = (found: Secrets | undefined) =>
-        checkSignature(options, verify, delivery.rawBody, signatureHeader, found);
-      return Promise.resolve(secrets).then(check, secretsUnavailable);
-    }
+    secrets = await withDeadline(options.secrets(tenantId), options.resolverTimeoutMs);
   } catch (cause) {
     return secretsUnavailable(cause);
   }
-  return checkSignature(options, verify, delivery.rawBody, signatureHeader, secrets);
-}
-
-function secretsUnavailable(cause: unknown): VerifiedDelivery {
-  const error = new WebhookError('SECRETS_UNAVAILABLE', 'The secrets resolver threw', { cause });
-  return { ok: false, error, publicMessage: 'The receiver cannot read its signing secrets now; retry later' };
-}
-
-function checkSignature(
-  options: NormalizedReceiverOptions,
-  verify: SignatureVerifier,
-  rawBody: RawBody,
-  signatureHeader: string | undefined,
-  secrets: Secrets | undefined,
-): MaybePromise<VerifiedDelivery> {
   try {
-    return andThen(
-      verify(rawBody, signatureHeader, secrets ?? [], { toleranceSeconds: options.toleranceSeconds }),
-      accept,
-      refused,
-    );
+    const verifyOptions = { toleranceSeconds: options.toleranceSeconds };
+    const signature = await verify(delivery.rawBody, signatureHeader, secrets ?? [], verifyOptions);
+    return { ok: true, signature };
   } catch (error) {
-    return refused(error);
+    // A verification failure becomes the 401 answer; anything else the verifier throws is a bug.
+    if (!(error instanceof SignatureVerificationError)) throw error;
+    return { ok: false, error, publicMessage: PUBLIC_MESSAGES[error.reason] ?? error.message };
   }
 }
 
-const accept = (signature: VerifiedSignature): VerifiedDelivery => ({ ok: true, signature });
-
-/** A verification failure becomes the 401 answer; anything else the verifier throws is a bug. */
-function refused(error: unknown): VerifiedDelivery {
-  if (!(error instanceof SignatureVerificationError)) throw error;
-  return { ok: false, error, publicMessage: PUBLIC_MESSAGES[error.reason] ?? error.message };
+function secretsUnavailable(cause: unknown): VerifiedDelivery {
+  const text =
+    cause instanceof DeadlinePassed
+      ? `The secrets resolver did not answer within resolverTimeoutMs (${cause.ms} ms)`
+      : 'The secrets resolver threw';
+  const error = new WebhookError('SECRETS_UNAVAILABLE', text, { cause });
+  return { ok: false, error, publicMessage: 'The receiver cannot read its signing secrets now; retry later' };
 }

@@ -13,6 +13,7 @@ import type { SignatureVerificationError } from '../signature/errors.js';
  */
 export type WebhookErrorCode =
   | 'HANDLER_FAILED'
+  | 'HANDLER_TIMEOUT'
   | 'SECRETS_UNAVAILABLE'
   | 'INBOX_UNAVAILABLE'
   | 'RECEIVER_FAILED';

@@ -18,6 +18,8 @@ const ENTRIES = [
   'src/adapters/fetch.ts',
   'src/outbox/index.ts',
   'src/testing/index.ts',
+  'src/postgres/index.ts',
+  'src/redis/index.ts',
 ].map((entry) => `${root}${entry}`);
 
 describe('the public surface', () => {

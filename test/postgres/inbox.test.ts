@@ -12,7 +12,7 @@ describeWithPostgres('postgresInbox', (url) => {
   const sql = postgres(url, { max: 30, onnotice: () => undefined });
   beforeAll(() => migrate(pool, { schema }));
   afterAll(async () => {
-    await Promise.all([pool.end(), sql.end()]);
+    await Promise.all([pool.end(), sql.end({ timeout: 1 })]);
   });
 
   const clients = { pg: pool, 'postgres.js': sql } as const;

@@ -11,7 +11,7 @@ describeWithPostgres('postgresRuleStore', (url) => {
   const sql = postgres(url, { max: 30, onnotice: () => undefined });
   beforeAll(() => migrate(sql, { schema }));
   afterAll(async () => {
-    await Promise.all([pool.end(), sql.end()]);
+    await Promise.all([pool.end(), sql.end({ timeout: 1 })]);
   });
   describe('on pg', () => ruleStoreConformance(() => postgresRuleStore(pool, { schema })));
   describe('on postgres.js', () => ruleStoreConformance(() => postgresRuleStore(sql, { schema })));

@@ -1,10 +1,5 @@
 import { LoyaltyValidationError } from 'loyalty-partner-sdk';
-import {
-  createReceiver,
-  memoryInbox,
-  RECEIVER_DEFAULTS,
-  type ReceiverOptions,
-} from 'loyalty-partner-sdk/webhooks';
+import { createReceiver, memoryInbox, type ReceiverOptions } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
 import { bodyOf, outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
 
@@ -62,9 +57,60 @@ describe('createReceiver options', () => {
     }
   });
 
-  it('declares its defaults once: 300 s tolerance and a fresh memory inbox per receiver', () => {
-    expect(RECEIVER_DEFAULTS.toleranceSeconds).toBe(300);
-    expect(RECEIVER_DEFAULTS.inbox()).not.toBe(RECEIVER_DEFAULTS.inbox());
+  it('defaults to a 300 s tolerance, also when the option is given as undefined', async () => {
+    const at = (age: number) =>
+      signedDelivery(outboundEvent('IntegrationStatusChanged'), {
+        timestamp: Math.floor(Date.now() / 1000) - age,
+      });
+    const receiver = createReceiver({ secrets: SECRET, handlers: {}, toleranceSeconds: undefined });
+    expect((await receiver.handle(at(290))).status).toBe(200);
+    expect(bodyOf(await receiver.handle(at(310))).code).toBe('SIGNATURE_EXPIRED');
+  });
+
+  it('gives each receiver without an inbox a fresh memory inbox of its own', async () => {
+    const delivery = signedDelivery(outboundEvent('IntegrationStatusChanged'));
+    const handlers = { IntegrationStatusChanged: () => {} };
+    const first = createReceiver({ secrets: SECRET, handlers });
+    const second = createReceiver({ secrets: SECRET, handlers, inbox: undefined });
+    expect(bodyOf(await first.handle(delivery)).outcome).toBe('handled');
+    expect(bodyOf(await second.handle(delivery)).outcome).toBe('handled');
+    expect(bodyOf(await second.handle(delivery)).outcome).toBe('duplicate');
+  });
+
+  it('refuses timeouts that are not whole milliseconds a timer can wait', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, 2 ** 31]) {
+      const err = creationError({
+        secrets: SECRET,
+        handlers: {},
+        resolverTimeoutMs: bad,
+        handlerTimeoutMs: bad,
+      });
+      expect(err.issues.map((issue) => issue.path)).toEqual(['resolverTimeoutMs', 'handlerTimeoutMs']);
+    }
+  });
+
+  it('refuses a handlerTimeoutMs not shorter than the inbox lease, so a running claim is never taken over', () => {
+    const err = creationError({
+      secrets: SECRET,
+      handlers: {},
+      inbox: memoryInbox({ leaseMs: 20_000 }),
+      handlerTimeoutMs: 20_000,
+    });
+    expect(err.issues).toEqual([
+      { path: 'handlerTimeoutMs', message: expect.stringContaining('leaseMs (20000)') },
+    ]);
+    expect(() =>
+      createReceiver({
+        secrets: SECRET,
+        handlers: {},
+        inbox: memoryInbox({ leaseMs: 20_000 }),
+        handlerTimeoutMs: 19_999,
+      }),
+    ).not.toThrow();
+    expect(
+      creationError({ secrets: SECRET, handlers: {}, inbox: memoryInbox({ leaseMs: 10_000 }) }).issues[0]
+        ?.path,
+    ).toBe('handlerTimeoutMs');
   });
 
   it('uses toleranceSeconds: a 20 s old delivery fails under 10 s and passes under 30 s', async () => {
