@@ -15,10 +15,7 @@ const MODULES = [
   'signature',
   'receiver',
   'client',
-  'telemetry',
-  'outbox',
-  'outbox-drain',
-  'stores',
+const MODULES = ['signature', 'receiver', 'client', 'telemetry', 'outbox', 'outbox-drain', 'outbox-postgres', 'stores', 'import-time'];
   'import-time',
 ];
 /**

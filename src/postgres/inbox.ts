@@ -165,8 +165,8 @@ class InProgress extends Error {}
 
 const codeOf = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
 
-/** Every `cleanupEvery` claims, one batch of expired done rows is deleted in the background. */
-function cleaner(
+/** Every `cleanupEvery` claims, one batch of expired rows is deleted in the background (inbox and outbox). */
+export function cleaner(
   database: Database,
   statement: string,
   settings: { retentionMs: number; cleanupEvery: number; cleanupBatchSize: number },

@@ -78,9 +78,12 @@ async function postgresUser(): Promise<{ name: string; uid: number; gid: number 
 
 /**
  * A fresh PostgreSQL cluster on loopback, trust authentication, no fsync (a test cluster that is
- * thrown away), `max_connections` high enough for the multi-process tests.
+ * thrown away; `durable: true` keeps Postgres's defaults), `max_connections` high enough for the
+ * multi-process tests.
  */
-export async function startPostgres(options: { maxConnections?: number } = {}): Promise<RealServer> {
+export async function startPostgres(
+  options: { maxConnections?: number; durable?: boolean } = {},
+): Promise<RealServer> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(`PostgreSQL binaries not found: ${SERVER_PACKAGES}`);
   const dir = await mkdtemp(join(tmpdir(), 'loyalty-pg-'));
@@ -101,9 +104,8 @@ export async function startPostgres(options: { maxConnections?: number } = {}): 
     `-p ${port}`,
     `-k ${dir}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    // `durable`: Postgres's own defaults, as a production server runs (benchmarks of commits).
+    ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     `-c max_connections=${options.maxConnections ?? 300}`,
   ].join(' ');
   await as('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);

@@ -9,6 +9,8 @@
  * `s` is the quoted schema name (`"loyalty"`). Each statement is one SQL statement (postgres.js
  * runs one statement per query) and must be idempotent where it can be (`IF NOT EXISTS`).
  */
+import { OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
+
 export interface SchemaStep {
   readonly version: number;
   readonly description: string;
@@ -44,4 +46,5 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 )`,
     ],
   },
+  OUTBOX_SCHEMA_STEP,
 ];

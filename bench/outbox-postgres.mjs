@@ -1,0 +1,254 @@
+/**
+ * The transactional outbox on Postgres (`postgresStore`), against a real PostgreSQL started for
+ * the run (test/support/real-servers.ts, or `DATABASE_URL`):
+ *
+ * 1. What `outbox.enqueue(type, payload, { tx })` adds to a one-row sale transaction (BEGIN,
+ *    INSERT the sale, COMMIT), side by side in interleaved rounds on one connection, on a
+ *    cluster with Postgres's default durability (fsync, synchronous_commit on: what a POS server
+ *    runs). The same on a no-fsync cluster is shown beside it, for the worst case.
+ * 2. How fast 1 and 4 processes drain the same backlog to a service 20 ms away (a loopback
+ *    server that answers every request after 20 ms). The backlog is enqueued in one open
+ *    transaction while the drainers already run, and its COMMIT starts the clock.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { LoyaltyClient } from 'loyalty-partner-sdk';
+import { createOutbox } from 'loyalty-partner-sdk/outbox';
+import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
+import pg from 'pg';
+import { SECRET } from './fixtures.mjs';
+import { goal, median } from './harness.mjs';
+
+/** Settings of this comparison, declared once. */
+const SETTINGS = {
+  /** Sale transactions per sample, and samples per contender (the median is reported). */
+  salesPerSample: 200,
+  rounds: 15,
+  /** The drain: events, spread over tenants (a POS cloud serving several merchants) and customers. */
+  drainEvents: 4_000,
+  tenants: 8,
+  customersPerTenant: 50,
+  latencyMs: 20,
+  processes: 4,
+};
+const SELF = fileURLToPath(import.meta.url);
+
+/** `startPostgres` from the test harness, compiled on the fly (it is TypeScript). */
+async function realServers() {
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-pg-'));
+  const outfile = join(dir, 'real-servers.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('../test/support/real-servers.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    logLevel: 'error',
+  });
+  const module = await import(pathToFileURL(outfile).href);
+  return { startPostgres: module.startPostgres, cleanUp: () => rm(dir, { recursive: true, force: true }) };
+}
+
+const payload = (i, customer) => ({
+  externalInvoiceId: `inv-${i}`,
+  externalCustomerId: customer,
+  externalBranchId: 'branch-1',
+  subtotalAfterDiscountBeforeVat: 86.96,
+  earnType: 'Points',
+  stampCardId: null,
+  channel: 'Pos',
+});
+
+/** Sale transactions with and without the enqueue, interleaved; returns µs per transaction. */
+async function enqueueOverhead(url) {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const schema = `bench_${process.pid}`;
+  await migrate(pool, { schema });
+  await pool.query(`CREATE TABLE "${schema}".sales (
+    id bigserial PRIMARY KEY, invoice text NOT NULL, customer text NOT NULL, total numeric NOT NULL,
+    sold_at timestamptz NOT NULL DEFAULT now())`);
+  // Never drained here: the client points nowhere, and the outbox only stores.
+  const client = new LoyaltyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', signingSecret: SECRET });
+  const outbox = createOutbox({ client, store: postgresStore(pool, { schema }), pollIntervalMs: 60_000 });
+  await outbox.start();
+  await outbox.stopTenant('default', 'benchmark: enqueue only');
+  const tx = await pool.connect();
+  let n = 0;
+  const sale = async (withEvent) => {
+    const i = n++;
+    const customer = `cust-${i % 50}`;
+    await tx.query('BEGIN');
+    await tx.query(`INSERT INTO "${schema}".sales (invoice, customer, total) VALUES ($1, $2, $3)`, [
+      `inv-${i}`,
+      customer,
+      86.96,
+    ]);
+    if (withEvent) await outbox.enqueue('InvoiceEarned', payload(i, customer), { tx });
+    await tx.query('COMMIT');
+  };
+  const samples = { sale: [], withEvent: [] };
+  for (let round = -2; round < SETTINGS.rounds; round++) {
+    for (const [name, withEvent] of [
+      ['sale', false],
+      ['withEvent', true],
+    ]) {
+      const started = performance.now();
+      for (let i = 0; i < SETTINGS.salesPerSample; i++) await sale(withEvent);
+      // The first two rounds warm up the JIT, the plans and the connection.
+      if (round >= 0) samples[name].push(((performance.now() - started) * 1000) / SETTINGS.salesPerSample);
+    }
+  }
+  tx.release();
+  await outbox.close();
+  await client.close();
+  await pool.end();
+  return { sale: median(samples.sale), withEvent: median(samples.withEvent) };
+}
+
+/** A service 20 ms away: every request is answered 200 after `latencyMs`. */
+function serveSlowly() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () =>
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-correlation-id': 'bench' });
+        res.end('{"status":"accepted"}');
+      }, SETTINGS.latencyMs),
+    );
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  process.on('disconnect', () => process.exit(0));
+}
+
+/** One drainer process: an outbox on the shared table, until told to stop. */
+async function drain(url, schema, origin) {
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  const clients = new Map();
+  const clientFor = (tenantId) => {
+    if (!clients.has(tenantId)) {
+      clients.set(
+        tenantId,
+        new LoyaltyClient({ baseUrl: origin, apiKey: `key-${tenantId}`, signingSecret: SECRET }),
+      );
+    }
+    return clients.get(tenantId);
+  };
+  const outbox = createOutbox({
+    clientFor,
+    store: postgresStore(pool, { schema }),
+    concurrency: SETTINGS.tenants,
+    pollIntervalMs: 20,
+  });
+  await outbox.start();
+  process.send({ ready: true });
+  await once(process, 'message');
+  await outbox.close();
+  for (const client of clients.values()) await client.close();
+  await pool.end();
+  process.exit(0);
+}
+
+/** Starts `count` drainers, commits the backlog, and times until no event is pending. */
+async function drainRate(url, origin, count) {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const schema = `drain_${count}_${process.pid}`;
+  await migrate(pool, { schema });
+  const children = Array.from({ length: count }, () =>
+    fork(SELF, ['--drain', url, schema, origin], { stdio: 'inherit' }),
+  );
+  await Promise.all(children.map((child) => once(child, 'message')));
+  // The backlog commits at once: one transaction, written by an outbox that never sends.
+  const writer = createOutbox({
+    clientFor: () => ({ sendEnvelope: () => new Promise(() => undefined) }),
+    store: postgresStore(pool, { schema }),
+    pollIntervalMs: 60_000,
+  });
+  await writer.start();
+  const tx = await pool.connect();
+  await tx.query('BEGIN');
+  for (let i = 0; i < SETTINGS.drainEvents; i++) {
+    const tenantId = `merchant-${i % SETTINGS.tenants}`;
+    const customer = `cust-${Math.floor(i / SETTINGS.tenants) % SETTINGS.customersPerTenant}`;
+    await writer.enqueue('InvoiceEarned', payload(i, customer), { tx, tenantId });
+  }
+  const started = performance.now();
+  await tx.query('COMMIT');
+  tx.release();
+  await writer.close();
+  const pending = async () =>
+    (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE state = 'pending'`)).rows[0].n;
+  while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  const rate = (SETTINGS.drainEvents * 1000) / (performance.now() - started);
+  const { rows } = await pool.query(
+    `SELECT state, count(*)::int AS n FROM "${schema}".outbox GROUP BY state`,
+  );
+  if (rows.length !== 1 || rows[0].state !== 'delivered')
+    throw new Error(`drain ended with ${JSON.stringify(rows)}`);
+  for (const child of children) child.send('stop');
+  await Promise.all(children.map((child) => once(child, 'exit')));
+  await pool.end();
+  return rate;
+}
+
+export async function run() {
+  const { startPostgres, cleanUp } = await realServers();
+  const durable = process.env.DATABASE_URL
+    ? { url: process.env.DATABASE_URL, stop() {} }
+    : await startPostgres({ durable: true });
+  const fast = process.env.DATABASE_URL ? durable : await startPostgres();
+  const server = fork(SELF, ['--serve'], { stdio: 'inherit' });
+  try {
+    const onDisk = await enqueueOverhead(durable.url);
+    const noFsync = await enqueueOverhead(fast.url);
+    const [{ port }] = await once(server, 'message');
+    const origin = `http://127.0.0.1:${port}`;
+    const one = await drainRate(fast.url, origin, 1);
+    const many = await drainRate(fast.url, origin, SETTINGS.processes);
+    const overhead = onDisk.withEvent / onDisk.sale - 1;
+    return {
+      sections: [
+        {
+          title: 'one-row sale transaction on pg, µs (median)',
+          unit: 'µs',
+          rows: [
+            { name: 'sale alone, default durability', value: onDisk.sale },
+            { name: 'sale + enqueue({ tx }), default durability', value: onDisk.withEvent },
+            { name: 'sale alone, fsync off', value: noFsync.sale },
+            { name: 'sale + enqueue({ tx }), fsync off', value: noFsync.withEvent },
+          ],
+        },
+        {
+          title: `drain ${SETTINGS.drainEvents} events, ${SETTINGS.tenants} tenants, service ${SETTINGS.latencyMs} ms away`,
+          unit: 'events/s',
+          rows: [
+            { name: '1 process', opsPerSec: one },
+            { name: `${SETTINGS.processes} processes`, opsPerSec: many },
+          ],
+        },
+      ],
+      goals: [
+        goal('transactional enqueue adds to a one-row sale (default durability)', overhead * 100, 30, {
+          atMost: true,
+          unit: '%',
+        }),
+        goal(`drain with ${SETTINGS.processes} processes vs 1, 20 ms away`, many / one, 3),
+      ],
+      ratios: { onDisk, noFsync, overhead, noFsyncOverhead: noFsync.withEvent / noFsync.sale - 1, one, many },
+    };
+  } finally {
+    server.disconnect();
+    await durable.stop();
+    if (fast !== durable) await fast.stop();
+    await cleanUp();
+  }
+}
+
+if (process.argv[2] === '--serve') serveSlowly();
+if (process.argv[2] === '--drain') await drain(process.argv[3], process.argv[4], process.argv[5]);

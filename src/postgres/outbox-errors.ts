@@ -1,0 +1,45 @@
+import { LoyaltyError } from '../contract/errors.js';
+
+/**
+ * Why {@link OutboxTransactionError} was raised by `outbox.enqueue(type, payload, { tx })`:
+ * - `NOT_A_TRANSACTION`: `tx` is not a transaction handle: a `pg` Pool (pass the PoolClient
+ *   inside `BEGIN`), the top-level postgres.js `sql` (pass the `sql` that `sql.begin` gives),
+ *   or no client at all;
+ * - `NOT_IN_TRANSACTION`: `tx` is a connection outside a transaction block: `BEGIN` was not run,
+ *   or the transaction was already committed or rolled back;
+ * - `TRANSACTION_ABORTED`: an earlier statement of the transaction failed; it can only roll back.
+ *
+ * @example
+ * ```ts
+ * import type { OutboxTransactionErrorCode } from 'loyalty-partner-sdk/postgres';
+ * const callerBug = (code: OutboxTransactionErrorCode) => code !== 'TRANSACTION_ABORTED';
+ * ```
+ */
+export type OutboxTransactionErrorCode = 'NOT_A_TRANSACTION' | 'NOT_IN_TRANSACTION' | 'TRANSACTION_ABORTED';
+
+/**
+ * The `tx` given to `enqueue` cannot carry the event: nothing was written. The message says
+ * what to pass instead.
+ *
+ * @example
+ * ```ts
+ * import { OutboxTransactionError } from 'loyalty-partner-sdk/postgres';
+ * function explain(err: unknown) {
+ *   if (err instanceof OutboxTransactionError && err.code === 'NOT_IN_TRANSACTION') {
+ *     console.error('enqueue between BEGIN and COMMIT, with the same client');
+ *   }
+ * }
+ * ```
+ */
+export class OutboxTransactionError extends LoyaltyError {
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxTransactionError' {
+    return 'OutboxTransactionError';
+  }
+  readonly code: OutboxTransactionErrorCode;
+
+  constructor(code: OutboxTransactionErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}

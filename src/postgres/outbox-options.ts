@@ -1,0 +1,86 @@
+import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../client/options.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
+import { PostgresStoreError } from './errors.js';
+
+/**
+ * Options of {@link postgresStore}.
+ *
+ * @example
+ * ```ts
+ * import type { PostgresStoreOptions } from 'loyalty-partner-sdk/postgres';
+ * const options: PostgresStoreOptions = { schema: 'loyalty', retentionMs: 48 * 3_600_000 };
+ * ```
+ */
+export interface PostgresStoreOptions {
+  /**
+   * The schema `migrate` created the tables in.
+   * @default 'loyalty'
+   */
+  schema?: string;
+  /**
+   * How long delivered rows are kept: the contract's 24-hour dedup window plus a margin, so an
+   * `eventId` enqueued again within the window is recognised instead of sent again. Older rows
+   * are deleted by the store itself, a small batch at a time.
+   * @default 90_000_000 (25 hours)
+   */
+  retentionMs?: number;
+  /**
+   * How many of the oldest pending events each claim considers. Causal readiness is computed
+   * for all of them at once; an event further back waits until older ones are done, so keep this
+   * well above the events in flight at once (processes x `concurrency` x `maxInFlight`).
+   * @default 1000
+   */
+  claimWindow?: number;
+  /**
+   * Delete one batch of old delivered rows every this many claims by this store (0: never; then
+   * delete them yourself).
+   * @default 100
+   */
+  cleanupEvery?: number;
+  /**
+   * Rows deleted per batch: small enough never to hold locks on much of the table.
+   * @default 500
+   */
+  cleanupBatchSize?: number;
+}
+
+/**
+ * The defaults of {@link postgresStore}, declared once.
+ *
+ * @example
+ * ```ts
+ * import { POSTGRES_STORE_DEFAULTS } from 'loyalty-partner-sdk/postgres';
+ * POSTGRES_STORE_DEFAULTS.cleanupBatchSize; // 500
+ * ```
+ */
+export const POSTGRES_STORE_DEFAULTS = {
+  schema: 'loyalty',
+  retentionMs: DEDUP_WINDOW_MS + DEDUP_WINDOW_MARGIN_MS,
+  claimWindow: 1_000,
+  cleanupEvery: 100,
+  cleanupBatchSize: 500,
+} as const satisfies Required<PostgresStoreOptions>;
+
+export type ResolvedStoreOptions = {
+  -readonly [K in keyof typeof POSTGRES_STORE_DEFAULTS]: K extends 'schema' ? string : number;
+};
+
+const whole = (value: number, min: number): boolean => Number.isSafeInteger(value) && value >= min;
+
+/** @throws {PostgresStoreError} `INVALID_OPTIONS` naming each option at fault */
+export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStoreOptions {
+  const resolved = mergeDefaults<PostgresStoreOptions>(
+    POSTGRES_STORE_DEFAULTS,
+    options,
+  ) as ResolvedStoreOptions;
+  const problems: string[] = [];
+  if (!whole(resolved.retentionMs, 1))
+    problems.push('retentionMs must be a whole number of milliseconds > 0');
+  if (!whole(resolved.claimWindow, 1)) problems.push('claimWindow must be a whole number > 0');
+  if (!whole(resolved.cleanupEvery, 0)) problems.push('cleanupEvery must be a whole number >= 0');
+  if (!whole(resolved.cleanupBatchSize, 1)) problems.push('cleanupBatchSize must be a whole number > 0');
+  if (problems.length) {
+    throw new PostgresStoreError('INVALID_OPTIONS', `postgresStore: ${problems.join('; ')}`);
+  }
+  return resolved;
+}

@@ -1,0 +1,87 @@
+/**
+ * The statements of `postgresStore`, for one quoted schema name. Delivered rows are kept (state
+ * `delivered`) until retention deletes them, and every read that shows events leaves them out.
+ */
+export type OutboxSql = ReturnType<typeof outboxSql>;
+
+/** The columns a stored event is read from. */
+const COLUMNS =
+  'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error';
+
+export const outboxSql = (s: string) => ({
+  /**
+   * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). The aggregate takes
+   * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
+   */
+  enqueue: `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
+SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
+FROM (
+  SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
+                    ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked
+  FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)
+) AS locks
+ON CONFLICT (event_id) DO NOTHING`,
+  /** One statement, no parameters: refused outside a transaction block (SQLSTATE 25P01). */
+  probeTransaction: 'SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue',
+  probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
+  probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
+  /** $1 owner, $2 limit, $3 max in flight per tenant, $4 lease ms, $5 only tenants, $6 skip tenants, $7 window. */
+  claim: `SELECT ${COLUMNS} FROM ${s}.outbox_claim($1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer) ORDER BY seq`,
+  /** $1 owner, $2 event ids, $3 lease ms. */
+  extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
+WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'`,
+  /**
+   * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. Counted
+   * only while this process still holds the claim, `delivered` too: a process that took the
+   * claim over (the lease ran out) may still have its own copy in flight, and later events
+   * about the same entity must wait for that answer as well. It records the outcome itself.
+   */
+  record: `UPDATE ${s}.outbox u SET
+  state = CASE o.kind WHEN 'delivered' THEN 'delivered' ELSE coalesce(o.patch->>'state', u.state) END,
+  attempts = coalesce((o.patch->>'attempts')::integer, u.attempts),
+  first_attempt_at = CASE WHEN o.patch ? 'firstAttemptAt' THEN (o.patch->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
+  last_error = CASE WHEN o.patch ? 'lastError' THEN nullif(o.patch->'lastError', 'null'::jsonb) ELSE u.last_error END,
+  due_at = CASE o.kind
+    WHEN 'retry' THEN clock_timestamp() + o.delay_ms * interval '1 millisecond'
+    WHEN 'release' THEN '-infinity'::timestamptz
+    ELSE u.due_at END,
+  delivered_at = CASE o.kind WHEN 'delivered' THEN clock_timestamp() ELSE u.delivered_at END,
+  claimed_by = NULL,
+  claim_expires_at = NULL
+FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::integer[]) AS o(event_id, kind, patch, delay_ms)
+WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = $1`,
+  /**
+   * $1 event id, $2 patch. Back to `pending` from another state (redeliver): due now, unclaimed.
+   * Otherwise (`firstAttemptAt` before a first attempt) the claim stays.
+   */
+  update: `UPDATE ${s}.outbox u SET
+  state = coalesce($2::jsonb->>'state', u.state),
+  attempts = coalesce(($2::jsonb->>'attempts')::integer, u.attempts),
+  first_attempt_at = CASE WHEN $2::jsonb ? 'firstAttemptAt' THEN ($2::jsonb->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
+  last_error = CASE WHEN $2::jsonb ? 'lastError' THEN nullif($2::jsonb->'lastError', 'null'::jsonb) ELSE u.last_error END,
+  due_at = CASE WHEN $2::jsonb->>'state' = 'pending' AND u.state <> 'pending' THEN '-infinity'::timestamptz ELSE u.due_at END,
+  claimed_by = CASE WHEN $2::jsonb->>'state' = 'pending' AND u.state <> 'pending' THEN NULL ELSE u.claimed_by END,
+  claim_expires_at = CASE WHEN $2::jsonb->>'state' = 'pending' AND u.state <> 'pending' THEN NULL ELSE u.claim_expires_at END
+WHERE u.event_id = $1 AND u.state <> 'delivered'`,
+  /** $1 event ids. */
+  remove: `DELETE FROM ${s}.outbox WHERE event_id = ANY ($1::text[]) AND state <> 'delivered'`,
+  /** $1 owner, $2 event ids this process still sends: frees every other claim it holds. */
+  releaseOrphans: `UPDATE ${s}.outbox SET claimed_by = NULL, claim_expires_at = NULL
+WHERE claimed_by = $1 AND state = 'pending' AND NOT (event_id = ANY ($2::text[]))`,
+  stops: `SELECT tenant_id, reason, since FROM ${s}.outbox_tenant_stops ORDER BY tenant_id`,
+  /** $1 tenant, $2 reason, $3 since (unix ms). */
+  stop: `INSERT INTO ${s}.outbox_tenant_stops (tenant_id, reason, since) VALUES ($1, $2, $3)
+ON CONFLICT (tenant_id) DO UPDATE SET reason = EXCLUDED.reason, since = EXCLUDED.since`,
+  resume: `DELETE FROM ${s}.outbox_tenant_stops WHERE tenant_id = $1`,
+  get: `SELECT ${COLUMNS} FROM ${s}.outbox WHERE event_id = $1 AND state <> 'delivered'`,
+  /** $1 state, $2 tenant or null, $3 limit. */
+  list: `SELECT ${COLUMNS} FROM ${s}.outbox
+WHERE state = $1 AND ($2::text IS NULL OR tenant_id = $2) ORDER BY seq LIMIT $3`,
+  counts: `SELECT state, count(*)::integer AS n FROM ${s}.outbox WHERE state <> 'delivered' GROUP BY state`,
+  /** $1 retention ms, $2 batch size. By ctid: one small batch, never the whole table. */
+  cleanup: `DELETE FROM ${s}.outbox WHERE ctid IN (
+  SELECT ctid FROM ${s}.outbox
+  WHERE state = 'delivered' AND delivered_at < now() - make_interval(secs => $1::float8 / 1000)
+  ORDER BY delivered_at LIMIT $2 FOR UPDATE SKIP LOCKED
+)`,
+});

@@ -1,0 +1,207 @@
+import type {
+  CausalKeys,
+  ClaimOutcome,
+  ClaimRequest,
+  EventPatch,
+  EventState,
+  SharedStore,
+  StoredEvent,
+  StoredTenantStop,
+} from '../outbox/store.js';
+import { type PostgresDb, toDatabase } from './database.js';
+import { cleaner } from './inbox.js';
+import { keyLocks } from './outbox-locks.js';
+import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
+import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
+import { lockSpace } from './outbox-schema.js';
+import { outboxSql } from './outbox-sql.js';
+import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
+import { quoteSchema } from './schema/identifier.js';
+
+/**
+ * The outbox in the POS server's own Postgres, for `createOutbox({ store })`:
+ * `outbox.enqueue(type, payload, { tx })` writes the event with the caller's transaction, so it
+ * commits or rolls back with the sale, and any number of processes calling `outbox.start()`
+ * drain the table together. Each event is claimed by one process at a time (`FOR UPDATE SKIP
+ * LOCKED`, with a lease, so a killed process's claims come back); events about one entity (a
+ * customer, an invoice) are sent one after the other in commit order. Run {@link migrate} first.
+ * The store never opens connections of its own.
+ *
+ * @throws {PostgresStoreError} `NOT_A_CLIENT`, `INVALID_SCHEMA` or `INVALID_OPTIONS` at once;
+ * while running, `UNREACHABLE`, `CONNECTION_LOST`, `NOT_MIGRATED` or `QUERY_FAILED`
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { LoyaltyClient } from 'loyalty-partner-sdk';
+ * import { createOutbox } from 'loyalty-partner-sdk/outbox';
+ * import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await migrate(pool, { schema: 'loyalty' });
+ * const client = new LoyaltyClient({ baseUrl: 'https://loyalty.example', apiKey: 'key', signingSecret: 'secret' });
+ * const outbox = createOutbox({ client, store: postgresStore(pool, { schema: 'loyalty' }) });
+ * await outbox.start();
+ * ```
+ */
+export function postgresStore(
+  db: PostgresDb,
+  options: PostgresStoreOptions = {},
+): SharedStore<PostgresOutboxTx> {
+  const settings = resolveStoreOptions(options);
+  const s = quoteSchema(settings.schema, 'postgresStore');
+  const database = toDatabase(db, 'postgresStore');
+  const sql = outboxSql(s);
+  const space = lockSpace(s);
+  const cleanup = cleaner(database, sql.cleanup, settings);
+  // Who holds a claim: this store instance (a process may run several outboxes).
+  const owner = `outbox-${globalThis.crypto.randomUUID()}`;
+  // Events this store claimed and has not recorded an outcome for.
+  const held = new Set<string>();
+  // A claim whose answer was lost (the connection broke) may have committed: its rows are
+  // freed at the next claim instead of waiting for their lease.
+  let claimsInDoubt = false;
+
+  const run = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      throw toOutboxStoreError(err, what, settings.schema);
+    }
+  };
+  const rows = async (text: string, params: readonly unknown[]): Promise<OutboxRow[]> =>
+    (await database.query<OutboxRow>(text, params)).rows;
+
+  return {
+    kind: 'shared',
+
+    open: () =>
+      run('open', async () => {
+        const { rows: stops } = await database.query<{ tenant_id: string; reason: string; since: string }>(
+          sql.stops,
+        );
+        return {
+          stoppedTenants: stops.map((row) => ({
+            tenantId: row.tenant_id,
+            reason: row.reason,
+            since: Number(row.since),
+          })),
+        };
+      }),
+
+    async append(
+      event: StoredEvent,
+      { keys, tx }: { readonly keys: CausalKeys; readonly tx?: PostgresOutboxTx },
+    ) {
+      const locks = keyLocks(event.tenantId, keys);
+      const params = [
+        event.eventId,
+        event.tenantId,
+        event.envelope.eventType,
+        JSON.stringify(event.envelope),
+        event.enqueuedAt,
+        keys.changes,
+        keys.needs,
+        null,
+        space,
+        locks.ids,
+        locks.exclusive,
+      ];
+      if (tx !== undefined) {
+        await enqueueWithTx(sql, tx, params, settings.schema);
+        return;
+      }
+      await run('append', () => database.query(sql.enqueue, params));
+    },
+
+    claim: (request: ClaimRequest) =>
+      run('claim', async () => {
+        if (claimsInDoubt) {
+          await database.query(sql.releaseOrphans, [owner, [...held]]);
+          claimsInDoubt = false;
+        }
+        let claimed: OutboxRow[];
+        try {
+          claimed = await rows(sql.claim, [
+            owner,
+            request.limit,
+            request.maxInFlight,
+            request.leaseMs,
+            request.onlyTenants ?? null,
+            request.skipTenants,
+            settings.claimWindow,
+          ]);
+        } catch (err) {
+          claimsInDoubt = true;
+          throw err;
+        }
+        cleanup();
+        for (const row of claimed) held.add(row.event_id);
+        return claimed.map(toStoredEvent);
+      }),
+
+    extendLease: (eventIds: readonly string[], leaseMs: number) =>
+      run('extendLease', async () => {
+        if (eventIds.length > 0) await database.query(sql.extendLease, [owner, eventIds, leaseMs]);
+      }),
+
+    record: (outcomes: readonly ClaimOutcome[]) =>
+      run('record', async () => {
+        if (outcomes.length === 0) return;
+        await database.query(sql.record, [
+          owner,
+          outcomes.map((outcome) => outcome.eventId),
+          outcomes.map((outcome) => outcome.kind),
+          outcomes.map((outcome) => JSON.stringify('patch' in outcome ? outcome.patch : {})),
+          outcomes.map((outcome) =>
+            outcome.kind === 'retry' ? Math.max(0, Math.ceil(outcome.retryAfterMs)) : 0,
+          ),
+        ]);
+        for (const outcome of outcomes) held.delete(outcome.eventId);
+      }),
+
+    update: (eventId: string, patch: EventPatch) =>
+      run('update', async () => {
+        await database.query(sql.update, [eventId, JSON.stringify(patch)]);
+      }),
+
+    remove: (eventIds: readonly string[]) =>
+      run('remove', async () => {
+        if (eventIds.length > 0) await database.query(sql.remove, [eventIds]);
+      }),
+
+    setTenantStop: (tenantId: string, stop: StoredTenantStop | null) =>
+      run('setTenantStop', async () => {
+        if (stop) await database.query(sql.stop, [tenantId, stop.reason, stop.since]);
+        else await database.query(sql.resume, [tenantId]);
+      }),
+
+    get: (eventId: string) =>
+      run('get', async () => {
+        const [row] = await rows(sql.get, [eventId]);
+        return row === undefined ? undefined : toStoredEvent(row);
+      }),
+
+    list: (
+      state: EventState,
+      filter: { readonly tenantId?: string | undefined; readonly limit?: number | undefined } = {},
+    ) =>
+      run('list', async () =>
+        (await rows(sql.list, [state, filter.tenantId ?? null, filter.limit ?? 1000])).map(toStoredEvent),
+      ),
+
+    counts: () =>
+      run('counts', async () => {
+        const counts: Record<EventState, number> = { pending: 0, parked: 0, dead: 0, expired: 0 };
+        const { rows: found } = await database.query<{ state: EventState; n: number }>(sql.counts);
+        for (const row of found) counts[row.state] = row.n;
+        return counts;
+      }),
+
+    close: () =>
+      run('close', async () => {
+        // Whatever this process still holds (an aborted send) is due again at once for the others.
+        await database.query(sql.releaseOrphans, [owner, []]);
+        held.clear();
+      }),
+  };
+}

@@ -1,0 +1,122 @@
+import { PostgresStoreError, toStoreError } from './errors.js';
+import { OutboxTransactionError } from './outbox-errors.js';
+import type { OutboxSql } from './outbox-sql.js';
+
+/**
+ * What `outbox.enqueue(type, payload, { tx })` accepts with `postgresStore`: the `pg` Client or
+ * PoolClient that ran `BEGIN`, the postgres.js `sql` inside `sql.begin(...)`, or any object
+ * whose `query(text, values)` runs on the transaction's connection (an adapter for Prisma or
+ * Kysely, see the README).
+ *
+ * @example
+ * ```ts
+ * import type pg from 'pg';
+ * import type { PostgresOutboxTx } from 'loyalty-partner-sdk/postgres';
+ * const fromPg = (client: pg.PoolClient): PostgresOutboxTx => client;
+ * ```
+ */
+export type PostgresOutboxTx =
+  | { query(text: string, values?: unknown[]): Promise<unknown> }
+  | { unsafe(text: string, values?: unknown[]): PromiseLike<unknown> };
+
+type Fn = (...args: never[]) => unknown;
+// A postgres.js \`sql\` is a function with properties.
+const has = (value: unknown, key: string): boolean =>
+  (typeof value === 'object' || typeof value === 'function') &&
+  value !== null &&
+  typeof (value as Record<string, unknown>)[key] === 'function';
+const isPool = (value: unknown): boolean =>
+  has(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
+const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown> =>
+  Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
+const sqlState = (err: unknown): string =>
+  typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string'
+    ? (err as { code: string }).code
+    : '';
+
+const notInTransaction = (cause?: unknown) =>
+  new OutboxTransactionError(
+    'NOT_IN_TRANSACTION',
+    'enqueue: tx is not inside a transaction (BEGIN was not run on it, or it was already committed or ' +
+      'rolled back); enqueue between BEGIN and COMMIT with the same client, so the event commits with your writes',
+    { cause },
+  );
+const aborted = (cause?: unknown) =>
+  new OutboxTransactionError(
+    'TRANSACTION_ABORTED',
+    'enqueue: an earlier statement of this transaction failed, so it can only roll back; nothing was written',
+    { cause },
+  );
+
+/**
+ * Writes the event with the caller's transaction, after making sure it is one: a `pg` client
+ * tells its transaction status itself (no round trip); other handles are probed with a
+ * savepoint, which PostgreSQL refuses outside a transaction block. Nothing is written when the
+ * check fails.
+ *
+ * @throws {OutboxTransactionError} for a `tx` that is not a live transaction
+ * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
+ */
+export async function enqueueWithTx(
+  sql: OutboxSql,
+  tx: unknown,
+  params: readonly unknown[],
+  schema: string,
+): Promise<void> {
+  if (isPool(tx) || has(tx, 'begin')) {
+    throw new OutboxTransactionError(
+      'NOT_A_TRANSACTION',
+      `enqueue: tx is a ${has(tx, 'begin') ? 'postgres.js sql' : 'pool'}, not a transaction; pass ` +
+        (has(tx, 'begin')
+          ? 'the sql that sql.begin(async (tx) => ...) gives you'
+          : 'the client of pool.connect() after BEGIN'),
+    );
+  }
+  const runs = has(tx, 'unsafe') ? 'unsafe' : has(tx, 'query') ? 'query' : undefined;
+  if (!runs) {
+    throw new OutboxTransactionError(
+      'NOT_A_TRANSACTION',
+      'enqueue: tx must be a pg client inside BEGIN, a postgres.js transaction sql, or an object with query(text, values)',
+    );
+  }
+  try {
+    if (has(tx, 'getTransactionStatus')) {
+      const status = (tx as { getTransactionStatus(): string | null }).getTransactionStatus();
+      if (status === 'I') throw notInTransaction();
+      if (status === 'E') throw aborted();
+      if (status !== 'T') await probe(sql, tx, runs);
+    } else {
+      await probe(sql, tx, runs);
+    }
+    await call(tx, runs, sql.enqueue, [...params]);
+  } catch (err) {
+    if (err instanceof OutboxTransactionError) throw err;
+    if (sqlState(err) === '25P01') throw notInTransaction(err);
+    if (sqlState(err) === '25P02') throw aborted(err);
+    throw toOutboxStoreError(err, 'enqueue', schema);
+  }
+}
+
+/** A savepoint and its release: refused (25P01) outside a transaction block, no subtransaction left. */
+async function probe(sql: OutboxSql, tx: unknown, runs: 'unsafe' | 'query'): Promise<void> {
+  if (runs === 'unsafe') {
+    // postgres.js: both in one simple-protocol message, one round trip.
+    await call(tx, runs, sql.probeTransaction);
+  } else {
+    // An adapter may prepare every statement (Prisma does): one statement at a time.
+    await call(tx, runs, sql.probeSavepoint);
+    await call(tx, runs, sql.probeRelease);
+  }
+}
+
+/** The store's errors; the outbox's functions missing (step 2 not applied) read as "not migrated". */
+export function toOutboxStoreError(err: unknown, what: string, schema: string): PostgresStoreError {
+  if (sqlState(err) === '42883' && /outbox_/.test(err instanceof Error ? err.message : '')) {
+    return new PostgresStoreError(
+      'NOT_MIGRATED',
+      `postgresStore ${what}: the outbox of schema "${schema}" is missing: run migrate(db, { schema: '${schema}' }) first`,
+      { cause: err },
+    );
+  }
+  return toStoreError(err, `postgresStore ${what}`, schema);
+}

@@ -1,0 +1,180 @@
+import { LoyaltyClient, LoyaltyValidationError } from 'loyalty-partner-sdk';
+import { createOutbox } from 'loyalty-partner-sdk/outbox';
+import {
+  migrate,
+  OutboxTransactionError,
+  type PostgresOutboxTx,
+  PostgresStoreError,
+  postgresStore,
+} from 'loyalty-partner-sdk/postgres';
+import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty-partner-sdk/testing';
+import pg from 'pg';
+import postgres from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithPostgres, uniqueName } from '../support/servers.js';
+
+/*
+ * What the transactional outbox does with input it cannot use, through the public entry points:
+ * a `tx` that is no transaction, a payload the contract refuses, connections that die under a
+ * claim or under the caller's transaction. Each is a typed error, nothing is half-written, and
+ * no event is lost or sent again under a new eventId.
+ */
+
+const sale = (invoice: string, customer = 'cust-1') => ({
+  externalInvoiceId: invoice,
+  externalCustomerId: customer,
+  externalBranchId: 'branch-1',
+  subtotalAfterDiscountBeforeVat: 40,
+  earnType: 'Points' as const,
+  channel: 'Pos' as const,
+});
+
+describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const sql = postgres(url, { max: 2, onnotice: () => undefined });
+  let emulator: Emulator;
+  let merchant: MerchantCredentials;
+  let client: LoyaltyClient;
+  let schema: string;
+  const rows = async () => (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n;
+
+  beforeAll(async () => {
+    emulator = createEmulator();
+    const { url: baseUrl } = await emulator.listen();
+    merchant = emulator.createMerchant({ autoConfirmBranches: true });
+    client = new LoyaltyClient({
+      baseUrl,
+      apiKey: merchant.apiKey,
+      signingSecret: merchant.signingSecret,
+      retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20, budget: false },
+    });
+    await client.send('BranchSynced', { externalBranchId: 'branch-1', name: 'Olaya', isActive: true });
+    for (const id of ['cust-1', 'cust-2', 'cust-3']) {
+      await client.send('CustomerSynced', { externalCustomerId: id, phone: `+96650000000${id.at(-1)}` });
+    }
+    schema = uniqueName('outbox_bad');
+    await migrate(pool, { schema });
+  });
+  afterAll(async () => {
+    await client.close();
+    await emulator.close();
+    await sql.end();
+    await pool.end();
+  });
+
+  const outboxOn = (db: pg.Pool | postgres.Sql) =>
+    createOutbox({
+      client,
+      store: postgresStore(db, { schema }),
+      defaultTenantId: merchant.tenantId,
+      pollIntervalMs: 20,
+      retryDelayMs: 10,
+      maxRetryDelayMs: 40,
+    });
+
+  it('refuses a tx that is no open transaction with OutboxTransactionError, writing nothing', async () => {
+    const outbox = outboxOn(pool);
+    await outbox.start();
+    const codeOf = async (tx: PostgresOutboxTx) => {
+      const err = await outbox.enqueue('InvoiceEarned', sale(`inv-${Math.random()}`), { tx }).catch((e) => e);
+      return err instanceof OutboxTransactionError ? err.code : err;
+    };
+    const connection = await pool.connect();
+    expect(await codeOf(pool)).toBe('NOT_A_TRANSACTION');
+    expect(await codeOf(sql)).toBe('NOT_A_TRANSACTION');
+    expect(await codeOf(connection)).toBe('NOT_IN_TRANSACTION');
+    await connection.query('BEGIN');
+    await connection.query('COMMIT');
+    expect(await codeOf(connection)).toBe('NOT_IN_TRANSACTION');
+    let finished: PostgresOutboxTx | undefined;
+    await sql.begin(async (tx) => {
+      finished = tx;
+    });
+    expect(await codeOf(finished!)).toBe('NOT_IN_TRANSACTION');
+    connection.release();
+    await outbox.close();
+    expect(await rows()).toBe(0);
+  });
+
+  it('refuses a payload the contract refuses before any statement, leaving the sale’s transaction usable', async () => {
+    const outbox = outboxOn(pool);
+    await outbox.start();
+    const tx = await pool.connect();
+    await tx.query('BEGIN');
+    const bad = { ...sale('inv-bad'), subtotalAfterDiscountBeforeVat: -5 };
+    const err = await outbox.enqueue('InvoiceEarned', bad, { tx }).catch((e) => e);
+    expect(err).toBeInstanceOf(LoyaltyValidationError);
+    // Nothing was sent on tx: the transaction is not aborted, the sale can still commit.
+    expect(tx.getTransactionStatus()).toBe('T');
+    await tx.query('SELECT 1');
+    await tx.query('COMMIT');
+    tx.release();
+    await outbox.close();
+    expect(await rows()).toBe(0);
+  });
+
+  it('fails an enqueue whose connection died with PostgresStoreError CONNECTION_LOST; nothing is written', async () => {
+    const outbox = outboxOn(pool);
+    await outbox.start();
+    const tx = await pool.connect();
+    tx.on('error', () => undefined);
+    await tx.query('BEGIN');
+    const { pid } = (await tx.query('SELECT pg_backend_pid() AS pid')).rows[0];
+    await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    const err = await outbox.enqueue('InvoiceEarned', sale('inv-lost'), { tx }).catch((e) => e);
+    tx.release(true);
+    await outbox.close();
+    expect(err).toBeInstanceOf(PostgresStoreError);
+    expect((err as PostgresStoreError).code).toBe('CONNECTION_LOST');
+    expect(await rows()).toBe(0);
+  });
+
+  it('delivers every event once, under its own eventId, while claims lose their connections', async () => {
+    const writer = outboxOn(pool);
+    await writer.start();
+    await writer.stopTenant(merchant.tenantId, 'held until the drain starts');
+    const enqueued = new Set<string>();
+    const tx = await pool.connect();
+    await tx.query('BEGIN');
+    for (let i = 0; i < 150; i++) {
+      const { eventId } = await writer.enqueue(
+        'InvoiceEarned',
+        sale(`inv-drain-${i}`, `cust-${(i % 3) + 1}`),
+        { tx },
+      );
+      enqueued.add(eventId);
+    }
+    await tx.query('COMMIT');
+    tx.release();
+    await writer.close();
+
+    const drainPool = new pg.Pool({ connectionString: url, max: 6 });
+    drainPool.on('error', () => undefined);
+    const outbox = outboxOn(drainPool);
+    await outbox.start();
+    await outbox.resumeTenant(merchant.tenantId);
+    let terminated = 0;
+    const pending = async () =>
+      (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE state = 'pending'`)).rows[0]
+        .n;
+    while ((await pending()) > 0) {
+      const { rowCount } = await pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE query LIKE '%outbox_claim%' AND state = 'active' AND pid <> pg_backend_pid()`,
+      );
+      terminated += rowCount ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    await outbox.close();
+    await drainPool.end();
+
+    const requests = emulator.events({ tenantId: merchant.tenantId, eventType: 'InvoiceEarned' });
+    const credits = new Map<string, number>();
+    for (const request of requests.filter((r) => r.outcome === 'processed')) {
+      credits.set(request.eventId!, (credits.get(request.eventId!) ?? 0) + 1);
+    }
+    expect(terminated).toBeGreaterThan(0);
+    expect(requests.filter((request) => !enqueued.has(request.eventId!))).toEqual([]);
+    expect([...enqueued].filter((eventId) => credits.get(eventId) !== 1)).toEqual([]);
+  }, 120_000);
+});
