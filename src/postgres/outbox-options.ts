@@ -1,4 +1,4 @@
-import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../client/options.js';
+import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { PostgresStoreError } from './errors.js';
 
