@@ -2,7 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { runBin } from './bin.js';
 
-const NAMES = ['demo', 'emulate', 'send', 'backfill', 'sign', 'verify'];
+const NAMES = [
+  'demo',
+  'emulate',
+  'merchant',
+  'branch',
+  'rule',
+  'ship',
+  'faults',
+  'latency',
+  'send',
+  'backfill',
+  'sign',
+  'verify',
+];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('loyalty-partner --help (the built bin)', () => {
