@@ -1,9 +1,8 @@
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
 import { dispatchEvent } from './dispatch-event.js';
 import { type BaseContext, pickRun } from './event-run.js';
-import { parseDelivery } from './parse-delivery.js';
 import { readHeader } from './read-headers.js';
-import { type ReceiverBuild, WEB_BUILD } from './receiver-build.js';
+import { type DeliveryParser, type ReceiverBuild, WEB_BUILD } from './receiver-build.js';
 import {
   type NormalizedReceiverOptions,
   normalizeReceiverOptions,
@@ -50,6 +49,7 @@ export function createReceiver<Tx = undefined>(options: ReceiverOptions<Tx>): Re
 /** {@link createReceiver} on the verification and the schemas of a build. */
 export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOptions<Tx>): Receiver {
   const config = normalizeReceiverOptions(options);
+  const steps: Steps = { verify: build.verify, load: build.loadParser, parse: undefined };
   return {
     async handle(delivery: RawDelivery): Promise<ReceiverResponse> {
       const headers = delivery?.headers;
@@ -60,7 +60,7 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
         receivedAt: new Date(),
       };
       try {
-        return await receive(config, build, delivery, tenantHeader, scope);
+        return await receive(config, steps, delivery, tenantHeader, scope);
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
         const message = 'The receiver failed unexpectedly; retry later';
@@ -70,10 +70,17 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
   };
 }
 
+/** A build's steps, with its parser once loaded. */
+interface Steps {
+  verify: ReceiverBuild['verify'];
+  load: ReceiverBuild['loadParser'];
+  parse: DeliveryParser | undefined;
+}
+
 /** Verifies, parses, and hands the event to the inbox and its handler. */
 async function receive(
   config: NormalizedReceiverOptions,
-  build: ReceiverBuild,
+  build: Steps,
   delivery: RawDelivery,
   tenantHeader: string | undefined,
   scope: FailureScope,
@@ -82,7 +89,9 @@ async function receive(
   const verified = await verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
   if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
 
-  const parsed = parseDelivery(delivery.rawBody, build.envelopeSchemaOf);
+  // Loaded once, on the first verified delivery; a failed load is retried by the next one.
+  build.parse ??= await build.load();
+  const parsed = build.parse(delivery.rawBody);
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
     return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
@@ -98,5 +107,5 @@ async function receive(
   };
   const job = pickRun(config, parsed, base);
   if (!job) return okResponse('unhandled', eventId, scope.correlationId);
-  return dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, job, scope);
+  return await dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, job, scope);
 }

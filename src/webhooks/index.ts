@@ -11,12 +11,6 @@ export { LoyaltyError, LoyaltyValidationError } from '../contract/errors.js';
 export type { OutboundEventType } from '../contract/event-types.js';
 export { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
 export type { Envelope, ErrorEnvelope, OutboundEnvelope, PayloadOf } from '../contract/schemas/envelope.js';
-export { outboundPayloadSchemas } from '../contract/schemas/outbound-payloads.js';
-export {
-  receivedEnvelopeHeaderSchema,
-  receivedEnvelopeSchemas,
-  SCHEMA_VERSION,
-} from '../contract/schemas/received-envelope.js';
 export type { RawBody } from '../signature/bytes.js';
 export { SignatureVerificationError } from '../signature/errors.js';
 export type { Secrets } from '../signature/secrets.js';
