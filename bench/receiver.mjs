@@ -6,8 +6,9 @@
  * same `t=...,v1=...` header: the two schemes share that format.
  */
 
+import { schemas } from 'loyalty-partner-sdk';
 import { signPayload, verifySignature } from 'loyalty-partner-sdk/signature';
-import { createReceiver, memoryInbox, receivedEnvelopeSchemas } from 'loyalty-partner-sdk/webhooks';
+import { createReceiver, memoryInbox } from 'loyalty-partner-sdk/webhooks';
 import Stripe from 'stripe';
 import * as z from 'zod/mini';
 import * as web from '../dist/webhooks.js';
@@ -74,13 +75,14 @@ function referenceContenders() {
 /**
  * Where the time of one delivery goes: the steps `receiver.handle` takes, each alone, and the
  * three that `constructEvent` also takes (verify, decode, parse) plus validation, run back to
- * back. Validation is the contract's envelope schema of the type compiled by zod, as the Node
- * build does on its first delivery of each type (`src/platform-node/compiled-envelopes.ts`).
+ * back. Validation is the contract's outbound envelope schema (the union of each type's envelope
+ * schema, by `eventType`) compiled by zod, as the Node build compiles the schema of each type on
+ * its first delivery (`src/platform-node/compiled-envelopes.ts`).
  */
 function stepContenders() {
   const header = headersFor(BODY)['x-signature'];
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const schema = z.compile(receivedEnvelopeSchemas.LoyaltyRuleChanged);
+  const schema = z.compile(schemas.outboundEnvelope);
   const json = JSON.parse(decoder.decode(BODY));
   const loop = (step) => (n) => {
     for (let i = 0; i < n; i++) step();

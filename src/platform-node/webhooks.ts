@@ -3,7 +3,8 @@
  * (`src/webhooks/index.ts`), with receivers that verify `X-Signature` with Node's crypto. Web
  * Crypto only signs asynchronously, through a job on another thread; the synchronous OpenSSL
  * HMAC makes `receiver.handle` about three times faster per delivery (`npm run bench`), and
- * zod compiles the envelope schemas, which edge runtimes may forbid (see compiled-envelopes.ts).
+ * zod compiles the envelope schemas, which edge runtimes may forbid (see compiled-envelopes.ts);
+ * both are loaded with the first delivery, not at import.
  * Names exported here shadow the star re-export, as in `platform-node/index.ts`.
  *
  * @packageDocumentation
@@ -12,12 +13,21 @@ import { createReceiverWith } from '../webhooks/create-receiver.js';
 import type { ReceiverBuild } from '../webhooks/receiver-build.js';
 import type { ReceiverOptions } from '../webhooks/receiver-options.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
-import { compiledEnvelopeSchema } from './compiled-envelopes.js';
 import { verifySignature } from './signature.js';
 
 export * from '../webhooks/index.js';
 
-const NODE_BUILD: ReceiverBuild = { verify: verifySignature, envelopeSchemaOf: compiledEnvelopeSchema };
+const NODE_BUILD: ReceiverBuild = {
+  verify: verifySignature,
+  // Loaded on the first verified delivery, as in the Web build: zod stays off the import path.
+  async loadParser() {
+    const [{ parseDelivery }, { compiledEnvelopeSchema }] = await Promise.all([
+      import('../webhooks/parse-delivery.js'),
+      import('./compiled-envelopes.js'),
+    ]);
+    return (rawBody) => parseDelivery(rawBody, compiledEnvelopeSchema);
+  },
+};
 
 /**
  * Creates a webhook receiver, as the Web build's `createReceiver` does (same options, same

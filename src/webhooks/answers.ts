@@ -1,6 +1,6 @@
 import type { ErrorEnvelope } from '../contract/schemas/envelope.js';
 import { type HeadersLike, readHeader } from './read-headers.js';
-import { type ReceiverAnswerCode, statusOf } from './receiver-error-codes.js';
+import { statusOf, type WebhookErrorCode } from './receiver-error-codes.js';
 
 /**
  * What the receiver answers, ready for any framework: every adapter only copies these three
@@ -76,7 +76,7 @@ function answer(status: number, correlationId: string, body: string): ReceiverRe
  * ```
  */
 export function errorResponse(
-  code: ReceiverAnswerCode,
+  code: WebhookErrorCode,
   message: string,
   correlationId: string,
 ): ReceiverResponse {

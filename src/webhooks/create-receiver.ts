@@ -2,9 +2,8 @@ import { DeliveryTelemetry } from '../telemetry/receiver-telemetry.js';
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
 import { dispatchEvent } from './dispatch-event.js';
 import { type BaseContext, pickRun } from './event-run.js';
-import { parseDelivery } from './parse-delivery.js';
 import { readHeader } from './read-headers.js';
-import { type ReceiverBuild, WEB_BUILD } from './receiver-build.js';
+import { type DeliveryParser, type ReceiverBuild, WEB_BUILD } from './receiver-build.js';
 import {
   type NormalizedReceiverOptions,
   normalizeReceiverOptions,
@@ -51,6 +50,7 @@ export function createReceiver<Tx = undefined>(options: ReceiverOptions<Tx>): Re
 /** {@link createReceiver} on the verification and the schemas of a build. */
 export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOptions<Tx>): Receiver {
   const config = normalizeReceiverOptions(options);
+  const steps: Steps = { verify: build.verify, load: build.loadParser, parse: undefined };
   return {
     async handle(delivery: RawDelivery): Promise<ReceiverResponse> {
       const headers = delivery?.headers;
@@ -67,8 +67,8 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
       let answer: ReceiverResponse;
       try {
         answer = await (trace
-          ? trace.run(() => receive(config, build, delivery, tenantHeader, scope, trace))
-          : receive(config, build, delivery, tenantHeader, scope, undefined));
+          ? trace.run(() => receive(config, steps, delivery, tenantHeader, scope, trace))
+          : receive(config, steps, delivery, tenantHeader, scope, undefined));
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
         const message = 'The receiver failed unexpectedly; retry later';
@@ -80,10 +80,17 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
   };
 }
 
+/** A build's steps, with its parser once loaded. */
+interface Steps {
+  verify: ReceiverBuild['verify'];
+  load: ReceiverBuild['loadParser'];
+  parse: DeliveryParser | undefined;
+}
+
 /** Verifies, parses, and hands the event to the inbox and its handler. */
 async function receive(
   config: NormalizedReceiverOptions,
-  build: ReceiverBuild,
+  build: Steps,
   delivery: RawDelivery,
   tenantHeader: string | undefined,
   scope: FailureScope,
@@ -93,7 +100,9 @@ async function receive(
   const verified = await verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
   if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
 
-  const parsed = parseDelivery(delivery.rawBody, build.envelopeSchemaOf);
+  // Loaded once, on the first verified delivery; a failed load is retried by the next one.
+  build.parse ??= await build.load();
+  const parsed = build.parse(delivery.rawBody);
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
     if (eventId !== undefined && eventType !== undefined) trace?.event(eventId, eventType);
@@ -112,5 +121,5 @@ async function receive(
   const job = pickRun(config, parsed, base);
   if (!job) return okResponse('unhandled', eventId, scope.correlationId);
   const timed = trace ? { ...job, run: (tx: unknown) => trace.timeHandler(() => job.run(tx)) } : job;
-  return dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, timed, scope);
+  return await dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, timed, scope);
 }

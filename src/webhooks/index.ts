@@ -11,12 +11,6 @@ export { LoyaltyError, LoyaltyValidationError } from '../contract/errors.js';
 export type { OutboundEventType } from '../contract/event-types.js';
 export { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
 export type { Envelope, ErrorEnvelope, OutboundEnvelope, PayloadOf } from '../contract/schemas/envelope.js';
-export { outboundPayloadSchemas } from '../contract/schemas/outbound-payloads.js';
-export {
-  receivedEnvelopeHeaderSchema,
-  receivedEnvelopeSchemas,
-  SCHEMA_VERSION,
-} from '../contract/schemas/received-envelope.js';
 export type { RawBody } from '../signature/bytes.js';
 export { SignatureVerificationError } from '../signature/errors.js';
 export type { Secrets } from '../signature/secrets.js';
@@ -27,13 +21,7 @@ export type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
 export type { MemoryInboxOptions } from './memory-inbox.js';
 export { memoryInbox } from './memory-inbox.js';
 export type { HeadersLike } from './read-headers.js';
-export type {
-  ContractAnswerCode,
-  ReceiverAnswerCode,
-  ReceiverErrorCode,
-  ReceiverErrorCodeInfo,
-} from './receiver-error-codes.js';
-export { RECEIVER_ERROR_CODES } from './receiver-error-codes.js';
+export type { WebhookErrorCode } from './receiver-error-codes.js';
 export type { ReceiverOptions, SecretResolver } from './receiver-options.js';
 export type {
   DeliveryContext,
@@ -49,5 +37,5 @@ export type { RuleCache, RuleCacheOptions } from './rule-cache.js';
 export { createRuleCache } from './rule-cache.js';
 export type { LoyaltyRule, RuleApplyResult, RuleKey, RuleType, RuleVersionStore } from './rule-store.js';
 export { memoryRuleStore } from './rule-store.js';
-export type { ReceiverFailure, WebhookErrorCode } from './webhook-error.js';
+export type { ReceiverFailure } from './webhook-error.js';
 export { WebhookError } from './webhook-error.js';

@@ -14,7 +14,10 @@ import type { UnhandledEvent, UnhandledReason } from './receiver-types.js';
 export type ParsedDelivery =
   | { kind: 'event'; event: OutboundEnvelope }
   | { kind: 'unhandled'; event: UnhandledEvent; reason: Exclude<UnhandledReason, 'no-handler'> }
-  | { kind: 'invalid'; error: LoyaltyValidationError; eventType?: string; eventId?: string };
+  | { kind: 'invalid'; error: InvalidPayload; eventType?: string; eventId?: string };
+
+/** The error of a body that is not a valid envelope: always `INVALID_PAYLOAD`. */
+export type InvalidPayload = LoyaltyValidationError & { readonly code: 'INVALID_PAYLOAD' };
 
 // `fatal`: a body that is not UTF-8 is refused, never read with replacement characters.
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -31,7 +34,7 @@ export type EnvelopeSchemaOf = <T extends OutboundEventType>(
 export const contractEnvelopeSchema: EnvelopeSchemaOf = (eventType) => receivedEnvelopeSchemas[eventType];
 
 const invalid = (message: string, issues: LoyaltyValidationError['issues'] = [], eventType?: string) =>
-  new LoyaltyValidationError('INVALID_PAYLOAD', message, issues, { eventType });
+  new LoyaltyValidationError('INVALID_PAYLOAD', message, issues, { eventType }) as InvalidPayload;
 
 /**
  * Reads an authenticated body as an envelope. Envelope fields are judged first, so that an event

@@ -1,6 +1,9 @@
 import { verifySignatureAsync } from '../signature/verify-async.js';
-import { contractEnvelopeSchema, type EnvelopeSchemaOf } from './parse-delivery.js';
+import type { ParsedDelivery } from './parse-delivery.js';
 import type { SignatureVerifier } from './verify-delivery.js';
+
+/** Reads a verified body as an envelope of the contract (see parse-delivery.ts). */
+export type DeliveryParser = (rawBody: unknown) => ParsedDelivery;
 
 /**
  * What differs between the builds of the receiver: how it verifies a signature and which
@@ -10,14 +13,20 @@ export interface ReceiverBuild {
   /** Web Crypto in the Web build, which runs everywhere; Node crypto in the `node` build, synchronous and faster. */
   verify: SignatureVerifier;
   /**
-   * The contract's schemas in the Web build; in the `node` build the same schemas compiled by zod
-   * (`platform-node/compiled-envelopes.ts`), since edge runtimes may forbid generating code.
+   * Loads the envelope parser, once, on the first delivery that passes verification: zod and
+   * the contract's schemas stay off the import path of `loyalty-partner-sdk/webhooks`, a cold
+   * start cost every serverless receiver pays. The Web build parses with the contract's schemas;
+   * the `node` build with the same schemas compiled by zod (`platform-node/compiled-envelopes.ts`),
+   * since edge runtimes may forbid generating code.
    */
-  envelopeSchemaOf: EnvelopeSchemaOf;
+  loadParser: () => Promise<DeliveryParser>;
 }
 
 /** The Web build, for `createReceiver` of `loyalty-partner-sdk/webhooks` outside Node. */
 export const WEB_BUILD: ReceiverBuild = {
   verify: verifySignatureAsync,
-  envelopeSchemaOf: contractEnvelopeSchema,
+  async loadParser() {
+    const { parseDelivery, contractEnvelopeSchema } = await import('./parse-delivery.js');
+    return (rawBody) => parseDelivery(rawBody, contractEnvelopeSchema);
+  },
 };

@@ -1,14 +1,6 @@
 import { ERROR_CODES } from '../contract/error-codes.js';
 
-/**
- * One row of {@link RECEIVER_ERROR_CODES}.
- *
- * @example
- * ```ts
- * import { RECEIVER_ERROR_CODES, type ReceiverErrorCodeInfo } from 'loyalty-partner-sdk/webhooks';
- * const row: ReceiverErrorCodeInfo = RECEIVER_ERROR_CODES.PAYLOAD_TOO_LARGE; // { status: 413, ... }
- * ```
- */
+/** One row of {@link RECEIVER_ERROR_CODES}. */
 export interface ReceiverErrorCodeInfo {
   /** The HTTP status the receiver answers with. */
   readonly status: 405 | 413 | 500 | 503;
@@ -19,13 +11,8 @@ export interface ReceiverErrorCodeInfo {
 /**
  * The codes a receiver answers with that the contract's catalogue does not hold: they describe
  * the partner's own receiver, not the Loyalty service. A 5xx makes the service redeliver the same
- * event later (spec 3.2); the 4xx here are permanent.
- *
- * @example
- * ```ts
- * import { RECEIVER_ERROR_CODES } from 'loyalty-partner-sdk/webhooks';
- * RECEIVER_ERROR_CODES.EVENT_IN_PROGRESS.status; // 503
- * ```
+ * event later (spec 3.2); the 4xx here are permanent. Internal: users see the codes as
+ * {@link WebhookErrorCode} and in the README's answer tables.
  */
 export const RECEIVER_ERROR_CODES = {
   EVENT_IN_PROGRESS: {
@@ -68,41 +55,29 @@ export const RECEIVER_ERROR_CODES = {
   },
 } as const satisfies Record<string, ReceiverErrorCodeInfo>;
 
-/**
- * A code of the receiver's own catalogue.
- *
- * @example
- * ```ts
- * import type { ReceiverErrorCode } from 'loyalty-partner-sdk/webhooks';
- * const code: ReceiverErrorCode = 'EVENT_IN_PROGRESS';
- * ```
- */
+/** A code of the receiver's own catalogue. */
 export type ReceiverErrorCode = keyof typeof RECEIVER_ERROR_CODES;
 
-/**
- * The contract codes a receiver answers with (their status comes from `ERROR_CODES`).
- *
- * @example
- * ```ts
- * import type { ContractAnswerCode } from 'loyalty-partner-sdk/webhooks';
- * const code: ContractAnswerCode = 'SIGNATURE_EXPIRED';
- * ```
- */
-export type ContractAnswerCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED' | 'INVALID_PAYLOAD';
+/** The contract codes a receiver answers with (their status comes from `ERROR_CODES`). */
+type ContractAnswerCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED' | 'INVALID_PAYLOAD';
 
 /**
- * Every `code` that can appear in the body of a receiver's error answer.
+ * Every `code` a receiver (or an adapter) answers with or reports to `onError`: the one union of
+ * receiver codes. 401 `INVALID_SIGNATURE` and `SIGNATURE_EXPIRED`, 400 `INVALID_PAYLOAD`, 503
+ * `EVENT_IN_PROGRESS`, `HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`, `INBOX_UNAVAILABLE`, 500
+ * `HANDLER_FAILED`, `RECEIVER_FAILED`, `RAW_BODY_UNAVAILABLE`, 413 `PAYLOAD_TOO_LARGE`, 405
+ * `METHOD_NOT_ALLOWED`.
  *
  * @example
  * ```ts
- * import type { ReceiverAnswerCode } from 'loyalty-partner-sdk/webhooks';
- * const isSignatureProblem = (code: ReceiverAnswerCode) => code === 'INVALID_SIGNATURE' || code === 'SIGNATURE_EXPIRED';
+ * import type { WebhookErrorCode } from 'loyalty-partner-sdk/webhooks';
+ * const page = (code: WebhookErrorCode) => code === 'SECRETS_UNAVAILABLE' || code === 'RECEIVER_FAILED';
  * ```
  */
-export type ReceiverAnswerCode = ReceiverErrorCode | ContractAnswerCode;
+export type WebhookErrorCode = ReceiverErrorCode | ContractAnswerCode;
 
 /** The HTTP status of an answer code, from whichever catalogue holds it. */
-export function statusOf(code: ReceiverAnswerCode): number {
+export function statusOf(code: WebhookErrorCode): number {
   return Object.hasOwn(RECEIVER_ERROR_CODES, code)
     ? RECEIVER_ERROR_CODES[code as ReceiverErrorCode].status
     : ERROR_CODES[code as ContractAnswerCode].status;

@@ -1,5 +1,5 @@
 import { errorResponse, type ReceiverResponse } from './answers.js';
-import type { ReceiverAnswerCode } from './receiver-error-codes.js';
+import type { WebhookErrorCode } from './receiver-error-codes.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import type { ErrorContext } from './receiver-types.js';
 import type { ReceiverFailure } from './webhook-error.js';
@@ -33,7 +33,7 @@ export function report(
 export function refuse(
   options: NormalizedReceiverOptions,
   error: ReceiverFailure,
-  code: ReceiverAnswerCode,
+  code: WebhookErrorCode,
   message: string,
   scope: FailureScope,
 ): ReceiverResponse {

@@ -1,6 +1,5 @@
 import { LoyaltyValidationError, toValidationIssues } from '../contract/errors.js';
 import type { Envelope } from '../contract/schemas/envelope.js';
-import { loyaltyRuleChangedSchema } from '../contract/schemas/outbound-payloads.js';
 import {
   type LoyaltyRule,
   memoryRuleStore,
@@ -85,6 +84,8 @@ export function createRuleCache(options: RuleCacheOptions = {}): RuleCache {
     async apply(event, ctx) {
       const candidate =
         'eventType' in event && event.eventType === 'LoyaltyRuleChanged' ? event.payload : event;
+      // Imported here, not at the top: zod stays off the import path of /webhooks until it validates.
+      const { loyaltyRuleChangedSchema } = await import('../contract/schemas/outbound-payloads.js');
       const parsed = loyaltyRuleChangedSchema.safeParse(candidate);
       if (!parsed.success) {
         const issues = toValidationIssues(parsed.error.issues, 'payload');

@@ -2,7 +2,7 @@ import type { RawBody } from '../signature/bytes.js';
 import { SignatureVerificationError, type SignatureVerificationReason } from '../signature/errors.js';
 import type { Secrets } from '../signature/secrets.js';
 import type { VerifiedSignature, VerifyOptions } from '../signature/verify.js';
-import { DeadlinePassed, withDeadline } from './deadline.js';
+import { DeadlinePassed, isPromiseLike, withDeadline } from './deadline.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import type { RawDelivery } from './receiver-types.js';
 import { WebhookError } from './webhook-error.js';
@@ -48,13 +48,15 @@ export async function verifyDelivery(
 ): Promise<VerifiedDelivery> {
   let secrets: Secrets | undefined;
   try {
-    secrets = await withDeadline(options.secrets(tenantId), options.resolverTimeoutMs);
+    const found = withDeadline(options.secrets(tenantId), options.resolverTimeoutMs);
+    secrets = isPromiseLike(found) ? await found : found;
   } catch (cause) {
     return secretsUnavailable(cause);
   }
   try {
     const verifyOptions = { toleranceSeconds: options.toleranceSeconds };
-    const signature = await verify(delivery.rawBody, signatureHeader, secrets ?? [], verifyOptions);
+    const checked = verify(delivery.rawBody, signatureHeader, secrets ?? [], verifyOptions);
+    const signature = isPromiseLike(checked) ? await checked : checked;
     return { ok: true, signature };
   } catch (error) {
     // A verification failure becomes the 401 answer; anything else the verifier throws is a bug.

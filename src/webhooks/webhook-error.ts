@@ -1,27 +1,19 @@
 import type { LoyaltyValidationError } from '../contract/errors.js';
 import { LoyaltyError } from '../contract/errors.js';
 import type { SignatureVerificationError } from '../signature/errors.js';
+import type { WebhookErrorCode } from './receiver-error-codes.js';
 
-/**
- * Failures of the receiver's own side, as opposed to a bad delivery.
- *
- * @example
- * ```ts
- * import type { WebhookErrorCode } from 'loyalty-partner-sdk/webhooks';
- * const page = (code: WebhookErrorCode) => code !== 'HANDLER_FAILED';
- * ```
- */
-export type WebhookErrorCode =
-  | 'HANDLER_FAILED'
-  | 'HANDLER_TIMEOUT'
-  | 'SECRETS_UNAVAILABLE'
-  | 'INBOX_UNAVAILABLE'
-  | 'RECEIVER_FAILED';
+/** The codes of failures on the receiver's own side, as opposed to a bad delivery. */
+type WebhookFailureCode = Extract<
+  WebhookErrorCode,
+  'HANDLER_FAILED' | 'HANDLER_TIMEOUT' | 'SECRETS_UNAVAILABLE' | 'INBOX_UNAVAILABLE' | 'RECEIVER_FAILED'
+>;
 
 /**
  * A failure on the partner's side while a delivery was handled: the handler threw
  * (`HANDLER_FAILED`), the secrets resolver or the inbox store threw, or the receiver itself
- * failed. `cause` is what was thrown; it reaches `onError` only, never the HTTP answer.
+ * failed, or one of them did not settle in time (`HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`).
+ * `cause` is what was thrown; it reaches `onError` only, never the HTTP answer.
  *
  * @example
  * ```ts
@@ -36,14 +28,14 @@ export type WebhookErrorCode =
  * ```
  */
 export class WebhookError extends LoyaltyError {
-  readonly code: WebhookErrorCode;
+  readonly code: WebhookFailureCode;
   /** The event's type when the failure happened after the body was parsed. */
   readonly eventType: string | undefined;
   /** The event's id when the failure happened after the body was parsed. */
   readonly eventId: string | undefined;
 
   constructor(
-    code: WebhookErrorCode,
+    code: WebhookFailureCode,
     message: string,
     options: { cause?: unknown; eventType?: string | undefined; eventId?: string | undefined } = {},
   ) {
@@ -62,7 +54,9 @@ export class WebhookError extends LoyaltyError {
 /**
  * What `onError` is told about, narrowed by `code`: a delivery refused by signature
  * verification (`INVALID_SIGNATURE`, `SIGNATURE_EXPIRED`), a body that is not a valid envelope
- * (`INVALID_PAYLOAD`), or a failure on the receiver's side ({@link WebhookErrorCode}).
+ * (`INVALID_PAYLOAD`), or a failure on the receiver's side (a {@link WebhookError}). Each member's
+ * `code` is a literal union, so `switch (err.code)` narrows to the class; every code is a
+ * {@link WebhookErrorCode}.
  *
  * @example
  * ```ts
@@ -74,4 +68,7 @@ export class WebhookError extends LoyaltyError {
  * }
  * ```
  */
-export type ReceiverFailure = SignatureVerificationError | LoyaltyValidationError | WebhookError;
+export type ReceiverFailure =
+  | SignatureVerificationError
+  | (LoyaltyValidationError & { readonly code: 'INVALID_PAYLOAD' })
+  | WebhookError;

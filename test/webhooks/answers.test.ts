@@ -1,4 +1,4 @@
-import { correlationIdOf, errorResponse, RECEIVER_ERROR_CODES } from 'loyalty-partner-sdk/webhooks';
+import { correlationIdOf, errorResponse, type WebhookErrorCode } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -28,8 +28,22 @@ describe('answers', () => {
       body: '{"code":"SIGNATURE_EXPIRED","message":"too old","correlationId":"corr-1"}',
     });
     expect(errorResponse('INVALID_PAYLOAD', 'm', 'c').status).toBe(400);
-    for (const [code, { status }] of Object.entries(RECEIVER_ERROR_CODES)) {
-      expect(errorResponse(code as keyof typeof RECEIVER_ERROR_CODES, 'm', 'c').status).toBe(status);
+    const statuses: Record<WebhookErrorCode, number> = {
+      INVALID_SIGNATURE: 401,
+      SIGNATURE_EXPIRED: 401,
+      INVALID_PAYLOAD: 400,
+      EVENT_IN_PROGRESS: 503,
+      HANDLER_FAILED: 500,
+      HANDLER_TIMEOUT: 503,
+      SECRETS_UNAVAILABLE: 503,
+      INBOX_UNAVAILABLE: 503,
+      RECEIVER_FAILED: 500,
+      PAYLOAD_TOO_LARGE: 413,
+      RAW_BODY_UNAVAILABLE: 500,
+      METHOD_NOT_ALLOWED: 405,
+    };
+    for (const [code, status] of Object.entries(statuses)) {
+      expect(errorResponse(code as WebhookErrorCode, 'm', 'c').status).toBe(status);
     }
   });
 });

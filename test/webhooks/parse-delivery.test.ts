@@ -1,15 +1,12 @@
 import fc from 'fast-check';
-import { createEnvelope } from 'loyalty-partner-sdk';
+import { createEnvelope, SCHEMA_VERSION, schemas } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
 import {
   createReceiver,
   isOutboundEventType,
   OUTBOUND_EVENT_TYPES,
-  outboundPayloadSchemas,
   type ReceiverFailure,
-  receivedEnvelopeHeaderSchema,
-  SCHEMA_VERSION,
   type WebhookHandlers,
 } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
@@ -131,11 +128,11 @@ describe('reading a verified body as an envelope', () => {
  * envelope fields, then the payload of a known type at version 1. `undefined`: no handler runs.
  */
 function byTheTwoSchemas(json: unknown): object | undefined {
-  const header = receivedEnvelopeHeaderSchema.safeParse(json);
+  const header = schemas.envelopeHeader.safeParse(json);
   if (!header.success) return undefined;
   const { eventType, schemaVersion, payload } = header.data;
   if (!isOutboundEventType(eventType) || schemaVersion !== SCHEMA_VERSION) return undefined;
-  const parsed = outboundPayloadSchemas[eventType].safeParse(payload);
+  const parsed = schemas.payloads[eventType].safeParse(payload);
   if (!parsed.success) return undefined;
   const event: Record<string, unknown> = { ...header.data, payload: parsed.data };
   if (event.correlationId === null) delete event.correlationId;

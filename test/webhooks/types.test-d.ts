@@ -10,6 +10,9 @@ import {
   type Envelope,
   type InboxStore,
   memoryInbox,
+  type SignatureVerificationError,
+  type WebhookError,
+  type WebhookErrorCode,
   type WebhookHandlers,
 } from 'loyalty-partner-sdk/webhooks';
 
@@ -143,4 +146,22 @@ createReceiver({
   secrets: 'whsec_x',
   inbox: memoryInbox(),
   handlers: { IntegrationStatusChanged: (_event, ctx) => exactly<typeof ctx.tx, undefined>(true) },
+});
+
+// One union of receiver codes; `switch (err.code)` narrows onError's argument to its class.
+createReceiver({
+  secrets: 'whsec_x',
+  handlers: {},
+  onError(err) {
+    const code: WebhookErrorCode = err.code;
+    switch (err.code) {
+      case 'HANDLER_TIMEOUT':
+        exactly<typeof err, WebhookError>(true);
+        break;
+      case 'INVALID_SIGNATURE':
+        exactly<typeof err.reason, SignatureVerificationError['reason']>(true);
+        break;
+    }
+    void code;
+  },
 });
