@@ -11,7 +11,7 @@
  * It was the SDK: 0.57x-0.69x of undici over three runs, and 0.87x-1.05x with undici in its place.
  */
 
-import { CLIENT_DEFAULTS, createEnvelope, LoyaltyClient } from 'loyalty-partner-sdk';
+import { createEnvelope, LoyaltyClient } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
 import { request } from 'undici';
@@ -20,13 +20,14 @@ import { compare, concurrently, cpuMicrosPerOp, goal } from './harness.mjs';
 import { startLoopbackServer } from './loopback-server.mjs';
 
 /** In-flight requests of every contender: the client's own socket limit, so all may use it fully. */
-const CONCURRENCY = CLIENT_DEFAULTS.connections;
+// The client's default connection pool (`connections`, 16).
+const CONCURRENCY = 16;
 const encoder = new TextEncoder();
 
 function contenders(origin) {
   const payload = samplePayload('InvoiceEarned');
   const client = new LoyaltyClient({ baseUrl: origin, apiKey: 'bench-api-key', signingSecret: SECRET });
-  const url = `${origin}${CLIENT_DEFAULTS.paths.events}`;
+  const url = `${origin}/api/partner/v1/events`;
   const body = encoder.encode(JSON.stringify(createEnvelope('InvoiceEarned', payload)));
   const headers = {
     'content-type': 'application/json',

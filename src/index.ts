@@ -22,7 +22,6 @@ export type {
   RetryBudgetOptions,
   RetryOptions,
 } from './client/options.js';
-export { CLIENT_DEFAULTS } from './client/options.js';
 export type {
   CallOptions,
   SendEnvelopeOptions,
@@ -37,22 +36,15 @@ export type {
   SyncBatchProgress,
   SyncBatchSummary,
 } from './client/sync-batch-options.js';
-export { SYNC_BATCH_DEFAULTS } from './client/sync-batch-options.js';
-export { SDK_VERSION } from './client/user-agent.js';
 export type {
   BatchEventType,
-  EntityType,
   Envelope,
-  EnvelopeBase,
   EnvelopeOptions,
   ErrorAction,
   ErrorCode,
   ErrorCodeInfo,
   ErrorEnvelope,
-  EventAvailability,
-  EventDirection,
   EventType,
-  EventTypeInfo,
   InboundEnvelope,
   InboundEventType,
   OutboundEnvelope,
@@ -63,52 +55,20 @@ export type {
   ValidationIssue,
 } from './contract/index.js';
 export {
-  assertInboundEventType,
   createEnvelope,
-  ENTITY_TYPES,
   ERROR_CODES,
-  EVENT_TYPE_NAMES,
   EVENT_TYPES,
-  errorCodeInfo,
-  INBOUND_EVENT_TYPES,
-  isErrorCode,
-  isEventType,
-  isInboundEventType,
-  isOutboundEventType,
   LoyaltyError,
   LoyaltyValidationError,
-  MAX_BATCH_ITEMS,
   newEventId,
-  OUTBOUND_EVENT_TYPES,
-  parseInboundEnvelope,
-  parsePayload,
-  SCHEMA_VERSION,
   schemas,
-  toValidationIssues,
 } from './contract/index.js';
-export type {
-  ParsedSignatureHeader,
-  RawBody,
-  Secrets,
-  SignatureVerificationCode,
-  SignatureVerificationReason,
-  SignOptions,
-  SignPayload,
-  SignPayloadAsync,
-  VerifiedSignature,
-  VerifyOptions,
-  VerifySignature,
-  VerifySignatureAsync,
-} from './signature/index.js';
+// Signing and verifying from the root, as API.md promises; the rest of the signature surface
+// (parseSignatureHeader, signPayloadAsync, their types) lives in `loyalty-partner-sdk/signature`.
 export {
-  DEFAULT_TOLERANCE_SECONDS,
-  parseSignatureHeader,
   SignatureVerificationError,
   signPayload,
-  signPayloadAsync,
   verifySignature,
   verifySignatureAsync,
 } from './signature/index.js';
 export type { Logger } from './telemetry/logger.js';
-export type { MeterProviderLike, TracerProviderLike } from './telemetry/otel-types.js';
-export type { TelemetryOptions } from './telemetry/telemetry.js';

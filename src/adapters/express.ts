@@ -13,7 +13,6 @@ import type { NodeRequest } from './read-node-body.js';
 import { type FrameworkHint, payloadTooLarge } from './refusals.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export { ADAPTER_DEFAULTS } from './adapter-options.js';
 export type { MisconfigurationReporting } from './misconfiguration.js';
 export { AdapterError } from './misconfiguration.js';
 export type { NodeRequest } from './read-node-body.js';

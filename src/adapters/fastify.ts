@@ -12,7 +12,6 @@ import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.
 import { methodNotAllowed, payloadTooLarge, rawBodyUnavailable } from './refusals.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export { ADAPTER_DEFAULTS } from './adapter-options.js';
 export type { MisconfigurationReporting } from './misconfiguration.js';
 export { AdapterError } from './misconfiguration.js';
 

@@ -9,7 +9,6 @@ import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.
 import { answerWebRequest } from './web-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export { ADAPTER_DEFAULTS } from './adapter-options.js';
 export type { MisconfigurationReporting } from './misconfiguration.js';
 export { AdapterError } from './misconfiguration.js';
 

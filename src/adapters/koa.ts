@@ -10,7 +10,6 @@ import { nodeAnswer } from './node-exchange.js';
 import type { NodeRequest } from './read-node-body.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export { ADAPTER_DEFAULTS } from './adapter-options.js';
 export type { MisconfigurationReporting } from './misconfiguration.js';
 export { AdapterError } from './misconfiguration.js';
 

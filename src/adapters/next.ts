@@ -12,7 +12,6 @@ import type { NodeRequest } from './read-node-body.js';
 import { answerWebRequest } from './web-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export { ADAPTER_DEFAULTS } from './adapter-options.js';
 export type { MisconfigurationReporting } from './misconfiguration.js';
 export { AdapterError } from './misconfiguration.js';
 export type { NodeRequest } from './read-node-body.js';

@@ -25,7 +25,6 @@ export type {
   SharedOutbox,
   Tenancy,
 } from './outbox-api.js';
-export { CLOSE_DEFAULTS } from './outbox-api.js';
 export type { DeliveredInfo, OutboxHooks, OutcomeInfo } from './outbox-hooks.js';
 export type {
   MultiTenantOptions,
@@ -35,7 +34,6 @@ export type {
   OutboxSendResult,
   SingleTenantOptions,
 } from './outbox-options.js';
-export { OUTBOX_DEFAULTS } from './outbox-options.js';
 export type { IntegrationStatusEventLike, TenantContextLike, TenantControl } from './status-handler.js';
 export { outboxStatusHandler } from './status-handler.js';
 export type {
@@ -53,5 +51,4 @@ export type {
   StoreSnapshot,
 } from './store.js';
 export type { FileStoreOptions, StoreLimits } from './store-options.js';
-export { STORE_DEFAULTS } from './store-options.js';
 export type { TenantState, TenantStatus } from './tenant-state.js';

@@ -6,6 +6,6 @@ export type { IoRedisLike, NodeRedisLike, RedisLike } from './client.js';
 export type { RedisStoreErrorCode } from './errors.js';
 export { RedisStoreError } from './errors.js';
 export type { RedisInboxOptions } from './inbox.js';
-export { REDIS_INBOX_DEFAULTS, redisInbox } from './inbox.js';
+export { redisInbox } from './inbox.js';
 export type { RedisRuleStoreOptions } from './rule-store.js';
 export { redisRuleStore } from './rule-store.js';

@@ -12,11 +12,9 @@ export type { Emulator, ShippableEventType } from './emulator-api.js';
 export type { EmulatorErrorCode } from './emulator-error.js';
 export { EmulatorError } from './emulator-error.js';
 export type { EmulatorOptions, Environment } from './emulator-options.js';
-export { EMULATOR_DEFAULTS } from './emulator-options.js';
 export type { FaultEndpoint, FaultKind, FaultOptions, ServiceUnavailableCode } from './faults.js';
-export { FAULT_CLOCK_SKEW_SECONDS, FAULT_DEFAULTS } from './faults.js';
+export { FAULT_CLOCK_SKEW_SECONDS } from './faults.js';
 export type { ListenOptions } from './http-server.js';
-export { LISTEN_DEFAULTS } from './http-server.js';
 export type { DeliveryFilter, EmulatorInspection, MerchantState, RequestFilter } from './inspection.js';
 export type { Balance } from './ledger.js';
 export type {
@@ -32,9 +30,7 @@ export type {
 } from './merchant.js';
 export type { MerchantActions } from './merchant-actions.js';
 export type { MerchantCredentials, MerchantOptions } from './merchant-store.js';
-export { MERCHANT_DEFAULTS } from './merchant-store.js';
 export type { MswHandler } from './msw-handlers.js';
-export { createMswHandlers } from './msw-handlers.js';
 export type { ConnectionBody, CustomerLookupBody } from './partner-endpoints.js';
 export { PLANNED_SYNC_PATHS } from './partner-endpoints.js';
 export type { RedemptionInput } from './redemptions.js';

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { LoyaltyValidationError } from 'loyalty-partner-sdk';
-import { ADAPTER_DEFAULTS, createNodeListener } from 'loyalty-partner-sdk/node';
+import { createNodeListener } from 'loyalty-partner-sdk/node';
 import { describe, expect, it } from 'vitest';
+import { ADAPTER_DEFAULTS } from '../../src/adapters/adapter-options.js';
 import { outboundEvent, signedDelivery } from '../webhooks/support/deliveries.js';
 import { describeConformance, post, recordingReceiver } from './conformance.js';
 import { listen } from './support/targets.js';

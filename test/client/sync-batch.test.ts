@@ -1,10 +1,6 @@
-import {
-  type LoyaltyClient,
-  LoyaltyValidationError,
-  MAX_BATCH_ITEMS,
-  type SyncBatchProgress,
-} from 'loyalty-partner-sdk';
+import { type LoyaltyClient, LoyaltyValidationError, type SyncBatchProgress } from 'loyalty-partner-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_BATCH_ITEMS } from '../../src/contract/index.js';
 import { clientFor } from './support/client-fixture.js';
 import { fail, ok, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
 

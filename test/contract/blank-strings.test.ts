@@ -1,13 +1,12 @@
 import {
   createEnvelope,
   EVENT_TYPES,
-  INBOUND_EVENT_TYPES,
   type InboundEventType,
   LoyaltyValidationError,
-  parsePayload,
 } from 'loyalty-partner-sdk';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
+import { INBOUND_EVENT_TYPES, parsePayload } from '../../src/contract/index.js';
 
 describe('strings the contract requires', () => {
   it.each([' ', '   ', '\t', '\n '])('refuse a phone of only whitespace (%j)', (phone) => {

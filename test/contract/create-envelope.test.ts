@@ -1,13 +1,12 @@
 import {
   createEnvelope,
-  EVENT_TYPE_NAMES,
   type EventType,
   LoyaltyValidationError,
   newEventId,
-  parseInboundEnvelope,
   schemas,
 } from 'loyalty-partner-sdk';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPE_NAMES, parseInboundEnvelope } from '../../src/contract/index.js';
 import { samplePayload } from '../../src/testing/sample-payloads.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

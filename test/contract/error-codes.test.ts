@@ -1,5 +1,6 @@
-import { ERROR_CODES, type ErrorCode, errorCodeInfo, isErrorCode } from 'loyalty-partner-sdk';
+import { ERROR_CODES, type ErrorCode } from 'loyalty-partner-sdk';
 import { describe, expect, it } from 'vitest';
+import { errorCodeInfo, isErrorCode } from '../../src/contract/index.js';
 
 // Sections 7.1 and 7.2 of the spec, transcribed: code | status.
 const SPEC_CODES = `

@@ -1,12 +1,11 @@
+import { EVENT_TYPES, type EventType } from 'loyalty-partner-sdk';
+import { describe, expect, it } from 'vitest';
 import {
   EVENT_TYPE_NAMES,
-  EVENT_TYPES,
-  type EventType,
   isEventType,
   isInboundEventType,
   isOutboundEventType,
-} from 'loyalty-partner-sdk';
-import { describe, expect, it } from 'vitest';
+} from '../../src/contract/index.js';
 
 // Section 6.1 of the spec, transcribed row by row: eventType | direction | state.
 const SPEC_6_1 = `

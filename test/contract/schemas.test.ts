@@ -1,11 +1,6 @@
-import {
-  EVENT_TYPE_NAMES,
-  type EventType,
-  LoyaltyValidationError,
-  parsePayload,
-  schemas,
-} from 'loyalty-partner-sdk';
+import { type EventType, LoyaltyValidationError, schemas } from 'loyalty-partner-sdk';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPE_NAMES, parsePayload } from '../../src/contract/index.js';
 import { samplePayload } from '../../src/testing/sample-payloads.js';
 
 function refusal(eventType: EventType, payload: unknown): LoyaltyValidationError {

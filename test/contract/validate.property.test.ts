@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { LoyaltyValidationError, parsePayload } from 'loyalty-partner-sdk';
+import { LoyaltyValidationError } from 'loyalty-partner-sdk';
 import { describe, expect, it } from 'vitest';
+import { parsePayload } from '../../src/contract/index.js';
 
 // Any text with at least one character that is not whitespace: what the contract requires.
 const nonEmpty = fc.string({ minLength: 1, maxLength: 40 }).filter((text) => /\S/.test(text));

@@ -1,4 +1,5 @@
-import { EVENT_TYPE_NAMES, EVENT_TYPES } from 'loyalty-partner-sdk';
+import { EVENT_TYPES } from 'loyalty-partner-sdk';
+import { EVENT_TYPE_NAMES } from '../../src/contract/index.js';
 
 /**
  * Renders the README's event-type table from the catalogue. The README test asserts that the

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CLIENT_DEFAULTS, type LoyaltyClient } from 'loyalty-partner-sdk';
+import type { LoyaltyClient } from 'loyalty-partner-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLIENT_DEFAULTS } from '../../src/client/options.js';
 import { clientFor, invoice } from '../client/support/client-fixture.js';
 import { type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
 

@@ -1,7 +1,8 @@
-import { INBOUND_EVENT_TYPES, type LoyaltyClient, parsePayload } from 'loyalty-partner-sdk';
+import type { LoyaltyClient } from 'loyalty-partner-sdk';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
+import { INBOUND_EVENT_TYPES, parsePayload } from '../../src/contract/index.js';
 import { type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
 
 // zod compiles a schema with `new Function`: counting those calls counts compilations.

@@ -4,8 +4,9 @@ import { metrics, trace } from '@opentelemetry/api';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { Logger, MeterProviderLike, TelemetryOptions, TracerProviderLike } from 'loyalty-partner-sdk';
-import type { TracerLike } from '../../src/telemetry/otel-types.js';
+import type { Logger } from 'loyalty-partner-sdk';
+import type { MeterProviderLike, TracerLike, TracerProviderLike } from '../../src/telemetry/otel-types.js';
+import type { TelemetryOptions } from '../../src/telemetry/telemetry.js';
 
 export const fromApi: TelemetryOptions = {
   tracerProvider: trace.getTracerProvider(),

@@ -1,12 +1,7 @@
-import {
-  createEnvelope,
-  EVENT_TYPES,
-  INBOUND_EVENT_TYPES,
-  type InboundEventType,
-  OUTBOUND_EVENT_TYPES,
-} from 'loyalty-partner-sdk';
+import { createEnvelope, EVENT_TYPES, type InboundEventType } from 'loyalty-partner-sdk';
 import { type Emulator, RESPONSE_CACHE_TTL_MS, samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { INBOUND_EVENT_TYPES, OUTBOUND_EVENT_TYPES } from '../../src/contract/index.js';
 import { earn, partner, readyMerchant, startEmulator } from './helpers.js';
 
 describe('POST /api/partner/v1/events', () => {

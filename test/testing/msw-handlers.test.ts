@@ -1,4 +1,4 @@
-import { createEmulator, createMswHandlers, samplePayload } from 'loyalty-partner-sdk/testing';
+import { createEmulator, samplePayload } from 'loyalty-partner-sdk/testing';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partner } from './helpers.js';
@@ -9,7 +9,7 @@ const server = setupServer();
 
 describe('msw handlers', () => {
   beforeAll(async () => {
-    server.use(...(await createMswHandlers(emulator, BASE)));
+    server.use(...(await emulator.mswHandlers(BASE)));
     server.listen({ onUnhandledRequest: 'error' });
   });
   afterAll(async () => {

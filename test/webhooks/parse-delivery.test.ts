@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createEnvelope, SCHEMA_VERSION, schemas } from 'loyalty-partner-sdk';
+import { createEnvelope, schemas } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
 import {
@@ -10,6 +10,7 @@ import {
   type WebhookHandlers,
 } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/contract/index.js';
 import { bodyOf, outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
 import { mutatedEnvelope } from './support/mutated-envelopes.js';
 

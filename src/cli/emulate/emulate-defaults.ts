@@ -1,4 +1,4 @@
-import { LISTEN_DEFAULTS } from '../../testing/index.js';
+import { LISTEN_DEFAULTS } from '../../testing/http-server.js';
 
 /** Defaults of `loyalty-partner emulate`, declared once; the control commands aim at the same address. */
 export const EMULATE_DEFAULTS = {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { OUTBOUND_EVENT_TYPES } from 'loyalty-partner-sdk';
+import { OUTBOUND_EVENT_TYPES } from '../../../src/contract/index.js';
 import { outboundEvent } from './deliveries.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
