@@ -17,5 +17,4 @@ export const RETRY_WINDOW_MS = DEDUP_WINDOW_MS - DEDUP_WINDOW_MARGIN_MS;
 /** {@link RETRY_WINDOW_MS} in whole hours (23), for messages. */
 export const RETRY_WINDOW_HOURS = RETRY_WINDOW_MS / 3_600_000;
 
-/** How far a signature's `t` may be from the receiver's clock, either way (spec 5.2): 300 s. */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+export { SIGNATURE_TOLERANCE_SECONDS } from './tolerance.js';

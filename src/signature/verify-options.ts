@@ -1,4 +1,4 @@
-import { SIGNATURE_TOLERANCE_SECONDS } from '../contract/limits.js';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../contract/tolerance.js';
 import type { RawBody } from './bytes.js';
 import type { Secrets } from './secrets.js';
 
