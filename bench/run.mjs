@@ -15,7 +15,11 @@ const MODULES = [
   'signature',
   'receiver',
   'client',
-const MODULES = ['signature', 'receiver', 'client', 'telemetry', 'outbox', 'outbox-drain', 'outbox-postgres', 'stores', 'import-time'];
+  'telemetry',
+  'outbox',
+  'outbox-drain',
+  'outbox-postgres',
+  'stores',
   'import-time',
 ];
 /**

@@ -4,10 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleSdk } from '../support/bundle-sdk.js';
 
 /*
  * Crash safety end to end: a child process enqueues sales and delivers them to the emulator
@@ -16,13 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * eventId or invoice may be credited twice.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/crash-child.mjs', import.meta.url));
 const KILLS = 50;
-const PUBLIC_NAMES: Record<string, string> = {
-  'loyalty-partner-sdk': 'src/platform-node/index.ts',
-  'loyalty-partner-sdk/outbox': 'src/outbox/index.ts',
-};
 
 let work: string;
 let bundle: string;
@@ -32,34 +27,9 @@ let merchant: MerchantCredentials;
 
 /** Bundles the outbox and the Node client from src/ into one ESM file the child can import. */
 async function bundleForChild(outfile: string): Promise<void> {
-  await build({
-    stdin: {
-      contents:
-        "export { createOutbox, fileStore } from 'loyalty-partner-sdk/outbox';\n" +
-        "export { LoyaltyClient } from 'loyalty-partner-sdk';\n",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'error',
-    // Bundled CommonJS dependencies (undici) call require() on Node built-ins.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    plugins: [
-      {
-        name: 'public-names',
-        setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /^loyalty-partner-sdk(\/outbox)?$/ }, (args) => ({
-            path: join(ROOT, PUBLIC_NAMES[args.path]!),
-          }));
-        },
-      },
-    ],
+  await bundleSdk(outfile, {
+    'loyalty-partner-sdk/outbox': ['createOutbox', 'fileStore'],
+    'loyalty-partner-sdk': ['LoyaltyClient'],
   });
 }
 

@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { migrate } from 'loyalty-partner-sdk/postgres';
 import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty-partner-sdk/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleSdk } from '../support/bundle-sdk.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -20,16 +20,10 @@ import { describeWithPostgres, uniqueName } from '../support/servers.js';
  * and the emulator's own record of what arrived.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/pos-child.mjs', import.meta.url));
 const POS = 3;
 const SALES = 1_000;
 const CUSTOMERS = 40;
-const PUBLIC_NAMES: Record<string, string> = {
-  'loyalty-partner-sdk': 'src/platform-node/index.ts',
-  'loyalty-partner-sdk/outbox': 'src/outbox/index.ts',
-  'loyalty-partner-sdk/postgres': 'src/postgres/index.ts',
-};
 
 let work: string;
 let bundle: string;
@@ -39,35 +33,10 @@ let merchant: MerchantCredentials;
 
 /** Bundles the SDK from src/ into one ESM file the children import (the driver they import themselves). */
 async function bundleForChild(outfile: string): Promise<void> {
-  await build({
-    stdin: {
-      contents:
-        "export { createOutbox } from 'loyalty-partner-sdk/outbox';\n" +
-        "export { postgresStore } from 'loyalty-partner-sdk/postgres';\n" +
-        "export { LoyaltyClient } from 'loyalty-partner-sdk';\n",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'error',
-    // Bundled CommonJS dependencies (undici) call require() on Node built-ins.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    plugins: [
-      {
-        name: 'public-names',
-        setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /^loyalty-partner-sdk(\/outbox|\/postgres)?$/ }, (args) => ({
-            path: join(ROOT, PUBLIC_NAMES[args.path]!),
-          }));
-        },
-      },
-    ],
+  await bundleSdk(outfile, {
+    'loyalty-partner-sdk/outbox': ['createOutbox'],
+    'loyalty-partner-sdk/postgres': ['postgresStore'],
+    'loyalty-partner-sdk': ['LoyaltyClient'],
   });
 }
 

@@ -1,17 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleSdk } from '../../support/bundle-sdk.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('../fixtures/receiver-child.mjs', import.meta.url));
-const PUBLIC_NAMES: Record<string, string> = {
-  'loyalty-partner-sdk/webhooks': 'src/platform-node/webhooks.ts',
-  'loyalty-partner-sdk/node': 'src/adapters/node.ts',
-  'loyalty-partner-sdk/postgres': 'src/postgres/index.ts',
-  'loyalty-partner-sdk/redis': 'src/redis/index.ts',
-};
 
 /**
  * Bundles the public entry points the receiver child uses, from src/, into one ESM file, so the
@@ -19,35 +12,11 @@ const PUBLIC_NAMES: Record<string, string> = {
  * child's own clients.
  */
 export async function bundleReceiverSdk(outfile: string): Promise<void> {
-  await build({
-    stdin: {
-      contents:
-        "export { createReceiver } from 'loyalty-partner-sdk/webhooks';\n" +
-        "export { createNodeListener } from 'loyalty-partner-sdk/node';\n" +
-        "export { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';\n" +
-        "export { redisInbox } from 'loyalty-partner-sdk/redis';\n",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    plugins: [
-      {
-        name: 'public-names',
-        setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /^loyalty-partner-sdk\// }, (args) => ({
-            path: join(ROOT, PUBLIC_NAMES[args.path] ?? `missing mapping for ${args.path}`),
-          }));
-        },
-      },
-    ],
+  await bundleSdk(outfile, {
+    'loyalty-partner-sdk/webhooks': ['createReceiver'],
+    'loyalty-partner-sdk/node': ['createNodeListener'],
+    'loyalty-partner-sdk/postgres': ['migrate', 'postgresInbox'],
+    'loyalty-partner-sdk/redis': ['redisInbox'],
   });
 }
 
