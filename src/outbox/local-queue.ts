@@ -80,10 +80,7 @@ export class LocalQueue implements SharedStore<never> {
       const needs = new Set<string>();
       for (const entry of queue) {
         if (room <= 0 || claimed.length >= request.limit) break;
-        const blocked =
-          entry.keys.changes.some((key) => changes.has(key) || needs.has(key)) ||
-          entry.keys.needs.some((key) => changes.has(key));
-        if (!blocked && !entry.claimed && entry.dueAt <= now) {
+        if (!conflicts(entry.keys, changes, needs) && !entry.claimed && entry.dueAt <= now) {
           entry.claimed = true;
           claimed.push(entry.event);
           room -= 1;
@@ -198,15 +195,22 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   /** Milliseconds until the next retry wait of a pending event ends; none: undefined. */
-  nextDueIn(skipTenants: ReadonlySet<string>): number | undefined {
+  nextDueIn(skipTenants: ReadonlySet<string>, idle = false): number | undefined {
     const now = this.monotonic();
     let earliest = Number.POSITIVE_INFINITY;
     for (const [tenantId, queue] of this.pending) {
       if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
-      // Only waits that end later: an event due now but not claimed waits for an earlier one,
-      // and that one's answer wakes the scheduler.
-      for (const entry of queue)
+      const changes = new Set<string>();
+      const needs = new Set<string>();
+      for (const entry of queue) {
         if (!entry.claimed && entry.dueAt > now) earliest = Math.min(earliest, entry.dueAt);
+        // With something in flight, an event due now but not claimed waits for an earlier one,
+        // and that one's answer wakes the scheduler. With nothing in flight, nothing else will:
+        // an event that became due, unblocked, after the last claim looked must go now.
+        else if (idle && !entry.claimed && !conflicts(entry.keys, changes, needs)) return 0;
+        for (const key of entry.keys.changes) changes.add(key);
+        for (const key of entry.keys.needs) needs.add(key);
+      }
     }
     return earliest === Number.POSITIVE_INFINITY ? undefined : earliest - now;
   }
@@ -258,4 +262,16 @@ export class LocalQueue implements SharedStore<never> {
     this.pending.delete(tenantId);
     this.pending.set(tenantId, queue);
   }
+}
+
+/** Does an event with these keys conflict with the earlier events whose keys were gathered? */
+function conflicts(
+  keys: { readonly changes: readonly string[]; readonly needs: readonly string[] },
+  changes: ReadonlySet<string>,
+  needs: ReadonlySet<string>,
+): boolean {
+  return (
+    keys.changes.some((key) => changes.has(key) || needs.has(key)) ||
+    keys.needs.some((key) => changes.has(key))
+  );
 }

@@ -186,7 +186,7 @@ export class Scheduler {
       const skip = new Set(
         [...this.ctx.tenants.values()].filter((t) => t.state !== 'active').map((t) => t.tenantId),
       );
-      wake = Math.min(wake, local.nextDueIn(skip) ?? Number.POSITIVE_INFINITY);
+      wake = Math.min(wake, local.nextDueIn(skip, this.flights.size === 0) ?? Number.POSITIVE_INFINITY);
     } else {
       // Other processes add events and finish leases: look again now and then.
       wake = Math.min(wake, options.pollIntervalMs);
