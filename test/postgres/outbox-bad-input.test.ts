@@ -157,12 +157,16 @@ describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
     const pending = async () =>
       (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE state = 'pending'`)).rows[0]
         .n;
+    // Claims lose their connections 20 times, then the drain may finish: killing every claim for
+    // ever would starve it on a slow machine, which proves nothing more.
     while ((await pending()) > 0) {
-      const { rowCount } = await pool.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE query LIKE '%outbox_claim%' AND state = 'active' AND pid <> pg_backend_pid()`,
-      );
-      terminated += rowCount ?? 0;
+      if (terminated < 20) {
+        const { rowCount } = await pool.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE query LIKE '%outbox_claim%' AND state = 'active' AND pid <> pg_backend_pid()`,
+        );
+        terminated += rowCount ?? 0;
+      }
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
     await outbox.close();
