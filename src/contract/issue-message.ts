@@ -38,6 +38,8 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
       return `must be a valid ${issue.format}`;
     case 'invalid_union':
       return 'must match one of the allowed shapes';
+    case 'unrecognized_keys':
+      return `has unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')} (check the spelling)`;
     default:
       return `is invalid (${issue.code})`;
   }

@@ -127,7 +127,7 @@ describe('loyalty-partner emulate (the built bin)', () => {
     });
     writeFileSync(config, JSON.stringify({ prot: 1 }));
     const typo = await startBin(['emulate', '--port', '0', '--config', config]).exited;
-    expect(typo).toMatchObject({ code: 2, stderr: expect.stringContaining('Unrecognized key') });
+    expect(typo).toMatchObject({ code: 2, stderr: expect.stringContaining('has unknown field prot') });
   });
 
   it('exits 2 with one line when the port is taken', async () => {

@@ -1,49 +1,55 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { sdkErrorMap } from '../../contract/issue-message.js';
 import type { FaultOptions, MerchantOptions } from '../../testing/index.js';
 import { UsageError } from '../exit-codes.js';
 
+const text = z.string();
+const nonEmpty = z.string().check(z.minLength(1));
+const flag = z.optional(z.boolean());
+
 const branch = z.strictObject({
-  externalBranchId: z.string().min(1),
-  name: z.string().optional(),
-  confirmed: z.boolean().optional(),
+  externalBranchId: nonEmpty,
+  name: z.optional(text),
+  confirmed: flag,
 });
 
 const merchant = z.strictObject({
-  tenantId: z.string().min(1).optional(),
-  apiKey: z.string().optional(),
-  signingSecret: z.string().optional(),
-  receiverUrl: z.string().optional(),
-  autoConfirmBranches: z.boolean().optional(),
-  activated: z.boolean().optional(),
-  externalStoreId: z.string().optional(),
-  branches: z.array(branch).optional(),
+  tenantId: z.optional(nonEmpty),
+  apiKey: z.optional(text),
+  signingSecret: z.optional(text),
+  receiverUrl: z.optional(text),
+  autoConfirmBranches: flag,
+  activated: flag,
+  externalStoreId: z.optional(text),
+  branches: z.optional(z.array(branch)),
   // Checked by createMerchant itself, which names the field at fault.
-  rules: z.record(z.string(), z.unknown()).optional(),
+  rules: z.optional(z.record(z.string(), z.unknown())),
 });
 
 /**
  * The JSON file of `loyalty-partner emulate --config`: everything the flags set, plus fixed
  * credentials, several merchants, branches, rules, shipped handlers and faults. Flags win.
+ * zod/mini, as everywhere in the package: the full `zod` build would add its weight to the CLI.
  */
 const configSchema = z.strictObject({
-  port: z.number().int().min(0).max(65_535).optional(),
-  host: z.string().optional(),
-  receiverUrl: z.string().optional(),
-  autoConfirmBranches: z.boolean().optional(),
-  latencyMs: z.number().min(0).max(60_000).optional(),
-  historyLimit: z.number().int().positive().optional(),
-  ship: z.array(z.string()).optional(),
-  faults: z
-    .strictObject({
-      kinds: z.array(z.string()).min(1),
-      rate: z.number().optional(),
-      seed: z.number().optional(),
-      times: z.number().optional(),
-      endpoints: z.array(z.string()).optional(),
-    })
-    .optional(),
-  merchants: z.array(merchant).optional(),
+  port: z.optional(z.int().check(z.minimum(0), z.maximum(65_535))),
+  host: z.optional(text),
+  receiverUrl: z.optional(text),
+  autoConfirmBranches: flag,
+  latencyMs: z.optional(z.number().check(z.minimum(0), z.maximum(60_000))),
+  historyLimit: z.optional(z.int().check(z.positive())),
+  ship: z.optional(z.array(text)),
+  faults: z.optional(
+    z.strictObject({
+      kinds: z.array(text).check(z.minLength(1)),
+      rate: z.optional(z.number()),
+      seed: z.optional(z.number()),
+      times: z.optional(z.number()),
+      endpoints: z.optional(z.array(text)),
+    }),
+  ),
+  merchants: z.optional(z.array(merchant)),
 });
 
 /** What `emulate` runs with, once the file and the flags are merged. */
@@ -66,7 +72,7 @@ export async function readEmulateConfig(path: string): Promise<EmulateConfig> {
   } catch (err) {
     throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
   }
-  const parsed = configSchema.safeParse(json);
+  const parsed = configSchema.safeParse(json, { error: sdkErrorMap });
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`,
