@@ -5,41 +5,17 @@
  */
 
 export type { ApiResult, CustomerLookupBody } from './client/api-result.js';
-export type { LookupCustomerQuery, RequestOptions } from './client/calls.js';
-export type { ApiErrorCode, NetworkErrorCode } from './client/errors.js';
+export type { RequestOptions } from './client/calls.js';
+
 export { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from './client/errors.js';
-export type {
-  ClientHooks,
-  ClientRequestEvent,
-  ClientResponseEvent,
-  ClockSkewEvent,
-  RetryEvent,
-} from './client/hooks.js';
+export type { ClientHooks } from './client/hooks.js';
 export { LoyaltyClient } from './client/loyalty-client.js';
-export type {
-  ClientPaths,
-  LoyaltyClientOptions,
-  RetryBudgetOptions,
-  RetryOptions,
-} from './client/options.js';
-export type {
-  CallOptions,
-  SendEnvelopeOptions,
-  SendOptions,
-  SendResult,
-  SendTrace,
-} from './client/send-types.js';
-export type {
-  BatchItem,
-  SyncBatchChunkResult,
-  SyncBatchOptions,
-  SyncBatchProgress,
-  SyncBatchSummary,
-} from './client/sync-batch-options.js';
+export type { LoyaltyClientOptions, RetryOptions } from './client/options.js';
+export type { SendOptions, SendResult } from './client/send-types.js';
+export type { BatchItem, SyncBatchOptions, SyncBatchSummary } from './client/sync-batch-options.js';
 export type {
   BatchEventType,
   Envelope,
-  EnvelopeOptions,
   ErrorAction,
   ErrorCode,
   ErrorCodeInfo,
@@ -51,7 +27,6 @@ export type {
   OutboundEventType,
   PayloadInput,
   PayloadOf,
-  ValidationErrorCode,
   ValidationIssue,
 } from './contract/index.js';
 export {

@@ -13,7 +13,7 @@ import type { NodeRequest } from './read-node-body.js';
 import { type FrameworkHint, payloadTooLarge } from './refusals.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export type { MisconfigurationReporting } from './misconfiguration.js';
+
 export { AdapterError } from './misconfiguration.js';
 export type { NodeRequest } from './read-node-body.js';
 
@@ -34,32 +34,13 @@ export interface ExpressWebhookOptions extends AdapterOptions {
 
 /**
  * Express middleware, typed by the parts of `req`, `res` and `next` it uses.
- *
- * @example
- * ```ts
- * import type { WebhookMiddleware } from 'loyalty-partner-sdk/express';
- * const logged = (inner: WebhookMiddleware): WebhookMiddleware => (req, res, next) => {
- *   console.info('delivery from', req.headers['x-tenantid']);
- *   inner(req, res, next);
- * };
- * ```
  */
-export type WebhookMiddleware = (
-  req: NodeRequest,
-  res: ServerResponse,
-  next: (error?: unknown) => void,
-) => void;
+type WebhookMiddleware = (req: NodeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
  * Express error-handling middleware (four arguments), typed by the parts it uses.
- *
- * @example
- * ```ts
- * import type { WebhookErrorMiddleware } from 'loyalty-partner-sdk/express';
- * const passOn: WebhookErrorMiddleware = (error, _req, _res, next) => next(error);
- * ```
  */
-export type WebhookErrorMiddleware = (
+type WebhookErrorMiddleware = (
   error: unknown,
   req: NodeRequest,
   res: ServerResponse,

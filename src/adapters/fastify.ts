@@ -12,7 +12,7 @@ import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.
 import { methodNotAllowed, payloadTooLarge, rawBodyUnavailable } from './refusals.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export type { MisconfigurationReporting } from './misconfiguration.js';
+
 export { AdapterError } from './misconfiguration.js';
 
 /**
@@ -45,14 +45,8 @@ interface FastifyReplyLike {
 
 /**
  * The parts of a Fastify instance the plugin uses; a real `FastifyInstance` fits.
- *
- * @example
- * ```ts
- * import type { FastifyInstanceLike } from 'loyalty-partner-sdk/fastify';
- * const routes = (app: FastifyInstanceLike) => app.removeAllContentTypeParsers();
- * ```
  */
-export interface FastifyInstanceLike {
+interface FastifyInstanceLike {
   removeAllContentTypeParsers(): void;
   addContentTypeParser(
     contentType: string,

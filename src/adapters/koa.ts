@@ -10,7 +10,7 @@ import { nodeAnswer } from './node-exchange.js';
 import type { NodeRequest } from './read-node-body.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export type { MisconfigurationReporting } from './misconfiguration.js';
+
 export { AdapterError } from './misconfiguration.js';
 
 /**
@@ -32,14 +32,8 @@ export interface KoaWebhookOptions extends AdapterOptions {
 
 /**
  * The parts of a Koa context the middleware uses; a real Koa `Context` fits.
- *
- * @example
- * ```ts
- * import type { KoaContextLike } from 'loyalty-partner-sdk/koa';
- * const isWebhook = (ctx: KoaContextLike) => ctx.path === '/loyalty/webhooks';
- * ```
  */
-export interface KoaContextLike {
+interface KoaContextLike {
   req: NodeRequest;
   path: string;
   status: number;
@@ -49,18 +43,8 @@ export interface KoaContextLike {
 
 /**
  * Koa middleware, typed structurally.
- *
- * @example
- * ```ts
- * import type { KoaMiddleware } from 'loyalty-partner-sdk/koa';
- * const timed = (inner: KoaMiddleware): KoaMiddleware => async (ctx, next) => {
- *   console.time('delivery');
- *   await inner(ctx, next);
- *   console.timeEnd('delivery');
- * };
- * ```
  */
-export type KoaMiddleware = (ctx: KoaContextLike, next: () => Promise<unknown>) => Promise<void>;
+type KoaMiddleware = (ctx: KoaContextLike, next: () => Promise<unknown>) => Promise<void>;
 
 const HINT = {
   framework: 'Koa',

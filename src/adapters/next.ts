@@ -12,7 +12,7 @@ import type { NodeRequest } from './read-node-body.js';
 import { answerWebRequest } from './web-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export type { MisconfigurationReporting } from './misconfiguration.js';
+
 export { AdapterError } from './misconfiguration.js';
 export type { NodeRequest } from './read-node-body.js';
 

@@ -9,7 +9,7 @@ import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.
 import { answerNodeRequest } from './node-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
-export type { MisconfigurationReporting } from './misconfiguration.js';
+
 export { AdapterError } from './misconfiguration.js';
 
 const HINT = {

@@ -3,12 +3,6 @@ import { LoyaltyError } from '../contract/errors.js';
 /**
  * Why a signature was refused. Each reason maps to exactly one `code`: the two timestamp reasons
  * to `SIGNATURE_EXPIRED` (the service retries those), every other one to `INVALID_SIGNATURE`.
- *
- * @example
- * ```ts
- * import type { SignatureVerificationReason } from 'loyalty-partner-sdk/signature';
- * const ops = (reason: SignatureVerificationReason) => reason === 'no_secret' || reason.startsWith('timestamp');
- * ```
  */
 export type SignatureVerificationReason =
   | 'missing_header'
@@ -20,12 +14,6 @@ export type SignatureVerificationReason =
 
 /**
  * The error code a receiver answers 401 with (Partner Event Interface 5.2).
- *
- * @example
- * ```ts
- * import type { SignatureVerificationCode } from 'loyalty-partner-sdk/signature';
- * const retriedByTheService: SignatureVerificationCode = 'SIGNATURE_EXPIRED';
- * ```
  */
 export type SignatureVerificationCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED';
 

@@ -11,20 +11,15 @@ import type { SignPayload } from './sign.js';
 import type { VerifySignature } from './verify.js';
 
 export type { RawBody } from './bytes.js';
-export type { SignatureVerificationCode, SignatureVerificationReason } from './errors.js';
+
 export { SignatureVerificationError } from './errors.js';
-export type { ParsedSignatureHeader } from './parse-header.js';
+
 export { parseSignatureHeader } from './parse-header.js';
 export type { Secrets } from './secrets.js';
-export type { SignOptions, SignPayload, SignPayloadAsync } from './sign.js';
+
 export { signPayloadAsync } from './sign-async.js';
 export { verifySignatureAsync } from './verify-async.js';
-export type {
-  VerifiedSignature,
-  VerifyOptions,
-  VerifySignature,
-  VerifySignatureAsync,
-} from './verify-options.js';
+export type { VerifiedSignature, VerifyOptions } from './verify-options.js';
 export { DEFAULT_TOLERANCE_SECONDS } from './verify-options.js';
 
 /**

@@ -2,12 +2,6 @@ import { SignatureVerificationError } from './errors.js';
 
 /**
  * The parts of an `X-Signature` header that verification uses.
- *
- * @example
- * ```ts
- * import { type ParsedSignatureHeader, parseSignatureHeader } from 'loyalty-partner-sdk/signature';
- * const parsed: ParsedSignatureHeader = parseSignatureHeader(`t=1763630000,v1=${'0'.repeat(64)}`);
- * ```
  */
 export interface ParsedSignatureHeader {
   /** The `t=` value: unix seconds chosen by the sender. Not yet authenticated. */

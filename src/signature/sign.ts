@@ -6,13 +6,6 @@ import { nowSeconds } from './verify-options.js';
 
 /**
  * Options of `signPayload`.
- *
- * @example
- * ```ts
- * import { type SignOptions, signPayload } from 'loyalty-partner-sdk/signature';
- * const options: SignOptions = { timestamp: 1763630000 };
- * signPayload('{}', 'whsec_example', options);
- * ```
  */
 export interface SignOptions {
   /**
@@ -24,23 +17,11 @@ export interface SignOptions {
 
 /**
  * The shape of `signPayload` in both builds.
- *
- * @example
- * ```ts
- * import { type SignPayload, signPayload } from 'loyalty-partner-sdk/signature';
- * const sign: SignPayload = signPayload;
- * ```
  */
 export type SignPayload = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => string;
 
 /**
  * The shape of `signPayloadAsync`, the signer for runtimes whose only HMAC is Web Crypto's.
- *
- * @example
- * ```ts
- * import { type SignPayloadAsync, signPayloadAsync } from 'loyalty-partner-sdk/signature';
- * const sign: SignPayloadAsync = signPayloadAsync;
- * ```
  */
 export type SignPayloadAsync = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => Promise<string>;
 

@@ -59,12 +59,6 @@ export interface VerifiedSignature {
 
 /**
  * The shape of `verifySignature` in both builds, for code that takes a verifier as a parameter.
- *
- * @example
- * ```ts
- * import { type VerifySignature, verifySignature } from 'loyalty-partner-sdk/signature';
- * const verify: VerifySignature = verifySignature;
- * ```
  */
 export type VerifySignature = (
   rawBody: RawBody,
@@ -75,12 +69,6 @@ export type VerifySignature = (
 
 /**
  * The shape of `verifySignatureAsync`.
- *
- * @example
- * ```ts
- * import { type VerifySignatureAsync, verifySignatureAsync } from 'loyalty-partner-sdk/signature';
- * const verify: VerifySignatureAsync = verifySignatureAsync;
- * ```
  */
 export type VerifySignatureAsync = (...args: Parameters<VerifySignature>) => Promise<VerifiedSignature>;
 

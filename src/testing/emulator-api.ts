@@ -16,13 +16,6 @@ type NotEmittedOutbound = {
 /**
  * What `emulator.shipHandler` accepts, derived from the catalogue: a Planned inbound type (answered
  * 503 `EVENT_HANDLER_NOT_REGISTERED` until shipped) or an outbound type not emitted yet.
- *
- * @example
- * ```ts
- * import { createEmulator, type ShippableEventType } from 'loyalty-partner-sdk/testing';
- * const planned: ShippableEventType = 'InvoiceRefunded';
- * createEmulator().shipHandler(planned);
- * ```
  */
 export type ShippableEventType = PlannedInbound | NotEmittedOutbound;
 

@@ -3,13 +3,6 @@ import { HISTORY_LIMIT_DEFAULT } from './history.js';
 
 /**
  * The partner deployment a merchant targets, and the one an emulator plays.
- *
- * @example
- * ```ts
- * import { createEmulator, type Environment } from 'loyalty-partner-sdk/testing';
- * const environment: Environment = 'production';
- * const emulator = createEmulator({ environment });
- * ```
  */
 export type Environment = 'testing' | 'production';
 

@@ -3,12 +3,6 @@ import { EmulatorError } from './emulator-error.js';
 
 /**
  * The 503 codes of the catalogue, each of which a fault can answer with.
- *
- * @example
- * ```ts
- * import type { ServiceUnavailableCode } from 'loyalty-partner-sdk/testing';
- * const code: ServiceUnavailableCode = 'CONCURRENCY_CONFLICT';
- * ```
  */
 export type ServiceUnavailableCode = {
   [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends 503 ? K : never;
@@ -105,12 +99,6 @@ export const FAULT_DEFAULTS = {
 
 /**
  * Clock skew of the `clock-skew` fault, beyond the 300 s tolerance in either direction.
- *
- * @example
- * ```ts
- * import { FAULT_CLOCK_SKEW_SECONDS } from 'loyalty-partner-sdk/testing';
- * console.log(FAULT_CLOCK_SKEW_SECONDS > 300); // true: beyond the tolerance
- * ```
  */
 export const FAULT_CLOCK_SKEW_SECONDS = 600;
 

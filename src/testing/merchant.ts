@@ -5,14 +5,6 @@ import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
 /**
  * The statuses of IntegrationStatusChanged: `Enabled`, `Disabled`, `Disconnected`.
- *
- * @example
- * ```ts
- * import { createEmulator, type IntegrationStatus } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const status: IntegrationStatus = 'Disabled';
- * emulator.setStatus(emulator.createMerchant().tenantId, status);
- * ```
  */
 export type IntegrationStatus = PayloadOf<'IntegrationStatusChanged'>['status'];
 

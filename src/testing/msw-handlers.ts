@@ -6,12 +6,6 @@ import { PARTNER_BASE_PATH } from './request-router.js';
  * it. Named loosely on purpose: msw is an optional peer, and naming its class here would make
  * this entry's types fail to compile (TS2307) for every project without msw installed. msw's own
  * handler classes have private members, so no structural type could stand in for them.
- *
- * @example
- * ```ts
- * import type { MswHandler } from 'loyalty-partner-sdk/testing';
- * const handlers: MswHandler[] = [];
- * ```
  */
 // biome-ignore lint/suspicious/noExplicitAny: see above; the value is msw's HttpHandler
 export type MswHandler = any;

@@ -13,12 +13,6 @@ export interface EndpointDeps {
 
 /**
  * The body of `GET /api/partner/v1/connection` (not shown by the contract).
- *
- * @example
- * ```ts
- * import type { ConnectionBody } from 'loyalty-partner-sdk/testing';
- * const body: ConnectionBody = { tenantId: 'merchant-1', environment: 'testing', status: 'Enabled', connection: 'Active' };
- * ```
  */
 export interface ConnectionBody {
   tenantId: string;
@@ -108,12 +102,6 @@ export function lookupCustomer(request: Request, ctx: ReplyContext, deps: Endpoi
 
 /**
  * Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them.
- *
- * @example
- * ```ts
- * import { PARTNER_BASE_PATH, PLANNED_SYNC_PATHS } from 'loyalty-partner-sdk/testing';
- * const urls = PLANNED_SYNC_PATHS.map((path) => `${PARTNER_BASE_PATH}${path}`);
- * ```
  */
 export const PLANNED_SYNC_PATHS = [
   '/redemptions/validate',

@@ -21,12 +21,6 @@ import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } 
 
 /**
  * The base path of every partner endpoint (spec 4 and 9).
- *
- * @example
- * ```ts
- * import { PARTNER_BASE_PATH } from 'loyalty-partner-sdk/testing';
- * console.log(`${PARTNER_BASE_PATH}/events`); // '/api/partner/v1/events'
- * ```
  */
 export const PARTNER_BASE_PATH = '/api/partner/v1';
 

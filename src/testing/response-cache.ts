@@ -3,13 +3,6 @@ import { InsertionQueue } from './insertion-queue.js';
 
 /**
  * How long the response to an `eventId` is replayed (spec 8): 24 hours.
- *
- * @example
- * ```ts
- * import { createEmulator, RESPONSE_CACHE_TTL_MS } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator({ clock: 'manual' });
- * await emulator.advance(RESPONSE_CACHE_TTL_MS); // the same eventId is now processed afresh
- * ```
  */
 export const RESPONSE_CACHE_TTL_MS = DEDUP_WINDOW_MS;
 

@@ -14,12 +14,6 @@ type StampFields =
 
 /**
  * A points earn rule, exactly the EarnRate body of a LoyaltyRuleChanged event (spec 2.3).
- *
- * @example
- * ```ts
- * import type { EarnRateRule } from 'loyalty-partner-sdk/testing';
- * const onVisit: EarnRateRule = { methodType: 'OnVisit', pointsPerVisit: 5, minimumPurchase: 20, isActive: true };
- * ```
  */
 export type EarnRateRule = Extract<RuleInput, { ruleType: 'EarnRate' }>['payload'];
 
@@ -28,12 +22,6 @@ export type EarnRateRule = Extract<RuleInput, { ruleType: 'EarnRate' }>['payload
  * not show. `mode: 'FreeEntry'` is a card whose only earning method is free entry (never
  * credited from a partner invoice, never announced by LoyaltyRuleChanged);
  * `earningMethodActive: false` is an active card whose earning method is switched off.
- *
- * @example
- * ```ts
- * import type { StampCardRule } from 'loyalty-partner-sdk/testing';
- * const card: StampCardRule = { stampCardId: 'card-10', name: 'Tenth free', mode: 'PerVisit', minInvoiceAmount: 15, cooldownDays: 1, isActive: true };
- * ```
  */
 export type StampCardRule = Pick<WireStampRule, StampFields> & {
   mode: WireStampRule['mode'] | 'FreeEntry';

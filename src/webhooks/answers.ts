@@ -23,12 +23,6 @@ export interface ReceiverResponse {
 /**
  * How a 200 came about: the handler ran, the event was handled before, or nobody handles it.
  * The body of every 200 is `{ outcome, eventId, correlationId }`.
- *
- * @example
- * ```ts
- * import type { DeliveryOutcome } from 'loyalty-partner-sdk/webhooks';
- * const ranNow = (outcome: DeliveryOutcome) => outcome === 'handled';
- * ```
  */
 export type DeliveryOutcome = 'handled' | 'duplicate' | 'unhandled';
 

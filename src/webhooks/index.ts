@@ -14,13 +14,13 @@ export type { Envelope, ErrorEnvelope, OutboundEnvelope, PayloadOf } from '../co
 export type { RawBody } from '../signature/bytes.js';
 export { SignatureVerificationError } from '../signature/errors.js';
 export type { Secrets } from '../signature/secrets.js';
-export type { DeliveryOutcome, ReceiverResponse } from './answers.js';
+export type { ReceiverResponse } from './answers.js';
 export { correlationIdOf, errorResponse } from './answers.js';
 export { createReceiver } from './create-receiver.js';
 export type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
-export type { MemoryInboxOptions } from './memory-inbox.js';
+
 export { memoryInbox } from './memory-inbox.js';
-export type { HeadersLike } from './read-headers.js';
+
 export type { WebhookErrorCode } from './receiver-error-codes.js';
 export type { ReceiverOptions, SecretResolver } from './receiver-options.js';
 export type {
@@ -28,14 +28,12 @@ export type {
   ErrorContext,
   RawDelivery,
   Receiver,
-  UnhandledContext,
   UnhandledEvent,
-  UnhandledReason,
   WebhookHandlers,
 } from './receiver-types.js';
-export type { RuleCache, RuleCacheOptions } from './rule-cache.js';
+export type { RuleCache } from './rule-cache.js';
 export { createRuleCache } from './rule-cache.js';
-export type { LoyaltyRule, RuleApplyResult, RuleKey, RuleType, RuleVersionStore } from './rule-store.js';
+export type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from './rule-store.js';
 export { memoryRuleStore } from './rule-store.js';
 export type { ReceiverFailure } from './webhook-error.js';
 export { WebhookError } from './webhook-error.js';

@@ -4,13 +4,6 @@ import type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
 
 /**
  * Options of {@link memoryInbox}.
- *
- * @example
- * ```ts
- * import { memoryInbox, type MemoryInboxOptions } from 'loyalty-partner-sdk/webhooks';
- * const options: MemoryInboxOptions = { maxEntries: 250_000 };
- * export const inbox = memoryInbox(options);
- * ```
  */
 export interface MemoryInboxOptions {
   /**

@@ -2,14 +2,6 @@
  * Request headers in any of the shapes frameworks hand out: a Web `Headers` (fetch, Hono, Next.js
  * App Router, Workers), Node's `IncomingHttpHeaders` (whose values may be `string[]`), or a plain
  * record such as `{ 'X-Signature': '...' }`. Names are matched case-insensitively.
- *
- * @example
- * ```ts
- * import type { HeadersLike } from 'loyalty-partner-sdk/webhooks';
- * const fromFetch: HeadersLike = new Headers({ 'x-tenantid': 'merchant-1' });
- * const fromNode: HeadersLike = { 'x-tenantid': ['merchant-1'] };
- * const plain: HeadersLike = { 'X-TenantId': 'merchant-1' };
- * ```
  */
 export type HeadersLike =
   | { get(name: string): string | null }

@@ -66,23 +66,11 @@ export type UnhandledEvent = z.output<typeof receivedEnvelopeHeaderSchema>;
 /**
  * Why an event went to `onUnhandled`: an event type this SDK does not know, a `schemaVersion`
  * other than 1 (a newer contract), or a known type for which no handler is registered.
- *
- * @example
- * ```ts
- * import type { UnhandledReason } from 'loyalty-partner-sdk/webhooks';
- * const upgradeHint = (reason: UnhandledReason) => reason !== 'no-handler';
- * ```
  */
 export type UnhandledReason = 'unknown-event-type' | 'unsupported-schema-version' | 'no-handler';
 
 /**
  * The context `onUnhandled` gets: the delivery context and the reason.
- *
- * @example
- * ```ts
- * import type { UnhandledContext } from 'loyalty-partner-sdk/webhooks';
- * const describe = (ctx: UnhandledContext) => `${ctx.tenantId}: ${ctx.reason}`;
- * ```
  */
 export interface UnhandledContext<Tx = undefined> extends DeliveryContext<Tx> {
   reason: UnhandledReason;

@@ -11,13 +11,6 @@ import {
 
 /**
  * Options of {@link createRuleCache}.
- *
- * @example
- * ```ts
- * import { createRuleCache, memoryRuleStore, type RuleCacheOptions } from 'loyalty-partner-sdk/webhooks';
- * const options: RuleCacheOptions = { store: memoryRuleStore() };
- * export const rules = createRuleCache(options);
- * ```
  */
 export interface RuleCacheOptions {
   /**

@@ -12,12 +12,6 @@ import type { PayloadOf } from '../contract/schemas/envelope.js';
 export type LoyaltyRule = PayloadOf<'LoyaltyRuleChanged'>;
 /**
  * `EarnRate` or `StampRule`.
- *
- * @example
- * ```ts
- * import type { RuleType } from 'loyalty-partner-sdk/webhooks';
- * const types: RuleType[] = ['EarnRate', 'StampRule'];
- * ```
  */
 export type RuleType = LoyaltyRule['ruleType'];
 

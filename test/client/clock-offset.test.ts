@@ -1,4 +1,7 @@
-import type { ClockSkewEvent, LoyaltyClient } from 'loyalty-partner-sdk';
+import type { ClientHooks, LoyaltyClient } from 'loyalty-partner-sdk';
+
+type ClockSkewEvent = Parameters<NonNullable<ClientHooks['onClockSkew']>>[0];
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientFor, invoice, SECRET } from './support/client-fixture.js';
 import {

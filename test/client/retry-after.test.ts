@@ -1,4 +1,7 @@
-import type { LoyaltyClient, RetryEvent } from 'loyalty-partner-sdk';
+import type { ClientHooks, LoyaltyClient } from 'loyalty-partner-sdk';
+
+type RetryEvent = Parameters<NonNullable<ClientHooks['onRetry']>>[0];
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientFor, invoice } from './support/client-fixture.js';
 import { fail, ok, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';

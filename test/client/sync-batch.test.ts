@@ -1,4 +1,7 @@
-import { type LoyaltyClient, LoyaltyValidationError, type SyncBatchProgress } from 'loyalty-partner-sdk';
+import { type LoyaltyClient, LoyaltyValidationError, type SyncBatchOptions } from 'loyalty-partner-sdk';
+
+type SyncBatchProgress = Parameters<NonNullable<SyncBatchOptions['onProgress']>>[0];
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BATCH_ITEMS } from '../../src/contract/index.js';
 import { clientFor } from './support/client-fixture.js';

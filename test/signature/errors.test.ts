@@ -1,5 +1,8 @@
 import { LoyaltyError } from 'loyalty-partner-sdk';
-import { SignatureVerificationError, type SignatureVerificationReason } from 'loyalty-partner-sdk/signature';
+import { SignatureVerificationError } from 'loyalty-partner-sdk/signature';
+
+type SignatureVerificationReason = SignatureVerificationError['reason'];
+
 import { describe, expect, it } from 'vitest';
 
 const CODES: Record<SignatureVerificationReason, 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED'> = {

@@ -20,7 +20,7 @@ export interface VerifyVector {
   now: number;
   bodyHex: string;
   expect: 'ok' | 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED';
-  reason?: web.SignatureVerificationReason;
+  reason?: web.SignatureVerificationError['reason'];
 }
 
 export const vectors = JSON.parse(

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { LoyaltyClient } from 'loyalty-partner-sdk';
-import { CONTROL_BASE_PATH, createEmulator, samplePayload } from 'loyalty-partner-sdk/testing';
+import { createEmulator, samplePayload } from 'loyalty-partner-sdk/testing';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -44,7 +44,7 @@ describe('the dashboard page, in a real headless Chromium', () => {
     });
     closers.push(() => browser.close());
     const page = await browser.newPage();
-    await page.goto(`${url}${CONTROL_BASE_PATH}/`);
+    await page.goto(`${url}/__emulator/`);
     const merchant = page.locator(`section.merchant[data-tenant="${tenantId}"]`);
     await expect.poll(() => merchant.locator('.connection').textContent()).toBe('Active');
     expect(await merchant.textContent()).toContain('cust-1001');

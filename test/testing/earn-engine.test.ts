@@ -1,4 +1,7 @@
-import { DEFAULT_RULES, type Emulator, type StampCardRule } from 'loyalty-partner-sdk/testing';
+import { DEFAULT_RULES, type Emulator, type MerchantOptions } from 'loyalty-partner-sdk/testing';
+
+type StampCardRule = NonNullable<NonNullable<MerchantOptions['rules']>['stampCards']>[number];
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { earn, readyMerchant, startEmulator } from './helpers.js';
 

@@ -1,8 +1,11 @@
 import { createEnvelope, EVENT_TYPES, type InboundEventType } from 'loyalty-partner-sdk';
-import { type Emulator, RESPONSE_CACHE_TTL_MS, samplePayload } from 'loyalty-partner-sdk/testing';
+import { type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INBOUND_EVENT_TYPES, OUTBOUND_EVENT_TYPES } from '../../src/contract/index.js';
 import { earn, partner, readyMerchant, startEmulator } from './helpers.js';
+
+/** The contract's 24 h replay window (spec 8). */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('POST /api/partner/v1/events', () => {
   let emulator: Emulator;
@@ -30,7 +33,7 @@ describe('POST /api/partner/v1/events', () => {
     await start({ clock: 'manual' });
     const m = await readyMerchant(emulator, url);
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
-    await emulator.advance(RESPONSE_CACHE_TTL_MS - 1);
+    await emulator.advance(DAY_MS - 1);
     const within = await m.partner.post('InvoiceEarned', earn('inv-1', 50), { eventId: first.eventId });
     await emulator.advance(1);
     const after = await m.partner.post('InvoiceEarned', earn('inv-1', 50), { eventId: first.eventId });

@@ -1,6 +1,9 @@
 import { LoyaltyClient } from 'loyalty-partner-sdk';
-import { createEmulator, RESPONSE_CACHE_TTL_MS, samplePayload } from 'loyalty-partner-sdk/testing';
+import { createEmulator, samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+
+/** The contract's 24 h replay window (spec 8). */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -103,7 +106,7 @@ describe('memory stays flat however many events arrive (historyLimit)', () => {
     );
     // Its answer and its invoice were forgotten (beyond the limit): processed afresh.
     expect(emulator.events({ eventId: ids[0] }).at(-1)?.outcome).toBe('processed');
-    await emulator.advance(RESPONSE_CACHE_TTL_MS);
+    await emulator.advance(DAY_MS);
     // After 24 hours the answer is gone: the event is judged afresh, and the invoice is known.
     await expect(replay(ids[29])).rejects.toMatchObject({ code: 'PARTNER_INVOICE_ALREADY_EARNED' });
     expect(emulator.events({ eventId: ids[29] }).at(-1)?.outcome).toBe('rejected');

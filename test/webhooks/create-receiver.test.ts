@@ -2,7 +2,7 @@ import {
   createReceiver,
   type DeliveryContext,
   type Envelope,
-  type UnhandledContext,
+  type ReceiverOptions,
   type UnhandledEvent,
 } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import {
   SECRETS,
   signedDelivery,
 } from './support/deliveries.js';
+
+type UnhandledContext = Parameters<NonNullable<ReceiverOptions['onUnhandled']>>[1];
 
 describe('createReceiver().handle', () => {
   it('runs the handler of the event type with the whole envelope and the delivery context', async () => {

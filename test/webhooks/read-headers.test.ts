@@ -1,5 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { createReceiver, type HeadersLike } from 'loyalty-partner-sdk/webhooks';
+import { createReceiver, type RawDelivery } from 'loyalty-partner-sdk/webhooks';
+
+type HeadersLike = RawDelivery['headers'];
+
 import { describe, expect, it } from 'vitest';
 import { bodyOf, outboundEvent, resolveSecrets, signedDelivery } from './support/deliveries.js';
 

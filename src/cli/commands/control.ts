@@ -1,5 +1,6 @@
 import { MERCHANT_CONTROL_ACTIONS } from '../../testing/control/control-api.js';
-import type { FaultKind, MerchantCredentials, MerchantState } from '../../testing/index.js';
+import type { FaultKind, MerchantCredentials } from '../../testing/index.js';
+import type { MerchantState } from '../../testing/inspection.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { ControlRefusal, controlClient, EmulatorUnreachable } from '../emulate/control-client.js';

@@ -1,4 +1,4 @@
-import { CONTROL_BASE_PATH } from '../../testing/index.js';
+import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
 import { parseCommandArgs } from '../args.js';
 import { DEMO_DAY } from '../demo/demo-day.js';
 import { startDemoWorld } from '../demo/demo-world.js';

@@ -1,11 +1,6 @@
-import {
-  CONTROL_BASE_PATH,
-  createEmulator,
-  EmulatorError,
-  type FaultKind,
-  type MerchantOptions,
-  type ShippableEventType,
-} from '../../testing/index.js';
+import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
+import type { ShippableEventType } from '../../testing/emulator-api.js';
+import { createEmulator, EmulatorError, type FaultKind, type MerchantOptions } from '../../testing/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { type EmulateConfig, readEmulateConfig, writeEmulateConfig } from '../emulate/emulate-config.js';

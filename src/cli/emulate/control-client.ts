@@ -1,4 +1,4 @@
-import { CONTROL_BASE_PATH } from '../../testing/index.js';
+import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';

@@ -1,4 +1,5 @@
-import type { Delivery, DeliveryAttempt, Emulator, RequestRecord } from '../../testing/index.js';
+import type { Delivery, Emulator, RequestRecord } from '../../testing/index.js';
+import type { DeliveryAttempt } from '../../testing/webhook-dispatcher.js';
 import type { Style } from '../io.js';
 
 /** One line per request the emulator answered and per webhook attempt it made, in order. */

@@ -13,15 +13,6 @@ import { dashboardState } from './dashboard-state.js';
  * The path the running emulator reserves for itself: the dashboard page at `/__emulator/`, its
  * state at `/__emulator/state`, and the merchant's actions as `POST /__emulator/...` (what the
  * `loyalty-partner merchant`, `ship`, `faults` and `latency` commands call). Never a partner path.
- *
- * @example
- * ```ts
- * import { CONTROL_BASE_PATH, createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const { tenantId } = emulator.createMerchant();
- * const { url } = await emulator.listen();
- * await fetch(`${url}${CONTROL_BASE_PATH}/merchants/${tenantId}/pause`, { method: 'POST' });
- * ```
  */
 export const CONTROL_BASE_PATH = '/__emulator';
 
