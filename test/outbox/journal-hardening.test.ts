@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   fileStore,
-  type JournalDamage,
   memoryStore,
   OutboxClosedError,
   OutboxDuplicateRiskError,
@@ -46,7 +45,7 @@ describe('a damaged journal', () => {
       const here = join(dir, `flip-${at}`);
       await mkdir(here);
       await writeFile(join(here, 'outbox.journal'), damaged);
-      const reports: JournalDamage[] = [];
+      const reports: { damagedCopy: string; lostRecords: number }[] = [];
       const store = fileStore(here, { onDamage: (damage) => reports.push(damage) });
       // The service never answers: what `start()` recovered stays pending, to be listed.
       const outbox = fastOutbox({ client: scriptedSender(() => gate<Error>().promise).sender, store });
