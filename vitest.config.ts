@@ -26,7 +26,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The real apps (Next.js builds, Bun, Deno, workerd) take minutes: `npm run test:apps`.
-    exclude: ['test/apps/**', 'node_modules/**'],
+    // Tests slow by design (every byte of a journal flipped): `npm run test:slow`.
+    exclude: ['test/apps/**', 'test/**/*.slow.test.ts', 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,4 +1,5 @@
-import { open, readFile, rename } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { platform } from 'node:process';
 
 /**
@@ -82,4 +83,28 @@ export function* chunked(frames: readonly Uint8Array[]): Generator<Uint8Array> {
     }
   }
   if (group.length > 0) yield Buffer.concat(group);
+}
+
+/**
+ * Creates `dir` and its parents. Node's recursive `mkdir` answers `ENOENT` whenever a level cannot
+ * be created, whatever the reason (a read-only disk, for one): then the first missing level is
+ * created on its own, under a parent that exists, and its error (`EROFS`, ...) is the one thrown.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    let missing = dir;
+    while (dirname(missing) !== missing && (await lstat(dirname(missing)).then(() => false, notFound))) {
+      missing = dirname(missing);
+    }
+    await mkdir(missing);
+    throw err;
+  }
+}
+
+/** `true` (the path is missing) for ENOENT; any other error means something is there. */
+function notFound(err: NodeJS.ErrnoException): boolean {
+  return err.code === 'ENOENT';
 }

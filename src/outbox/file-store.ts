@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
-import { access, copyFile, type FileHandle, link, mkdir, open, unlink } from 'node:fs/promises';
+import { access, copyFile, type FileHandle, link, open, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { directoryError, OutboxClosedError, OutboxLockedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
-import { chunked, readIfExists, replaceFileDurably, writeAll } from './file-durable.js';
+import { chunked, makeDirectory, readIfExists, replaceFileDurably, writeAll } from './file-durable.js';
 import { acquireDirLock } from './file-lock.js';
 import { GroupCommit } from './group-commit.js';
 import { decodeJournal, encodeRecord, JOURNAL_MAGIC } from './journal-codec.js';
@@ -119,7 +119,7 @@ class JournalStore implements FileStore {
     if (this.releaseLock || this.closed)
       throw new OutboxStoreError(`The store ${this.dir} was opened already`);
     try {
-      await mkdir(this.dir, { recursive: true });
+      await makeDirectory(this.dir);
       await access(this.dir, constants.W_OK);
       this.releaseLock = await acquireDirLock(this.dir);
     } catch (err) {

@@ -200,6 +200,14 @@ export class LocalQueue implements SharedStore<never> {
     let earliest = Number.POSITIVE_INFINITY;
     for (const [tenantId, queue] of this.pending) {
       if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
+      // Called after every answer: while something is in flight, only the retry waits matter,
+      // and gathering keys for the whole backlog each time made a drain quadratic.
+      if (!idle) {
+        for (const entry of queue) {
+          if (!entry.claimed && entry.dueAt > now && entry.dueAt < earliest) earliest = entry.dueAt;
+        }
+        continue;
+      }
       const changes = new Set<string>();
       const needs = new Set<string>();
       for (const entry of queue) {
@@ -207,7 +215,7 @@ export class LocalQueue implements SharedStore<never> {
         // With something in flight, an event due now but not claimed waits for an earlier one,
         // and that one's answer wakes the scheduler. With nothing in flight, nothing else will:
         // an event that became due, unblocked, after the last claim looked must go now.
-        else if (idle && !entry.claimed && !conflicts(entry.keys, changes, needs)) return 0;
+        else if (!entry.claimed && !conflicts(entry.keys, changes, needs)) return 0;
         for (const key of entry.keys.changes) changes.add(key);
         for (const key of entry.keys.needs) needs.add(key);
       }

@@ -237,6 +237,8 @@ export class Scheduler {
       const failure = { code: 'OUTBOX_NOT_SENT', message: err instanceof Error ? err.message : String(err) };
       return applyVerdict(this.ctx, tenant, event, { kind: 'retry', failure, answered: false }, 0);
     }
+    // `close()` gave up on this flight while its first attempt was being recorded: send nothing.
+    if (signal.aborted) return applyVerdict(this.ctx, tenant, event, { kind: 'aborted' }, 0);
     let verdict: Verdict;
     let attempts: number;
     try {
