@@ -32,8 +32,10 @@ export interface NextVariant {
   edge: boolean;
 }
 
-/** A built Next.js app: `start()` runs `next start` on a free loopback port (building first). */
+/** A Next.js app, built on first use: what `next build` printed, or rejects with it if it failed. */
 export interface NextApp {
+  buildOutput(): Promise<string>;
+  /** `next start` on a free loopback port. */
   start(): Promise<RunningApp>;
 }
 
@@ -111,28 +113,29 @@ async function freePort(): Promise<number> {
 }
 
 export function nextApp(variant: NextVariant): NextApp {
-  let built: Promise<string> | undefined;
+  let built: Promise<{ dir: string; output: string }> | undefined;
   const build = () => {
     built ??= (async () => {
       const dir = await assemble(variant);
       try {
-        await promisify(execFile)(process.execPath, [nextBin(dir), 'build'], {
+        const { stdout, stderr } = await promisify(execFile)(process.execPath, [nextBin(dir), 'build'], {
           cwd: dir,
-          env: { ...process.env, ...env },
+          env: { ...process.env, ...env, NO_COLOR: '1' },
           timeout: 400_000,
           maxBuffer: 16 * 1024 * 1024,
         });
+        return { dir, output: `${stdout}\n${stderr}` };
       } catch (error) {
         const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
         throw new Error(`next build of ${variant.name} failed:\n${stdout}\n${stderr}`, { cause: error });
       }
-      return dir;
     })();
     return built;
   };
   return {
+    buildOutput: async () => (await build()).output,
     async start() {
-      const dir = await build();
+      const { dir } = await build();
       const port = await freePort();
       const started = await startProcess(
         process.execPath,
