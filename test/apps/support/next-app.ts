@@ -77,13 +77,15 @@ async function assemble(variant: NextVariant): Promise<string> {
   if (variant.nextPackage !== 'next') {
     // Next.js requires itself by name (`next/dist/...`): under its alias's own directory that name
     // would reach the repository's `next` (16), so the variant gets the alias as its own `next`,
-    // hard-linked (a copy in no time and no space), not symlinked (Node resolves a symlink's target).
+    // hard-linked (a copy in no time and no space), not symlinked (Node resolves a symlink's target);
+    // copied where hard links cannot reach (node_modules on another file system).
     await mkdir(join(dir, 'node_modules'));
-    await promisify(execFile)('cp', [
-      '-al',
-      join(root, 'node_modules', variant.nextPackage),
-      join(dir, 'node_modules/next'),
-    ]);
+    const from = join(root, 'node_modules', variant.nextPackage);
+    const to = join(dir, 'node_modules/next');
+    await promisify(execFile)('cp', ['-al', from, to]).catch(async () => {
+      await rm(to, { recursive: true, force: true });
+      await cp(from, to, { recursive: true, verbatimSymlinks: true });
+    });
   }
   // Inside the project: Next.js 15 compiles no TypeScript from outside it.
   await cp(join(root, 'test/apps/fixtures/app-receiver.ts'), join(dir, 'fixtures/app-receiver.ts'));
