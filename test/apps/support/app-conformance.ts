@@ -210,3 +210,34 @@ export function inProcess(server: import('node:http').Server, lines: string[]): 
     });
   });
 }
+
+/**
+ * The package's own example route, served as published at `path` (its secret from the
+ * environment): a signed event it handles runs its handler, a body changed after signing does not.
+ */
+export function describeExampleRoute(name: string, start: () => Promise<RunningApp>, path: string): void {
+  describe(`${name}: the example route as published`, () => {
+    let app: RunningApp;
+    beforeAll(async () => {
+      app = await start();
+    });
+    afterAll(async () => {
+      await app?.stop();
+    });
+
+    it("handles a signed IntegrationStatusChanged: 200 handled, the handler prints the merchant's status", async () => {
+      const rawBody = JSON.stringify(event('IntegrationStatusChanged'));
+      const answer = await send(`${app.origin}${path}`, rawBody, sign(rawBody));
+      expect([answer.status, answer.body.outcome], answer.text).toEqual([200, 'handled']);
+      await expect
+        .poll(() => app.output().includes(`merchant ${APP_TENANT} is now Enabled`), { timeout: 10_000 })
+        .toBe(true);
+    });
+
+    it('answers 401 INVALID_SIGNATURE to a body changed after signing', async () => {
+      const rawBody = JSON.stringify(event());
+      const tampered = rawBody.replace('"Enabled"', '"Disabled"');
+      expectEnvelope(await send(`${app.origin}${path}`, tampered, sign(rawBody)), 401, 'INVALID_SIGNATURE');
+    });
+  });
+}

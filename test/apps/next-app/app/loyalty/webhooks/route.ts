@@ -1,4 +1,4 @@
 import { nextRouteHandler } from 'loyalty-partner-sdk/next';
-import { appAdapterOptions, appReceiver } from '../../../../fixtures/app-receiver';
+import { appAdapterOptions, appReceiver } from '../../../fixtures/app-receiver';
 
 export const POST = nextRouteHandler(appReceiver(), appAdapterOptions());

@@ -1,5 +1,5 @@
 import { pagesApiHandler } from 'loyalty-partner-sdk/next';
-import { appAdapterOptions, appReceiver } from '../../../../fixtures/app-receiver';
+import { appAdapterOptions, appReceiver } from '../../../fixtures/app-receiver';
 
 export const config = { api: { bodyParser: false } };
 export default pagesApiHandler(appReceiver(), appAdapterOptions());

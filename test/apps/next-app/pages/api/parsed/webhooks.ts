@@ -1,5 +1,5 @@
 import { pagesApiHandler } from 'loyalty-partner-sdk/next';
-import { appAdapterOptions, appReceiver } from '../../../../fixtures/app-receiver';
+import { appAdapterOptions, appReceiver } from '../../../fixtures/app-receiver';
 
 // The mistake the adapter must report: Next's body parser left on.
 export default pagesApiHandler(appReceiver(), appAdapterOptions());

@@ -1,5 +1,5 @@
 import { nextRouteHandler } from 'loyalty-partner-sdk/next';
-import { appAdapterOptions, appReceiver } from '../../../../../fixtures/app-receiver';
+import { appAdapterOptions, appReceiver } from '../../../../fixtures/app-receiver';
 
 const onWebhook = nextRouteHandler(appReceiver(), appAdapterOptions());
 
