@@ -184,9 +184,12 @@ class DurableOutbox {
     await stopTenant(this.ctx, this.ctx.tenant(tenantId), reason);
   }
 
-  /** What the gauges report at each collection: the local queue's per-tenant view. */
-  private gaugeReadings(): OutboxGaugeReading[] {
-    if (!this.local) return [];
+  /**
+   * What the gauges report at each collection: the local queue's per-tenant view, or a shared
+   * store's counts over every process (one query per collection).
+   */
+  private gaugeReadings(): OutboxGaugeReading[] | Promise<OutboxGaugeReading[]> {
+    if (!this.local) return this.sharedGaugeReadings();
     const byTenant = new Map<string, OutboxGaugeReading>();
     for (const state of EVENT_STATES) {
       for (const event of this.local.listNow(state)) {
@@ -209,6 +212,17 @@ class DurableOutbox {
       }
     }
     return [...byTenant.values()];
+  }
+
+  private async sharedGaugeReadings(): Promise<OutboxGaugeReading[]> {
+    const store = this.ctx.source;
+    if (!store.countsByTenant) return [];
+    return (await store.countsByTenant()).map(({ tenantId, states, oldestPendingAt }) => ({
+      tenantId,
+      pending: states.pending ?? 0,
+      oldestEnqueuedAt: oldestPendingAt ?? undefined,
+      states,
+    }));
   }
 
   private statsFrom(counts: Readonly<Record<EventState, number>>): OutboxStats {

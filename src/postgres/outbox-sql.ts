@@ -6,7 +6,7 @@ export type OutboxSql = ReturnType<typeof outboxSql>;
 
 /** The columns a stored event is read from. */
 const COLUMNS =
-  'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error';
+  'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error, trace_context';
 
 export const outboxSql = (s: string) => ({
   /**
@@ -78,6 +78,15 @@ ON CONFLICT (tenant_id) DO UPDATE SET reason = EXCLUDED.reason, since = EXCLUDED
   list: `SELECT ${COLUMNS} FROM ${s}.outbox
 WHERE state = $1 AND ($2::text IS NULL OR tenant_id = $2) ORDER BY seq LIMIT $3`,
   counts: `SELECT state, count(*)::integer AS n FROM ${s}.outbox WHERE state <> 'delivered' GROUP BY state`,
+  /**
+   * Per tenant and state, with the oldest pending enqueue. Two branches, each matching a partial
+   * index's predicate, so the delivered rows kept for retention are never scanned.
+   */
+  countsByTenant: `SELECT tenant_id, state, count(*)::integer AS n, min(enqueued_at) AS oldest FROM (
+  SELECT tenant_id, state, enqueued_at FROM ${s}.outbox WHERE state = 'pending'
+  UNION ALL
+  SELECT tenant_id, state, enqueued_at FROM ${s}.outbox WHERE state IN ('parked', 'dead', 'expired')
+) AS live GROUP BY tenant_id, state ORDER BY tenant_id`,
   /** $1 retention ms, $2 batch size. By ctid: one small batch, never the whole table. */
   cleanup: `DELETE FROM ${s}.outbox WHERE ctid IN (
   SELECT ctid FROM ${s}.outbox

@@ -101,7 +101,7 @@ export function postgresStore(
         event.enqueuedAt,
         keys.changes,
         keys.needs,
-        null,
+        event.traceparent ?? null,
         space,
         locks.ids,
         locks.exclusive,
@@ -195,6 +195,30 @@ export function postgresStore(
         const { rows: found } = await database.query<{ state: EventState; n: number }>(sql.counts);
         for (const row of found) counts[row.state] = row.n;
         return counts;
+      }),
+
+    countsByTenant: () =>
+      run('countsByTenant', async () => {
+        const { rows: found } = await database.query<{
+          tenant_id: string;
+          state: EventState;
+          n: number;
+          oldest: string | number;
+        }>(sql.countsByTenant);
+        const byTenant = new Map<
+          string,
+          { tenantId: string; states: Partial<Record<EventState, number>>; oldestPendingAt: number | null }
+        >();
+        for (const row of found) {
+          let tenant = byTenant.get(row.tenant_id);
+          if (!tenant) {
+            tenant = { tenantId: row.tenant_id, states: {}, oldestPendingAt: null };
+            byTenant.set(row.tenant_id, tenant);
+          }
+          tenant.states[row.state] = row.n;
+          if (row.state === 'pending') tenant.oldestPendingAt = Number(row.oldest);
+        }
+        return [...byTenant.values()];
       }),
 
     close: () =>
