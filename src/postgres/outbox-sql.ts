@@ -8,21 +8,38 @@ export type OutboxSql = ReturnType<typeof outboxSql>;
 const COLUMNS =
   'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error, trace_context';
 
-export const outboxSql = (s: string) => ({
-  /**
-   * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). The aggregate takes
-   * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
-   */
-  enqueue: `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
+/** Set (transaction-local) by the probe a pipelined enqueue sends before its INSERT. */
+const PROBE_SETTING = 'loyalty_outbox.in_transaction';
+
+const enqueueStatement = (s: string, guard: string) =>
+  `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
 SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
 FROM (
   SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
                     ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked
   FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)
-) AS locks
-ON CONFLICT (event_id) DO NOTHING`,
-  /** One statement, no parameters: refused outside a transaction block (SQLSTATE 25P01). */
-  probeTransaction: 'SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue',
+) AS locks ${guard}
+ON CONFLICT (event_id) DO NOTHING`;
+
+export const outboxSql = (s: string) => ({
+  /**
+   * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). The aggregate takes
+   * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
+   */
+  enqueue: enqueueStatement(s, ''),
+  /**
+   * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
+   * pipelines them: one round trip). It writes only if the probe ran in this transaction: when
+   * the probe was refused (no transaction block), this statement runs on its own and must not
+   * commit a row by itself.
+   */
+  enqueueAfterProbe: enqueueStatement(s, `WHERE current_setting('${PROBE_SETTING}', true) = 'on'`),
+  /**
+   * One message, no parameters: refused outside a transaction block (SQLSTATE 25P01), and then
+   * none of it runs; inside one, it marks the transaction for `enqueueAfterProbe` (`SET LOCAL`:
+   * gone at COMMIT or ROLLBACK).
+   */
+  probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /** $1 owner, $2 limit, $3 max in flight per tenant, $4 lease ms, $5 only tenants, $6 skip tenants, $7 window. */
