@@ -238,6 +238,12 @@ export interface SharedStore<Tx> {
       readonly oldestPendingAt: number | null;
     }[]
   >;
+  /**
+   * Calls `wake` when another process may have committed events this one can claim (a Postgres
+   * `LISTEN`); resolves once listening, with what stops it. Optional: without it the outbox
+   * finds such events at its next poll (`pollIntervalMs`).
+   */
+  watch?(wake: () => void): Promise<() => Promise<void>>;
   /** Releases this process's resources. The user's own pool or client is not closed. */
   close(): Promise<void>;
 }

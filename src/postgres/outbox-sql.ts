@@ -11,29 +11,36 @@ const COLUMNS =
 /** Set (transaction-local) by the probe a pipelined enqueue sends before its INSERT. */
 const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 
-const enqueueStatement = (s: string, guard: string) =>
+/**
+ * `woken` notifies the schema's channel only while a listening store is idle (its last claim
+ * found nothing): a busy drainer claims again by itself, and a notifying commit takes a
+ * database-wide lock. Same channel, same empty payload: one notification per transaction at most.
+ */
+const enqueueStatement = (s: string, channel: string, guard: string) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
 SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
 FROM (
   SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
-                    ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked
+                    ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked,
+         (SELECT count(*) FROM (SELECT pg_notify('${channel}', '') FROM ${s}.outbox_idle_listeners
+                                WHERE idle_until > clock_timestamp() LIMIT 1) AS n) AS woken
   FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)
-) AS locks ${guard}
+) AS locks WHERE locks.woken >= 0 ${guard}
 ON CONFLICT (event_id) DO NOTHING`;
 
-export const outboxSql = (s: string) => ({
+export const outboxSql = (s: string, channel: string) => ({
   /**
    * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). The aggregate takes
    * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
    */
-  enqueue: enqueueStatement(s, ''),
+  enqueue: enqueueStatement(s, channel, ''),
   /**
    * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
    * pipelines them: one round trip). It writes only if the probe ran in this transaction: when
    * the probe was refused (no transaction block), this statement runs on its own and must not
    * commit a row by itself.
    */
-  enqueueAfterProbe: enqueueStatement(s, `WHERE current_setting('${PROBE_SETTING}', true) = 'on'`),
+  enqueueAfterProbe: enqueueStatement(s, channel, `AND current_setting('${PROBE_SETTING}', true) = 'on'`),
   /**
    * One message, no parameters: refused outside a transaction block (SQLSTATE 25P01), and then
    * none of it runs; inside one, it marks the transaction for `enqueueAfterProbe` (`SET LOCAL`:
@@ -85,6 +92,12 @@ WHERE u.event_id = $1 AND u.state <> 'delivered'`,
   /** $1 owner, $2 event ids this process still sends: frees every other claim it holds. */
   releaseOrphans: `UPDATE ${s}.outbox SET claimed_by = NULL, claim_expires_at = NULL
 WHERE claimed_by = $1 AND state = 'pending' AND NOT (event_id = ANY ($2::text[]))`,
+  /** $1 owner, $2 ms: this store listens and its last claim found nothing. */
+  markIdle: `INSERT INTO ${s}.outbox_idle_listeners (owner, idle_until)
+VALUES ($1, clock_timestamp() + $2::integer * interval '1 millisecond')
+ON CONFLICT (owner) DO UPDATE SET idle_until = EXCLUDED.idle_until`,
+  /** $1 owner. */
+  markBusy: `DELETE FROM ${s}.outbox_idle_listeners WHERE owner = $1`,
   stops: `SELECT tenant_id, reason, since FROM ${s}.outbox_tenant_stops ORDER BY tenant_id`,
   /** $1 tenant, $2 reason, $3 since (unix ms). */
   stop: `INSERT INTO ${s}.outbox_tenant_stops (tenant_id, reason, since) VALUES ($1, $2, $3)

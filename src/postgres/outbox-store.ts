@@ -10,10 +10,11 @@ import type {
 } from '../outbox/store.js';
 import { type PostgresDb, toDatabase } from './database.js';
 import { cleaner } from './inbox.js';
+import { listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
 import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
-import { lockSpace } from './outbox-schema.js';
+import { lockSpace, wakeChannel } from './outbox-schema.js';
 import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
 import { quoteSchema } from './schema/identifier.js';
@@ -43,6 +44,10 @@ import { quoteSchema } from './schema/identifier.js';
  * await outbox.start();
  * ```
  */
+/** An idle mark outlives a killed process by at most this long; a live idle store renews it. */
+const IDLE_TTL_MS = 10 * 60_000;
+const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
+
 export function postgresStore(
   db: PostgresDb,
   options: PostgresStoreOptions = {},
@@ -50,7 +55,8 @@ export function postgresStore(
   const settings = resolveStoreOptions(options);
   const s = quoteSchema(settings.schema, 'postgresStore');
   const database = toDatabase(db, 'postgresStore');
-  const sql = outboxSql(s);
+  const channel = wakeChannel(s);
+  const sql = outboxSql(s, channel);
   const space = lockSpace(s);
   const cleanup = cleaner(database, sql.cleanup, settings);
   // Who holds a claim: this store instance (a process may run several outboxes).
@@ -60,6 +66,29 @@ export function postgresStore(
   // A claim whose answer was lost (the connection broke) may have committed: its rows are
   // freed at the next claim instead of waiting for their lease.
   let claimsInDoubt = false;
+  // Wake-ups (`listen`): whether this store listens now, and when it last recorded itself idle.
+  let listening = false;
+  let idleSince: number | undefined;
+
+  /** Claims once; when listening, records an empty claim as idle and a fruitful one as busy. */
+  const claimOnce = async (params: readonly unknown[]): Promise<OutboxRow[]> => {
+    const claimed = await rows(sql.claim, params);
+    if (!listening) return claimed;
+    if (claimed.length > 0) {
+      if (idleSince !== undefined) {
+        idleSince = undefined;
+        await database.query(sql.markBusy, [owner]);
+      }
+      return claimed;
+    }
+    const now = Date.now();
+    if (idleSince !== undefined && now - idleSince < IDLE_REFRESH_MS) return claimed;
+    const first = idleSince === undefined;
+    idleSince = now;
+    await database.query(sql.markIdle, [owner, IDLE_TTL_MS]);
+    // A row committed before the mark and after the claim notified no one: look once more.
+    return first ? rows(sql.claim, params) : claimed;
+  };
 
   const run = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -121,7 +150,7 @@ export function postgresStore(
         }
         let claimed: OutboxRow[];
         try {
-          claimed = await rows(sql.claim, [
+          claimed = await claimOnce([
             owner,
             request.limit,
             request.maxInFlight,
@@ -196,6 +225,20 @@ export function postgresStore(
         for (const row of found) counts[row.state] = row.n;
         return counts;
       }),
+
+    ...(settings.listen && {
+      watch: (wake: () => void) =>
+        run('listen', async () => {
+          const stop = await listenOn(settings.listen!, channel, wake);
+          listening = true;
+          return async () => {
+            listening = false;
+            idleSince = undefined;
+            await stop();
+            await database.query(sql.markBusy, [owner]).catch(() => undefined);
+          };
+        }),
+    }),
 
     countsByTenant: () =>
       run('countsByTenant', async () => {
