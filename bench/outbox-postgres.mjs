@@ -22,6 +22,7 @@ import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox } from 'loyalty-partner-sdk/outbox';
 import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
+import postgres from 'postgres';
 import { SECRET } from './fixtures.mjs';
 import { goal, median } from './harness.mjs';
 
@@ -65,12 +66,18 @@ const payload = (i, customer) => ({
   channel: 'Pos',
 });
 
-/** Sale transactions with and without the enqueue, interleaved; returns µs per transaction. */
-async function enqueueOverhead(url) {
+/**
+ * Sale transactions with and without the enqueue, interleaved; returns µs per transaction. With
+ * `pg` (one statement at a time: the enqueue is one more round trip) and with postgres.js, where
+ * the sale's INSERT and the enqueue are pipelined in the transaction, as postgres.js does for
+ * the queries of `sql.begin(tx => [...])`: the enqueue then adds no round trip.
+ */
+async function enqueueOverhead(url, { withPostgresJs }) {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const sql = withPostgresJs ? postgres(url, { max: 1, onnotice: () => undefined }) : undefined;
   const schema = `bench_${process.pid}`;
   await migrate(pool, { schema });
-  await pool.query(`CREATE TABLE "${schema}".sales (
+  await pool.query(`CREATE TABLE IF NOT EXISTS "${schema}".sales (
     id bigserial PRIMARY KEY, invoice text NOT NULL, customer text NOT NULL, total numeric NOT NULL,
     sold_at timestamptz NOT NULL DEFAULT now())`);
   // Never drained here: the client points nowhere, and the outbox only stores.
@@ -79,27 +86,39 @@ async function enqueueOverhead(url) {
   await outbox.start();
   await outbox.stopTenant('default', 'benchmark: enqueue only');
   const tx = await pool.connect();
+  const insertSale = `INSERT INTO "${schema}".sales (invoice, customer, total) VALUES ($1, $2, $3)`;
   let n = 0;
-  const sale = async (withEvent) => {
+  const pgSale = async (withEvent) => {
     const i = n++;
     const customer = `cust-${i % 50}`;
     await tx.query('BEGIN');
-    await tx.query(`INSERT INTO "${schema}".sales (invoice, customer, total) VALUES ($1, $2, $3)`, [
-      `inv-${i}`,
-      customer,
-      86.96,
-    ]);
+    await tx.query(insertSale, [`inv-${i}`, customer, 86.96]);
     if (withEvent) await outbox.enqueue('InvoiceEarned', payload(i, customer), { tx });
     await tx.query('COMMIT');
   };
-  const samples = { sale: [], withEvent: [] };
+  const jsSale = (withEvent) => {
+    const i = n++;
+    const customer = `cust-${i % 50}`;
+    return sql.begin((t) => [
+      t.unsafe(insertSale, [`inv-${i}`, customer, 86.96]),
+      ...(withEvent ? [outbox.enqueue('InvoiceEarned', payload(i, customer), { tx: t })] : []),
+    ]);
+  };
+  const contenders = [
+    ['pgSale', () => pgSale(false)],
+    ['pgWithEvent', () => pgSale(true)],
+    ...(sql
+      ? [
+          ['jsSale', () => jsSale(false)],
+          ['jsWithEvent', () => jsSale(true)],
+        ]
+      : []),
+  ];
+  const samples = Object.fromEntries(contenders.map(([name]) => [name, []]));
   for (let round = -2; round < SETTINGS.rounds; round++) {
-    for (const [name, withEvent] of [
-      ['sale', false],
-      ['withEvent', true],
-    ]) {
+    for (const [name, sale] of contenders) {
       const started = performance.now();
-      for (let i = 0; i < SETTINGS.salesPerSample; i++) await sale(withEvent);
+      for (let i = 0; i < SETTINGS.salesPerSample; i++) await sale();
       // The first two rounds warm up the JIT, the plans and the connection.
       if (round >= 0) samples[name].push(((performance.now() - started) * 1000) / SETTINGS.salesPerSample);
     }
@@ -107,8 +126,9 @@ async function enqueueOverhead(url) {
   tx.release();
   await outbox.close();
   await client.close();
+  await sql?.end();
   await pool.end();
-  return { sale: median(samples.sale), withEvent: median(samples.withEvent) };
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
 }
 
 /** A service 20 ms away: every request is answered 200 after `latencyMs`. */
@@ -205,23 +225,29 @@ export async function run() {
   const fast = process.env.DATABASE_URL ? durable : await startPostgres();
   const server = fork(SELF, ['--serve'], { stdio: 'inherit' });
   try {
-    const onDisk = await enqueueOverhead(durable.url);
-    const noFsync = await enqueueOverhead(fast.url);
+    const onDisk = await enqueueOverhead(durable.url, { withPostgresJs: true });
+    const noFsync = await enqueueOverhead(fast.url, { withPostgresJs: false });
     const [{ port }] = await once(server, 'message');
     const origin = `http://127.0.0.1:${port}`;
     const one = await drainRate(fast.url, origin, 1);
     const many = await drainRate(fast.url, origin, SETTINGS.processes);
-    const overhead = onDisk.withEvent / onDisk.sale - 1;
+    const overhead = onDisk.pgWithEvent / onDisk.pgSale - 1;
+    const jsOverhead = onDisk.jsWithEvent / onDisk.jsSale - 1;
     return {
       sections: [
         {
-          title: 'one-row sale transaction on pg, µs (median)',
+          title: 'one-row sale transaction, µs (median)',
           unit: 'µs',
           rows: [
-            { name: 'sale alone, default durability', value: onDisk.sale },
-            { name: 'sale + enqueue({ tx }), default durability', value: onDisk.withEvent },
-            { name: 'sale alone, fsync off', value: noFsync.sale },
-            { name: 'sale + enqueue({ tx }), fsync off', value: noFsync.withEvent },
+            { name: 'pg: sale alone, default durability', value: onDisk.pgSale },
+            { name: 'pg: sale + enqueue({ tx }), default durability', value: onDisk.pgWithEvent },
+            { name: 'postgres.js: sale alone, default durability', value: onDisk.jsSale },
+            {
+              name: 'postgres.js: sale + enqueue({ tx }) pipelined, default durability',
+              value: onDisk.jsWithEvent,
+            },
+            { name: 'pg: sale alone, fsync off', value: noFsync.pgSale },
+            { name: 'pg: sale + enqueue({ tx }), fsync off', value: noFsync.pgWithEvent },
           ],
         },
         {
@@ -234,13 +260,30 @@ export async function run() {
         },
       ],
       goals: [
-        goal('transactional enqueue adds to a one-row sale (default durability)', overhead * 100, 30, {
+        goal('transactional enqueue adds to a one-row sale (pg, default durability)', overhead * 100, 30, {
           atMost: true,
           unit: '%',
         }),
+        goal(
+          'transactional enqueue adds to a one-row sale (postgres.js, default durability)',
+          jsOverhead * 100,
+          30,
+          {
+            atMost: true,
+            unit: '%',
+          },
+        ),
         goal(`drain with ${SETTINGS.processes} processes vs 1, 20 ms away`, many / one, 3),
       ],
-      ratios: { onDisk, noFsync, overhead, noFsyncOverhead: noFsync.withEvent / noFsync.sale - 1, one, many },
+      ratios: {
+        onDisk,
+        noFsync,
+        overhead,
+        jsOverhead,
+        noFsyncOverhead: noFsync.pgWithEvent / noFsync.pgSale - 1,
+        one,
+        many,
+      },
     };
   } finally {
     server.disconnect();
