@@ -19,6 +19,10 @@ import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
 import { quoteSchema } from './schema/identifier.js';
 
+/** An idle mark outlives a killed process by at most this long; a live idle store renews it. */
+const IDLE_TTL_MS = 10 * 60_000;
+const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
+
 /**
  * The outbox in the POS server's own Postgres, for `createOutbox({ store })`:
  * `outbox.enqueue(type, payload, { tx })` writes the event with the caller's transaction, so it
@@ -44,10 +48,6 @@ import { quoteSchema } from './schema/identifier.js';
  * await outbox.start();
  * ```
  */
-/** An idle mark outlives a killed process by at most this long; a live idle store renews it. */
-const IDLE_TTL_MS = 10 * 60_000;
-const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
-
 export function postgresStore(
   db: PostgresDb,
   options: PostgresStoreOptions = {},
