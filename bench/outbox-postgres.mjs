@@ -100,7 +100,8 @@ async function enqueueOverhead(url, { withPostgresJs }) {
     const i = n++;
     const customer = `cust-${i % 50}`;
     return sql.begin((t) => [
-      t.unsafe(insertSale, [`inv-${i}`, customer, 86.96]),
+      // Prepared, as a tagged template sql`...` is by default.
+      t.unsafe(insertSale, [`inv-${i}`, customer, 86.96], { prepare: true }),
       ...(withEvent ? [outbox.enqueue('InvoiceEarned', payload(i, customer), { tx: t })] : []),
     ]);
   };

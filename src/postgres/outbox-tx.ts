@@ -17,7 +17,7 @@ import type { OutboxSql } from './outbox-sql.js';
  */
 export type PostgresOutboxTx =
   | { query(text: string, values?: unknown[]): Promise<unknown> }
-  | { unsafe(text: string, values?: unknown[]): PromiseLike<unknown> };
+  | { unsafe(text: string, values?: unknown[], options?: { prepare?: boolean }): PromiseLike<unknown> };
 
 type Fn = (...args: never[]) => unknown;
 // A postgres.js \`sql\` is a function with properties.
@@ -94,7 +94,8 @@ export async function enqueueWithTx(
       // the one that explains the other's.
       const [probed, inserted] = await Promise.allSettled([
         call(tx, runs, sql.probeTransaction),
-        call(tx, runs, sql.enqueueAfterProbe, [...params]),
+        // Prepared: otherwise postgres.js describes the statement first, a round trip of its own.
+        call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true }),
       ]);
       if (probed.status === 'rejected') throw probed.reason;
       if (inserted.status === 'rejected') throw inserted.reason;
