@@ -1,4 +1,10 @@
+import type { SqlRunner } from './database.js';
 import { PostgresStoreError } from './errors.js';
+import type { OutboxSql } from './outbox-sql.js';
+
+/** An idle mark outlives a killed process by at most this long; a live idle store renews it. */
+const IDLE_TTL_MS = 10 * 60_000;
+const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
 
 /**
  * What `postgresStore(db, { listen })` accepts: a dedicated, connected `pg.Client` (not a pool's
@@ -62,5 +68,40 @@ export async function listenOn(
   return async () => {
     client.removeListener('notification', onNotification);
     await client.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+  };
+}
+
+/**
+ * This store's row in `outbox_idle_listeners`, which makes enqueues notify: present while the
+ * store listens and its last claim (open to every tenant) found nothing, absent once one finds
+ * work. Written only when that changes (and renewed while idle), never per claim under load.
+ */
+export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
+  let listening = false;
+  let idleSince: number | undefined;
+  return {
+    /** Records the claim's outcome; true when this store has just been marked idle. */
+    async afterClaim(claimed: number): Promise<boolean> {
+      if (!listening) return false;
+      if (claimed > 0) {
+        if (idleSince !== undefined) {
+          idleSince = undefined;
+          await database.query(sql.markBusy, [owner]);
+        }
+        return false;
+      }
+      const now = Date.now();
+      if (idleSince !== undefined && now - idleSince < IDLE_REFRESH_MS) return false;
+      const first = idleSince === undefined;
+      idleSince = now;
+      await database.query(sql.markIdle, [owner, IDLE_TTL_MS]);
+      return first;
+    },
+    async listening(on: boolean): Promise<void> {
+      listening = on;
+      if (on || idleSince === undefined) return;
+      idleSince = undefined;
+      await database.query(sql.markBusy, [owner]).catch(() => undefined);
+    },
   };
 }

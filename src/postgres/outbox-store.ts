@@ -10,7 +10,7 @@ import type {
 } from '../outbox/store.js';
 import { type PostgresDb, toDatabase } from './database.js';
 import { cleaner } from './inbox.js';
-import { listenOn } from './outbox-listen.js';
+import { idleMarks, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
 import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
@@ -18,10 +18,6 @@ import { lockSpace, wakeChannel } from './outbox-schema.js';
 import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
 import { quoteSchema } from './schema/identifier.js';
-
-/** An idle mark outlives a killed process by at most this long; a live idle store renews it. */
-const IDLE_TTL_MS = 10 * 60_000;
-const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
 
 /**
  * The outbox in the POS server's own Postgres, for `createOutbox({ store })`:
@@ -66,29 +62,8 @@ export function postgresStore(
   // A claim whose answer was lost (the connection broke) may have committed: its rows are
   // freed at the next claim instead of waiting for their lease.
   let claimsInDoubt = false;
-  // Wake-ups (`listen`): whether this store listens now, and when it last recorded itself idle.
-  let listening = false;
-  let idleSince: number | undefined;
-
-  /** Claims once; when listening, records an empty claim as idle and a fruitful one as busy. */
-  const claimOnce = async (params: readonly unknown[]): Promise<OutboxRow[]> => {
-    const claimed = await rows(sql.claim, params);
-    if (!listening) return claimed;
-    if (claimed.length > 0) {
-      if (idleSince !== undefined) {
-        idleSince = undefined;
-        await database.query(sql.markBusy, [owner]);
-      }
-      return claimed;
-    }
-    const now = Date.now();
-    if (idleSince !== undefined && now - idleSince < IDLE_REFRESH_MS) return claimed;
-    const first = idleSince === undefined;
-    idleSince = now;
-    await database.query(sql.markIdle, [owner, IDLE_TTL_MS]);
-    // A row committed before the mark and after the claim notified no one: look once more.
-    return first ? rows(sql.claim, params) : claimed;
-  };
+  // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
+  const idle = idleMarks(database, sql, owner);
 
   const run = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -150,7 +125,7 @@ export function postgresStore(
         }
         let claimed: OutboxRow[];
         try {
-          claimed = await claimOnce([
+          const params = [
             owner,
             request.limit,
             request.maxInFlight,
@@ -158,7 +133,14 @@ export function postgresStore(
             request.onlyTenants ?? null,
             request.skipTenants,
             settings.claimWindow,
-          ]);
+          ];
+          claimed = await rows(sql.claim, params);
+          // Only a claim open to every tenant can tell that this store has nothing to do.
+          if (request.onlyTenants === undefined && (await idle.afterClaim(claimed.length))) {
+            // A row committed between that claim and the idle mark notified no one: look again.
+            claimed = await rows(sql.claim, params);
+            await idle.afterClaim(claimed.length);
+          }
         } catch (err) {
           claimsInDoubt = true;
           throw err;
@@ -230,12 +212,10 @@ export function postgresStore(
       watch: (wake: () => void) =>
         run('listen', async () => {
           const stop = await listenOn(settings.listen!, channel, wake);
-          listening = true;
+          idle.listening(true);
           return async () => {
-            listening = false;
-            idleSince = undefined;
+            await idle.listening(false);
             await stop();
-            await database.query(sql.markBusy, [owner]).catch(() => undefined);
           };
         }),
     }),
