@@ -226,12 +226,15 @@ export async function run() {
   const fast = process.env.DATABASE_URL ? durable : await startPostgres();
   const server = fork(SELF, ['--serve'], { stdio: 'inherit' });
   try {
-    const onDisk = await enqueueOverhead(durable.url, { withPostgresJs: true });
-    const noFsync = await enqueueOverhead(fast.url, { withPostgresJs: false });
+    // OUTBOX_PG_PART=enqueue or =drain runs one comparison only (while tuning one of them).
+    const part = process.env.OUTBOX_PG_PART;
+    const skipped = { pgSale: 0, pgWithEvent: 0, jsSale: 0, jsWithEvent: 0 };
+    const onDisk = part === 'drain' ? skipped : await enqueueOverhead(durable.url, { withPostgresJs: true });
+    const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
     const [{ port }] = await once(server, 'message');
     const origin = `http://127.0.0.1:${port}`;
-    const one = await drainRate(fast.url, origin, 1);
-    const many = await drainRate(fast.url, origin, SETTINGS.processes);
+    const one = part === 'enqueue' ? 0 : await drainRate(fast.url, origin, 1);
+    const many = part === 'enqueue' ? 0 : await drainRate(fast.url, origin, SETTINGS.processes);
     const overhead = onDisk.pgWithEvent / onDisk.pgSale - 1;
     const jsOverhead = onDisk.jsWithEvent / onDisk.jsSale - 1;
     return {

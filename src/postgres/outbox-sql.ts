@@ -34,6 +34,8 @@ export const outboxSql = (s: string, channel: string) => ({
    * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
    */
   enqueue: enqueueStatement(s, channel, ''),
+  /** `enqueue` prepared by name on a `pg` connection (one name per schema: one text per name). */
+  enqueueName: `loyalty_outbox_enqueue_${channel.slice('loyalty_outbox_'.length)}`,
   /**
    * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
    * pipelines them: one round trip). It writes only if the probe ran in this transaction: when

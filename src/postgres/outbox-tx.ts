@@ -86,8 +86,9 @@ export async function enqueueWithTx(
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
     if (status === 'T') {
-      // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip.
-      await call(tx, runs, sql.enqueue, [...params]);
+      // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
+      // statement: parsed and planned once per connection, not at every sale.
+      await call(tx, runs, { name: sql.enqueueName, text: sql.enqueue, values: [...params] });
     } else if (runs === 'unsafe') {
       // postgres.js: the probe and the guarded INSERT go out together (pipelined, one round
       // trip). Both are awaited so neither rejection is left unhandled; the probe's refusal is
