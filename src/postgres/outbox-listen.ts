@@ -85,8 +85,14 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
       if (!listening) return false;
       if (claimed > 0) {
         if (idleSince !== undefined) {
-          idleSince = undefined;
-          await database.query(sql.markBusy, [owner]);
+          // The rows are claimed: a failure here must not lose them (the mark is tried again at
+          // the next fruitful claim; meanwhile enqueues notify for nothing, no more).
+          await database.query(sql.markBusy, [owner]).then(
+            () => {
+              idleSince = undefined;
+            },
+            () => undefined,
+          );
         }
         return false;
       }
