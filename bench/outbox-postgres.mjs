@@ -8,7 +8,11 @@
  *    runs). The same on a no-fsync cluster is shown beside it, for the worst case.
  * 2. How fast 1 and 4 processes drain the same backlog to a service 20 ms away (a loopback
  *    server that answers every request after 20 ms). The backlog is enqueued in one open
- *    transaction while the drainers already run, and its COMMIT starts the clock.
+ *    transaction while the drainers already run (idle, listening: `postgresStore({ listen })`),
+ *    and its COMMIT starts the clock. The drainers' own CPU per event is reported beside it.
+ *
+ * While tuning: OUTBOX_PG_PART=enqueue|drain runs one comparison; CLAIM_WINDOW, POLL_MS and
+ * NO_LISTEN=1 change the drainers' claim window, poll interval and wake-ups.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,6 +26,7 @@ import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox } from 'loyalty-partner-sdk/outbox';
 import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
+import postgres from 'postgres';
 import { SECRET } from './fixtures.mjs';
 import { goal, median } from './harness.mjs';
 
@@ -36,6 +41,8 @@ const SETTINGS = {
   customersPerTenant: 50,
   latencyMs: 20,
   processes: 4,
+  /** Oldest pending rows each claim weighs: above the 128 events in flight (8 tenants x 16). */
+  claimWindow: Number(process.env.CLAIM_WINDOW ?? 1_000),
 };
 const SELF = fileURLToPath(import.meta.url);
 
@@ -65,12 +72,18 @@ const payload = (i, customer) => ({
   channel: 'Pos',
 });
 
-/** Sale transactions with and without the enqueue, interleaved; returns µs per transaction. */
-async function enqueueOverhead(url) {
+/**
+ * Sale transactions with and without the enqueue, interleaved; returns µs per transaction. With
+ * `pg` (one statement at a time: the enqueue is one more round trip) and with postgres.js, where
+ * the sale's INSERT and the enqueue are pipelined in the transaction, as postgres.js does for
+ * the queries of `sql.begin(tx => [...])`: the enqueue then adds no round trip.
+ */
+async function enqueueOverhead(url, { withPostgresJs }) {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const sql = withPostgresJs ? postgres(url, { max: 1, onnotice: () => undefined }) : undefined;
   const schema = `bench_${process.pid}`;
   await migrate(pool, { schema });
-  await pool.query(`CREATE TABLE "${schema}".sales (
+  await pool.query(`CREATE TABLE IF NOT EXISTS "${schema}".sales (
     id bigserial PRIMARY KEY, invoice text NOT NULL, customer text NOT NULL, total numeric NOT NULL,
     sold_at timestamptz NOT NULL DEFAULT now())`);
   // Never drained here: the client points nowhere, and the outbox only stores.
@@ -79,27 +92,40 @@ async function enqueueOverhead(url) {
   await outbox.start();
   await outbox.stopTenant('default', 'benchmark: enqueue only');
   const tx = await pool.connect();
+  const insertSale = `INSERT INTO "${schema}".sales (invoice, customer, total) VALUES ($1, $2, $3)`;
   let n = 0;
-  const sale = async (withEvent) => {
+  const pgSale = async (withEvent) => {
     const i = n++;
     const customer = `cust-${i % 50}`;
     await tx.query('BEGIN');
-    await tx.query(`INSERT INTO "${schema}".sales (invoice, customer, total) VALUES ($1, $2, $3)`, [
-      `inv-${i}`,
-      customer,
-      86.96,
-    ]);
+    await tx.query(insertSale, [`inv-${i}`, customer, 86.96]);
     if (withEvent) await outbox.enqueue('InvoiceEarned', payload(i, customer), { tx });
     await tx.query('COMMIT');
   };
-  const samples = { sale: [], withEvent: [] };
+  const jsSale = (withEvent) => {
+    const i = n++;
+    const customer = `cust-${i % 50}`;
+    return sql.begin((t) => [
+      // Prepared, as a tagged template sql`...` is by default.
+      t.unsafe(insertSale, [`inv-${i}`, customer, 86.96], { prepare: true }),
+      ...(withEvent ? [outbox.enqueue('InvoiceEarned', payload(i, customer), { tx: t })] : []),
+    ]);
+  };
+  const contenders = [
+    ['pgSale', () => pgSale(false)],
+    ['pgWithEvent', () => pgSale(true)],
+    ...(sql
+      ? [
+          ['jsSale', () => jsSale(false)],
+          ['jsWithEvent', () => jsSale(true)],
+        ]
+      : []),
+  ];
+  const samples = Object.fromEntries(contenders.map(([name]) => [name, []]));
   for (let round = -2; round < SETTINGS.rounds; round++) {
-    for (const [name, withEvent] of [
-      ['sale', false],
-      ['withEvent', true],
-    ]) {
+    for (const [name, sale] of contenders) {
       const started = performance.now();
-      for (let i = 0; i < SETTINGS.salesPerSample; i++) await sale(withEvent);
+      for (let i = 0; i < SETTINGS.salesPerSample; i++) await sale();
       // The first two rounds warm up the JIT, the plans and the connection.
       if (round >= 0) samples[name].push(((performance.now() - started) * 1000) / SETTINGS.salesPerSample);
     }
@@ -107,8 +133,9 @@ async function enqueueOverhead(url) {
   tx.release();
   await outbox.close();
   await client.close();
+  await sql?.end();
   await pool.end();
-  return { sale: median(samples.sale), withEvent: median(samples.withEvent) };
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
 }
 
 /** A service 20 ms away: every request is answered 200 after `latencyMs`. */
@@ -140,17 +167,30 @@ async function drain(url, schema, origin) {
     }
     return clients.get(tenantId);
   };
+  // Woken by LISTEN when the backlog commits, then driven by its own answers; the poll is the
+  // default. (A 20 ms poll in every drainer made the claims, serialised per schema, the limit:
+  // four processes polling 50 times a second each queued behind each other's claims.)
+  const listen = new pg.Client({ connectionString: url });
+  await listen.connect();
   const outbox = createOutbox({
     clientFor,
-    store: postgresStore(pool, { schema }),
+    store: postgresStore(pool, {
+      schema,
+      claimWindow: SETTINGS.claimWindow,
+      ...(!process.env.NO_LISTEN && { listen }),
+    }),
     concurrency: SETTINGS.tenants,
-    pollIntervalMs: 20,
+    pollIntervalMs: Number(process.env.POLL_MS ?? 1_000),
   });
   await outbox.start();
   process.send({ ready: true });
   await once(process, 'message');
+  // The CPU this drainer used (µs), to tell a CPU-bound drain from a latency-bound one.
+  const { user, system } = process.cpuUsage();
+  process.send({ cpuMicros: user + system });
   await outbox.close();
   for (const client of clients.values()) await client.close();
+  await listen.end();
   await pool.end();
   process.exit(0);
 }
@@ -191,10 +231,12 @@ async function drainRate(url, origin, count) {
   );
   if (rows.length !== 1 || rows[0].state !== 'delivered')
     throw new Error(`drain ended with ${JSON.stringify(rows)}`);
+  const used = children.map((child) => once(child, 'message'));
   for (const child of children) child.send('stop');
+  const cpuMicros = (await Promise.all(used)).reduce((sum, [{ cpuMicros }]) => sum + cpuMicros, 0);
   await Promise.all(children.map((child) => once(child, 'exit')));
   await pool.end();
-  return rate;
+  return { rate, cpuPerEvent: cpuMicros / SETTINGS.drainEvents };
 }
 
 export async function run() {
@@ -205,23 +247,34 @@ export async function run() {
   const fast = process.env.DATABASE_URL ? durable : await startPostgres();
   const server = fork(SELF, ['--serve'], { stdio: 'inherit' });
   try {
-    const onDisk = await enqueueOverhead(durable.url);
-    const noFsync = await enqueueOverhead(fast.url);
+    // OUTBOX_PG_PART=enqueue or =drain runs one comparison only (while tuning one of them).
+    const part = process.env.OUTBOX_PG_PART;
+    const skipped = { pgSale: 0, pgWithEvent: 0, jsSale: 0, jsWithEvent: 0 };
+    const onDisk = part === 'drain' ? skipped : await enqueueOverhead(durable.url, { withPostgresJs: true });
+    const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
     const [{ port }] = await once(server, 'message');
     const origin = `http://127.0.0.1:${port}`;
-    const one = await drainRate(fast.url, origin, 1);
-    const many = await drainRate(fast.url, origin, SETTINGS.processes);
-    const overhead = onDisk.withEvent / onDisk.sale - 1;
+    const none = { rate: 0, cpuPerEvent: 0 };
+    const oneRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, 1);
+    const manyRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, SETTINGS.processes);
+    const [one, many] = [oneRun.rate, manyRun.rate];
+    const overhead = onDisk.pgWithEvent / onDisk.pgSale - 1;
+    const jsOverhead = onDisk.jsWithEvent / onDisk.jsSale - 1;
     return {
       sections: [
         {
-          title: 'one-row sale transaction on pg, µs (median)',
+          title: 'one-row sale transaction, µs (median)',
           unit: 'µs',
           rows: [
-            { name: 'sale alone, default durability', value: onDisk.sale },
-            { name: 'sale + enqueue({ tx }), default durability', value: onDisk.withEvent },
-            { name: 'sale alone, fsync off', value: noFsync.sale },
-            { name: 'sale + enqueue({ tx }), fsync off', value: noFsync.withEvent },
+            { name: 'pg: sale alone, default durability', value: onDisk.pgSale },
+            { name: 'pg: sale + enqueue({ tx }), default durability', value: onDisk.pgWithEvent },
+            { name: 'postgres.js: sale alone, default durability', value: onDisk.jsSale },
+            {
+              name: 'postgres.js: sale + enqueue({ tx }) pipelined, default durability',
+              value: onDisk.jsWithEvent,
+            },
+            { name: 'pg: sale alone, fsync off', value: noFsync.pgSale },
+            { name: 'pg: sale + enqueue({ tx }), fsync off', value: noFsync.pgWithEvent },
           ],
         },
         {
@@ -232,15 +285,40 @@ export async function run() {
             { name: `${SETTINGS.processes} processes`, opsPerSec: many },
           ],
         },
+        {
+          title: 'drainer CPU per delivered event (all drainers, start-up included), µs',
+          unit: 'µs',
+          rows: [
+            { name: '1 process', value: oneRun.cpuPerEvent },
+            { name: `${SETTINGS.processes} processes`, value: manyRun.cpuPerEvent },
+          ],
+        },
       ],
       goals: [
-        goal('transactional enqueue adds to a one-row sale (default durability)', overhead * 100, 30, {
+        goal('transactional enqueue adds to a one-row sale (pg, default durability)', overhead * 100, 30, {
           atMost: true,
           unit: '%',
         }),
+        goal(
+          'transactional enqueue adds to a one-row sale (postgres.js, default durability)',
+          jsOverhead * 100,
+          30,
+          {
+            atMost: true,
+            unit: '%',
+          },
+        ),
         goal(`drain with ${SETTINGS.processes} processes vs 1, 20 ms away`, many / one, 3),
-      ],
-      ratios: { onDisk, noFsync, overhead, noFsyncOverhead: noFsync.withEvent / noFsync.sale - 1, one, many },
+      ].filter((g) => Number.isFinite(g.value)),
+      ratios: {
+        onDisk,
+        noFsync,
+        overhead,
+        jsOverhead,
+        noFsyncOverhead: noFsync.pgWithEvent / noFsync.pgSale - 1,
+        one,
+        many,
+      },
     };
   } finally {
     server.disconnect();

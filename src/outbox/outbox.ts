@@ -61,6 +61,7 @@ class DurableOutbox {
   private closing: Promise<void> | undefined;
   private nextSeq = 1;
   private unobserve: () => void = () => undefined;
+  private unwatch: () => Promise<void> = async () => undefined;
 
   constructor(private readonly options: NormalisedOutboxOptions) {
     const { store } = options;
@@ -184,9 +185,12 @@ class DurableOutbox {
     await stopTenant(this.ctx, this.ctx.tenant(tenantId), reason);
   }
 
-  /** What the gauges report at each collection: the local queue's per-tenant view. */
-  private gaugeReadings(): OutboxGaugeReading[] {
-    if (!this.local) return [];
+  /**
+   * What the gauges report at each collection: the local queue's per-tenant view, or a shared
+   * store's counts over every process (one query per collection).
+   */
+  private gaugeReadings(): OutboxGaugeReading[] | Promise<OutboxGaugeReading[]> {
+    if (!this.local) return this.sharedGaugeReadings();
     const byTenant = new Map<string, OutboxGaugeReading>();
     for (const state of EVENT_STATES) {
       for (const event of this.local.listNow(state)) {
@@ -211,6 +215,17 @@ class DurableOutbox {
     return [...byTenant.values()];
   }
 
+  private async sharedGaugeReadings(): Promise<OutboxGaugeReading[]> {
+    const store = this.ctx.source;
+    if (!store.countsByTenant) return [];
+    return (await store.countsByTenant()).map(({ tenantId, states, oldestPendingAt }) => ({
+      tenantId,
+      pending: states.pending ?? 0,
+      oldestEnqueuedAt: oldestPendingAt ?? undefined,
+      states,
+    }));
+  }
+
   private statsFrom(counts: Readonly<Record<EventState, number>>): OutboxStats {
     const tenants = [...this.ctx.tenants.values()]
       .map((tenant) => tenant.status(this.local?.pendingOf(tenant.tenantId)))
@@ -229,8 +244,21 @@ class DurableOutbox {
     if (this.local) {
       this.nextSeq = this.local.lastSeq + 1;
       for (const event of this.local.listNow('pending')) this.ctx.tenant(event.tenantId);
+    } else if (this.ctx.source.watch) {
+      // Listening before the first claim: an event committed after it finds nothing is not missed.
+      const unwatch = await this.ctx.source
+        .watch(() => this.scheduler.pump())
+        .catch((err: unknown) => {
+          this.starting = undefined;
+          throw err;
+        });
+      this.unwatch = unwatch;
     }
-    if (this.phase !== 'new') return; // close() was called while the store opened.
+    if (this.phase !== 'new') {
+      // close() was called while the store opened.
+      await this.stopWatching();
+      return;
+    }
     this.phase = 'running';
     this.unobserve = observeOutbox(this.options.telemetry, () => this.gaugeReadings(), this.options.now);
     this.scheduler.start();
@@ -256,7 +284,14 @@ class DurableOutbox {
     await Promise.allSettled(this.enqueuing.values());
     await this.scheduler.outcomes.idle();
     this.phase = 'closed';
+    await this.stopWatching().catch(() => undefined);
     await this.ctx.source.close();
+  }
+
+  private stopWatching(): Promise<void> {
+    const stop = this.unwatch;
+    this.unwatch = async () => undefined;
+    return stop();
   }
 
   private async withEvent(

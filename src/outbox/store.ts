@@ -226,6 +226,24 @@ export interface SharedStore<Tx> {
   ): Promise<StoredEvent[]>;
   /** Events per state, every tenant, every process. */
   counts(): Promise<Readonly<Record<EventState, number>>>;
+  /**
+   * Per tenant holding events: its events per state and the enqueue time (Unix ms) of its oldest
+   * pending one, every process. The outbox's gauges read it at each metrics collection (one
+   * query). Optional: without it the gauges stay empty.
+   */
+  countsByTenant?(): Promise<
+    readonly {
+      readonly tenantId: string;
+      readonly states: Readonly<Partial<Record<EventState, number>>>;
+      readonly oldestPendingAt: number | null;
+    }[]
+  >;
+  /**
+   * Calls `wake` when another process may have committed events this one can claim (a Postgres
+   * `LISTEN`); resolves once listening, with what stops it. Optional: without it the outbox
+   * finds such events at its next poll (`pollIntervalMs`).
+   */
+  watch?(wake: () => void): Promise<() => Promise<void>>;
   /** Releases this process's resources. The user's own pool or client is not closed. */
   close(): Promise<void>;
 }

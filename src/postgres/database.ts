@@ -41,7 +41,11 @@ export interface PgPoolLike {
  * ```
  */
 export interface PostgresJsLike {
-  unsafe(text: string, values?: unknown[]): PromiseLike<unknown[] & { count?: number | null }>;
+  unsafe(
+    text: string,
+    values?: unknown[],
+    options?: { prepare?: boolean },
+  ): PromiseLike<unknown[] & { count?: number | null }>;
   /** On the top-level `sql`. */
   begin?: (work: (sql: PostgresJsLike) => Promise<unknown>) => PromiseLike<unknown>;
   /** On a transaction `sql`. */
@@ -189,7 +193,10 @@ function pgClientDatabase(client: PgClientLike): Database {
 function postgresJsDatabase(sql: PostgresJsLike): Database {
   const runner = (target: PostgresJsLike): SqlRunner => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {
-      const result = await target.unsafe(text, params as unknown[]);
+      // Prepared (named, cached per connection): postgres.js's `unsafe` otherwise describes every
+      // statement with parameters first, one more round trip each time. A `prepare: false` given
+      // to postgres() (pgbouncer in transaction mode) still wins.
+      const result = await target.unsafe(text, params as unknown[], { prepare: true });
       return { rows: [...result] as Row[], rowCount: result.count ?? result.length };
     },
   });

@@ -1,6 +1,7 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { PostgresStoreError } from './errors.js';
+import { checkListenClient, type PostgresListenClient } from './outbox-listen.js';
 
 /**
  * Options of {@link postgresStore}.
@@ -42,6 +43,14 @@ export interface PostgresStoreOptions {
    * @default 500
    */
   cleanupBatchSize?: number;
+  /**
+   * A dedicated, connected `pg.Client` (not a pool's) or a postgres.js `sql` on which the store
+   * `LISTEN`s, so an event committed by another process is sent at once instead of at the next
+   * poll (`pollIntervalMs`). Only enqueues that find a listening outbox idle notify: under load
+   * no committing transaction does (see the README, "Wake-ups"). The client stays yours: the
+   * store never closes it.
+   */
+  listen?: PostgresListenClient | undefined;
 }
 
 /**
@@ -59,20 +68,21 @@ export const POSTGRES_STORE_DEFAULTS = {
   claimWindow: 1_000,
   cleanupEvery: 100,
   cleanupBatchSize: 500,
-} as const satisfies Required<PostgresStoreOptions>;
+} as const satisfies Required<Omit<PostgresStoreOptions, 'listen'>>;
 
 export type ResolvedStoreOptions = {
   -readonly [K in keyof typeof POSTGRES_STORE_DEFAULTS]: K extends 'schema' ? string : number;
-};
+} & { listen: PostgresListenClient | undefined };
 
 const whole = (value: number, min: number): boolean => Number.isSafeInteger(value) && value >= min;
 
 /** @throws {PostgresStoreError} `INVALID_OPTIONS` naming each option at fault */
 export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStoreOptions {
-  const resolved = mergeDefaults<PostgresStoreOptions>(
-    POSTGRES_STORE_DEFAULTS,
-    options,
-  ) as ResolvedStoreOptions;
+  const { listen, ...numbers } = options;
+  const resolved = {
+    ...mergeDefaults<Omit<PostgresStoreOptions, 'listen'>>(POSTGRES_STORE_DEFAULTS, numbers),
+    listen: checkListenClient(listen),
+  } as ResolvedStoreOptions;
   const problems: string[] = [];
   if (!whole(resolved.retentionMs, 1))
     problems.push('retentionMs must be a whole number of milliseconds > 0');

@@ -12,6 +12,7 @@ export interface OutboxRow {
   attempts: number;
   first_attempt_at: string | number | null;
   last_error: EventFailure | string | null;
+  trace_context: string | null;
 }
 
 // A driver configured to leave jsonb as text (pg's `types` option) still works.
@@ -28,5 +29,7 @@ export function toStoredEvent(row: OutboxRow): StoredEvent {
     attempts: row.attempts,
     firstAttemptAt: row.first_attempt_at === null ? null : Number(row.first_attempt_at),
     lastError: row.last_error === null ? null : json(row.last_error),
+    // Absent, not undefined, without a trace: the file store's events look the same.
+    ...(row.trace_context === null ? {} : { traceparent: row.trace_context }),
   };
 }

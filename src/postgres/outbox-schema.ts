@@ -14,6 +14,10 @@
  *   once (per key: the first row that touches it, the first that changes it), one hash
  *   aggregate instead of a search per row; the rows that can hold back a row in the window are
  *   all in the window, since they are older.
+ * - Wake-ups: a store given a `listen` client records itself in `outbox_idle_listeners` when a
+ *   claim finds nothing, and the enqueue statement calls `pg_notify` only while such a row is
+ *   live. A drainer that keeps finding work is never recorded, so under load no committing
+ *   transaction notifies (a notifying commit takes a database-wide lock, see the README).
  * - Delivered rows stay (state `delivered`) for the retention period, so an `eventId` enqueued
  *   again within the service's dedup window is recognised; the store deletes them in batches.
  */
@@ -22,6 +26,9 @@ import type { SchemaStep } from './schema/steps.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
 export const lockSpace = (s: string): number => crc32(new TextEncoder().encode(`${s}.outbox`)) | 0;
+
+/** The `LISTEN` channel of one schema's outbox (a schema name may be too long for a channel). */
+export const wakeChannel = (s: string): string => `loyalty_outbox_${(lockSpace(s) >>> 0).toString(16)}`;
 
 export const OUTBOX_SCHEMA_STEP: SchemaStep = {
   version: 2,
@@ -51,6 +58,12 @@ export const OUTBOX_SCHEMA_STEP: SchemaStep = {
     `CREATE INDEX IF NOT EXISTS outbox_pending_seq ON ${s}.outbox (seq) WHERE state = 'pending'`,
     `CREATE INDEX IF NOT EXISTS outbox_settled ON ${s}.outbox (state, seq) WHERE state IN ('parked', 'dead', 'expired')`,
     `CREATE INDEX IF NOT EXISTS outbox_delivered_at ON ${s}.outbox (delivered_at) WHERE state = 'delivered'`,
+    // Stores listening for wake-ups whose last claim found nothing (see outbox-listen.ts). Unlogged:
+    // written when a drainer falls idle or wakes, never worth a WAL flush; empty after a crash.
+    `CREATE UNLOGGED TABLE IF NOT EXISTS ${s}.outbox_idle_listeners (
+  owner      text        PRIMARY KEY,
+  idle_until timestamptz NOT NULL
+)`,
     `CREATE TABLE IF NOT EXISTS ${s}.outbox_tenant_stops (
   tenant_id text   PRIMARY KEY,
   reason    text   NOT NULL,

@@ -6,23 +6,49 @@ export type OutboxSql = ReturnType<typeof outboxSql>;
 
 /** The columns a stored event is read from. */
 const COLUMNS =
-  'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error';
+  'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error, trace_context';
 
-export const outboxSql = (s: string) => ({
+/** Set (transaction-local) by the probe a pipelined enqueue sends before its INSERT. */
+const PROBE_SETTING = 'loyalty_outbox.in_transaction';
+
+/**
+ * `woken` notifies the schema's channel only while a listening store is idle (its last claim
+ * found nothing): a busy drainer claims again by itself, and a notifying commit takes a
+ * database-wide lock. Same channel, same empty payload: one notification per transaction at most.
+ */
+const enqueueStatement = (s: string, channel: string, guard: string) =>
+  `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
+SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
+FROM (
+  SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
+                    ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked,
+         (SELECT count(*) FROM (SELECT pg_notify('${channel}', '') FROM ${s}.outbox_idle_listeners
+                                WHERE idle_until > clock_timestamp() LIMIT 1) AS n) AS woken
+  FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)
+) AS locks WHERE locks.woken >= 0 ${guard}
+ON CONFLICT (event_id) DO NOTHING`;
+
+export const outboxSql = (s: string, channel: string) => ({
   /**
    * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). The aggregate takes
    * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
    */
-  enqueue: `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
-SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
-FROM (
-  SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
-                    ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked
-  FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)
-) AS locks
-ON CONFLICT (event_id) DO NOTHING`,
-  /** One statement, no parameters: refused outside a transaction block (SQLSTATE 25P01). */
-  probeTransaction: 'SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue',
+  enqueue: enqueueStatement(s, channel, ''),
+  /** `enqueue` prepared by name on a `pg` connection (one name per schema: one text per name). */
+  enqueueName: `loyalty_outbox_enqueue_${channel.slice('loyalty_outbox_'.length)}`,
+  /**
+   * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
+   * pipelines them: one round trip). It writes only if the probe ran in this transaction: when
+   * the probe was refused (no transaction block), this statement runs on its own and must not
+   * commit a row by itself.
+   */
+  enqueueAfterProbe: enqueueStatement(s, channel, `AND current_setting('${PROBE_SETTING}', true) = 'on'`),
+  /**
+   * One message, no parameters: refused outside a transaction block (SQLSTATE 25P01), and then
+   * none of it runs; inside one, it marks the transaction for `enqueueAfterProbe` (`SET LOCAL`:
+   * gone at COMMIT or ROLLBACK).
+   */
+  probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /** $1 owner, $2 limit, $3 max in flight per tenant, $4 lease ms, $5 only tenants, $6 skip tenants, $7 window. */
@@ -68,6 +94,12 @@ WHERE u.event_id = $1 AND u.state <> 'delivered'`,
   /** $1 owner, $2 event ids this process still sends: frees every other claim it holds. */
   releaseOrphans: `UPDATE ${s}.outbox SET claimed_by = NULL, claim_expires_at = NULL
 WHERE claimed_by = $1 AND state = 'pending' AND NOT (event_id = ANY ($2::text[]))`,
+  /** $1 owner, $2 ms: this store listens and its last claim found nothing. */
+  markIdle: `INSERT INTO ${s}.outbox_idle_listeners (owner, idle_until)
+VALUES ($1, clock_timestamp() + $2::integer * interval '1 millisecond')
+ON CONFLICT (owner) DO UPDATE SET idle_until = EXCLUDED.idle_until`,
+  /** $1 owner. */
+  markBusy: `DELETE FROM ${s}.outbox_idle_listeners WHERE owner = $1`,
   stops: `SELECT tenant_id, reason, since FROM ${s}.outbox_tenant_stops ORDER BY tenant_id`,
   /** $1 tenant, $2 reason, $3 since (unix ms). */
   stop: `INSERT INTO ${s}.outbox_tenant_stops (tenant_id, reason, since) VALUES ($1, $2, $3)
@@ -78,6 +110,15 @@ ON CONFLICT (tenant_id) DO UPDATE SET reason = EXCLUDED.reason, since = EXCLUDED
   list: `SELECT ${COLUMNS} FROM ${s}.outbox
 WHERE state = $1 AND ($2::text IS NULL OR tenant_id = $2) ORDER BY seq LIMIT $3`,
   counts: `SELECT state, count(*)::integer AS n FROM ${s}.outbox WHERE state <> 'delivered' GROUP BY state`,
+  /**
+   * Per tenant and state, with the oldest pending enqueue. Two branches, each matching a partial
+   * index's predicate, so the delivered rows kept for retention are never scanned.
+   */
+  countsByTenant: `SELECT tenant_id, state, count(*)::integer AS n, min(enqueued_at) AS oldest FROM (
+  SELECT tenant_id, state, enqueued_at FROM ${s}.outbox WHERE state = 'pending'
+  UNION ALL
+  SELECT tenant_id, state, enqueued_at FROM ${s}.outbox WHERE state IN ('parked', 'dead', 'expired')
+) AS live GROUP BY tenant_id, state ORDER BY tenant_id`,
   /** $1 retention ms, $2 batch size. By ctid: one small batch, never the whole table. */
   cleanup: `DELETE FROM ${s}.outbox WHERE ctid IN (
   SELECT ctid FROM ${s}.outbox

@@ -10,10 +10,11 @@ import type {
 } from '../outbox/store.js';
 import { type PostgresDb, toDatabase } from './database.js';
 import { cleaner } from './inbox.js';
+import { idleMarks, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
 import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
-import { lockSpace } from './outbox-schema.js';
+import { lockSpace, wakeChannel } from './outbox-schema.js';
 import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
 import { quoteSchema } from './schema/identifier.js';
@@ -50,7 +51,8 @@ export function postgresStore(
   const settings = resolveStoreOptions(options);
   const s = quoteSchema(settings.schema, 'postgresStore');
   const database = toDatabase(db, 'postgresStore');
-  const sql = outboxSql(s);
+  const channel = wakeChannel(s);
+  const sql = outboxSql(s, channel);
   const space = lockSpace(s);
   const cleanup = cleaner(database, sql.cleanup, settings);
   // Who holds a claim: this store instance (a process may run several outboxes).
@@ -60,6 +62,8 @@ export function postgresStore(
   // A claim whose answer was lost (the connection broke) may have committed: its rows are
   // freed at the next claim instead of waiting for their lease.
   let claimsInDoubt = false;
+  // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
+  const idle = idleMarks(database, sql, owner);
 
   const run = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -101,7 +105,7 @@ export function postgresStore(
         event.enqueuedAt,
         keys.changes,
         keys.needs,
-        null,
+        event.traceparent ?? null,
         space,
         locks.ids,
         locks.exclusive,
@@ -121,7 +125,7 @@ export function postgresStore(
         }
         let claimed: OutboxRow[];
         try {
-          claimed = await rows(sql.claim, [
+          const params = [
             owner,
             request.limit,
             request.maxInFlight,
@@ -129,7 +133,14 @@ export function postgresStore(
             request.onlyTenants ?? null,
             request.skipTenants,
             settings.claimWindow,
-          ]);
+          ];
+          claimed = await rows(sql.claim, params);
+          // Only a claim open to every tenant can tell that this store has nothing to do.
+          if (request.onlyTenants === undefined && (await idle.afterClaim(claimed.length))) {
+            // A row committed between that claim and the idle mark notified no one: look again.
+            claimed = await rows(sql.claim, params);
+            await idle.afterClaim(claimed.length);
+          }
         } catch (err) {
           claimsInDoubt = true;
           throw err;
@@ -195,6 +206,42 @@ export function postgresStore(
         const { rows: found } = await database.query<{ state: EventState; n: number }>(sql.counts);
         for (const row of found) counts[row.state] = row.n;
         return counts;
+      }),
+
+    ...(settings.listen && {
+      watch: (wake: () => void) =>
+        run('listen', async () => {
+          const stop = await listenOn(settings.listen!, channel, wake);
+          idle.listening(true);
+          return async () => {
+            await idle.listening(false);
+            await stop();
+          };
+        }),
+    }),
+
+    countsByTenant: () =>
+      run('countsByTenant', async () => {
+        const { rows: found } = await database.query<{
+          tenant_id: string;
+          state: EventState;
+          n: number;
+          oldest: string | number;
+        }>(sql.countsByTenant);
+        const byTenant = new Map<
+          string,
+          { tenantId: string; states: Partial<Record<EventState, number>>; oldestPendingAt: number | null }
+        >();
+        for (const row of found) {
+          let tenant = byTenant.get(row.tenant_id);
+          if (!tenant) {
+            tenant = { tenantId: row.tenant_id, states: {}, oldestPendingAt: null };
+            byTenant.set(row.tenant_id, tenant);
+          }
+          tenant.states[row.state] = row.n;
+          if (row.state === 'pending') tenant.oldestPendingAt = Number(row.oldest);
+        }
+        return [...byTenant.values()];
       }),
 
     close: () =>

@@ -17,7 +17,7 @@ import type { OutboxSql } from './outbox-sql.js';
  */
 export type PostgresOutboxTx =
   | { query(text: string, values?: unknown[]): Promise<unknown> }
-  | { unsafe(text: string, values?: unknown[]): PromiseLike<unknown> };
+  | { unsafe(text: string, values?: unknown[], options?: { prepare?: boolean }): PromiseLike<unknown> };
 
 type Fn = (...args: never[]) => unknown;
 // A postgres.js \`sql\` is a function with properties.
@@ -51,8 +51,8 @@ const aborted = (cause?: unknown) =>
 /**
  * Writes the event with the caller's transaction, after making sure it is one: a `pg` client
  * tells its transaction status itself (no round trip); other handles are probed with a
- * savepoint, which PostgreSQL refuses outside a transaction block. Nothing is written when the
- * check fails.
+ * savepoint, which PostgreSQL refuses outside a transaction block (postgres.js: probe and INSERT
+ * pipelined in one round trip). Nothing is written when the check fails.
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
@@ -80,32 +80,37 @@ export async function enqueueWithTx(
     );
   }
   try {
-    if (has(tx, 'getTransactionStatus')) {
-      const status = (tx as { getTransactionStatus(): string | null }).getTransactionStatus();
-      if (status === 'I') throw notInTransaction();
-      if (status === 'E') throw aborted();
-      if (status !== 'T') await probe(sql, tx, runs);
+    const status = has(tx, 'getTransactionStatus')
+      ? (tx as { getTransactionStatus(): string | null }).getTransactionStatus()
+      : null;
+    if (status === 'I') throw notInTransaction();
+    if (status === 'E') throw aborted();
+    if (status === 'T') {
+      // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
+      // statement: parsed and planned once per connection, not at every sale.
+      await call(tx, runs, { name: sql.enqueueName, text: sql.enqueue, values: [...params] });
+    } else if (runs === 'unsafe') {
+      // postgres.js: the probe and the guarded INSERT go out together (pipelined, one round
+      // trip). Both are awaited so neither rejection is left unhandled; the probe's refusal is
+      // the one that explains the other's.
+      const [probed, inserted] = await Promise.allSettled([
+        call(tx, runs, sql.probeTransaction),
+        // Prepared: otherwise postgres.js describes the statement first, a round trip of its own.
+        call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true }),
+      ]);
+      if (probed.status === 'rejected') throw probed.reason;
+      if (inserted.status === 'rejected') throw inserted.reason;
     } else {
-      await probe(sql, tx, runs);
+      // An adapter may prepare every statement (Prisma does): one statement at a time.
+      await call(tx, runs, sql.probeSavepoint);
+      await call(tx, runs, sql.probeRelease);
+      await call(tx, runs, sql.enqueue, [...params]);
     }
-    await call(tx, runs, sql.enqueue, [...params]);
   } catch (err) {
     if (err instanceof OutboxTransactionError) throw err;
     if (sqlState(err) === '25P01') throw notInTransaction(err);
     if (sqlState(err) === '25P02') throw aborted(err);
     throw toOutboxStoreError(err, 'enqueue', schema);
-  }
-}
-
-/** A savepoint and its release: refused (25P01) outside a transaction block, no subtransaction left. */
-async function probe(sql: OutboxSql, tx: unknown, runs: 'unsafe' | 'query'): Promise<void> {
-  if (runs === 'unsafe') {
-    // postgres.js: both in one simple-protocol message, one round trip.
-    await call(tx, runs, sql.probeTransaction);
-  } else {
-    // An adapter may prepare every statement (Prisma does): one statement at a time.
-    await call(tx, runs, sql.probeSavepoint);
-    await call(tx, runs, sql.probeRelease);
   }
 }
 

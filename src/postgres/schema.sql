@@ -55,6 +55,10 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox (
 CREATE INDEX IF NOT EXISTS outbox_pending_seq ON "loyalty".outbox (seq) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS outbox_settled ON "loyalty".outbox (state, seq) WHERE state IN ('parked', 'dead', 'expired');
 CREATE INDEX IF NOT EXISTS outbox_delivered_at ON "loyalty".outbox (delivered_at) WHERE state = 'delivered';
+CREATE UNLOGGED TABLE IF NOT EXISTS "loyalty".outbox_idle_listeners (
+  owner      text        PRIMARY KEY,
+  idle_until timestamptz NOT NULL
+);
 CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
   tenant_id text   PRIMARY KEY,
   reason    text   NOT NULL,

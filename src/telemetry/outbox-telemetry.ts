@@ -54,16 +54,21 @@ export interface OutboxGaugeReading {
  */
 export function observeOutbox(
   telemetry: Telemetry<OutboxInstruments>,
-  read: () => readonly OutboxGaugeReading[],
+  read: () => readonly OutboxGaugeReading[] | Promise<readonly OutboxGaugeReading[]>,
   now: () => number,
 ): () => void {
   const meter = telemetry.meter();
   const instruments = telemetry.instruments();
   if (!meter || !instruments) return () => undefined;
   const { depth, oldestAge, events } = instruments;
-  const callback = (result: BatchObservableResultLike) => {
+  // A shared store is read with a query: a collection waits for it (OpenTelemetry awaits the
+  // callback); a store that cannot answer reports nothing this time rather than failing it.
+  const callback = async (result: BatchObservableResultLike) => {
+    const readings = await Promise.resolve()
+      .then(read)
+      .catch(() => []);
     const at = now();
-    for (const tenant of read()) {
+    for (const tenant of readings) {
       const attributes = { [ATTR.tenant]: tenant.tenantId };
       result.observe(depth, tenant.pending, attributes);
       const age =

@@ -1,0 +1,127 @@
+import { once } from 'node:events';
+import net from 'node:net';
+import { createOutbox } from 'loyalty-partner-sdk/outbox';
+import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
+import pg from 'pg';
+import postgres from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { clientFor, invoice } from '../client/support/client-fixture.js';
+import { type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
+import { describeWithPostgres, uniqueName } from '../support/servers.js';
+
+/*
+ * What `enqueue({ tx })` costs the sale's transaction on the wire: the messages a driver sends
+ * before waiting for an answer, counted by a TCP proxy between the driver and PostgreSQL. Each
+ * time the driver writes after an answer is one round trip.
+ */
+
+/** A loopback proxy that records the protocol messages of each client write (their type bytes). */
+async function countingProxy(target: URL) {
+  const writes: string[] = [];
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    client.on('data', (data: Buffer) => {
+      let types = '';
+      for (let at = 0; at < data.length; at += 1 + data.readUInt32BE(at + 1)) {
+        types += data[at] === 0 ? '-' : String.fromCharCode(data[at]!);
+      }
+      writes.push(types);
+      upstream.write(data);
+    });
+    upstream.on('data', (data) => client.write(data));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = new URL(target.href);
+  url.port = String((server.address() as net.AddressInfo).port);
+  return { url: url.href, writes, close: () => server.close() };
+}
+
+describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  let server: ScriptedServer;
+  let schema: string;
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+
+  beforeAll(async () => {
+    schema = uniqueName('outbox_wire');
+    await migrate(pool, { schema });
+    await pool.query(`CREATE TABLE "${schema}".sales (id serial PRIMARY KEY, invoice text NOT NULL)`);
+    server = await startScriptedServer();
+    proxy = await countingProxy(new URL(url));
+  });
+  afterAll(async () => {
+    proxy.close();
+    await server.close();
+    await pool.end();
+  });
+
+  const outboxOn = async (db: pg.Pool | postgres.Sql) => {
+    const outbox = createOutbox({
+      client: clientFor(server),
+      store: postgresStore(db, { schema }),
+      pollIntervalMs: 60_000,
+    });
+    await outbox.start();
+    await outbox.stopTenant('default', 'only enqueue here');
+    return outbox;
+  };
+
+  it('adds one round trip with postgres.js, and none when the sale pipelines it', async () => {
+    const sql = postgres(proxy.url, { max: 1, onnotice: () => undefined });
+    const outbox = await outboxOn(pool);
+    const insert = (tx: postgres.TransactionSql, id: string) =>
+      tx`INSERT INTO ${sql(schema)}.sales (invoice) VALUES (${id})`;
+    const sale = (id: string, pipelined: boolean) =>
+      pipelined
+        ? // postgres.js pipelines the queries of the array sql.begin's callback returns.
+          sql.begin((tx) => [insert(tx, id), outbox.enqueue('InvoiceEarned', invoice(id), { tx })])
+        : sql.begin(async (tx) => {
+            await insert(tx, id);
+            await outbox.enqueue('InvoiceEarned', invoice(id), { tx });
+          });
+    // The first sale prepares each statement on the connection.
+    await sale('inv-wire-0', false);
+    await sale('inv-wire-1', true);
+
+    proxy.writes.length = 0;
+    await sale('inv-wire-2', false);
+    const awaited = [...proxy.writes];
+    proxy.writes.length = 0;
+    await sale('inv-wire-3', true);
+    const pipelined = [...proxy.writes];
+
+    // BEGIN, the sale, the probe with the INSERT (Query, then Bind/Execute/Sync), COMMIT.
+    expect(awaited).toEqual(['Q', 'BES', 'QBES', 'BES']);
+    // BEGIN, the enqueue and the sale together, COMMIT: as many round trips as the sale alone.
+    expect(pipelined).toEqual(['Q', 'QBESBES', 'BES']);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n).toBe(4);
+    await outbox.close();
+    await sql.end();
+  });
+
+  it('is one statement with pg, prepared once per connection', async () => {
+    const proxied = new pg.Pool({ connectionString: proxy.url, max: 1 });
+    const outbox = await outboxOn(pool);
+    const tx = await proxied.connect();
+    const sale = async (id: string) => {
+      await tx.query('BEGIN');
+      await tx.query(`INSERT INTO "${schema}".sales (invoice) VALUES ($1)`, [id]);
+      await outbox.enqueue('InvoiceEarned', invoice(id), { tx });
+      await tx.query('COMMIT');
+    };
+    await sale('inv-pg-0');
+    proxy.writes.length = 0;
+    await sale('inv-pg-1');
+
+    // BEGIN, the sale (pg parses an unnamed statement each time), the enqueue by name, COMMIT.
+    expect(proxy.writes).toEqual(['Q', 'PBDES', 'BDES', 'Q']);
+    tx.release();
+    await outbox.close();
+    await proxied.end();
+  });
+});
