@@ -38,12 +38,6 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): FileStor
 
 /**
  * Counters of the file store's journal, for monitoring, tests and benchmarks.
- *
- * @example
- * ```ts
- * import type { JournalStats } from 'loyalty-partner-sdk/outbox';
- * const damaged = (stats: JournalStats) => stats.lostRecords > 0;
- * ```
  */
 export interface JournalStats {
   readonly events: number;

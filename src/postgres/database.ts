@@ -3,12 +3,6 @@ import { isConnectionError, PostgresStoreError } from './errors.js';
 /**
  * The part of a `pg` Client or PoolClient the stores use. Structural, so the published types
  * need no `pg` installed.
- *
- * @example
- * ```ts
- * import type { PgClientLike } from 'loyalty-partner-sdk/postgres';
- * const ping = (client: PgClientLike) => client.query('SELECT 1', []);
- * ```
  */
 export interface PgClientLike {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
@@ -18,12 +12,6 @@ export interface PgClientLike {
 
 /**
  * The part of a `pg` Pool the stores use.
- *
- * @example
- * ```ts
- * import type { PgPoolLike } from 'loyalty-partner-sdk/postgres';
- * const borrow = async (pool: PgPoolLike) => (await pool.connect()).release?.();
- * ```
  */
 export interface PgPoolLike {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
@@ -33,12 +21,6 @@ export interface PgPoolLike {
 
 /**
  * The part of a postgres.js `sql` (or of the `sql` inside `sql.begin`) the stores use.
- *
- * @example
- * ```ts
- * import type { PostgresJsLike } from 'loyalty-partner-sdk/postgres';
- * const ping = (sql: PostgresJsLike) => sql.unsafe('SELECT 1', []);
- * ```
  */
 export interface PostgresJsLike {
   unsafe(

@@ -9,12 +9,6 @@ import { LoyaltyError } from '../contract/errors.js';
  * - `CONNECTION_LOST`: the connection broke during a statement (terminated, server restart);
  * - `NOT_MIGRATED`: the tables are missing: run `migrate(db, { schema })` first;
  * - `QUERY_FAILED`: the server refused a statement for another reason (`cause` holds its error).
- *
- * @example
- * ```ts
- * import type { PostgresStoreErrorCode } from 'loyalty-partner-sdk/postgres';
- * const transient = (code: PostgresStoreErrorCode) => code === 'UNREACHABLE' || code === 'CONNECTION_LOST';
- * ```
  */
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'

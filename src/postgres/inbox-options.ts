@@ -4,12 +4,6 @@ import { PostgresStoreError } from './errors.js';
 
 /**
  * Options of {@link postgresInbox}.
- *
- * @example
- * ```ts
- * import type { PostgresInboxOptions } from 'loyalty-partner-sdk/postgres';
- * const options: PostgresInboxOptions = { schema: 'loyalty', transactional: true, lockTimeoutMs: 2_000 };
- * ```
  */
 export interface PostgresInboxOptions {
   /**

@@ -24,13 +24,6 @@ export type PostgresTx<D> = D extends { unsafe: unknown }
 
 /**
  * An inbox whose `transaction` runs the handler inside the claim's transaction.
- *
- * @example
- * ```ts
- * import type pg from 'pg';
- * import type { TransactionalInbox } from 'loyalty-partner-sdk/postgres';
- * type PgInbox = TransactionalInbox<pg.Pool>;
- * ```
  */
 export type TransactionalInbox<D> = InboxStore<PostgresTx<D>> & {
   transaction(key: InboxKey, work: (tx: PostgresTx<D>) => Promise<void>): Promise<InboxClaim>;

@@ -7,12 +7,6 @@ import { SCHEMA_STEPS } from './schema/steps.js';
 
 /**
  * Options of {@link migrate}.
- *
- * @example
- * ```ts
- * import type { MigrateOptions } from 'loyalty-partner-sdk/postgres';
- * const options: MigrateOptions = { schema: 'loyalty' };
- * ```
  */
 export interface MigrateOptions {
   /**
@@ -24,12 +18,6 @@ export interface MigrateOptions {
 
 /**
  * What {@link migrate} did.
- *
- * @example
- * ```ts
- * import type { MigrateResult } from 'loyalty-partner-sdk/postgres';
- * const report = (r: MigrateResult) => `schema v${r.version}, ${r.applied.length} steps applied now`;
- * ```
  */
 export interface MigrateResult {
   /** The schema version after the call. */

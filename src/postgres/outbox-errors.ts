@@ -8,12 +8,6 @@ import { LoyaltyError } from '../contract/errors.js';
  * - `NOT_IN_TRANSACTION`: `tx` is a connection outside a transaction block: `BEGIN` was not run,
  *   or the transaction was already committed or rolled back;
  * - `TRANSACTION_ABORTED`: an earlier statement of the transaction failed; it can only roll back.
- *
- * @example
- * ```ts
- * import type { OutboxTransactionErrorCode } from 'loyalty-partner-sdk/postgres';
- * const callerBug = (code: OutboxTransactionErrorCode) => code !== 'TRANSACTION_ABORTED';
- * ```
  */
 export type OutboxTransactionErrorCode = 'NOT_A_TRANSACTION' | 'NOT_IN_TRANSACTION' | 'TRANSACTION_ABORTED';
 

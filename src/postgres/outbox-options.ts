@@ -5,12 +5,6 @@ import { checkListenClient, type PostgresListenClient } from './outbox-listen.js
 
 /**
  * Options of {@link postgresStore}.
- *
- * @example
- * ```ts
- * import type { PostgresStoreOptions } from 'loyalty-partner-sdk/postgres';
- * const options: PostgresStoreOptions = { schema: 'loyalty', retentionMs: 48 * 3_600_000 };
- * ```
  */
 export interface PostgresStoreOptions {
   /**

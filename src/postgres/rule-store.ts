@@ -6,12 +6,6 @@ import { quoteSchema } from './schema/identifier.js';
 
 /**
  * Options of {@link postgresRuleStore}.
- *
- * @example
- * ```ts
- * import type { PostgresRuleStoreOptions } from 'loyalty-partner-sdk/postgres';
- * const options: PostgresRuleStoreOptions = { schema: 'loyalty' };
- * ```
  */
 export interface PostgresRuleStoreOptions {
   /**

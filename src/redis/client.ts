@@ -3,12 +3,6 @@ import { RedisStoreError } from './errors.js';
 /**
  * The part of an ioredis client (`Redis` or `Cluster`) the stores use. Structural, so the
  * published types need no ioredis installed.
- *
- * @example
- * ```ts
- * import type { IoRedisLike } from 'loyalty-partner-sdk/redis';
- * const ping = (redis: IoRedisLike) => redis.call('PING');
- * ```
  */
 export interface IoRedisLike {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
@@ -17,12 +11,6 @@ export interface IoRedisLike {
 
 /**
  * The part of a node-redis v4+ client (`createClient()`) the stores use.
- *
- * @example
- * ```ts
- * import type { NodeRedisLike } from 'loyalty-partner-sdk/redis';
- * const ping = (redis: NodeRedisLike) => redis.sendCommand(['PING']);
- * ```
  */
 export interface NodeRedisLike {
   sendCommand(args: string[]): Promise<unknown>;

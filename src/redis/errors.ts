@@ -6,12 +6,6 @@ import { LoyaltyError } from '../contract/errors.js';
  * - `INVALID_OPTIONS`: an option is out of range;
  * - `UNREACHABLE`: the client is closed, not connected, or its connection broke;
  * - `COMMAND_FAILED`: Redis refused a command (`cause` holds its error).
- *
- * @example
- * ```ts
- * import type { RedisStoreErrorCode } from 'loyalty-partner-sdk/redis';
- * const transient = (code: RedisStoreErrorCode) => code === 'UNREACHABLE';
- * ```
  */
 export type RedisStoreErrorCode = 'NOT_A_CLIENT' | 'INVALID_OPTIONS' | 'UNREACHABLE' | 'COMMAND_FAILED';
 

@@ -6,12 +6,6 @@ import { RedisStoreError, toRedisError } from './errors.js';
 
 /**
  * Options of {@link redisInbox}.
- *
- * @example
- * ```ts
- * import type { RedisInboxOptions } from 'loyalty-partner-sdk/redis';
- * const options: RedisInboxOptions = { prefix: 'shop-1:loyalty:', leaseMs: 120_000 };
- * ```
  */
 export interface RedisInboxOptions {
   /**

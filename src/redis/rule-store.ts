@@ -5,12 +5,6 @@ import { RedisStoreError, toRedisError } from './errors.js';
 
 /**
  * Options of {@link redisRuleStore}.
- *
- * @example
- * ```ts
- * import type { RedisRuleStoreOptions } from 'loyalty-partner-sdk/redis';
- * const options: RedisRuleStoreOptions = { prefix: 'shop-1:loyalty:' };
- * ```
  */
 export interface RedisRuleStoreOptions {
   /**
