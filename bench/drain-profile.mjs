@@ -18,7 +18,8 @@ import { backlog } from './outbox-drain.mjs';
 async function drain(origin, events, maxInFlight) {
   const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-drain-'));
   const client = new LoyaltyClient({ baseUrl: origin, apiKey: 'bench-api-key', signingSecret: SECRET });
-  const outbox = createOutbox({ client, store: fileStore(dir), maxInFlight });
+  const store = fileStore(dir);
+  const outbox = createOutbox({ client, store, maxInFlight });
   try {
     await outbox.start();
     await outbox.stopTenant('default', 'held');
@@ -26,6 +27,7 @@ async function drain(origin, events, maxInFlight) {
       await Promise.all(events.slice(i, i + 200).map(([type, payload]) => outbox.enqueue(type, payload)));
     }
     if (profiling) await session.post('Profiler.start');
+    const before = store.stats();
     const cpu = process.cpuUsage();
     const started = performance.now();
     await outbox.resumeTenant('default');
@@ -37,7 +39,13 @@ async function drain(origin, events, maxInFlight) {
       writeFileSync(profiling, JSON.stringify(profile));
     }
     if (stats.delivered !== events.length) throw new Error(`drained ${stats.delivered} of ${events.length}`);
-    return { perSec: (events.length * 1000) / ms, cpuUsPerEvent: (used.user + used.system) / events.length };
+    const after = store.stats();
+    return {
+      perSec: (events.length * 1000) / ms,
+      cpuUsPerEvent: (used.user + used.system) / events.length,
+      flushes: after.flushes - before.flushes,
+      records: after.records - before.records,
+    };
   } finally {
     await outbox.close({ deadlineMs: 1_000 });
     await client.close();
@@ -59,8 +67,11 @@ try {
   await drain(server.origin, events.slice(0, 500), 16);
   for (let i = 0; i < rounds; i++) {
     if (i === rounds - 1) profiling = process.env.PROFILE;
-    const { perSec, cpuUsPerEvent } = await drain(server.origin, events, 16);
-    console.log(`${Math.round(perSec)} events/s, ${Math.round(cpuUsPerEvent)} µs CPU per event`);
+    const { perSec, cpuUsPerEvent, flushes, records } = await drain(server.origin, events, 16);
+    console.log(
+      `${Math.round(perSec)} events/s, ${Math.round(cpuUsPerEvent)} µs CPU per event, ` +
+        `${flushes} journal flushes for ${records} records`,
+    );
   }
 } finally {
   server.stop();
