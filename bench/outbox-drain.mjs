@@ -28,7 +28,7 @@ const SETTINGS = {
   warmUp: 500,
 };
 
-function backlog(customers) {
+export function backlog(customers) {
   const sale = (c, n) => [
     'InvoiceEarned',
     {

@@ -13,7 +13,10 @@ import type {
 interface Entry {
   event: StoredEvent;
   readonly keys: CausalKeys;
+  /** Claimed and not answered yet; change it through `setClaimed`, which keeps the counts. */
   claimed: boolean;
+  /** In its tenant's `pending` queue. */
+  queued: boolean;
   /** Monotonic milliseconds (`performance.now()`) before which it is not tried again. */
   dueAt: number;
 }
@@ -32,6 +35,13 @@ export class LocalQueue implements SharedStore<never> {
   private readonly entries = new Map<string, Entry>();
   /** Pending entries per tenant, in `seq` order. */
   private readonly pending = new Map<string, Entry[]>();
+  /** Claimed entries of each tenant's pending queue: counted, not scanned for at every claim. */
+  private readonly claimedOf = new Map<string, number>();
+  /**
+   * Entries that were given a retry wait, some of them over: while events are in flight, the
+   * next wake-up is the earliest of these, found without a pass over the whole backlog.
+   */
+  private readonly waiting = new Set<Entry>();
   private readonly stops = new Map<string, StoredTenantStop>();
 
   constructor(
@@ -72,7 +82,7 @@ export class LocalQueue implements SharedStore<never> {
     for (const [tenantId, queue] of this.pending) {
       if (claimed.length >= request.limit) break;
       if (skip.has(tenantId) || this.stops.has(tenantId) || (only && !only.has(tenantId))) continue;
-      const inFlight = queue.filter((entry) => entry.claimed).length;
+      const inFlight = this.claimedOf.get(tenantId) ?? 0;
       if (inFlight === 0 && startable <= 0) continue;
       let room = request.maxInFlight - inFlight;
       const before = claimed.length;
@@ -81,7 +91,7 @@ export class LocalQueue implements SharedStore<never> {
       for (const entry of queue) {
         if (room <= 0 || claimed.length >= request.limit) break;
         if (!conflicts(entry.keys, changes, needs) && !entry.claimed && entry.dueAt <= now) {
-          entry.claimed = true;
+          this.setClaimed(entry, true);
           claimed.push(entry.event);
           room -= 1;
         }
@@ -113,10 +123,13 @@ export class LocalQueue implements SharedStore<never> {
   apply(outcome: ClaimOutcome): void {
     const entry = this.entries.get(outcome.eventId);
     if (!entry) return;
-    entry.claimed = false;
+    this.setClaimed(entry, false);
     if (outcome.kind === 'delivered') this.forget(entry);
     else if (outcome.kind !== 'release') {
-      if (outcome.kind === 'retry') entry.dueAt = this.monotonic() + outcome.retryAfterMs;
+      if (outcome.kind === 'retry') {
+        entry.dueAt = this.monotonic() + outcome.retryAfterMs;
+        this.waiting.add(entry);
+      }
       this.patchEntry(entry, outcome.patch);
     }
   }
@@ -200,14 +213,9 @@ export class LocalQueue implements SharedStore<never> {
     let earliest = Number.POSITIVE_INFINITY;
     for (const [tenantId, queue] of this.pending) {
       if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
-      // Called after every answer: while something is in flight, only the retry waits matter,
-      // and gathering keys for the whole backlog each time made a drain quadratic.
-      if (!idle) {
-        for (const entry of queue) {
-          if (!entry.claimed && entry.dueAt > now && entry.dueAt < earliest) earliest = entry.dueAt;
-        }
-        continue;
-      }
+      // Called after every answer: while something is in flight, only the retry waits matter
+      // (below), and a pass over the whole backlog each time made a drain quadratic.
+      if (!idle) continue;
       const changes = new Set<string>();
       const needs = new Set<string>();
       for (const entry of queue) {
@@ -220,6 +228,19 @@ export class LocalQueue implements SharedStore<never> {
         for (const key of entry.keys.needs) needs.add(key);
       }
     }
+    if (!idle) {
+      for (const entry of this.waiting) {
+        // A wait that is over, or an entry gone from the queue, has nothing more to wake.
+        if (!entry.queued || entry.dueAt <= now) this.waiting.delete(entry);
+        else if (
+          entry.claimed ||
+          skipTenants.has(entry.event.tenantId) ||
+          this.stops.has(entry.event.tenantId)
+        )
+          continue;
+        else if (entry.dueAt < earliest) earliest = entry.dueAt;
+      }
+    }
     return earliest === Number.POSITIVE_INFINITY ? undefined : earliest - now;
   }
 
@@ -228,7 +249,7 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   private hold(event: StoredEvent): void {
-    const entry: Entry = { event, keys: causalKeys(event.envelope), claimed: false, dueAt: 0 };
+    const entry: Entry = { event, keys: causalKeys(event.envelope), claimed: false, queued: false, dueAt: 0 };
     this.entries.set(event.eventId, entry);
     if (event.state === 'pending') this.insertPending(entry);
   }
@@ -244,6 +265,17 @@ export class LocalQueue implements SharedStore<never> {
   private forget(entry: Entry): void {
     this.entries.delete(entry.event.eventId);
     this.dropPending(entry);
+    this.waiting.delete(entry);
+  }
+
+  private setClaimed(entry: Entry, claimed: boolean): void {
+    if (entry.claimed === claimed) return;
+    entry.claimed = claimed;
+    if (entry.queued) this.countClaimed(entry.event.tenantId, claimed ? 1 : -1);
+  }
+
+  private countClaimed(tenantId: string, by: number): void {
+    this.claimedOf.set(tenantId, (this.claimedOf.get(tenantId) ?? 0) + by);
   }
 
   /** Inserts by `seq`: a redelivered event takes back its place ahead of younger ones. */
@@ -256,12 +288,17 @@ export class LocalQueue implements SharedStore<never> {
     let i = queue.length;
     while (i > 0 && queue[i - 1]!.event.seq > entry.event.seq) i -= 1;
     queue.splice(i, 0, entry);
+    entry.queued = true;
+    if (entry.claimed) this.countClaimed(entry.event.tenantId, 1);
   }
 
   private dropPending(entry: Entry): void {
+    if (!entry.queued) return;
     const queue = this.pending.get(entry.event.tenantId);
     const i = queue?.indexOf(entry) ?? -1;
     if (i >= 0) queue!.splice(i, 1);
+    entry.queued = false;
+    if (entry.claimed) this.countClaimed(entry.event.tenantId, -1);
   }
 
   private requeueTenant(tenantId: string): void {

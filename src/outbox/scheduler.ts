@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
 import { GroupCommit } from './group-commit.js';
 import type { LocalQueue } from './local-queue.js';
@@ -27,7 +28,6 @@ export interface OutboxContext {
 
 interface Flight {
   readonly tenant: Tenant;
-  readonly controller: AbortController;
   readonly run: Promise<void>;
 }
 
@@ -47,10 +47,18 @@ export class Scheduler {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private leaseTimer: ReturnType<typeof setInterval> | undefined;
   private readonly flights = new Map<string, Flight>();
+  /**
+   * One signal for every flight: `close()` gives up on all of them at once, never on one, so a
+   * controller per event (and the client's listeners on it) would be garbage for nothing.
+   */
+  private readonly aborter = new AbortController();
   private waiters: (() => void)[] = [];
   readonly outcomes: GroupCommit<ClaimOutcome>;
 
   constructor(private readonly ctx: OutboxContext) {
+    // Every flight's call listens to it (`maxInFlight` × `concurrency` at once); 0: no limit.
+    // Each listener is removed as its call ends (client/abort.ts), so none pile up.
+    setMaxListeners(0, this.aborter.signal);
     const { local } = ctx;
     this.outcomes = new GroupCommit((batch) => (local ? local.persist(batch) : ctx.source.record(batch)));
   }
@@ -85,7 +93,7 @@ export class Scheduler {
   }
 
   abortAll(): void {
-    for (const flight of this.flights.values()) flight.controller.abort();
+    this.aborter.abort();
   }
 
   /** Resolves once nothing is deliverable right now. */
@@ -208,16 +216,15 @@ export class Scheduler {
 
   private launch(event: StoredEvent): void {
     const tenant = this.ctx.tenant(event.tenantId);
-    const controller = new AbortController();
     tenant.inFlight += 1;
-    const run = this.attempt(tenant, event, controller.signal)
-      .catch(() => undefined)
-      .finally(() => {
-        tenant.inFlight -= 1;
-        this.flights.delete(event.eventId);
-        this.pump();
-      });
-    this.flights.set(event.eventId, { tenant, controller, run });
+    const landed = () => {
+      tenant.inFlight -= 1;
+      this.flights.delete(event.eventId);
+      this.pump();
+    };
+    // A flight never rejects: `attempt` records every failure as the event's outcome.
+    const run = this.attempt(tenant, event, this.aborter.signal).then(landed, landed);
+    this.flights.set(event.eventId, { tenant, run });
   }
 
   private async attempt(tenant: Tenant, claimed: StoredEvent, signal: AbortSignal): Promise<void> {
