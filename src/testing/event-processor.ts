@@ -9,6 +9,7 @@ import {
 import { authenticate, checkSignature } from './authenticate.js';
 import type { Environment } from './emulator-options.js';
 import { runHandler } from './event-handlers.js';
+import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
 import { errorResponse, type Rejection, type ReplyContext, rawJsonResponse, reject } from './http-reply.js';
 import type { MerchantStore } from './merchant-store.js';
 import type { Emit } from './outbound-events.js';
@@ -71,22 +72,22 @@ function parse(rawBody: Uint8Array): Parsed {
  * processed afresh when redelivered. `skewSeconds` is how far off the signature clock is (faults).
  */
 export async function processEvent(
-  request: Request,
+  request: EmulatorRequest,
   ctx: ReplyContext,
   deps: EventProcessorDeps,
   skewSeconds = 0,
-): Promise<{ response: Response; facts: EventFacts }> {
+): Promise<{ response: EmulatorResponse; facts: EventFacts }> {
   const facts: EventFacts = {};
   const refuse = (r: Rejection) => ({ response: errorResponse(r.code, r.message, ctx), facts });
-  const rawBody = new Uint8Array(await request.arrayBuffer());
-  const auth = authenticate(deps.store, deps.environment, request.headers.get('x-api-key'));
+  const rawBody = await request.body();
+  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
   if (!auth.ok) return refuse(auth);
   const merchant = auth.merchant;
   facts.tenantId = merchant.tenantId;
   const bad = checkSignature(
     merchant,
     rawBody,
-    request.headers.get('x-signature'),
+    request.header('x-signature'),
     Math.floor(ctx.now / 1000) + skewSeconds,
   );
   if (bad) return refuse(bad);
