@@ -13,7 +13,7 @@ import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
 import { errorResponse, type Rejection, type ReplyContext, rawJsonResponse, reject } from './http-reply.js';
 import type { MerchantStore } from './merchant-store.js';
 import type { Emit } from './outbound-events.js';
-import type { ResponseCache } from './response-cache.js';
+import { processedBody, type ResponseCache } from './response-cache.js';
 
 /** What POST /events needs from the rest of the emulator. */
 export interface EventProcessorDeps {
@@ -109,7 +109,7 @@ export async function processEvent(
   if (cached) {
     facts.replayed = true;
     // Replayed as it was first sent, under the first answer's correlation id.
-    const response = rawJsonResponse(cached.status, cached.body, {
+    const response = rawJsonResponse(200, processedBody(envelope.eventId, cached.result), {
       ...ctx,
       correlationId: cached.correlationId,
     });
@@ -136,15 +136,7 @@ export async function processEvent(
   } as Parameters<typeof runHandler>[1]);
   if (!outcome.ok) return refuse(outcome);
 
-  const body = JSON.stringify({
-    eventId: envelope.eventId,
-    status: 'Processed',
-    ...(outcome.result && { result: outcome.result }),
-  });
-  deps.cache.set(merchant.tenantId, envelope.eventId, {
-    status: 200,
-    body,
-    correlationId: ctx.correlationId,
-  });
-  return { response: rawJsonResponse(200, body, ctx), facts };
+  const result = outcome.result && JSON.stringify(outcome.result);
+  deps.cache.set(merchant.tenantId, envelope.eventId, { result, correlationId: ctx.correlationId });
+  return { response: rawJsonResponse(200, processedBody(envelope.eventId, result), ctx), facts };
 }
