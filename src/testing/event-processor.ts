@@ -136,7 +136,7 @@ export async function processEvent(
   } as Parameters<typeof runHandler>[1]);
   if (!outcome.ok) return refuse(outcome);
 
-  const result = outcome.result && JSON.stringify(outcome.result);
+  const { result } = outcome;
   deps.cache.set(merchant.tenantId, envelope.eventId, { result, correlationId: ctx.correlationId });
   return { response: rawJsonResponse(200, processedBody(envelope.eventId, result), ctx), facts };
 }

@@ -15,21 +15,18 @@ export const RESPONSE_CACHE_TTL_MS = DEDUP_WINDOW_MS;
 
 /**
  * A successful answer to POST /events, kept to be replayed byte for byte. Only what differs from
- * one answer to the next is kept: the body is `processedBody(eventId, result)`, rebuilt on replay.
+ * one answer to the next is kept: the body is `processedBody(eventId, result)`, rebuilt on replay
+ * (a body string per event was most of the cache's memory).
  */
 export interface CachedResponse {
-  /** The handler's `result`, serialised; `undefined` when the answer had none. */
-  result: string | undefined;
+  /** The handler's `result`, never changed after it answered; `undefined` when it had none. */
+  result: Readonly<Record<string, unknown>> | undefined;
   correlationId: string;
 }
 
-/**
- * The body of a processed event: exactly `JSON.stringify({ eventId, status: 'Processed', result })`,
- * from the result already serialised, so the cache need not keep every body whole.
- */
-export function processedBody(eventId: string, result: string | undefined): string {
-  const head = `{"eventId":${JSON.stringify(eventId)},"status":"Processed"`;
-  return result === undefined ? `${head}}` : `${head},"result":${result}}`;
+/** The body of a processed event, as the service answers it and replays it. */
+export function processedBody(eventId: string, result: CachedResponse['result']): string {
+  return JSON.stringify({ eventId, status: 'Processed', ...(result && { result }) });
 }
 
 // One object per cached answer: the answer, and what the sweep needs to find and forget it.
