@@ -6,12 +6,15 @@
  * Prints the rate and the emulator's RSS every 100,000 events, and checks the goal: at least
  * 2,000 events/s in every stretch, RSS below 300 MB throughout, every event answered 200. The
  * emulator's own CPU time is printed beside the wall-clock rate: on a machine busy with other work
- * the wall clock measures the machine, the CPU time the emulator.
+ * the wall clock measures the machine, the CPU time the emulator. The load generator's own CPU
+ * time and the load average are printed too: the generator (this process: envelopes, signatures,
+ * HTTP) runs on the same machine, so a slow stretch with a busy generator or a high load average
+ * says the emulator was not fed, not that it was slow.
  * Not part of `npm run bench` (it takes minutes); its figures are in the README, Performance.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEnvelope } from 'loyalty-partner-sdk';
@@ -119,6 +122,7 @@ async function main() {
   const started = performance.now();
   let stretchStart = started;
   let cpuStart = cpuSeconds(emulator.child.pid);
+  let generatorStart = process.cpuUsage();
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMb(emulator.child.pid));
   }, 250);
@@ -144,21 +148,27 @@ async function main() {
         const now = performance.now();
         const rss = rssMb(emulator.child.pid);
         const cpu = cpuSeconds(emulator.child.pid);
+        const generator = process.cpuUsage(generatorStart);
         peakRss = Math.max(peakRss, rss);
         curve.push({
           events: k + 1,
           eventsPerSecond: Math.round(STEP / ((now - stretchStart) / 1000)),
           // Events per second of the emulator's own CPU time: its speed on an idle core.
           eventsPerCpuSecond: Math.round(STEP / Math.max(cpu - cpuStart, 0.01)),
+          // The load generator's events per CPU-second: below the emulator's, it is the bottleneck.
+          eventsPerGeneratorCpuSecond: Math.round(STEP / ((generator.user + generator.system) / 1e6)),
+          load: loadavg()[0].toFixed(1),
           rssMb: Math.round(rss),
           seconds: Math.round((now - started) / 100) / 10,
         });
         stretchStart = now;
         cpuStart = cpu;
+        generatorStart = process.cpuUsage();
         const last = curve.at(-1);
         console.error(
           `${String(last.events).padStart(9)} events  ${String(last.eventsPerSecond).padStart(6)} events/s  ` +
-            `${String(last.eventsPerCpuSecond).padStart(6)} events per CPU-second  RSS ${last.rssMb} MB`,
+            `${String(last.eventsPerCpuSecond).padStart(6)} events per CPU-second  RSS ${last.rssMb} MB  ` +
+            `(generator ${last.eventsPerGeneratorCpuSecond} per CPU-second, load ${last.load})`,
         );
       }
     }
@@ -176,11 +186,14 @@ async function main() {
   const slowestCpu = Math.min(...curve.map((point) => point.eventsPerCpuSecond));
   const pass = slowest >= GOAL.eventsPerSecond && peakRss < GOAL.rssMb && failures === 0;
   const fmt = (n) => n.toLocaleString('en-US');
-  console.log('| events | events/s (last 100k) | events per emulator CPU-second | emulator RSS (MB) |');
-  console.log('|--:|--:|--:|--:|');
+  console.log(
+    '| events | events/s (last 100k) | events per emulator CPU-second | emulator RSS (MB) | events per generator CPU-second | load average |',
+  );
+  console.log('|--:|--:|--:|--:|--:|--:|');
   for (const p of curve)
     console.log(
-      `| ${fmt(p.events)} | ${fmt(p.eventsPerSecond)} | ${fmt(p.eventsPerCpuSecond)} | ${p.rssMb} |`,
+      `| ${fmt(p.events)} | ${fmt(p.eventsPerSecond)} | ${fmt(p.eventsPerCpuSecond)} | ${p.rssMb} | ` +
+        `${fmt(p.eventsPerGeneratorCpuSecond)} | ${p.load} |`,
     );
   console.log(
     `\n${TOTAL.toLocaleString('en-US')} events in ${seconds.toFixed(0)} s (${Math.round(TOTAL / seconds).toLocaleString('en-US')}/s overall); ` +

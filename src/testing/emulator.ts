@@ -9,6 +9,7 @@ import { handleControl, isControlPath } from './control/control-api.js';
 import type { Emulator, ShippableEventType } from './emulator-api.js';
 import { EmulatorError } from './emulator-error.js';
 import { checkLatency, type EmulatorOptions, resolveEmulatorOptions } from './emulator-options.js';
+import { fromWebRequest, toWebResponse } from './exchange.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
 import { respond } from './http-reply.js';
 import { type EmulatorTransport, startHttpServer } from './http-server.js';
@@ -114,7 +115,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     clockNow: () => clock.now(),
   };
   let emulator: Emulator | undefined;
-  const control = (request: Request) =>
+  const control = (request: Parameters<typeof handleControl>[0]) =>
     handleControl(request, {
       emulator: emulator as Emulator,
       store,
@@ -127,7 +128,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     });
   const transport: EmulatorTransport = {
     async handle(request, basePath) {
-      if (isControlPath(request.url)) return respond(await control(request));
+      if (isControlPath(request.pathname)) return respond(await control(request));
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       return routeRequest(request, routerDeps, basePath);
     },
@@ -157,8 +158,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
     fetch: async (input, init) => {
       const request = new Request(input, init);
-      const reply = await transport.handle(request);
-      if (reply.kind === 'response') return reply.response;
+      const reply = await transport.handle(fromWebRequest(request));
+      if (reply.kind === 'response') return toWebResponse(reply.response);
       if (reply.kind === 'hang') await transport.released(request.signal);
       if (request.signal.aborted) throw request.signal.reason;
       // What undici throws when the other side drops the connection.

@@ -9,10 +9,11 @@ import {
 import { authenticate, checkSignature } from './authenticate.js';
 import type { Environment } from './emulator-options.js';
 import { runHandler } from './event-handlers.js';
+import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
 import { errorResponse, type Rejection, type ReplyContext, rawJsonResponse, reject } from './http-reply.js';
 import type { MerchantStore } from './merchant-store.js';
 import type { Emit } from './outbound-events.js';
-import type { ResponseCache } from './response-cache.js';
+import { processedBody, type ResponseCache } from './response-cache.js';
 
 /** What POST /events needs from the rest of the emulator. */
 export interface EventProcessorDeps {
@@ -71,22 +72,22 @@ function parse(rawBody: Uint8Array): Parsed {
  * processed afresh when redelivered. `skewSeconds` is how far off the signature clock is (faults).
  */
 export async function processEvent(
-  request: Request,
+  request: EmulatorRequest,
   ctx: ReplyContext,
   deps: EventProcessorDeps,
   skewSeconds = 0,
-): Promise<{ response: Response; facts: EventFacts }> {
+): Promise<{ response: EmulatorResponse; facts: EventFacts }> {
   const facts: EventFacts = {};
   const refuse = (r: Rejection) => ({ response: errorResponse(r.code, r.message, ctx), facts });
-  const rawBody = new Uint8Array(await request.arrayBuffer());
-  const auth = authenticate(deps.store, deps.environment, request.headers.get('x-api-key'));
+  const rawBody = await request.body();
+  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
   if (!auth.ok) return refuse(auth);
   const merchant = auth.merchant;
   facts.tenantId = merchant.tenantId;
   const bad = checkSignature(
     merchant,
     rawBody,
-    request.headers.get('x-signature'),
+    request.header('x-signature'),
     Math.floor(ctx.now / 1000) + skewSeconds,
   );
   if (bad) return refuse(bad);
@@ -108,7 +109,7 @@ export async function processEvent(
   if (cached) {
     facts.replayed = true;
     // Replayed as it was first sent, under the first answer's correlation id.
-    const response = rawJsonResponse(cached.status, cached.body, {
+    const response = rawJsonResponse(200, processedBody(envelope.eventId, cached.result), {
       ...ctx,
       correlationId: cached.correlationId,
     });
@@ -135,15 +136,7 @@ export async function processEvent(
   } as Parameters<typeof runHandler>[1]);
   if (!outcome.ok) return refuse(outcome);
 
-  const body = JSON.stringify({
-    eventId: envelope.eventId,
-    status: 'Processed',
-    ...(outcome.result && { result: outcome.result }),
-  });
-  deps.cache.set(merchant.tenantId, envelope.eventId, {
-    status: 200,
-    body,
-    correlationId: ctx.correlationId,
-  });
-  return { response: rawJsonResponse(200, body, ctx), facts };
+  const { result } = outcome;
+  deps.cache.set(merchant.tenantId, envelope.eventId, { result, correlationId: ctx.correlationId });
+  return { response: rawJsonResponse(200, processedBody(envelope.eventId, result), ctx), facts };
 }

@@ -1,11 +1,15 @@
 import { ERROR_CODES, type ErrorCode } from '../contract/index.js';
+import type { EmulatorResponse } from './exchange.js';
 
 /**
  * What the emulator's core answers a request with. The transports (node server, in-process
  * `fetch`, msw) turn a `response` into bytes, a `reset` into a dropped connection and a `hang`
  * into silence until the caller gives up.
  */
-export type EmulatorReply = { kind: 'response'; response: Response } | { kind: 'reset' } | { kind: 'hang' };
+export type EmulatorReply =
+  | { kind: 'response'; response: EmulatorResponse }
+  | { kind: 'reset' }
+  | { kind: 'hang' };
 
 /** What every answer carries: the request's correlation id and the service's time. */
 export interface ReplyContext {
@@ -35,7 +39,7 @@ export function jsonResponse(
   body: unknown,
   ctx: ReplyContext,
   headers: Record<string, string> = {},
-): Response {
+): EmulatorResponse {
   return rawJsonResponse(status, JSON.stringify(body), ctx, headers);
 }
 
@@ -45,8 +49,8 @@ export function rawJsonResponse(
   body: string,
   ctx: ReplyContext,
   headers: Record<string, string> = {},
-): Response {
-  return new Response(body, {
+): EmulatorResponse {
+  return {
     status,
     headers: {
       'content-type': 'application/json; charset=utf-8',
@@ -54,11 +58,12 @@ export function rawJsonResponse(
       date: new Date(ctx.now).toUTCString(),
       ...headers,
     },
-  });
+    body,
+  };
 }
 
 /** The error envelope of spec 2.4, with the status the catalogue gives the code. */
-export function errorResponse(code: ErrorCode, message: string, ctx: ReplyContext): Response {
+export function errorResponse(code: ErrorCode, message: string, ctx: ReplyContext): EmulatorResponse {
   return jsonResponse(ERROR_CODES[code].status, { code, message, correlationId: ctx.correlationId }, ctx);
 }
 
@@ -72,9 +77,9 @@ export function otherErrorResponse(
   message: string,
   ctx: ReplyContext,
   headers: Record<string, string> = {},
-): Response {
+): EmulatorResponse {
   return jsonResponse(status, { code, message, correlationId: ctx.correlationId }, ctx, headers);
 }
 
 /** Wraps a response as a reply. */
-export const respond = (response: Response): EmulatorReply => ({ kind: 'response', response });
+export const respond = (response: EmulatorResponse): EmulatorReply => ({ kind: 'response', response });

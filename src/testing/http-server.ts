@@ -1,11 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type EmulatorRequest, sortedHeaders } from './exchange.js';
 import type { EmulatorReply } from './http-reply.js';
 
-/** The core as the transports see it: a `Request -> reply` function and a way to wait out a hang. */
+const EMPTY = new Uint8Array(0);
+
+/** The core as the transports see it: a request -> reply function and a way to wait out a hang. */
 export interface EmulatorTransport {
   /** `basePath`: the path of a base URL the partner paths sit under (msw); none over HTTP. */
-  handle(request: Request, basePath?: string): Promise<EmulatorReply>;
+  handle(request: EmulatorRequest, basePath?: string): Promise<EmulatorReply>;
   /** Resolves when `signal` aborts or the emulator closes: how long a hung request stays open. */
   released(signal?: AbortSignal): Promise<void>;
 }
@@ -43,22 +46,42 @@ export interface ListenOptions {
  */
 export const LISTEN_DEFAULTS = { port: 0, host: '127.0.0.1' } as const satisfies Required<ListenOptions>;
 
-// Framing headers describe the node connection, not the request the core sees.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade']);
+// A path of letters, digits, `_`, `-` and single slashes is what the URL parser would return
+// unchanged: it skips the parser (and its cost) on every partner request. Anything else (dots,
+// escapes, a query, `//` at the start) goes through it, so `pathname` means what it always meant.
+const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
 
-// No `signal` on the Request: the server waits out a hang on its own signal, and a Request tied
-// to one costs a dependent AbortSignal per request, kept until the garbage collector runs.
-async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
+function readBody(req: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+// Straight from node's request: no Web Request, Headers or body stream is built per request.
+function toEmulatorRequest(req: IncomingMessage, origin: string): EmulatorRequest {
+  const target = req.url ?? '/';
+  let pathname = target;
+  let search = '';
+  if (!PLAIN_PATH.test(target)) ({ pathname, search } = new URL(target, origin));
   const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
-  return new Request(new URL(req.url ?? '/', origin), { method, headers, body });
+  // Drained whatever the route, so the connection stays usable; GET and HEAD have no body.
+  const bytes = readBody(req);
+  const body = method === 'GET' || method === 'HEAD' ? bytes.then(() => EMPTY) : bytes;
+  // Caught here too: a route that never reads the body must not leave a rejection unhandled.
+  body.catch(() => undefined);
+  return {
+    method,
+    pathname,
+    search,
+    header(name) {
+      const value = req.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+    body: () => body,
+  };
 }
 
 async function serve(
@@ -73,12 +96,14 @@ async function serve(
     if (!res.writableFinished) gone.abort();
   });
   try {
-    const reply = await transport.handle(await toRequest(req, origin));
+    const request = toEmulatorRequest(req, origin);
+    // The body is in before routing, as it always was: a request cut off mid-body is a 500.
+    await request.body();
+    const reply = await transport.handle(request);
     if (reply.kind === 'hang') await transport.released(gone.signal);
     if (reply.kind !== 'response') return void req.socket.destroy();
-    const body = Buffer.from(await reply.response.arrayBuffer());
-    res.writeHead(reply.response.status, Object.fromEntries(reply.response.headers));
-    res.end(body);
+    res.writeHead(reply.response.status, sortedHeaders(reply.response.headers));
+    res.end(reply.response.body);
   } catch {
     if (res.headersSent) return void req.socket.destroy();
     res.writeHead(500, { 'content-type': 'application/json' });

@@ -1,3 +1,4 @@
+import { fromWebRequest, toWebResponse } from './exchange.js';
 import type { EmulatorTransport } from './http-server.js';
 import { PARTNER_BASE_PATH } from './request-router.js';
 
@@ -23,8 +24,8 @@ export async function mswHandlersFor(transport: EmulatorTransport, baseUrl: stri
   const pattern = `${base}${PARTNER_BASE_PATH}/*`;
   return [
     http.all(pattern, async ({ request }) => {
-      const reply = await transport.handle(request, basePath);
-      if (reply.kind === 'response') return reply.response;
+      const reply = await transport.handle(fromWebRequest(request), basePath);
+      if (reply.kind === 'response') return toWebResponse(reply.response);
       if (reply.kind === 'hang') await transport.released(request.signal);
       return HttpResponse.error();
     }),

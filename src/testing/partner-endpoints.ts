@@ -1,5 +1,6 @@
 import { authenticate, checkSignature } from './authenticate.js';
 import type { Environment } from './emulator-options.js';
+import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
 import { errorResponse, jsonResponse, type ReplyContext, reject } from './http-reply.js';
 import { balanceOf } from './ledger.js';
 import { type CustomerRecord, connectionState, type MerchantRecord } from './merchant.js';
@@ -36,19 +37,19 @@ export interface CustomerLookupBody {
   balance: { points: number; stamps: Record<string, number> } | null;
 }
 
-type Outcome = { response: Response; tenantId?: string };
+type Outcome = { response: EmulatorResponse; tenantId?: string };
 
 // A signature is optional on the GETs, but one that is sent must verify: a partner signing with
 // a wrong secret learns it here rather than at its first event.
 function gate(
-  request: Request,
+  request: EmulatorRequest,
   rawBody: Uint8Array,
   ctx: ReplyContext,
   deps: EndpointDeps,
 ): Outcome | { merchant: MerchantRecord } {
-  const auth = authenticate(deps.store, deps.environment, request.headers.get('x-api-key'));
+  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
   if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
-  const header = request.headers.get('x-signature');
+  const header = request.header('x-signature');
   const bad =
     header === null ? undefined : checkSignature(auth.merchant, rawBody, header, Math.floor(ctx.now / 1000));
   if (bad) return { response: errorResponse(bad.code, bad.message, ctx), tenantId: auth.merchant.tenantId };
@@ -56,7 +57,7 @@ function gate(
 }
 
 /** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
-export function checkConnection(request: Request, ctx: ReplyContext, deps: EndpointDeps): Outcome {
+export function checkConnection(request: EmulatorRequest, ctx: ReplyContext, deps: EndpointDeps): Outcome {
   const gated = gate(request, new Uint8Array(), ctx, deps);
   if (!('merchant' in gated)) return gated;
   const m = gated.merchant;
@@ -70,11 +71,11 @@ export function checkConnection(request: Request, ctx: ReplyContext, deps: Endpo
 }
 
 /** `GET /customers/lookup?phone=...` or `?customerId=...` (the service's id): exactly one (spec 4.3). */
-export function lookupCustomer(request: Request, ctx: ReplyContext, deps: EndpointDeps): Outcome {
+export function lookupCustomer(request: EmulatorRequest, ctx: ReplyContext, deps: EndpointDeps): Outcome {
   const gated = gate(request, new Uint8Array(), ctx, deps);
   if (!('merchant' in gated)) return gated;
   const m = gated.merchant;
-  const params = new URL(request.url).searchParams;
+  const params = new URLSearchParams(request.search);
   const phone = params.get('phone');
   const customerId = params.get('customerId');
   if ((phone === null) === (customerId === null) || (phone ?? customerId) === '') {
@@ -114,14 +115,14 @@ export const PLANNED_SYNC_PATHS = [
  * `503 EVENT_HANDLER_NOT_REGISTERED` (retryable), as no live endpoint exists yet.
  */
 export async function plannedEndpoint(
-  request: Request,
+  request: EmulatorRequest,
   ctx: ReplyContext,
   deps: EndpointDeps,
 ): Promise<Outcome> {
-  const gated = gate(request, new Uint8Array(await request.arrayBuffer()), ctx, deps);
+  const gated = gate(request, await request.body(), ctx, deps);
   if (!('merchant' in gated)) return gated;
   const tenantId = gated.merchant.tenantId;
-  const r = request.headers.get('idempotency-key')
+  const r = request.header('idempotency-key')
     ? reject('EVENT_HANDLER_NOT_REGISTERED', 'This synchronous endpoint is planned and not deployed yet')
     : reject('MISSING_IDEMPOTENCY_KEY', 'The Idempotency-Key header is required on this endpoint');
   return { response: errorResponse(r.code, r.message, ctx), tenantId };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CLIENT_DEFAULTS } from '../client/options.js';
 import type { EventFacts, EventProcessorDeps } from './event-processor.js';
 import { processEvent } from './event-processor.js';
+import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
 import {
   FAULT_CLOCK_SKEW_SECONDS,
   type FaultEndpoint,
@@ -110,8 +111,8 @@ function notFoundMessage(path: string): string {
 }
 
 // A caller's own correlation id is echoed when it looks like one; otherwise the service makes one.
-const correlationOf = (request: Request) => {
-  const sent = request.headers.get('x-correlation-id');
+const correlationOf = (request: EmulatorRequest) => {
+  const sent = request.header('x-correlation-id');
   return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
 };
 
@@ -129,22 +130,21 @@ function faultReply(kind: FaultKind, ctx: ReplyContext): EmulatorReply {
 
 /** Routes one request through faults and the endpoint, and logs what happened to it. */
 export async function routeRequest(
-  request: Request,
+  request: EmulatorRequest,
   deps: RouterDeps,
   basePath = '',
 ): Promise<EmulatorReply> {
-  const url = new URL(request.url);
+  const { pathname } = request;
   const ctx: ReplyContext = { correlationId: correlationOf(request), now: deps.serviceNow() };
   // msw serves the emulator below its own base URL: only that URL's path is taken off.
-  const path =
-    basePath && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
+  const path = basePath && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
   const route = routeOf(path);
   const entry: RequestRecord = {
     seq: (deps.log.at(-1)?.seq ?? 0) + 1, // the log is trimmed, never emptied,
     at: deps.clockNow(),
     method: request.method,
     // The route's own string when it matched: a million records share one copy of the path.
-    path: route?.path ?? url.pathname,
+    path: route?.path ?? pathname,
     endpoint: route?.endpoint ?? 'unknown',
     tenantId: null,
     eventId: null,
@@ -159,7 +159,7 @@ export async function routeRequest(
   trimOldest(deps.log, deps.historyLimit);
   if (!route) return finish(entry, otherErrorResponse(404, 'NOT_FOUND', notFoundMessage(path), ctx));
   if (request.method !== route.method) {
-    const message = `${url.pathname} answers ${route.method} only`;
+    const message = `${pathname} answers ${route.method} only`;
     return finish(
       entry,
       otherErrorResponse(405, 'METHOD_NOT_ALLOWED', message, ctx, { allow: route.method }),
@@ -174,7 +174,7 @@ export async function routeRequest(
     const reply = faultReply(fault, ctx);
     return reply.kind === 'response' ? finish(entry, reply.response, 'fault') : reply;
   }
-  let outcome: { response: Response; tenantId?: string; facts?: EventFacts };
+  let outcome: { response: EmulatorResponse; tenantId?: string; facts?: EventFacts };
   if (route.endpoint === 'events') {
     const skew = fault === 'clock-skew' ? FAULT_CLOCK_SKEW_SECONDS : 0;
     const { response, facts } = await processEvent(request, ctx, deps, skew);
@@ -189,36 +189,44 @@ export async function routeRequest(
   entry.tenantId = outcome.tenantId ?? null;
   entry.eventId = outcome.facts?.eventId ?? null;
   entry.eventType = outcome.facts?.eventType ?? null;
-  const reply = await finish(entry, outcome.response, outcome.facts?.replayed ? 'replayed' : undefined);
+  const reply = finish(entry, outcome.response, outcome.facts?.replayed ? 'replayed' : undefined);
   // Processed and cached, then silence: the retry must get the cached answer replayed.
   if (fault === 'timeout-after-processing') return { kind: 'hang' };
   return reply;
 }
 
-async function finish(
+function finish(
   entry: RequestRecord,
-  response: Response,
+  response: EmulatorResponse,
   outcome?: RequestRecord['outcome'],
-): Promise<EmulatorReply> {
+): EmulatorReply {
   entry.status = response.status;
-  if (response.status >= 400) {
-    const body = (await response
-      .clone()
-      .json()
-      .catch(() => null)) as { code?: unknown } | null;
-    entry.code = typeof body?.code === 'string' ? body.code : null;
-  }
-  entry.outcome = outcome ?? (response.ok ? 'processed' : 'rejected');
+  if (response.status >= 400) entry.code = codeOf(response.body);
+  const ok = response.status >= 200 && response.status < 300;
+  entry.outcome = outcome ?? (ok ? 'processed' : 'rejected');
   return respond(response);
 }
 
+// Every refusal is the error envelope: its `code` is what the log records.
+function codeOf(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown } | null;
+    return typeof parsed?.code === 'string' ? parsed.code : null;
+  } catch {
+    return null;
+  }
+}
+
 // A faulted request is never processed, but the log still says whose and which event it was.
-async function identify(entry: RequestRecord, request: Request, deps: RouterDeps): Promise<void> {
-  const apiKey = request.headers.get('x-api-key');
+async function identify(entry: RequestRecord, request: EmulatorRequest, deps: RouterDeps): Promise<void> {
+  const apiKey = request.header('x-api-key');
   entry.tenantId = (apiKey && deps.store.byApiKey(apiKey)?.tenantId) || null;
   if (entry.endpoint !== 'events') return;
   try {
-    const body = JSON.parse(await request.clone().text()) as { eventId?: unknown; eventType?: unknown };
+    const body = JSON.parse(new TextDecoder().decode(await request.body())) as {
+      eventId?: unknown;
+      eventType?: unknown;
+    };
     if (typeof body?.eventId === 'string') entry.eventId = body.eventId;
     if (typeof body?.eventType === 'string') entry.eventType = body.eventType;
   } catch {

@@ -83,9 +83,15 @@ export interface DispatcherDeps {
  * Delivers outbound events with the retry ladder of spec 8. Each attempt sends the same body
  * bytes under a fresh `t=`, signed with every active secret of the tenant (one `v1` each).
  */
+// What the dispatcher keeps beside the public record: the bytes sent, when the first attempt
+// started (the ladder counts from it), and the order produced (deliveries go out in it).
+type Kept = Delivery & { body: string; firstAt: number; seq: number };
+
 export class WebhookDispatcher {
   readonly #deps: DispatcherDeps;
-  #deliveries: (Delivery & { body: string; firstAt: number })[] = [];
+  #deliveries: Kept[] = [];
+  // The queued deliveries of each tenant: a release looks at these, not at every delivery kept.
+  readonly #queued = new Map<string, Kept[]>();
   #produced = 0;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #closing = new AbortController();
@@ -97,7 +103,7 @@ export class WebhookDispatcher {
 
   enqueue(tenantId: string, envelope: OutboundEnvelope, correlationId: string): void {
     this.#forgetOldest();
-    this.#deliveries.push({
+    const delivery: Kept = {
       deliveryId: `dlv-${++this.#produced}`,
       tenantId,
       eventType: envelope.eventType,
@@ -111,15 +117,30 @@ export class WebhookDispatcher {
       createdAt: this.#deps.clock.now(),
       firstAt: 0,
       nextAttemptAt: null,
-    });
+      seq: this.#produced,
+    };
+    this.#deliveries.push(delivery);
+    this.#queue(delivery);
     this.release(tenantId);
+  }
+
+  #queue(delivery: Kept): void {
+    delivery.status = 'queued';
+    const queued = this.#queued.get(delivery.tenantId);
+    if (queued) queued.push(delivery);
+    else this.#queued.set(delivery.tenantId, [delivery]);
   }
 
   /** Starts the queued deliveries of a tenant, oldest first, once its target is ready. */
   release(tenantId: string): void {
     if (this.#closing.signal.aborted || !this.#deps.target(tenantId)) return;
-    for (const delivery of this.#deliveries) {
-      if (delivery.tenantId !== tenantId || delivery.status !== 'queued') continue;
+    const queued = this.#queued.get(tenantId);
+    if (!queued) return;
+    this.#queued.delete(tenantId);
+    // A delivery queued again (its target went away mid-chain) keeps its place: production order.
+    queued.sort((a, b) => a.seq - b.seq);
+    for (const delivery of queued) {
+      if (delivery.status !== 'queued') continue;
       delivery.status = 'pending';
       // One tenant's first attempts go out one after another, in the order they were produced.
       const chain = (this.#chains.get(tenantId) ?? Promise.resolve()).then(() => this.#attempt(delivery));
@@ -143,7 +164,7 @@ export class WebhookDispatcher {
   }
 
   list(): Delivery[] {
-    return this.#deliveries.map(({ body: _body, firstAt: _firstAt, ...delivery }) =>
+    return this.#deliveries.map(({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }) =>
       structuredClone(delivery),
     );
   }
@@ -152,7 +173,7 @@ export class WebhookDispatcher {
   recent(count: number): Delivery[] {
     return this.#deliveries
       .slice(-count)
-      .map(({ body: _body, firstAt: _firstAt, ...delivery }) => structuredClone(delivery));
+      .map(({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }) => structuredClone(delivery));
   }
 
   /** Resolves once no attempt is under way (scheduled retries are not waited for). */
@@ -171,12 +192,12 @@ export class WebhookDispatcher {
     return work;
   }
 
-  async #attempt(delivery: Delivery & { body: string; firstAt: number }): Promise<void> {
+  async #attempt(delivery: Kept): Promise<void> {
     const { clock, serviceNow, timeoutMs } = this.#deps;
     const target = this.#deps.target(delivery.tenantId);
     if (this.#closing.signal.aborted) return;
     if (!target) {
-      delivery.status = 'queued';
+      this.#queue(delivery);
       return;
     }
     const number = delivery.attempts.length + 1;

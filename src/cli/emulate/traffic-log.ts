@@ -68,7 +68,7 @@ export function createTrafficLog(
 ): TrafficLog {
   // Lines are written in log order; a request still unanswered (a hang) holds back the rest.
   let written = 0;
-  const attemptsWritten = new Map<string, number>();
+  let attemptsWritten = new Map<string, number>();
   return {
     flush() {
       for (const record of emulator.requests({ after: written })) {
@@ -76,13 +76,17 @@ export function createTrafficLog(
         written = record.seq;
         write(requestLine(record, style));
       }
+      // Rebuilt from the deliveries the emulator still keeps: the ones it forgot (historyLimit)
+      // are forgotten here too, so this map stays as bounded as they are.
+      const next = new Map<string, number>();
       for (const delivery of emulator.deliveries()) {
         const seen = attemptsWritten.get(delivery.deliveryId);
         if (seen === undefined && delivery.status === 'queued') write(queuedLine(delivery, style));
         for (const attempt of delivery.attempts.slice(seen ?? 0))
           write(attemptLine(delivery, attempt, style));
-        attemptsWritten.set(delivery.deliveryId, delivery.attempts.length);
+        next.set(delivery.deliveryId, delivery.attempts.length);
       }
+      attemptsWritten = next;
     },
   };
 }

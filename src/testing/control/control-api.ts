@@ -1,5 +1,6 @@
 import type { Emulator, ShippableEventType } from '../emulator-api.js';
 import { EmulatorError } from '../emulator-error.js';
+import type { EmulatorRequest, EmulatorResponse } from '../exchange.js';
 import type { FaultOptions } from '../faults.js';
 import type { IntegrationStatus } from '../merchant.js';
 import type { MerchantOptions, MerchantStore } from '../merchant-store.js';
@@ -29,10 +30,8 @@ export interface ControlDeps {
 }
 
 /** Whether a request is for the control interface rather than a partner endpoint. */
-export const isControlPath = (url: string): boolean => {
-  const { pathname } = new URL(url);
-  return pathname === CONTROL_BASE_PATH || pathname.startsWith(`${CONTROL_BASE_PATH}/`);
-};
+export const isControlPath = (pathname: string): boolean =>
+  pathname === CONTROL_BASE_PATH || pathname.startsWith(`${CONTROL_BASE_PATH}/`);
 
 // The merchant's one-click actions: the name in the path, what it does.
 const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknown> = {
@@ -59,11 +58,11 @@ const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknow
  */
 export const MERCHANT_CONTROL_ACTIONS: readonly string[] = Object.keys(MERCHANT_ACTIONS);
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  });
+const json = (status: number, body: unknown): EmulatorResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  body: JSON.stringify(body),
+});
 
 const STATUS_OF: Record<string, number> = {
   UNKNOWN_TENANT: 404,
@@ -81,8 +80,8 @@ class ControlError extends Error {
   }
 }
 
-async function bodyOf<T>(request: Request): Promise<T> {
-  const text = await request.text();
+async function bodyOf<T>(request: EmulatorRequest): Promise<T> {
+  const text = new TextDecoder().decode(await request.body());
   if (text === '') return {} as T;
   try {
     return JSON.parse(text) as T;
@@ -92,12 +91,14 @@ async function bodyOf<T>(request: Request): Promise<T> {
 }
 
 /** Answers one request under `/__emulator`: the page, the state, or an action. */
-export async function handleControl(request: Request, deps: ControlDeps): Promise<Response> {
-  const path = new URL(request.url).pathname.slice(CONTROL_BASE_PATH.length).replace(/\/+$/, '');
+export async function handleControl(request: EmulatorRequest, deps: ControlDeps): Promise<EmulatorResponse> {
+  const path = request.pathname.slice(CONTROL_BASE_PATH.length).replace(/\/+$/, '');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   try {
     const result = await dispatch(request.method, parts, request, deps);
-    return result instanceof Response ? result : json(200, { ok: true, ...result });
+    // The page and the state are answers already; an action's result becomes `{ ok: true, ... }`.
+    const answered = 'status' in result && 'body' in result;
+    return answered ? (result as EmulatorResponse) : json(200, { ok: true, ...result });
   } catch (err) {
     if (err instanceof ControlError) return json(err.status, { code: err.code, message: err.message });
     if (err instanceof EmulatorError)
@@ -110,19 +111,21 @@ export async function handleControl(request: Request, deps: ControlDeps): Promis
 async function dispatch(
   method: string,
   parts: string[],
-  request: Request,
+  request: EmulatorRequest,
   deps: ControlDeps,
-): Promise<Response | Record<string, unknown>> {
+): Promise<EmulatorResponse | Record<string, unknown>> {
   const { emulator } = deps;
   const [first, tenantId, action, branchId, branchAction] = parts;
   const is = (m: string, length: number) => method === m && parts.length === length;
   if (is('GET', 0))
-    return new Response(DASHBOARD_HTML, {
+    return {
+      status: 200,
       headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-    });
+      body: DASHBOARD_HTML,
+    };
   if (first === 'state' && is('GET', 1)) return json(200, dashboardState(deps));
   if (first === 'requests' && is('GET', 1)) {
-    const eventId = new URL(request.url).searchParams.get('eventId') ?? undefined;
+    const eventId = new URLSearchParams(request.search).get('eventId') ?? undefined;
     return json(200, { requests: emulator.requests(eventId === undefined ? {} : { eventId }).slice(-50) });
   }
   if (first === 'merchants' && is('POST', 1))
