@@ -81,7 +81,8 @@ export function envelopeOf<T extends EventType>(
         ? 'Invalid Date'
         : options.occurredAt.toISOString()
       : (options.occurredAt ?? new Date().toISOString());
-  if (!utcTimestamp.safeParse(occurredAt).success) {
+  // Only a caller's value needs checking: `toISOString()` of now always matches.
+  if (options.occurredAt !== undefined && !utcTimestamp.safeParse(occurredAt).success) {
     issues.push({ path: 'occurredAt', message: 'must be a valid Date or an ISO 8601 UTC timestamp' });
   }
   if (options.correlationId !== undefined && !guid.safeParse(options.correlationId).success) {

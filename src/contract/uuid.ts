@@ -15,9 +15,27 @@ function format(bytes: Uint8Array): string {
   return out;
 }
 
+// Random bytes drawn from the CSPRNG 4 KiB at a time and handed out 16 at a time, never twice:
+// each `getRandomValues` call costs a few microseconds of fixed overhead in Node (most of the CPU
+// of building an envelope), whatever its size. The `uuid` package pools the same way.
+const POOL_BYTES = 4096;
+const pool = new Uint8Array(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
+/** 16 fresh random bytes, copied out of the pool (callers modify them). */
+function randomBytes16(): Uint8Array {
+  if (poolOffset + 16 > POOL_BYTES) {
+    crypto.getRandomValues(pool);
+    poolOffset = 0;
+  }
+  const bytes = pool.slice(poolOffset, poolOffset + 16);
+  poolOffset += 16;
+  return bytes;
+}
+
 /** A random UUID version 4 (RFC 9562), as `crypto.randomUUID()`, which insecure browser pages lack. */
 export function uuidV4(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const bytes = randomBytes16();
   bytes[6] = (bytes[6]! & 0x0f) | 0x40;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   return format(bytes);
@@ -34,14 +52,16 @@ let sequence = 0;
  * millisecond if it ever runs out), then 62 random bits. Ids of one process sort in creation order.
  */
 export function uuidV7(now: number = Date.now()): string {
+  // Bytes 6 and 7 of the random draw are overwritten below by the version and sequence: when a
+  // new millisecond starts, they first seed its sequence.
+  const bytes = randomBytes16();
   if (now > lastMs) {
     lastMs = now;
-    sequence = crypto.getRandomValues(new Uint16Array(1))[0]! & 0x7ff;
+    sequence = ((bytes[6]! << 8) | bytes[7]!) & 0x7ff;
   } else if (++sequence > 0xfff) {
     lastMs += 1;
     sequence = 0;
   }
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
   const ms = lastMs;
   bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
   bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
