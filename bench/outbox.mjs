@@ -31,11 +31,14 @@ const SETTINGS = {
 const tenantOf = (i) => `merchant-${i % SETTINGS.tenants}`;
 
 async function enqueueRate(outbox, count, callers, offset) {
-  const payload = samplePayload('InvoiceEarned');
+  const sale = samplePayload('InvoiceEarned');
   let next = 0;
   const caller = async () => {
     while (next < count) {
       const i = offset + next++;
+      // A sale of its own, by one of 200 customers: the same invoice every time would make every
+      // event follow the one before (the causal order), and the drain would measure that.
+      const payload = { ...sale, externalInvoiceId: `inv-${i}`, externalCustomerId: `c-${i % 200}` };
       await outbox.enqueue('InvoiceEarned', payload, { tenantId: tenantOf(i) });
     }
   };
