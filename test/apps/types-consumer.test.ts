@@ -40,9 +40,9 @@ import { fastifyWebhook } from 'loyalty-partner-sdk/fastify';
 import { koaWebhook } from 'loyalty-partner-sdk/koa';
 import { fetchHandler } from 'loyalty-partner-sdk/fetch';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
-import type { Emulator, MswHandler } from 'loyalty-partner-sdk/testing';
+import type { Emulator } from 'loyalty-partner-sdk/testing';
 export const names = [LoyaltyClient, expressWebhook, fastifyWebhook, koaWebhook, fetchHandler, createReceiver];
-export type Types = [Emulator, MswHandler];
+export type Types = [Emulator, ReturnType<Emulator['mswHandlers']>];
 `;
 
 beforeAll(async () => {
