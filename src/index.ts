@@ -16,7 +16,6 @@ export type { BatchItem, SyncBatchOptions, SyncBatchSummary } from './client/syn
 export type {
   BatchEventType,
   Envelope,
-  ErrorAction,
   ErrorCode,
   ErrorCodeInfo,
   ErrorEnvelope,

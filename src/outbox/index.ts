@@ -17,18 +17,8 @@ export { memoryStore } from './memory-store.js';
 export { createOutbox } from './outbox.js';
 export type { EnqueueOptions, Outbox, OutboxControl, OutboxStats, SharedOutbox } from './outbox-api.js';
 export type { OutboxHooks } from './outbox-hooks.js';
-export type { OutboxOptions, OutboxSender, OutboxSendResult } from './outbox-options.js';
+export type { OutboxOptions, OutboxSender } from './outbox-options.js';
 export { outboxStatusHandler } from './status-handler.js';
-export type {
-  CausalKeys,
-  ClaimOutcome,
-  ClaimRequest,
-  EventPatch,
-  EventState,
-  LocalStore,
-  OutboxStore,
-  SharedStore,
-  StoredEvent,
-  StoredTenantStop,
-  StoreSnapshot,
-} from './store.js';
+// The store interfaces' parameter types (ClaimRequest, EventPatch, ...) are not exported: an
+// implementation typed as `LocalStore` or `SharedStore` gets them by contextual typing.
+export type { EventState, LocalStore, OutboxStore, SharedStore, StoredEvent } from './store.js';

@@ -8,7 +8,6 @@
 export { WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
 export { createEmulator } from './emulator.js';
 export type { Emulator } from './emulator-api.js';
-export type { EmulatorErrorCode } from './emulator-error.js';
 export { EmulatorError } from './emulator-error.js';
 export type { EmulatorOptions } from './emulator-options.js';
 export type { FaultKind, FaultOptions } from './faults.js';
@@ -20,10 +19,7 @@ export type { MerchantCredentials, MerchantOptions } from './merchant-store.js';
 
 export type { CustomerLookupBody } from './partner-endpoints.js';
 
-export type { RequestRecord } from './request-router.js';
-
 export { DEFAULT_RULES } from './rules.js';
 export { samplePayload } from './sample-payloads.js';
 
 export { signTestHeader } from './sign-test-header.js';
-export type { Delivery } from './webhook-dispatcher.js';

@@ -20,13 +20,8 @@ export interface InboxKey {
 
 /**
  * What `begin` found: `new` (claimed now: run the handler), `done` (handled before: answer 200
- * without running it) or `in-progress` (another delivery holds the claim: answer 503).
- *
- * @example
- * ```ts
- * import type { InboxClaim } from 'loyalty-partner-sdk/webhooks';
- * const fromStatusColumn = (status: string | undefined): InboxClaim => (status === 'done' ? 'done' : 'in-progress');
- * ```
+ * without running it) or `in-progress` (another delivery holds the claim: answer 503). Not
+ * exported: a store typed as `InboxStore` gets it by contextual typing.
  */
 export type InboxClaim = 'new' | 'done' | 'in-progress';
 
@@ -41,12 +36,12 @@ export type InboxClaim = 'new' | 'done' | 'in-progress';
  *
  * @example
  * ```ts
- * import type { InboxClaim, InboxKey, InboxStore } from 'loyalty-partner-sdk/webhooks';
+ * import type { InboxStore } from 'loyalty-partner-sdk/webhooks';
  *
  * // A single-process store without a lease or expiry, to show the three steps.
  * const state = new Map<string, 'in-progress' | 'done'>();
  * export const naiveInbox: InboxStore = {
- *   begin(key: InboxKey): InboxClaim {
+ *   begin(key) {
  *     const found = state.get(key.eventId);
  *     if (found) return found;
  *     state.set(key.eventId, 'in-progress');

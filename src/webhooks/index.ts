@@ -17,7 +17,7 @@ export type { Secrets } from '../signature/secrets.js';
 export type { ReceiverResponse } from './answers.js';
 export { correlationIdOf, errorResponse } from './answers.js';
 export { createReceiver } from './create-receiver.js';
-export type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
+export type { InboxKey, InboxStore } from './inbox.js';
 
 export { memoryInbox } from './memory-inbox.js';
 
@@ -33,7 +33,7 @@ export type {
 } from './receiver-types.js';
 export type { RuleCache } from './rule-cache.js';
 export { createRuleCache } from './rule-cache.js';
-export type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from './rule-store.js';
+export type { LoyaltyRule, RuleKey, RuleVersionStore } from './rule-store.js';
 export { memoryRuleStore } from './rule-store.js';
 export type { ReceiverFailure } from './webhook-error.js';
 export { WebhookError } from './webhook-error.js';

@@ -35,13 +35,8 @@ export type RuleKey<K extends RuleType = RuleType> = {
 }[K];
 
 /**
- * What `putIfNewer` (and `RuleCache.apply`) report.
- *
- * @example
- * ```ts
- * import type { RuleApplyResult } from 'loyalty-partner-sdk/webhooks';
- * const late = (result: RuleApplyResult) => !result.applied && result.previousVersion !== undefined;
- * ```
+ * What `putIfNewer` (and `RuleCache.apply`) report. Not exported: a store typed as
+ * `RuleVersionStore` gets it by contextual typing.
  */
 export interface RuleApplyResult {
   /** `true` when the rule was stored: its `ruleVersion` is greater than the one stored before. */

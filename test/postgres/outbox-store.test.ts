@@ -1,5 +1,10 @@
 import { createEnvelope } from 'loyalty-partner-sdk';
-import type { CausalKeys, ClaimRequest, SharedStore, StoredEvent } from 'loyalty-partner-sdk/outbox';
+import type { SharedStore, StoredEvent } from 'loyalty-partner-sdk/outbox';
+
+// The store's parameter types, named the way an implementer of `SharedStore` would.
+type CausalKeys = Parameters<SharedStore<unknown>['append']>[1]['keys'];
+type ClaimRequest = Parameters<SharedStore<unknown>['claim']>[0];
+
 import {
   migrate,
   OutboxTransactionError,

@@ -1,6 +1,5 @@
 import {
   createReceiver,
-  type InboxClaim,
   type InboxKey,
   type InboxStore,
   type ReceiverFailure,
@@ -31,7 +30,10 @@ function fakeTransactionalInbox(fail: { before?: Error; atCommit?: Error } = {})
     begin: plain('begin'),
     complete: plain('complete'),
     release: plain('release'),
-    async transaction(key: InboxKey, work: (tx: FakeTx) => Promise<void>): Promise<InboxClaim> {
+    async transaction(
+      key: InboxKey,
+      work: (tx: FakeTx) => Promise<void>,
+    ): Promise<'new' | 'done' | 'in-progress'> {
       if (fail.before) throw fail.before;
       if (done.has(key.eventId)) return 'done';
       if (locked.has(key.eventId)) return 'in-progress';

@@ -1,5 +1,6 @@
-import type { Delivery, Emulator, RequestRecord } from '../../testing/index.js';
-import type { DeliveryAttempt } from '../../testing/webhook-dispatcher.js';
+import type { Emulator } from '../../testing/index.js';
+import type { RequestRecord } from '../../testing/request-router.js';
+import type { Delivery, DeliveryAttempt } from '../../testing/webhook-dispatcher.js';
 import type { Style } from '../io.js';
 
 /** One line per request the emulator answered and per webhook attempt it made, in order. */
