@@ -51,29 +51,27 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 /**
- * Whether a `v1` candidate is exactly 64 hex digits, either case: any other value can never
- * match, and its shape is public, so rejecting it early leaks nothing secret. A loop, not a
- * regex: this runs once per candidate of every delivery.
- */
-export function isHex64(text: string): boolean {
-  if (text.length !== 64) return false;
-  for (let i = 0; i < 64; i++) {
-    const c = text.charCodeAt(i);
-    const lower = c | 0x20; // 'A'-'F' to 'a'-'f', and nothing else into that range
-    if (!((c >= 48 && c <= 57) || (lower >= 97 && lower <= 102))) return false;
-  }
-  return true;
-}
-
-/**
- * Whether a MAC (64 lowercase hex digits) equals a candidate that passed {@link isHex64} (only
- * then is `| 0x20` a lowercasing), in either case, in constant time: the XOR of every character pair is accumulated, so the position
- * of the first difference is never observable. Comparing hex spares decoding each candidate and
- * lets Node's HMAC hand back `digest('hex')`, a string straight from OpenSSL, where a `Buffer`
- * digest costs an ArrayBuffer per MAC (1.3 to 2 µs less per 1 KB verification, npm run bench).
+ * Whether a `v1` candidate is exactly 64 hex digits, in either case, equal to `mac` (64 lowercase
+ * hex digits), in constant time: every character is checked and compared, and the faults and the
+ * differences are accumulated, so the position of the first difference from the MAC is never
+ * observable (the checks branch on the candidate alone, which the sender already knows). A
+ * candidate of another length can never match and its shape is public, so it is refused at once.
+ *
+ * Comparing hex spares decoding each candidate and lets Node's HMAC hand back `digest('hex')`,
+ * a string straight from OpenSSL, where a `Buffer` digest costs an ArrayBuffer per MAC (1.3 to
+ * 2 µs less per 1 KB verification, npm run bench). One pass over both strings, checking and
+ * comparing together, takes half the time of a check followed by a comparison (0.39 against
+ * 0.84 µs, interleaved): this runs once per candidate and secret of every delivery.
  */
 export function equalHex(mac: string, candidate: string): boolean {
-  let diff = mac.length ^ candidate.length;
-  for (let i = 0; i < mac.length; i++) diff |= mac.charCodeAt(i) ^ (candidate.charCodeAt(i) | 0x20);
-  return diff === 0;
+  if (candidate.length !== 64 || mac.length !== 64) return false;
+  let faults = 0;
+  let diff = 0;
+  for (let i = 0; i < 64; i++) {
+    const c = candidate.charCodeAt(i);
+    const lower = c | 0x20; // 'A'-'F' to 'a'-'f', and nothing else into that range
+    faults |= (c - 48) >>> 0 < 10 || (lower - 97) >>> 0 < 6 ? 0 : 1;
+    diff |= mac.charCodeAt(i) ^ lower;
+  }
+  return (faults | diff) === 0;
 }
