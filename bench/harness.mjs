@@ -28,6 +28,16 @@ export const HARNESS_DEFAULTS = {
    * after the messiest pays for it in every round.
    */
   rotate: false,
+  /**
+   * `'own'`: each sample starts on an empty young generation (a minor collection before it,
+   * untimed) and ends with one (timed), so that a contender pays for collecting exactly the
+   * garbage it made, never another's, and every sample of it collects the same number of times.
+   * Left to itself, a scavenge lands in whichever sample fills the young generation: one
+   * contender's 1 to 6 ms collection in another's 40 ms sample moved figures by 35-48%.
+   * Needs `--expose-gc` (bench/run.mjs FLAGS) and synchronous work, or work that settles
+   * within `run`, timed by `clock: 'cpu'`.
+   */
+  gc: 'shared',
 };
 
 /** The median of a list of numbers. */
@@ -58,20 +68,28 @@ const CLOCKS = {
   },
 };
 
-async function timed(contender, n, clock) {
+// A minor (scavenge) collection, now: `gc` exists only under --expose-gc.
+const collectYoung = () => globalThis.gc({ type: 'minor', execution: 'sync' });
+
+async function timed(contender, n, clock, gc = 'shared') {
+  if (gc === 'own') {
+    if (typeof globalThis.gc !== 'function') throw new Error("gc: 'own' needs node --expose-gc");
+    collectYoung();
+  }
   const elapsed = CLOCKS[clock]();
   const result = contender.run(n);
   const done = result && typeof result.then === 'function' ? await result : result;
+  if (gc === 'own') collectYoung();
   const ms = elapsed();
   return { ms, ops: typeof done === 'number' ? done : n };
 }
 
 /** The number of operations one sample needs to last about `sampleMs`. */
-async function calibrate(contender, sampleMs, warmupMs, clock) {
+async function calibrate(contender, sampleMs, warmupMs, clock, gc) {
   let n = contender.minOps ?? 1;
   let spent = 0;
   for (;;) {
-    const { ms } = await timed(contender, n, clock);
+    const { ms } = await timed(contender, n, clock, gc);
     spent += ms;
     if (ms >= sampleMs / 4 && spent >= warmupMs) return Math.max(1, Math.round((n * sampleMs) / ms));
     n = ms < sampleMs / 8 ? n * 4 : n * 2;
@@ -83,14 +101,14 @@ async function calibrate(contender, sampleMs, warmupMs, clock) {
  * the spread of its rounds, in the order given.
  */
 export async function compare(contenders, options = {}) {
-  const { rounds, sampleMs, warmupMs, clock, rotate } = { ...HARNESS_DEFAULTS, ...options };
+  const { rounds, sampleMs, warmupMs, clock, rotate, gc } = { ...HARNESS_DEFAULTS, ...options };
   const sizes = [];
-  for (const contender of contenders) sizes.push(await calibrate(contender, sampleMs, warmupMs, clock));
+  for (const contender of contenders) sizes.push(await calibrate(contender, sampleMs, warmupMs, clock, gc));
   const samples = contenders.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < contenders.length; k++) {
       const i = rotate ? (k + round) % contenders.length : k;
-      const { ms, ops } = await timed(contenders[i], sizes[i], clock);
+      const { ms, ops } = await timed(contenders[i], sizes[i], clock, gc);
       samples[i].push((ops * 1000) / ms);
     }
   }
@@ -98,9 +116,20 @@ export async function compare(contenders, options = {}) {
     name: contender.name,
     opsPerSec: median(samples[i]),
     spread: spread(samples[i]),
+    samples: samples[i],
     rounds,
     clock,
   }));
+}
+
+/**
+ * The median and spread of `a`'s speed over `b`'s, round by round: two contenders of one
+ * {@link compare} ran side by side in each round, under the same load, so the ratio of a round
+ * is steadier than the ratio of two medians taken over different moments.
+ */
+export function pairedRatio(a, b) {
+  const ratios = a.samples.map((value, round) => value / b.samples[round]);
+  return { ratio: median(ratios), spread: spread(ratios) };
 }
 
 /**

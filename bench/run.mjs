@@ -27,7 +27,11 @@ const MODULES = [
  * the main thread, so that each contender pays for its own garbage: with helper threads, the
  * collection of one contender's garbage lands in the CPU time of whichever runs next.
  */
-const FLAGS = { signature: ['--single-threaded-gc'], receiver: ['--single-threaded-gc'] };
+const FLAGS = {
+  signature: ['--single-threaded-gc'],
+  // --expose-gc: the receiver comparison starts and ends each sample with a minor collection.
+  receiver: ['--single-threaded-gc', '--expose-gc'],
+};
 const RESULTS = new URL('./results/latest.json', import.meta.url);
 
 function machine() {

@@ -291,6 +291,11 @@ export const EVENT_TYPES = {
 } as const satisfies Record<EventType, EventTypeInfo>;
 
 const eventTypeSet: ReadonlySet<string> = new Set(EVENT_TYPE_NAMES);
+// One set per direction: a receiver asks on every delivery, with an eventType fresh from
+// JSON.parse, and `EVENT_TYPES[value].direction` after the set's lookup cost 0.15 to 0.3 µs more
+// per call than one lookup here (interleaved, 3 runs).
+const inboundSet: ReadonlySet<string> = new Set(INBOUND_EVENT_TYPES);
+const outboundSet: ReadonlySet<string> = new Set(OUTBOUND_EVENT_TYPES);
 
 /**
  * Narrows an unknown string to one of the 16 event types.
@@ -316,7 +321,7 @@ export function isEventType(value: unknown): value is EventType {
  * ```
  */
 export function isInboundEventType(value: unknown): value is InboundEventType {
-  return isEventType(value) && EVENT_TYPES[value].direction === 'inbound';
+  return typeof value === 'string' && inboundSet.has(value);
 }
 
 /**
@@ -329,5 +334,5 @@ export function isInboundEventType(value: unknown): value is InboundEventType {
  * ```
  */
 export function isOutboundEventType(value: unknown): value is OutboundEventType {
-  return isEventType(value) && EVENT_TYPES[value].direction === 'outbound';
+  return typeof value === 'string' && outboundSet.has(value);
 }

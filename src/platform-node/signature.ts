@@ -35,7 +35,7 @@ export const signPayload: SignPayload = (rawBody, secret, options) =>
 
 /**
  * Verifies an `X-Signature` header synchronously with Node crypto: parses it, compares the HMAC
- * of `<t>.` + body with `crypto.timingSafeEqual` against every `v1` (exactly 64 hex digits) under
+ * of `<t>.` + body in constant time against every `v1` (exactly 64 hex digits, either case) under
  * every secret, and only then checks that `t` is within the tolerance of now. Gives the same
  * result as `verifySignatureAsync` on every input.
  *

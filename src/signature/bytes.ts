@@ -40,27 +40,38 @@ export function toBytes<Text = never>(
         : undefined;
 }
 
+// The 256 byte values as two lowercase hex digits, for toHex.
+const HEX = Array.from({ length: 256 }, (_, byte) => (byte | 256).toString(16).slice(1));
+
 /** Lowercase hex, the `v1` encoding. */
-export const toHex = (bytes: Uint8Array): string =>
-  Array.from(bytes, (byte) => (byte | 256).toString(16).slice(1)).join('');
+export function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i]!];
+  return hex;
+}
 
 /**
- * The 32 bytes of a `v1` of exactly 64 hex digits (either case), or `undefined` for any other
- * value: such a candidate can never match, and its shape is public, so rejecting it early leaks
- * nothing secret. Written small rather than fast: the Node build decodes natively, and only the
- * Web build runs this.
+ * Whether a `v1` candidate is exactly 64 hex digits, in either case, equal to `mac` (64 lowercase
+ * hex digits), in constant time: every character is checked and compared, and the faults and the
+ * differences are accumulated, so the position of the first difference from the MAC is never
+ * observable (the checks branch on the candidate alone, which the sender already knows). A
+ * candidate of another length can never match and its shape is public, so it is refused at once.
+ *
+ * Comparing hex spares decoding each candidate and lets Node's HMAC hand back `digest('hex')`,
+ * a string straight from OpenSSL, where a `Buffer` digest costs an ArrayBuffer per MAC (1.3 to
+ * 2 µs less per 1 KB verification, npm run bench). One pass over both strings, checking and
+ * comparing together, takes half the time of a check followed by a comparison (0.39 against
+ * 0.84 µs, interleaved): this runs once per candidate and secret of every delivery.
  */
-export const fromHex = (hex: string): Uint8Array | undefined =>
-  /^[\da-f]{64}$/i.test(hex)
-    ? Uint8Array.from(hex.match(/../g)!, (pair) => Number.parseInt(pair, 16))
-    : undefined;
-
-/**
- * Equality whose time depends only on the length: the XOR of every byte pair is accumulated, so
- * the position of the first difference is never observable.
- */
-export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
+export function equalHex(mac: string, candidate: string): boolean {
+  if (candidate.length !== 64 || mac.length !== 64) return false;
+  let faults = 0;
+  let diff = 0;
+  for (let i = 0; i < 64; i++) {
+    const c = candidate.charCodeAt(i);
+    const lower = c | 0x20; // 'A'-'F' to 'a'-'f', and nothing else into that range
+    faults |= (c - 48) >>> 0 < 10 || (lower - 97) >>> 0 < 6 ? 0 : 1;
+    diff |= mac.charCodeAt(i) ^ lower;
+  }
+  return (faults | diff) === 0;
 }

@@ -1,4 +1,4 @@
-import { timingSafeEqualBytes, utf8 } from './bytes.js';
+import { toHex, utf8 } from './bytes.js';
 import type { AsyncHmac } from './hmac.js';
 
 // Importing a key costs about as much as signing a small body, and a receiver verifies under the
@@ -24,7 +24,6 @@ export const webCryptoHmac: AsyncHmac = {
     const message = new Uint8Array(prefix.length + body.length);
     message.set(prefix);
     message.set(body, prefix.length);
-    return new Uint8Array(await subtle.sign('HMAC', (await keys.get(secret))!, message));
+    return toHex(new Uint8Array(await subtle.sign('HMAC', (await keys.get(secret))!, message)));
   },
-  equal: timingSafeEqualBytes,
 };

@@ -17,9 +17,7 @@ describe('webCryptoHmac', () => {
         fc.uint8Array(),
         async (secret, t, body) => {
           const mac = await webCryptoHmac.mac(secret, `${t}`, body);
-          expect(Buffer.from(mac).toString('hex')).toBe(
-            createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex'),
-          );
+          expect(mac).toBe(createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex'));
         },
       ),
       { numRuns: 100 },
