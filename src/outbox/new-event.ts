@@ -6,6 +6,7 @@ import {
   LoyaltyValidationError,
   type PayloadInput,
 } from '../contract/index.js';
+import { sealValidated } from '../contract/validated-envelopes.js';
 import type { EnqueueOptions } from './outbox-api.js';
 import type { StoredEvent } from './store.js';
 
@@ -26,7 +27,8 @@ export function newEvent<T extends InboundEventType>(
     ]);
   }
   assertInboundEventType(eventType);
-  const envelope = createEnvelope(eventType, payload, envelopeOptions) as InboundEnvelope;
+  // Validated here once: sealed (frozen), the client sends it without parsing it again.
+  const envelope = sealValidated(createEnvelope(eventType, payload, envelopeOptions) as InboundEnvelope);
   return {
     eventId: envelope.eventId,
     tenantId,
