@@ -1,12 +1,13 @@
+import { envelopeOf } from '../contract/create-envelope.js';
 import {
   assertInboundEventType,
-  createEnvelope,
   type InboundEnvelope,
   type InboundEventType,
   LoyaltyValidationError,
   type PayloadInput,
 } from '../contract/index.js';
 import { sealValidated } from '../contract/validated-envelopes.js';
+import { parsePayloadCompiled } from '../platform-node/compiled-payloads.js';
 import type { EnqueueOptions } from './outbox-api.js';
 import type { StoredEvent } from './store.js';
 
@@ -28,7 +29,9 @@ export function newEvent<T extends InboundEventType>(
   }
   assertInboundEventType(eventType);
   // Validated here once: sealed (frozen), the client sends it without parsing it again.
-  const envelope = sealValidated(createEnvelope(eventType, payload, envelopeOptions) as InboundEnvelope);
+  // createEnvelope's steps with the Node client's compiled payload check (same refusals, faster).
+  const parsed = parsePayloadCompiled(eventType, payload);
+  const envelope = sealValidated(envelopeOf(eventType, parsed, envelopeOptions) as InboundEnvelope);
   return {
     eventId: envelope.eventId,
     tenantId,
