@@ -10,99 +10,96 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason;
 }
 
-/** Waits `ms`, or rejects with `signal.reason` as soon as the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Waits `ms`, or rejects with the reason of `signal` or `closed` (the client's own) as soon as
+ * either aborts. Only retries wait, so listening to both here costs nothing on a first attempt.
+ */
+export function sleep(ms: number, signal: AbortSignal, closed: AbortSignal = signal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
+    if (closed.aborted) return reject(closed.reason);
+    const stop = () => {
+      signal.removeEventListener('abort', onAbort);
+      if (closed !== signal) closed.removeEventListener('abort', onClose);
+    };
     const onAbort = () => {
       clearTimeout(timer);
+      stop();
       reject(signal.reason);
     };
+    const onClose = () => {
+      clearTimeout(timer);
+      stop();
+      reject(closed.reason);
+    };
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      stop();
       resolve();
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
+    if (closed !== signal) closed.addEventListener('abort', onClose, { once: true });
   });
 }
 
-/** The signal of one attempt: aborted by the call's signal or when `timeoutMs` runs out. */
+/** The signal of one attempt: aborted by the call's signal, the client's, or when `timeoutMs` runs out. */
 export interface AttemptSignal {
   signal: AbortSignal;
   /** `true` once the timeout, not the caller, aborted the attempt. */
   readonly timedOut: boolean;
+  /**
+   * `promise`, or a rejection with the attempt signal's reason as soon as it aborts, whichever
+   * comes first. undici notices an aborted signal only once a queued request reaches a socket; a
+   * caller who gave up must not wait for that.
+   */
+  race<T>(promise: Promise<T>): Promise<T>;
   dispose(): void;
 }
 
-/** Links a fresh signal to `parent` and arms the attempt's timeout. Call `dispose()` when done. */
-export function attemptSignal(parent: AbortSignal, timeoutMs: number): AttemptSignal {
+/**
+ * One signal per attempt, linked straight to the call's signal and to the client's own (which
+ * `close()` aborts), with the attempt's timeout armed: the only signal a call creates. The call's
+ * signal is the caller's, or the client's own when the caller gave none. Call `dispose()` when done.
+ */
+export function attemptSignal(call: AbortSignal, closed: AbortSignal, timeoutMs: number): AttemptSignal {
   const controller = new AbortController();
   let timedOut = false;
-  const onAbort = () => controller.abort(parent.reason);
+  let rejectRace: ((reason: unknown) => void) | undefined;
+  const abort = (reason: unknown) => {
+    controller.abort(reason);
+    rejectRace?.(reason);
+  };
+  const onCall = () => abort(call.reason);
+  const onClose = () => abort(closed.reason);
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error(`attempt timed out after ${timeoutMs} ms`));
+    abort(new Error(`attempt timed out after ${timeoutMs} ms`));
   }, timeoutMs);
-  if (parent.aborted) onAbort();
-  else parent.addEventListener('abort', onAbort, { once: true });
+  if (call.aborted) onCall();
+  else if (closed.aborted) onClose();
+  else {
+    call.addEventListener('abort', onCall, { once: true });
+    if (closed !== call) closed.addEventListener('abort', onClose, { once: true });
+  }
+  const { signal } = controller;
   return {
-    signal: controller.signal,
+    signal,
     get timedOut() {
       return timedOut;
     },
+    race<T>(promise: Promise<T>): Promise<T> {
+      if (signal.aborted) {
+        promise.catch(() => {});
+        return Promise.reject(signal.reason);
+      }
+      return new Promise<T>((resolve, reject) => {
+        rejectRace = reject;
+        promise.then(resolve, reject);
+      });
+    },
     dispose() {
       clearTimeout(timer);
-      parent.removeEventListener('abort', onAbort);
+      call.removeEventListener('abort', onCall);
+      if (closed !== call) closed.removeEventListener('abort', onClose);
     },
   };
-}
-
-/** One signal for a whole call: the caller's (if any) and the client's own, which `close()` aborts. */
-export function callSignal(
-  caller: AbortSignal | undefined,
-  client: AbortSignal,
-): { signal: AbortSignal; dispose(): void } {
-  if (!caller) return { signal: client, dispose() {} };
-  const controller = new AbortController();
-  const fromCaller = () => controller.abort(caller.reason);
-  const fromClient = () => controller.abort(client.reason);
-  if (caller.aborted) fromCaller();
-  else if (client.aborted) fromClient();
-  else {
-    caller.addEventListener('abort', fromCaller, { once: true });
-    client.addEventListener('abort', fromClient, { once: true });
-  }
-  return {
-    signal: controller.signal,
-    dispose() {
-      caller.removeEventListener('abort', fromCaller);
-      client.removeEventListener('abort', fromClient);
-    },
-  };
-}
-
-/**
- * `promise`, or a rejection with `signal.reason` as soon as the signal aborts, whichever comes
- * first. undici notices an aborted signal only once a queued request reaches a socket; a caller
- * who gave up must not wait for that.
- */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }

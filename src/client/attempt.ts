@@ -28,6 +28,8 @@ export interface ClientContext {
   clock: ClockOffset;
   budget: RetryBudget | undefined;
   telemetry: Telemetry<ClientInstruments>;
+  /** The client's own signal, which `close()` aborts: every call and wait listens to it too. */
+  closed: AbortSignal;
   /** Removes the API key, the signing secrets and signatures from text taken from the wire. */
   redact: <T extends string | undefined>(text: T) => T;
 }
@@ -116,6 +118,7 @@ export async function attempt(
     outcome = { kind: 'answer', answer: redactAnswer(ctx, readAnswer(response)), headers: response.headers };
   } catch (cause) {
     throwIfAborted(signal);
+    throwIfAborted(ctx.closed);
     const code =
       cause instanceof TransportTimeoutError
         ? 'TIMEOUT'

@@ -20,7 +20,7 @@ import {
  * comes back to the client, which does not retry it.
  */
 export function createFetchTransport(
-  settings: Pick<TransportSettings, 'timeoutMs' | 'maxResponseBytes'>,
+  settings: Pick<TransportSettings, 'timeoutMs' | 'maxResponseBytes' | 'closed'>,
   fetchImpl?: typeof fetch,
 ): Transport {
   const { timeoutMs, maxResponseBytes } = settings;
@@ -31,7 +31,7 @@ export function createFetchTransport(
       if (typeof doFetch !== 'function') {
         throw new TypeError('No fetch in this runtime: pass the fetch option to LoyaltyClient');
       }
-      const timing = attemptSignal(request.signal, timeoutMs);
+      const timing = attemptSignal(request.signal, settings.closed, timeoutMs);
       try {
         const response = await doFetch(request.origin + request.path, {
           method: request.method,

@@ -2,9 +2,9 @@ import { envelopeOf } from '../contract/create-envelope.js';
 import type { BatchEventType, InboundEventType } from '../contract/event-types.js';
 import type { InboundEnvelope, PayloadInput } from '../contract/schemas/envelope.js';
 import { assertInboundEventType, parseInboundEnvelope, parsePayload } from '../contract/validate.js';
+import { isSealedValid } from '../contract/validated-envelopes.js';
 import { CallTelemetry, clientTelemetry } from '../telemetry/client-telemetry.js';
 import { isLogger, writeLog } from '../telemetry/logger.js';
-import { callSignal } from './abort.js';
 import { type ApiResult, type CustomerLookupBody, lookupBody } from './api-result.js';
 import type { Call, ClientContext } from './attempt.js';
 import * as calls from './calls.js';
@@ -71,6 +71,7 @@ export class LoyaltyClient {
       clock: new ClockOffset(resolved.now),
       budget: resolved.budget && new RetryBudget(resolved.budget),
       telemetry: clientTelemetry(resolved.telemetry),
+      closed: this.#closer.signal,
       redact: redactor([resolved.apiKey, ...resolved.secrets]),
     };
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
@@ -105,7 +106,8 @@ export class LoyaltyClient {
    */
   async sendEnvelope(envelope: InboundEnvelope, options: SendEnvelopeOptions = {}): Promise<SendResult> {
     this.#assertOpen();
-    const parsed = parseInboundEnvelope(envelope);
+    // The outbox's envelopes were validated at enqueue and frozen since: parsed once, not twice.
+    const parsed = isSealedValid(envelope) ? envelope : parseInboundEnvelope(envelope);
     const reference = calls.toEpochMs(options.firstAttemptAt ?? parsed.occurredAt, 'firstAttemptAt');
     const noRetry = options.noRetryCodes === undefined ? undefined : new Set(options.noRetryCodes);
     const call = calls.eventCall(this.#events, parsed, reference, noRetry);
@@ -208,10 +210,9 @@ export class LoyaltyClient {
   ): Promise<ApiResult> {
     // One test when telemetry is off (no provider given or registered, no logger): nothing else.
     const telemetry = this.#ctx.telemetry.enabled() ? this.#callTelemetry(call, event, trace) : undefined;
-    // With no signal of the caller's, the client's own is the call's: nothing to link or unlink.
-    if (!signal) return runCall(this.#ctx, call, this.#closer.signal, telemetry);
-    const linked = callSignal(signal, this.#closer.signal);
-    return runCall(this.#ctx, call, linked.signal, telemetry).finally(linked.dispose);
+    // Not linked into a signal of its own: each attempt's signal listens to the caller's and the
+    // client's directly (abort.ts), so a call makes one AbortController, not two.
+    return runCall(this.#ctx, call, signal ?? this.#closer.signal, telemetry);
   }
 
   #callTelemetry(

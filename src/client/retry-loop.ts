@@ -112,6 +112,7 @@ async function runAttempts(
   let clockCorrected = false;
   for (let retries = 0; ; ) {
     throwIfAborted(signal);
+    throwIfAborted(ctx.closed);
     telemetry?.attemptStarted(attempts + 1);
     let outcome: Outcome;
     try {
@@ -214,6 +215,6 @@ async function runAttempts(
       correlationId: retryCorrelationId,
       eventId: call.eventId,
     });
-    await sleep(delayMs, signal);
+    await sleep(delayMs, signal, ctx.closed);
   }
 }

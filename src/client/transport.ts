@@ -10,8 +10,9 @@ export interface TransportRequest {
   /** The exact bytes to send, the same for every attempt of one call. */
   body: Uint8Array | undefined;
   /**
-   * The call's signal, aborted by the caller or by `close()`: the transport rejects with its
-   * reason. Without a signal of the caller's it is the client's own ({@link TransportSettings}).
+   * The call's signal: the caller's, or the client's own ({@link TransportSettings}) when the
+   * caller gave none. The transport rejects with its reason, or with the client's when `close()`
+   * came first: it listens to both.
    */
   signal: AbortSignal;
 }
@@ -29,7 +30,8 @@ export interface TransportResponse {
  * came, with a {@link TransportTimeoutError} when an attempt outlasted `timeoutMs` (body
  * included), and with a `TransportResponseTooLargeError` past `maxResponseBytes`; the core turns
  * each into a `LoyaltyNetworkError`. Both enforce the timeout the same way: one signal per
- * attempt (`attemptSignal` in abort.ts), aborted by the call's signal or when time runs out.
+ * attempt (`attemptSignal` in abort.ts), aborted by the call's signal, by the client's own
+ * (`TransportSettings.closed`) or when time runs out.
  */
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;
@@ -49,8 +51,8 @@ export interface TransportSettings {
    */
   maxResponseBytes: number;
   /**
-   * The client's own signal, which `close()` aborts before it closes the transport. A transport
-   * may listen to it once, instead of once per request whose signal it is.
+   * The client's own signal, which `close()` aborts before it closes the transport. Each attempt
+   * listens to it beside the request's signal (the caller's, when there is one).
    */
   closed: AbortSignal;
 }

@@ -1,11 +1,13 @@
+import { envelopeOf } from '../contract/create-envelope.js';
 import {
   assertInboundEventType,
-  createEnvelope,
   type InboundEnvelope,
   type InboundEventType,
   LoyaltyValidationError,
   type PayloadInput,
 } from '../contract/index.js';
+import { sealValidated } from '../contract/validated-envelopes.js';
+import { parsePayloadCompiled } from '../platform-node/compiled-payloads.js';
 import type { EnqueueOptions } from './outbox-api.js';
 import type { StoredEvent } from './store.js';
 
@@ -26,7 +28,10 @@ export function newEvent<T extends InboundEventType>(
     ]);
   }
   assertInboundEventType(eventType);
-  const envelope = createEnvelope(eventType, payload, envelopeOptions) as InboundEnvelope;
+  // Validated here once: sealed (frozen), the client sends it without parsing it again.
+  // createEnvelope's steps with the Node client's compiled payload check (same refusals, faster).
+  const parsed = parsePayloadCompiled(eventType, payload);
+  const envelope = sealValidated(envelopeOf(eventType, parsed, envelopeOptions) as InboundEnvelope);
   return {
     eventId: envelope.eventId,
     tenantId,

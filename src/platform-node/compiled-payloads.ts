@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
 import { globalConfig } from 'zod/v4/core';
-import type { InboundEventType } from '../contract/event-types.js';
+import { type EventType, isEventType } from '../contract/event-types.js';
 import { type PayloadOf, payloadSchemas } from '../contract/schemas/envelope.js';
 import { parsePayload } from '../contract/validate.js';
 
-type PayloadSchema = (typeof payloadSchemas)[InboundEventType];
+type PayloadSchema = (typeof payloadSchemas)[EventType];
 
-const compiled = new Map<InboundEventType, PayloadSchema>();
+const compiled = new Map<EventType, PayloadSchema>();
 
-function compiledSchema(eventType: InboundEventType): PayloadSchema {
+function compiledSchema(eventType: EventType): PayloadSchema {
   let schema = compiled.get(eventType);
   if (schema === undefined) {
     const plain: PayloadSchema = payloadSchemas[eventType];
@@ -29,10 +29,9 @@ function compiledSchema(eventType: InboundEventType): PayloadSchema {
  * Each type is compiled on its first event (a few ms), not at import; never where the
  * application turned `new Function` off with `z.config({ jitless: true })`, nor in the Web build.
  */
-export function parsePayloadCompiled<T extends InboundEventType>(
-  eventType: T,
-  payload: unknown,
-): PayloadOf<T> {
+export function parsePayloadCompiled<T extends EventType>(eventType: T, payload: unknown): PayloadOf<T> {
+  // An unknown type has no schema: `parsePayload` refuses it in its own words.
+  if (!isEventType(eventType)) return parsePayload(eventType, payload);
   const result = compiledSchema(eventType).safeParse(payload);
   return result.success ? (result.data as PayloadOf<T>) : parsePayload(eventType, payload);
 }

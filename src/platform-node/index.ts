@@ -5,4 +5,5 @@
  */
 export * from '../index.js';
 export { LoyaltyClient } from './client.js';
+export { createEnvelope } from './create-envelope.js';
 export { signPayload, verifySignature } from './signature.js';

@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { attemptSignal, untilAborted } from '../client/abort.js';
+import { attemptSignal } from '../client/abort.js';
 import { CappedBody, refuseDeclaredLength, TransportResponseTooLargeError } from '../client/body-limit.js';
 import {
   type Transport,
@@ -68,11 +68,13 @@ export function createUndiciTransport(settings: TransportSettings): Transport {
     async request(request: TransportRequest): Promise<TransportResponse> {
       // Loading undici (once per process) is not the service's time: the clock starts after it.
       const dispatcher = await agentOf();
+      const { closed } = settings;
       request.signal.throwIfAborted();
-      const timing = attemptSignal(request.signal, timeoutMs);
+      closed.throwIfAborted();
+      const timing = attemptSignal(request.signal, closed, timeoutMs);
       try {
         const { origin, path, method, headers, body } = request;
-        const response = await untilAborted(
+        const response = await timing.race(
           dispatcher.request({
             origin,
             path,
@@ -81,7 +83,6 @@ export function createUndiciTransport(settings: TransportSettings): Transport {
             body,
             signal: timing.signal,
           }),
-          timing.signal,
         );
         const stream = response.body;
         const collected = new CappedBody(maxResponseBytes);
@@ -108,6 +109,7 @@ export function createUndiciTransport(settings: TransportSettings): Transport {
         }
         // Aborted by the caller or by close(): the reason, not undici's wrapper of it.
         if (request.signal.aborted) throw request.signal.reason;
+        if (closed.aborted) throw closed.reason;
         throw err;
       } finally {
         timing.dispose();

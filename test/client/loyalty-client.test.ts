@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import {
   createEnvelope,
@@ -20,6 +21,11 @@ import {
 
 let server: ScriptedServer;
 let client: LoyaltyClient;
+
+/** Waits until `condition` holds; the test's timeout bounds it. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
 
 beforeEach(async () => {
   server = await startScriptedServer();
@@ -322,6 +328,27 @@ describe('LoyaltyClient.close', () => {
     await expect(client.send('InvoiceEarned', invoice())).rejects.toBeInstanceOf(LoyaltyClientClosedError);
     await expect(client.checkConnection()).rejects.toBeInstanceOf(LoyaltyClientClosedError);
     await client.close();
+  });
+
+  it("cancels a call in flight that carries the caller's own signal, with LoyaltyClientClosedError", async () => {
+    server.script = () => {}; // never answers
+    client = clientFor(server, { timeoutMs: 60_000 });
+    const caller = new AbortController();
+    const sending = client.send('InvoiceEarned', invoice(), { signal: caller.signal });
+    const refused = expect(sending).rejects.toBeInstanceOf(LoyaltyClientClosedError);
+    await until(() => server.requests.length === 1);
+    await client.close();
+
+    await refused;
+    expect(caller.signal.aborted).toBe(false);
+  });
+
+  it("leaves no listener on a long-lived caller's signal once its calls end", async () => {
+    client = clientFor(server);
+    const caller = new AbortController();
+    for (let i = 0; i < 3; i++) await client.send('InvoiceEarned', invoice(), { signal: caller.signal });
+
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('cancels a call still waiting to retry', async () => {

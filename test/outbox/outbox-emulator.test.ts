@@ -1,5 +1,8 @@
-import { LoyaltyClient } from 'loyalty-partner-sdk';
-import { createOutbox, memoryStore, type OutboxHooks } from 'loyalty-partner-sdk/outbox';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEnvelope, LoyaltyClient } from 'loyalty-partner-sdk';
+import { createOutbox, fileStore, memoryStore, type OutboxHooks } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customer, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
@@ -139,5 +142,81 @@ describe('outbox against the emulator', () => {
       recorder.named('onDelivered').map((info) => (info as { alreadyCredited: boolean }).alreadyCredited),
     ).toEqual([false, false, false, true]);
     expect(emulator.ledger(merchant.tenantId).filter((entry) => entry.kind === 'earn')).toHaveLength(1);
+  });
+});
+
+describe('the envelope the outbox sends', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'outbox-envelope-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function fileOutbox() {
+    const merchant = emulator.createMerchant({ autoConfirmBranches: true });
+    const client = new LoyaltyClient({
+      baseUrl: url,
+      apiKey: merchant.apiKey,
+      signingSecret: merchant.signingSecret,
+    });
+    clients.push(client);
+    const outbox = createOutbox({ client, store: fileStore(dir), defaultTenantId: merchant.tenantId });
+    return { merchant, outbox };
+  }
+
+  it('is the one validated at enqueue, frozen: it cannot be changed before it is sent', async () => {
+    const { merchant, outbox } = fileOutbox();
+    await outbox.start();
+    await outbox.stopTenant(merchant.tenantId, 'held');
+    await outbox.enqueue('BranchSynced', branch);
+    const { eventId } = await outbox.enqueue('CustomerSynced', customer);
+    const stored = outbox.get(eventId) as { envelope: { payload: { phone: string } } };
+
+    expect(Object.isFrozen(stored.envelope)).toBe(true);
+    expect(() => {
+      stored.envelope.payload.phone = 'not a phone';
+    }).toThrow(TypeError);
+    await outbox.resumeTenant(merchant.tenantId);
+    await outbox.flush();
+    await outbox.close();
+    expect(emulator.events({ eventId })).toEqual([expect.objectContaining({ outcome: 'processed' })]);
+  });
+
+  it('is still refused at send, nothing sent, when read back from the store and the contract refuses it', async () => {
+    const valid = createEnvelope('InvoiceEarned', invoice('inv-1'));
+    const envelope = { ...valid, payload: { ...valid.payload, earnType: 'Bogus' } };
+    const merchant = emulator.createMerchant({ autoConfirmBranches: true });
+    const store = fileStore(dir);
+    await store.open();
+    await store.append({
+      eventId: envelope.eventId,
+      tenantId: merchant.tenantId,
+      envelope: envelope as unknown as typeof valid,
+      seq: 1,
+      enqueuedAt: Date.now(),
+      state: 'pending',
+      attempts: 0,
+      firstAttemptAt: null,
+      lastError: null,
+    });
+    await store.close();
+
+    const client = new LoyaltyClient({
+      baseUrl: url,
+      apiKey: merchant.apiKey,
+      signingSecret: merchant.signingSecret,
+    });
+    clients.push(client);
+    const outbox = createOutbox({ client, store: fileStore(dir), defaultTenantId: merchant.tenantId });
+    await outbox.start();
+    const stats = await outbox.flush();
+    const [dead] = outbox.list('dead');
+    await outbox.close();
+
+    expect(stats).toMatchObject({ delivered: 0, dead: 1 });
+    expect(dead?.lastError).toMatchObject({ code: 'INVALID_PAYLOAD' });
+    expect(emulator.events({ eventId: envelope.eventId })).toEqual([]);
   });
 });
