@@ -124,7 +124,10 @@ afterAll(async () => {
 
 describe(`${EVENTS} events at concurrency ${CONCURRENCY} against a service failing ${FAILURE_RATE * 100}% of requests`, () => {
   it('gets every event accepted and credited exactly once, with the same bytes and a valid signature on every attempt', async () => {
-    client = clientFor(server, { timeoutMs: 1_000, retry: { maxAttempts: 15, baseDelayMs: 1, maxDelayMs: 8 } });
+    client = clientFor(server, {
+      timeoutMs: 1_000,
+      retry: { maxAttempts: 15, baseDelayMs: 1, maxDelayMs: 8 },
+    });
     const ids = eventIds(EVENTS);
     const results: SendResult[] = [];
     let next = 0;

@@ -77,8 +77,8 @@ describe('equalHex', () => {
     for (const [target, bad] of [
       [as, '\u0161'.repeat(64)], // Buffer's hex decoder keeps the low byte: 'š' (U+0161) reads as 'a'
       [as, '\u0141'.repeat(64)], // 'Ł' (U+0141): `| 0x20` makes it 'š', whose low byte is 'a'
-      [as, 'A'.repeat(63) + 'G'],
-      [as, '\u0041'.repeat(63) + '\u0021'], // '!' | 0x20 is '!'
+      [as, `${'A'.repeat(63)}G`],
+      [as, `${'\u0041'.repeat(63)}\u0021`], // '!' | 0x20 is '!'
       [zeros, '\u0010'.repeat(64)], // `| 0x20` turns U+0010 into '0'
       [zeros, '\uff10'.repeat(64)], // fullwidth digits
       ['6'.repeat(64), '\u0016'.repeat(64)],
