@@ -16,6 +16,7 @@
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -35,14 +36,18 @@ const SETTINGS = {
   /** Sale transactions per sample, and samples per contender (the median is reported). */
   salesPerSample: 200,
   rounds: 15,
-  /** The drain: events, spread over tenants (a POS cloud serving several merchants) and customers. */
-  drainEvents: 4_000,
-  tenants: 8,
-  customersPerTenant: 50,
+  /**
+   * The drain: a merchant's backlog (one tenant: one process is held by its `maxInFlight` cap,
+   * the default 16, which is what adding processes lifts), over enough customers that causal
+   * order never limits it, and long enough that start-up and JIT warm-up do not dominate.
+   */
+  drainEvents: Number(process.env.DRAIN_EVENTS ?? 8_000),
+  tenants: Number(process.env.TENANTS ?? 1),
+  customersPerTenant: 1_000,
   latencyMs: 20,
   processes: 4,
-  /** Oldest pending rows each claim weighs: above the 128 events in flight (8 tenants x 16). */
-  claimWindow: Number(process.env.CLAIM_WINDOW ?? 1_000),
+  /** Oldest pending rows each claim weighs (undefined: the store's default). */
+  claimWindow: process.env.CLAIM_WINDOW ? Number(process.env.CLAIM_WINDOW) : undefined,
 };
 const SELF = fileURLToPath(import.meta.url);
 
@@ -176,10 +181,10 @@ async function drain(url, schema, origin) {
     clientFor,
     store: postgresStore(pool, {
       schema,
-      claimWindow: SETTINGS.claimWindow,
+      ...(SETTINGS.claimWindow && { claimWindow: SETTINGS.claimWindow }),
       ...(!process.env.NO_LISTEN && { listen }),
     }),
-    concurrency: SETTINGS.tenants,
+    concurrency: Math.max(SETTINGS.tenants, 4),
     pollIntervalMs: Number(process.env.POLL_MS ?? 1_000),
   });
   await outbox.start();
@@ -193,6 +198,37 @@ async function drain(url, schema, origin) {
   await listen.end();
   await pool.end();
   process.exit(0);
+}
+
+/** Clock ticks of /proc/<pid>/stat, as µs (USER_HZ is 100 on Linux). */
+const TICK_MICROS = 10_000;
+const statOf = (pid) => {
+  try {
+    // Fields after the command's closing parenthesis: state is field 3, ppid 4, utime 14.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return {
+      ppid: Number(fields[1]),
+      self: Number(fields[11]) + Number(fields[12]),
+      children: Number(fields[13]) + Number(fields[14]),
+    };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+};
+
+/**
+ * The CPU (µs) the PostgreSQL cluster used so far: the postmaster's own, that of its children
+ * that exited (the postmaster waited for them: its `cutime`/`cstime`), and that of the live ones.
+ */
+function postgresCpu(postmaster) {
+  const main = statOf(postmaster);
+  let ticks = main.self + main.children;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(entry);
+    if (stat?.ppid === postmaster) ticks += stat.self;
+  }
+  return ticks * TICK_MICROS;
 }
 
 /** Starts `count` drainers, commits the backlog, and times until no event is pending. */
@@ -218,6 +254,9 @@ async function drainRate(url, origin, count) {
     const customer = `cust-${Math.floor(i / SETTINGS.tenants) % SETTINGS.customersPerTenant}`;
     await writer.enqueue('InvoiceEarned', payload(i, customer), { tx, tenantId });
   }
+  const { rows: backend } = await pool.query('SELECT pg_backend_pid() AS pid');
+  const postmaster = statOf(backend[0].pid).ppid;
+  const pgBefore = postgresCpu(postmaster);
   const started = performance.now();
   await tx.query('COMMIT');
   tx.release();
@@ -226,6 +265,7 @@ async function drainRate(url, origin, count) {
     (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE state = 'pending'`)).rows[0].n;
   while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   const rate = (SETTINGS.drainEvents * 1000) / (performance.now() - started);
+  const pgCpuPerEvent = (postgresCpu(postmaster) - pgBefore) / SETTINGS.drainEvents;
   const { rows } = await pool.query(
     `SELECT state, count(*)::int AS n FROM "${schema}".outbox GROUP BY state`,
   );
@@ -236,7 +276,7 @@ async function drainRate(url, origin, count) {
   const cpuMicros = (await Promise.all(used)).reduce((sum, [{ cpuMicros }]) => sum + cpuMicros, 0);
   await Promise.all(children.map((child) => once(child, 'exit')));
   await pool.end();
-  return { rate, cpuPerEvent: cpuMicros / SETTINGS.drainEvents };
+  return { rate, cpuPerEvent: cpuMicros / SETTINGS.drainEvents, pgCpuPerEvent };
 }
 
 export async function run() {
@@ -254,7 +294,7 @@ export async function run() {
     const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
     const [{ port }] = await once(server, 'message');
     const origin = `http://127.0.0.1:${port}`;
-    const none = { rate: 0, cpuPerEvent: 0 };
+    const none = { rate: 0, cpuPerEvent: 0, pgCpuPerEvent: 0 };
     const oneRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, 1);
     const manyRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, SETTINGS.processes);
     const [one, many] = [oneRun.rate, manyRun.rate];
@@ -278,7 +318,7 @@ export async function run() {
           ],
         },
         {
-          title: `drain ${SETTINGS.drainEvents} events, ${SETTINGS.tenants} tenants, service ${SETTINGS.latencyMs} ms away`,
+          title: `drain ${SETTINGS.drainEvents} events, ${SETTINGS.tenants} tenant(s), maxInFlight 16, service ${SETTINGS.latencyMs} ms away`,
           unit: 'events/s',
           rows: [
             { name: '1 process', opsPerSec: one },
@@ -291,6 +331,14 @@ export async function run() {
           rows: [
             { name: '1 process', value: oneRun.cpuPerEvent },
             { name: `${SETTINGS.processes} processes`, value: manyRun.cpuPerEvent },
+          ],
+        },
+        {
+          title: 'PostgreSQL CPU per delivered event during the drain (every backend), µs',
+          unit: 'µs',
+          rows: [
+            { name: '1 process', value: oneRun.pgCpuPerEvent },
+            { name: `${SETTINGS.processes} processes`, value: manyRun.pgCpuPerEvent },
           ],
         },
       ],

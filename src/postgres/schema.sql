@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox (
   keys_changes     text[]      NOT NULL,
   keys_needs       text[]      NOT NULL,
   trace_context    text
-);
+) WITH (fillfactor = 70);
 CREATE INDEX IF NOT EXISTS outbox_pending_seq ON "loyalty".outbox (seq) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS outbox_settled ON "loyalty".outbox (state, seq) WHERE state IN ('parked', 'dead', 'expired');
 CREATE INDEX IF NOT EXISTS outbox_delivered_at ON "loyalty".outbox (delivered_at) WHERE state = 'delivered';
@@ -66,12 +66,13 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
 );
 CREATE OR REPLACE FUNCTION "loyalty".outbox_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
-  p_window integer
+  p_window integer, p_busy text[], p_busy_n integer[]
 ) RETURNS SETOF "loyalty".outbox LANGUAGE plpgsql AS $fn$
 BEGIN
-  -- One claim at a time per schema: the live-claim counts below are then exact. The next
-  -- statement takes a fresh snapshot, so it sees every claim committed before this lock.
-  PERFORM pg_advisory_xact_lock(698913586, 0);
+  -- No lock between claimants: each caller says how many events of each tenant it already sends
+  -- (p_busy, p_busy_n), and may take up to p_max_in_flight minus that. Why two claims computing
+  -- readiness on different snapshots still keep causal order: see the header of this file.
+  -- (plpgsql rather than sql: its plan is cached for the connection, not made at every call.)
   RETURN QUERY
   WITH win AS MATERIALIZED (
     -- The oldest pending rows: every row that can hold back one of them is among them.
@@ -89,29 +90,31 @@ BEGIN
     -- needs: an earlier row that changes it.
     SELECT DISTINCT k.seq FROM keyed k JOIN firsts f ON f.tenant_id = k.tenant_id AND f.key = k.key
     WHERE (k.x AND f.first_any < k.seq) OR (NOT k.x AND f.first_x < k.seq)
-  ), live AS (
-    SELECT w.tenant_id, count(*)::integer AS n FROM win w
-    WHERE w.claim_expires_at > clock_timestamp() GROUP BY w.tenant_id
-  ), ready AS (
-    SELECT w.event_id, w.tenant_id, w.seq, coalesce(live.n, 0) AS n
-    FROM win w LEFT JOIN live ON live.tenant_id = w.tenant_id
+  ), ready AS MATERIALIZED (
+    SELECT w.event_id, w.tenant_id, w.seq FROM win w
     WHERE w.due_at <= clock_timestamp()
       AND (w.claim_expires_at IS NULL OR w.claim_expires_at <= clock_timestamp())
-      AND coalesce(live.n, 0) < p_max_in_flight
       AND (p_only IS NULL OR w.tenant_id = ANY (p_only))
       AND NOT (w.tenant_id = ANY (p_skip))
       AND NOT EXISTS (SELECT 1 FROM "loyalty".outbox_tenant_stops t WHERE t.tenant_id = w.tenant_id)
       AND w.seq NOT IN (SELECT b.seq FROM blocked b)
-  ), chosen AS (
-    SELECT r.event_id FROM (
-      SELECT ready.event_id, ready.seq,
-             ready.n + row_number() OVER (PARTITION BY ready.tenant_id ORDER BY ready.seq) AS would_be
-      FROM ready
-    ) r WHERE r.would_be <= p_max_in_flight ORDER BY r.seq LIMIT p_limit
+  ), room AS (
+    SELECT r.tenant_id, least(p_limit, p_max_in_flight - coalesce(max(b.n), 0)) AS n
+    FROM ready r LEFT JOIN unnest(p_busy, p_busy_n) AS b(tenant_id, n) ON b.tenant_id = r.tenant_id
+    GROUP BY r.tenant_id
   ), locked AS (
-    SELECT o.event_id FROM "loyalty".outbox o JOIN chosen c ON c.event_id = o.event_id
-    WHERE o.state = 'pending' AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
-    FOR UPDATE OF o SKIP LOCKED
+    -- Per tenant, its oldest ready rows that no other claim holds, locked as they are taken:
+    -- a row another process is claiming right now is skipped and the next one taken instead.
+    -- Re-checked on the row's latest version (READ COMMITTED): a claim committed since this
+    -- statement's snapshot fails the lease condition, so each row has one claimant.
+    SELECT l.event_id, l.seq FROM room CROSS JOIN LATERAL (
+      SELECT o.event_id, o.seq FROM "loyalty".outbox o
+      WHERE o.event_id = ANY (ARRAY(SELECT r.event_id FROM ready r WHERE r.tenant_id = room.tenant_id))
+        AND o.state = 'pending' AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
+      ORDER BY o.seq LIMIT room.n
+      FOR UPDATE OF o SKIP LOCKED
+    ) l WHERE room.n > 0
+    ORDER BY l.seq LIMIT p_limit
   )
   UPDATE "loyalty".outbox u
   SET claimed_by = p_owner, claim_expires_at = clock_timestamp() + p_lease_ms * interval '1 millisecond',
