@@ -236,6 +236,9 @@ async function drainRate(url, origin, count) {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const schema = `drain_${count}_${process.pid}`;
   await migrate(pool, { schema });
+  // Counts and times the claims (the bench's own cluster): how many per event, and their cost.
+  await pool.query(`ALTER SYSTEM SET track_functions = 'pl'`);
+  await pool.query('SELECT pg_reload_conf()');
   const children = Array.from({ length: count }, () =>
     fork(SELF, ['--drain', url, schema, origin], { stdio: 'inherit' }),
   );
@@ -269,6 +272,13 @@ async function drainRate(url, origin, count) {
   while (await pending()) await new Promise((resolve) => setTimeout(resolve, 20));
   const rate = (SETTINGS.drainEvents * 1000) / (performance.now() - started);
   const pgCpuPerEvent = (postgresCpu(postmaster) - pgBefore) / SETTINGS.drainEvents;
+  // Statistics reach the view once each backend reports them (at the end of its transactions).
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const { rows: claimStats } = await pool.query(
+    `SELECT calls::int, total_time FROM pg_stat_user_functions WHERE schemaname = $1 AND funcname = 'outbox_claim'`,
+    [schema],
+  );
+  const claims = claimStats[0] ?? { calls: 0, total_time: 0 };
   const { rows } = await pool.query(
     `SELECT state, count(*)::int AS n FROM "${schema}".outbox GROUP BY state`,
   );
@@ -279,7 +289,13 @@ async function drainRate(url, origin, count) {
   const cpuMicros = (await Promise.all(used)).reduce((sum, [{ cpuMicros }]) => sum + cpuMicros, 0);
   await Promise.all(children.map((child) => once(child, 'exit')));
   await pool.end();
-  return { rate, cpuPerEvent: cpuMicros / SETTINGS.drainEvents, pgCpuPerEvent };
+  return {
+    rate,
+    cpuPerEvent: cpuMicros / SETTINGS.drainEvents,
+    pgCpuPerEvent,
+    claimsPerEvent: claims.calls / SETTINGS.drainEvents,
+    msPerClaim: claims.calls ? claims.total_time / claims.calls : 0,
+  };
 }
 
 export async function run() {
@@ -297,7 +313,7 @@ export async function run() {
     const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
     const [{ port }] = await once(server, 'message');
     const origin = `http://127.0.0.1:${port}`;
-    const none = { rate: 0, cpuPerEvent: 0, pgCpuPerEvent: 0 };
+    const none = { rate: 0, cpuPerEvent: 0, pgCpuPerEvent: 0, claimsPerEvent: 0, msPerClaim: 0 };
     const oneRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, 1);
     const manyRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, SETTINGS.processes);
     const [one, many] = [oneRun.rate, manyRun.rate];
@@ -342,6 +358,16 @@ export async function run() {
           rows: [
             { name: '1 process', value: oneRun.pgCpuPerEvent },
             { name: `${SETTINGS.processes} processes`, value: manyRun.pgCpuPerEvent },
+          ],
+        },
+        {
+          title: 'claims (outbox_claim calls) per delivered event, and ms per claim',
+          unit: '',
+          rows: [
+            { name: '1 process: claims per event', value: oneRun.claimsPerEvent },
+            { name: `${SETTINGS.processes} processes: claims per event`, value: manyRun.claimsPerEvent },
+            { name: '1 process: ms per claim', value: oneRun.msPerClaim },
+            { name: `${SETTINGS.processes} processes: ms per claim`, value: manyRun.msPerClaim },
           ],
         },
       ],

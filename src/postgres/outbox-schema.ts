@@ -88,13 +88,17 @@ export const OUTBOX_SCHEMA_STEP: SchemaStep = {
     `CREATE OR REPLACE FUNCTION ${s}.outbox_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
   p_window integer, p_busy text[], p_busy_n integer[]
-) RETURNS SETOF ${s}.outbox LANGUAGE plpgsql AS $fn$
+) RETURNS SETOF ${s}.outbox LANGUAGE plpgsql
+-- One plan per connection, never re-planned per call (a custom plan for this statement costs
+-- about what running it does); the plan does not depend on the parameters' values.
+SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
-  -- The window starts at a few times what this claim can take plus what this caller sends (the
-  -- rows in flight are the oldest pending ones), and grows to p_window only when it was full and
-  -- nothing in it was ready (the oldest rows all wait for each other): readiness is weighed
-  -- over as few rows as the backlog allows, since its cost grows with the window.
-  v_size integer := least(p_window, greatest(64, 4 * (p_limit + coalesce((SELECT sum(n) FROM unnest(p_busy_n) AS b(n)), 0)::integer)));
+  -- The window starts at twice what this claim can take plus what this caller sends (the rows
+  -- in flight are the oldest pending ones), and doubles, up to p_window, only while it was full
+  -- and nothing in it was ready (the oldest rows all wait for each other, or are in flight in
+  -- other processes): readiness is weighed over as few rows as the backlog allows, since its
+  -- cost grows with the window.
+  v_size integer := least(p_window, greatest(64, 2 * (p_limit + coalesce((SELECT sum(n) FROM unnest(p_busy_n) AS b(n)), 0)::integer)));
   v_found integer;
 BEGIN
   LOOP
@@ -158,7 +162,7 @@ BEGIN
     EXIT WHEN v_found > 0 OR v_size >= p_window
       OR (SELECT count(*) FROM (SELECT 1 FROM ${s}.outbox o WHERE o.state = 'pending' ORDER BY o.seq
                                 OFFSET v_size LIMIT 1) AS beyond) = 0;
-    v_size := p_window;
+    v_size := least(p_window, v_size * 2);
   END LOOP;
 END
 $fn$`,

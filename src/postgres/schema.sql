@@ -67,8 +67,20 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
 CREATE OR REPLACE FUNCTION "loyalty".outbox_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
   p_window integer, p_busy text[], p_busy_n integer[]
-) RETURNS SETOF "loyalty".outbox LANGUAGE plpgsql AS $fn$
+) RETURNS SETOF "loyalty".outbox LANGUAGE plpgsql
+-- One plan per connection, never re-planned per call (a custom plan for this statement costs
+-- about what running it does); the plan does not depend on the parameters' values.
+SET plan_cache_mode = force_generic_plan AS $fn$
+DECLARE
+  -- The window starts at twice what this claim can take plus what this caller sends (the rows
+  -- in flight are the oldest pending ones), and doubles, up to p_window, only while it was full
+  -- and nothing in it was ready (the oldest rows all wait for each other, or are in flight in
+  -- other processes): readiness is weighed over as few rows as the backlog allows, since its
+  -- cost grows with the window.
+  v_size integer := least(p_window, greatest(64, 2 * (p_limit + coalesce((SELECT sum(n) FROM unnest(p_busy_n) AS b(n)), 0)::integer)));
+  v_found integer;
 BEGIN
+  LOOP
   -- No lock between claimants: each caller says how many events of each tenant it already sends
   -- (p_busy, p_busy_n), and may take up to p_max_in_flight minus that. Why two claims computing
   -- readiness on different snapshots still keep causal order: see the header of this file.
@@ -77,7 +89,7 @@ BEGIN
   WITH win AS MATERIALIZED (
     -- The oldest pending rows: every row that can hold back one of them is among them.
     SELECT o.event_id, o.tenant_id, o.seq, o.keys_changes, o.keys_needs, o.due_at, o.claim_expires_at
-    FROM "loyalty".outbox o WHERE o.state = 'pending' ORDER BY o.seq LIMIT p_window
+    FROM "loyalty".outbox o WHERE o.state = 'pending' ORDER BY o.seq LIMIT v_size
   ), keyed AS (
     SELECT w.tenant_id, k.key, w.seq, true AS x FROM win w CROSS JOIN LATERAL unnest(w.keys_changes) AS k(key)
     UNION ALL
@@ -109,7 +121,9 @@ BEGIN
     -- statement's snapshot fails the lease condition, so each row has one claimant.
     SELECT l.event_id, l.seq FROM room CROSS JOIN LATERAL (
       SELECT o.event_id, o.seq FROM "loyalty".outbox o
-      WHERE o.event_id = ANY (ARRAY(SELECT r.event_id FROM ready r WHERE r.tenant_id = room.tenant_id))
+      -- A few more candidates than taken: rows being claimed by others right now are skipped.
+      WHERE o.event_id = ANY (ARRAY(SELECT r.event_id FROM ready r WHERE r.tenant_id = room.tenant_id
+                                    ORDER BY r.seq LIMIT 4 * room.n))
         AND o.state = 'pending' AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
       ORDER BY o.seq LIMIT room.n
       FOR UPDATE OF o SKIP LOCKED
@@ -123,6 +137,12 @@ BEGIN
       first_attempt_at = coalesce(u.first_attempt_at, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
   FROM locked WHERE u.event_id = locked.event_id
   RETURNING u.*;
+    GET DIAGNOSTICS v_found = ROW_COUNT;
+    EXIT WHEN v_found > 0 OR v_size >= p_window
+      OR (SELECT count(*) FROM (SELECT 1 FROM "loyalty".outbox o WHERE o.state = 'pending' ORDER BY o.seq
+                                OFFSET v_size LIMIT 1) AS beyond) = 0;
+    v_size := least(p_window, v_size * 2);
+  END LOOP;
 END
 $fn$;
 INSERT INTO "loyalty".schema_version (version, description) VALUES (2, 'transactional outbox') ON CONFLICT (version) DO NOTHING;
