@@ -82,10 +82,10 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
   return {
     /**
      * Records the claim's outcome; true when this store has just been marked idle. `busy`: the
-     * store still holds claims (it will claim again as their answers arrive), so a claim that
-     * found nothing new does not make it idle.
+     * claim found work, or the store still holds claims (it claims again as their answers
+     * arrive), so it is not idle.
      */
-    async afterClaim(claimed: number, busy: boolean): Promise<boolean> {
+    async afterClaim(busy: boolean): Promise<boolean> {
       if (!listening) return false;
       if (busy) {
         if (idleSince !== undefined) {

@@ -140,10 +140,10 @@ export function postgresStore(
           // Only a claim open to every tenant, by a store sending nothing, can tell that it has
           // nothing to do: one that still sends claims again as its answers come in.
           const busy = held.size > 0 || claimed.length > 0;
-          if (request.onlyTenants === undefined && (await idle.afterClaim(claimed.length, busy))) {
+          if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
             // A row committed between that claim and the idle mark notified no one: look again.
             claimed = await rows(sql.claim, params);
-            await idle.afterClaim(claimed.length, claimed.length > 0);
+            await idle.afterClaim(claimed.length > 0);
           }
         } catch (err) {
           claimsInDoubt = true;
