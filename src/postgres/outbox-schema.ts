@@ -144,9 +144,9 @@ BEGIN
       SELECT o.event_id, o.seq FROM ${s}.outbox o
       -- A few more candidates than taken: rows being claimed by others right now are skipped.
       WHERE o.event_id = ANY (ARRAY(SELECT r.event_id FROM ready r WHERE r.tenant_id = room.tenant_id
-                                    ORDER BY r.seq LIMIT 4 * room.n))
+                                    ORDER BY r.seq LIMIT 4 * greatest(room.n, 0)))
         AND o.state = 'pending' AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
-      ORDER BY o.seq LIMIT room.n
+      ORDER BY o.seq LIMIT greatest(room.n, 0)
       FOR UPDATE OF o SKIP LOCKED
     ) l WHERE room.n > 0
     ORDER BY l.seq LIMIT p_limit

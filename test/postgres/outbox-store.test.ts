@@ -218,6 +218,21 @@ describeWithPostgres('postgresStore', (url) => {
       expect(await other.claim(request())).toHaveLength(2);
     });
 
+    it('looks further back than its first window when nothing in that window is ready', async () => {
+      await fresh();
+      // 100 events about one customer (each waits for the one before), then one about another.
+      for (let i = 0; i < 100; i++) {
+        const { event, keys } = sale('chain');
+        await store.append(event, { keys });
+      }
+      const last = sale('alone');
+      await store.append(last.event, { keys: last.keys });
+      // The first window (64 rows for a claim of 1) holds only the chain's head, which is taken:
+      expect(await store.claim(request({ limit: 1 }))).toHaveLength(1);
+      // then nothing in it is ready for another process, and the window doubles until it is.
+      expect(ids(await other.claim(request({ limit: 1 })))).toEqual([last.event.eventId]);
+    });
+
     it('deletes delivered rows after retention, one small batch at a time', async () => {
       await fresh();
       const sweeping = postgresStore(pool, { schema, retentionMs: 1, cleanupEvery: 1, cleanupBatchSize: 2 });
