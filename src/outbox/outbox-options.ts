@@ -50,9 +50,10 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    */
   store: S;
   /**
-   * Events of one tenant sent at the same time. An event still waits for every earlier event it
-   * must follow (same customer, invoice, coupon, ...; see "Causal order"); `1` sends one event at
-   * a time in enqueue order.
+   * Events of one tenant sent at the same time by this outbox. An event still waits for every
+   * earlier event it must follow (same customer, invoice, coupon, ...; see "Causal order"); `1`
+   * sends one event at a time in enqueue order. With a shared store (`postgresStore`) the cap is
+   * per outbox, per tenant: N processes send up to N x `maxInFlight` of a tenant at once.
    * @default 16
    */
   maxInFlight?: number;

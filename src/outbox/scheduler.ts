@@ -26,6 +26,15 @@ export interface OutboxContext {
   pump(): void;
 }
 
+/**
+ * A shared store's claim is a statement that weighs the claim window: after an answer, a tenant
+ * close to its `maxInFlight` claims again only once a quarter of its slots are free, or
+ * `CLAIM_BATCH_WAIT_MS` after the first, so answers that arrive one after another share a claim
+ * instead of paying one each (a local store's claims are in memory: at every answer).
+ */
+const CLAIM_BATCH_FRACTION = 4;
+const CLAIM_BATCH_WAIT_MS = 5;
+
 interface Flight {
   readonly tenant: Tenant;
   readonly run: Promise<void>;
@@ -45,6 +54,7 @@ export class Scheduler {
   /** The last fill found nothing more to send right now. */
   private drained = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private batchTimer: ReturnType<typeof setTimeout> | undefined;
   private leaseTimer: ReturnType<typeof setInterval> | undefined;
   private readonly flights = new Map<string, Flight>();
   /**
@@ -86,6 +96,8 @@ export class Scheduler {
   stop(): Promise<void>[] {
     this.running = false;
     clearTimeout(this.timer);
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
     clearInterval(this.leaseTimer);
     // A flush waiting for a retry timer that will no longer fire must not hang.
     this.notify();
@@ -106,6 +118,8 @@ export class Scheduler {
 
   pump(): void {
     this.drained = false;
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
     if (!this.running) {
       this.notify();
       return;
@@ -140,6 +154,8 @@ export class Scheduler {
         const request = {
           limit: free,
           maxInFlight: options.maxInFlight,
+          // The cap is per outbox: what this one sends, not what every process sends.
+          inFlight: Object.fromEntries(sending.map((tenant) => [tenant.tenantId, tenant.inFlight])),
           leaseMs: options.leaseMs,
           skipTenants,
         };
@@ -220,11 +236,25 @@ export class Scheduler {
     const landed = () => {
       tenant.inFlight -= 1;
       this.flights.delete(event.eventId);
-      this.pump();
+      this.afterLanding(tenant);
     };
     // A flight never rejects: `attempt` records every failure as the event's outcome.
     const run = this.attempt(tenant, event, this.aborter.signal).then(landed, landed);
     this.flights.set(event.eventId, { tenant, run });
+  }
+
+  /** Claims again at once, or (shared store, tenant near its cap) once more answers are in. */
+  private afterLanding(tenant: Tenant): void {
+    const { options, local } = this.ctx;
+    const batch = Math.ceil(options.maxInFlight / CLAIM_BATCH_FRACTION);
+    const room = options.maxInFlight - tenant.inFlight;
+    if (local || !this.running || this.flights.size === 0 || room >= batch) {
+      this.pump();
+      return;
+    }
+    if (this.batchTimer !== undefined) return;
+    this.batchTimer = setTimeout(() => this.pump(), CLAIM_BATCH_WAIT_MS);
+    this.batchTimer.unref?.();
   }
 
   private async attempt(tenant: Tenant, claimed: StoredEvent, signal: AbortSignal): Promise<void> {

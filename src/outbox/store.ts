@@ -118,10 +118,16 @@ export interface ClaimRequest {
   /** Most events to return in this call. */
   readonly limit: number;
   /**
-   * Per tenant, claimed events whose lease is live (every process counted) never exceed this:
-   * return only `maxInFlight - liveClaims(tenant)` more events of a tenant.
+   * Per tenant and per outbox instance (a process; a deployment that adds processes adds sending
+   * capacity): return at most `maxInFlight - inFlight[tenant]` events of a tenant. Claims of
+   * other processes do not count; N processes send up to N x `maxInFlight` of a tenant at once.
    */
   readonly maxInFlight: number;
+  /**
+   * Events of each tenant this outbox is sending now (absent tenants: none). A store that keeps
+   * its own claims in memory (`LocalQueue`) may count them itself.
+   */
+  readonly inFlight?: Readonly<Record<string, number>> | undefined;
   /** The lease of each claimed event: `claimedUntil = now + leaseMs` (the database's clock). */
   readonly leaseMs: number;
   /** Claim only events of these tenants (a paused tenant's probe); absent: every tenant. */
@@ -197,7 +203,8 @@ export interface SharedStore<Tx> {
   ): Promise<void>;
   /**
    * Claims up to `request.limit` due, causally ready, unclaimed `pending` events (`FOR UPDATE
-   * SKIP LOCKED`), oldest `seq` first, and returns them as stored. Due: never tried, or the
+   * SKIP LOCKED`), oldest `seq` first, at most `maxInFlight - inFlight[tenant]` of each tenant,
+   * and returns them as stored. Due: never tried, or the
    * `retryAfterMs` of its last `retry` outcome has passed.
    */
   claim(request: ClaimRequest): Promise<StoredEvent[]>;

@@ -80,10 +80,14 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
   let listening = false;
   let idleSince: number | undefined;
   return {
-    /** Records the claim's outcome; true when this store has just been marked idle. */
-    async afterClaim(claimed: number): Promise<boolean> {
+    /**
+     * Records the claim's outcome; true when this store has just been marked idle. `busy`: the
+     * claim found work, or the store still holds claims (it claims again as their answers
+     * arrive), so it is not idle.
+     */
+    async afterClaim(busy: boolean): Promise<boolean> {
       if (!listening) return false;
-      if (claimed > 0) {
+      if (busy) {
         if (idleSince !== undefined) {
           // The rows are claimed: a failure here must not lose them (the mark is tried again at
           // the next fruitful claim; meanwhile enqueues notify for nothing, no more).

@@ -20,9 +20,11 @@ export interface PostgresStoreOptions {
    */
   retentionMs?: number;
   /**
-   * How many of the oldest pending events each claim considers. Causal readiness is computed
-   * for all of them at once; an event further back waits until older ones are done, so keep this
-   * well above the events in flight at once (processes x `concurrency` x `maxInFlight`).
+   * The most of the oldest pending events a claim considers. Causal readiness is computed for
+   * all of them at once; a claim starts with twice its outbox's capacity (`concurrency` x
+   * `maxInFlight`) and doubles, up to this, only while nothing it considered was ready. An event
+   * further back waits until older ones are done, so keep this well above the events in flight
+   * at once (processes x `concurrency` x `maxInFlight`).
    * @default 1000
    */
   claimWindow?: number;

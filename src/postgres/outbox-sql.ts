@@ -51,8 +51,11 @@ export const outboxSql = (s: string, channel: string) => ({
   probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
-  /** $1 owner, $2 limit, $3 max in flight per tenant, $4 lease ms, $5 only tenants, $6 skip tenants, $7 window. */
-  claim: `SELECT ${COLUMNS} FROM ${s}.outbox_claim($1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer) ORDER BY seq`,
+  /**
+   * $1 owner, $2 limit, $3 max in flight per tenant, $4 lease ms, $5 only tenants, $6 skip
+   * tenants, $7 window, $8/$9 tenants this outbox sends and how many of each.
+   */
+  claim: `SELECT ${COLUMNS} FROM ${s}.outbox_claim($1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[]) ORDER BY seq`,
   /** $1 owner, $2 event ids, $3 lease ms. */
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
 WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'`,

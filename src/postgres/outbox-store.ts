@@ -133,13 +133,17 @@ export function postgresStore(
             request.onlyTenants ?? null,
             request.skipTenants,
             settings.claimWindow,
+            Object.keys(request.inFlight ?? {}),
+            Object.values(request.inFlight ?? {}),
           ];
           claimed = await rows(sql.claim, params);
-          // Only a claim open to every tenant can tell that this store has nothing to do.
-          if (request.onlyTenants === undefined && (await idle.afterClaim(claimed.length))) {
+          // Only a claim open to every tenant, by a store sending nothing, can tell that it has
+          // nothing to do: one that still sends claims again as its answers come in.
+          const busy = held.size > 0 || claimed.length > 0;
+          if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
             // A row committed between that claim and the idle mark notified no one: look again.
             claimed = await rows(sql.claim, params);
-            await idle.afterClaim(claimed.length);
+            await idle.afterClaim(claimed.length > 0);
           }
         } catch (err) {
           claimsInDoubt = true;

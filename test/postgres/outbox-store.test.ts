@@ -202,15 +202,18 @@ describeWithPostgres('postgresStore', (url) => {
       expect((await other.get(event.eventId))?.state).toBe('pending');
     });
 
-    it('keeps live claims of a tenant within maxInFlight across processes, and none of a stopped tenant', async () => {
+    it('gives each outbox its own maxInFlight per tenant, less what it says it sends, and none of a stopped tenant', async () => {
       await fresh();
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 7; i++) {
         const { event, keys } = sale(`m-${i}`);
         await store.append(event, { keys });
       }
+      // Another process's claims do not count: each reaches its own cap.
       expect(await store.claim(request({ maxInFlight: 2 }))).toHaveLength(2);
-      expect(await other.claim(request({ maxInFlight: 2 }))).toHaveLength(0);
-      expect(await other.claim(request({ maxInFlight: 3 }))).toHaveLength(1);
+      expect(await other.claim(request({ maxInFlight: 2 }))).toHaveLength(2);
+      // What this process already sends does.
+      expect(await store.claim(request({ maxInFlight: 2, inFlight: { 'tenant-1': 2 } }))).toEqual([]);
+      expect(await store.claim(request({ maxInFlight: 3, inFlight: { 'tenant-1': 2 } }))).toHaveLength(1);
       await store.setTenantStop('tenant-1', { tenantId: 'tenant-1', reason: 'Disabled', since: 1 });
       expect(await other.open()).toEqual({
         stoppedTenants: [{ tenantId: 'tenant-1', reason: 'Disabled', since: 1 }],
@@ -218,6 +221,21 @@ describeWithPostgres('postgresStore', (url) => {
       expect(await other.claim(request())).toEqual([]);
       await store.setTenantStop('tenant-1', null);
       expect(await other.claim(request())).toHaveLength(2);
+    });
+
+    it('looks further back than its first window when nothing in that window is ready', async () => {
+      await fresh();
+      // 100 events about one customer (each waits for the one before), then one about another.
+      for (let i = 0; i < 100; i++) {
+        const { event, keys } = sale('chain');
+        await store.append(event, { keys });
+      }
+      const last = sale('alone');
+      await store.append(last.event, { keys: last.keys });
+      // The first window (64 rows for a claim of 1) holds only the chain's head, which is taken:
+      expect(await store.claim(request({ limit: 1 }))).toHaveLength(1);
+      // then nothing in it is ready for another process, and the window doubles until it is.
+      expect(ids(await other.claim(request({ limit: 1 })))).toEqual([last.event.eventId]);
     });
 
     it('deletes delivered rows after retention, one small batch at a time', async () => {
