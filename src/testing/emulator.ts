@@ -18,7 +18,8 @@ import { createMerchantActions } from './merchant-actions.js';
 import { credentialsOf, MERCHANT_DEFAULTS, MerchantStore } from './merchant-store.js';
 import { mswHandlersFor } from './msw-handlers.js';
 import { createEmitter, type Emit } from './outbound-events.js';
-import { type RequestRecord, routeRequest } from './request-router.js';
+import { RequestLog } from './request-log.js';
+import { routeRequest } from './request-router.js';
 import { ResponseCache } from './response-cache.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 
@@ -95,7 +96,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
   });
   const faults = new FaultInjector();
-  const log: RequestRecord[] = [];
+  const log = new RequestLog(config.historyLimit);
   const cache = new ResponseCache(serviceNow, config.historyLimit);
   let latencyMs = config.latencyMs;
   let faultPlan: FaultOptions | null = null;
@@ -110,7 +111,6 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     isShipped: (eventType: EventType) => shipped.has(eventType),
     faults,
     log,
-    historyLimit: config.historyLimit,
     serviceNow,
     clockNow: () => clock.now(),
   };

@@ -13,6 +13,7 @@ import {
   type RedemptionRecord,
   type RefundRecord,
 } from './merchant.js';
+import type { RequestLog } from './request-log.js';
 import type { Endpoint, RequestRecord } from './request-router.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 import type { Delivery, DeliveryStatus } from './webhook-dispatcher.js';
@@ -116,35 +117,21 @@ export interface EmulatorInspection {
 const matches = <T extends object>(item: T, filter: object): boolean =>
   Object.entries(filter).every(([key, value]) => value === undefined || item[key as keyof T] === value);
 
-// The log is ordered by `seq`: a binary search finds where a follower left off.
-function firstAfter(log: readonly RequestRecord[], seq: number): number {
-  let low = 0;
-  let high = log.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((log[mid]?.seq ?? 0) <= seq) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
 /** Builds the inspection API over the emulator's state. */
 export function createInspection(
   merchantOf: (tenantId: string) => MerchantRecord,
-  log: readonly RequestRecord[],
+  log: RequestLog,
   deliveries: () => Delivery[],
 ): EmulatorInspection {
+  // The log hands out fresh copies: a caller may keep or change them.
   const requests = ({ after, ...filter }: RequestFilter = {}) =>
-    log
-      .slice(after === undefined ? 0 : firstAfter(log, after))
-      .filter((r) => matches(r, filter))
-      .map((r) => ({ ...r }));
+    log.after(after).filter((r) => matches(r, filter));
   return {
     requests,
     events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),
     deliveries: (filter = {}) => deliveries().filter((d) => matches(d, filter)),
     balance: (tenantId, customerId) => balanceOf(merchantOf(tenantId), customerId),
-    ledger: (tenantId) => structuredClone(merchantOf(tenantId).ledger),
+    ledger: (tenantId) => merchantOf(tenantId).ledger.entries(),
     merchant: (tenantId) => snapshot(merchantOf(tenantId)),
   };
 }

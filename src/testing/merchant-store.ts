@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EmulatorError } from './emulator-error.js';
 import { checkUrl, type Environment } from './emulator-options.js';
 import { InsertionQueue } from './insertion-queue.js';
+import { LedgerHistory } from './ledger-history.js';
 import type { MerchantRecord } from './merchant.js';
 import { DEFAULT_RULES, type MerchantRules, parseEarnRate, parseStampCard } from './rules.js';
 
@@ -193,7 +194,7 @@ export class MerchantStore {
       refunds: new Map(),
       redemptions: new Map(),
       lastStampAt: new Map(),
-      ledger: [],
+      ledger: new LedgerHistory(defaults.historyLimit),
       balances: new Map(),
       customerSeq: 0,
       historyLimit: defaults.historyLimit,

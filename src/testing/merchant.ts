@@ -1,6 +1,7 @@
 import type { PayloadOf } from '../contract/index.js';
 import type { Environment } from './emulator-options.js';
 import type { InsertionQueue } from './insertion-queue.js';
+import type { LedgerHistory } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
 /**
@@ -189,7 +190,8 @@ export interface MerchantRecord {
   redemptions: Map<string, RedemptionRecord>;
   /** When each customer last got a stamp on each card, for `cooldownDays`. */
   lastStampAt: Map<string, number>;
-  ledger: LedgerEntry[];
+  /** The newest `historyLimit` movements. */
+  ledger: LedgerHistory;
   /** Running sums of the ledger per customer. */
   balances: Map<string, { points: number; stamps: Record<string, number> }>;
   customerSeq: number;

@@ -10,7 +10,6 @@ import {
   type FaultKind,
   isServiceUnavailableKind,
 } from './faults.js';
-import { trimOldest } from './history.js';
 import {
   type EmulatorReply,
   errorResponse,
@@ -19,6 +18,7 @@ import {
   respond,
 } from './http-reply.js';
 import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } from './partner-endpoints.js';
+import type { RequestLog } from './request-log.js';
 
 /**
  * The base path of every partner endpoint (spec 4 and 9).
@@ -71,9 +71,8 @@ export interface RequestRecord {
 /** What the router needs: the event pipeline's deps, the fault plan, the log and the clock. */
 export interface RouterDeps extends EventProcessorDeps {
   faults: FaultInjector;
-  log: RequestRecord[];
-  /** How many records the log keeps (the newest). */
-  historyLimit: number;
+  /** The newest `historyLimit` records. */
+  log: RequestLog;
   /** The service's time, skew included: what `Date` says and signatures are judged by. */
   serviceNow: () => number;
   /** The emulator's clock without skew: what the log records, like delivery attempts. */
@@ -139,8 +138,7 @@ export async function routeRequest(
   // msw serves the emulator below its own base URL: only that URL's path is taken off.
   const path = basePath && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
   const route = routeOf(path);
-  const entry: RequestRecord = {
-    seq: (deps.log.at(-1)?.seq ?? 0) + 1, // the log is trimmed, never emptied,
+  const entry = deps.log.open({
     at: deps.clockNow(),
     method: request.method,
     // The route's own string when it matched: a million records share one copy of the path.
@@ -154,9 +152,24 @@ export async function routeRequest(
     outcome: 'rejected',
     fault: null,
     correlationId: ctx.correlationId,
-  };
-  deps.log.push(entry);
-  trimOldest(deps.log, deps.historyLimit);
+  });
+  try {
+    return await answer(request, deps, ctx, path, route, entry);
+  } finally {
+    // Whatever happened, the record is complete now: packed into the log's columns.
+    deps.log.settle(entry);
+  }
+}
+
+async function answer(
+  request: EmulatorRequest,
+  deps: RouterDeps,
+  ctx: ReplyContext,
+  path: string,
+  route: Route | undefined,
+  entry: RequestRecord,
+): Promise<EmulatorReply> {
+  const { pathname } = request;
   if (!route) return finish(entry, otherErrorResponse(404, 'NOT_FOUND', notFoundMessage(path), ctx));
   if (request.method !== route.method) {
     const message = `${pathname} answers ${route.method} only`;

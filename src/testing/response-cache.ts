@@ -1,5 +1,4 @@
 import { DEDUP_WINDOW_MS } from '../contract/limits.js';
-import { InsertionQueue } from './insertion-queue.js';
 
 /**
  * How long the response to an `eventId` is replayed (spec 8): 24 hours.
@@ -22,25 +21,27 @@ export function processedBody(eventId: string, result: CachedResponse['result'])
   return JSON.stringify({ eventId, status: 'Processed', ...(result && { result }) });
 }
 
-// One object per cached answer: the answer, and what the sweep needs to find and forget it.
-interface Entry extends CachedResponse {
-  tenantId: string;
-  eventId: string;
-  storedAt: number;
-}
+// Per cached answer, in the slot of its seq: the tenant's map, the eventId, the correlation id
+// and the result, in one flat array (`storedAt` has its own column).
+const REFS = 4;
 
 /**
  * The dedup cache of POST /events, per tenant and `eventId`. Only successes are stored: a failed
  * delivery is never cached, so a redelivery after the setup is fixed is processed afresh.
- * Entries are kept in the order stored, so expired ones are swept from the front as new ones
- * arrive, and at most `limit` are kept: memory stays flat however long the emulator runs.
+ * Answers sit in a ring of the newest `limit`, in columns, and each tenant's `Map` holds only
+ * eventId -> seq (a small integer): no object per answer, which cost ~120 bytes and was promoted
+ * to the old space. Expired answers are swept from the oldest as new ones arrive: memory stays
+ * flat however long the emulator runs.
  */
 export class ResponseCache {
-  // Per tenant, then by eventId: no `tenant + eventId` key string is built per event.
-  readonly #tenants = new Map<string, Map<string, Entry>>();
+  readonly #tenants = new Map<string, Map<string, number>>();
   readonly #now: () => number;
   readonly #limit: number;
-  readonly #order = new InsertionQueue<Entry>();
+  #storedAt = new Float64Array(0);
+  #refs: unknown[] = [];
+  // The seqs of the ring: (#first .. #last], oldest first.
+  #first = 0;
+  #last = 0;
   #size = 0;
 
   constructor(now: () => number, limit: number) {
@@ -49,12 +50,20 @@ export class ResponseCache {
   }
 
   get(tenantId: string, eventId: string): CachedResponse | undefined {
-    const entry = this.#tenants.get(tenantId)?.get(eventId);
-    if (entry && this.#now() - entry.storedAt >= RESPONSE_CACHE_TTL_MS) {
-      this.#forget(entry);
+    const entries = this.#tenants.get(tenantId);
+    const seq = entries?.get(eventId);
+    if (entries === undefined || seq === undefined) return undefined;
+    const slot = (seq - 1) % this.#limit;
+    if (this.#now() - (this.#storedAt[slot] ?? 0) >= RESPONSE_CACHE_TTL_MS) {
+      entries.delete(eventId);
+      this.#size -= 1;
       return undefined;
     }
-    return entry;
+    const i = slot * REFS;
+    return {
+      correlationId: this.#refs[i + 2] as string,
+      result: this.#refs[i + 3] as CachedResponse['result'],
+    };
   }
 
   set(tenantId: string, eventId: string, answer: CachedResponse): void {
@@ -64,39 +73,57 @@ export class ResponseCache {
       entries = new Map();
       this.#tenants.set(tenantId, entries);
     }
-    // Built field by field: a spread gave every entry a hidden class of its own in V8.
-    const entry: Entry = {
-      result: answer.result,
-      correlationId: answer.correlationId,
-      tenantId,
-      eventId,
-      storedAt: now,
-    };
-    if (!entries.has(eventId)) this.#size += 1;
-    entries.set(eventId, entry);
-    this.#order.push(entry);
     this.#sweep(now);
+    // The ring is full: its oldest slot is the one this answer takes.
+    if (this.#last - this.#first >= this.#limit) this.#forgetOldest();
+    const seq = ++this.#last;
+    this.#grow(Math.min(seq, this.#limit));
+    const slot = (seq - 1) % this.#limit;
+    this.#storedAt[slot] = now;
+    const i = slot * REFS;
+    this.#refs[i] = entries;
+    this.#refs[i + 1] = eventId;
+    this.#refs[i + 2] = answer.correlationId;
+    this.#refs[i + 3] = answer.result;
+    if (!entries.has(eventId)) this.#size += 1;
+    entries.set(eventId, seq);
   }
 
   get size(): number {
     return this.#size;
   }
 
-  #forget(entry: Entry): void {
-    const entries = this.#tenants.get(entry.tenantId);
-    // A key stored again later is queued again: only its own, latest entry may go.
-    if (entries?.get(entry.eventId) !== entry) return;
-    entries.delete(entry.eventId);
-    this.#size -= 1;
+  // Forgets the oldest slot; a key stored again later has a newer seq and stays.
+  #forgetOldest(): void {
+    const seq = ++this.#first;
+    const i = ((seq - 1) % this.#limit) * REFS;
+    const entries = this.#refs[i] as Map<string, number>;
+    const eventId = this.#refs[i + 1] as string;
+    if (entries.get(eventId) === seq) {
+      entries.delete(eventId);
+      this.#size -= 1;
+    }
+    this.#refs.fill(null, i, i + REFS);
   }
 
-  // Forgets from the oldest: what expired, then whatever exceeds the limit.
+  // Forgets from the oldest what expired.
   #sweep(now: number): void {
-    for (let oldest = this.#order.peek(); oldest !== undefined; oldest = this.#order.peek()) {
-      const expired = now - oldest.storedAt >= RESPONSE_CACHE_TTL_MS;
-      if (!expired && this.#size <= this.#limit) return;
-      this.#order.shift();
-      this.#forget(oldest);
+    while (this.#first < this.#last) {
+      const storedAt = this.#storedAt[this.#first % this.#limit] ?? 0;
+      if (now - storedAt < RESPONSE_CACHE_TTL_MS) return;
+      this.#forgetOldest();
     }
+  }
+
+  // Columns double up to the limit, so a short-lived emulator in a test stays small.
+  #grow(needed: number): void {
+    if (needed <= this.#storedAt.length) return;
+    const size = Math.min(this.#limit, Math.max(64, this.#storedAt.length * 2));
+    const storedAt = new Float64Array(size);
+    storedAt.set(this.#storedAt);
+    this.#storedAt = storedAt;
+    const refs = new Array<unknown>(size * REFS).fill(null);
+    for (let i = 0; i < this.#refs.length; i++) refs[i] = this.#refs[i];
+    this.#refs = refs;
   }
 }
