@@ -156,7 +156,7 @@ function snapshot(m: MerchantRecord): MerchantState {
     products: values(m.products),
     coupons: values(m.coupons),
     couponUsages: values(m.couponUsages),
-    invoices: values(m.invoices),
+    invoices: structuredClone(m.invoices.values()),
     refunds: values(m.refunds),
     redemptions: values(m.redemptions),
   };

@@ -1,4 +1,5 @@
 import { DEDUP_WINDOW_MS } from '../contract/limits.js';
+import { StringIndex } from './string-index.js';
 
 /**
  * How long the response to an `eventId` is replayed (spec 8): 24 hours.
@@ -21,28 +22,30 @@ export function processedBody(eventId: string, result: CachedResponse['result'])
   return JSON.stringify({ eventId, status: 'Processed', ...(result && { result }) });
 }
 
-// Per cached answer, in the slot of its seq: the tenant's map, the eventId, the correlation id
-// and the result, in one flat array (`storedAt` has its own column).
+// Per cached answer, in its slot of the ring: the tenant's index, the eventId, the correlation
+// id and the result, in one flat array (`storedAt` has its own column).
 const REFS = 4;
 
 /**
  * The dedup cache of POST /events, per tenant and `eventId`. Only successes are stored: a failed
  * delivery is never cached, so a redelivery after the setup is fixed is processed afresh.
- * Answers sit in a ring of the newest `limit`, in columns, and each tenant's `Map` holds only
- * eventId -> seq (a small integer): no object per answer, which cost ~120 bytes and was promoted
- * to the old space. Expired answers are swept from the oldest as new ones arrive: memory stays
- * flat however long the emulator runs.
+ * Answers sit in a ring of the newest `limit`, in columns, found through each tenant's
+ * `StringIndex` (eventId -> slot): no object per answer (~120 bytes, promoted to the old space)
+ * and no `Map` entry (~70 bytes). Expired answers are swept from the oldest as new ones arrive:
+ * memory stays flat however long the emulator runs.
  */
 export class ResponseCache {
-  readonly #tenants = new Map<string, Map<string, number>>();
+  readonly #tenants = new Map<string, StringIndex>();
   readonly #now: () => number;
   readonly #limit: number;
   #storedAt = new Float64Array(0);
   #refs: unknown[] = [];
-  // The seqs of the ring: (#first .. #last], oldest first.
+  // The answers of the ring are the ones numbered (#first .. #last], oldest first; the n-th sits
+  // in slot (n - 1) % limit.
   #first = 0;
   #last = 0;
   #size = 0;
+  readonly #keyOf = (slot: number) => this.#refs[slot * REFS + 1] as string;
 
   constructor(now: () => number, limit: number) {
     this.#now = now;
@@ -50,12 +53,11 @@ export class ResponseCache {
   }
 
   get(tenantId: string, eventId: string): CachedResponse | undefined {
-    const entries = this.#tenants.get(tenantId);
-    const seq = entries?.get(eventId);
-    if (entries === undefined || seq === undefined) return undefined;
-    const slot = (seq - 1) % this.#limit;
+    const index = this.#tenants.get(tenantId);
+    const slot = index?.get(eventId) ?? -1;
+    if (index === undefined || slot < 0) return undefined;
     if (this.#now() - (this.#storedAt[slot] ?? 0) >= RESPONSE_CACHE_TTL_MS) {
-      entries.delete(eventId);
+      index.delete(eventId);
       this.#size -= 1;
       return undefined;
     }
@@ -68,39 +70,39 @@ export class ResponseCache {
 
   set(tenantId: string, eventId: string, answer: CachedResponse): void {
     const now = this.#now();
-    let entries = this.#tenants.get(tenantId);
-    if (!entries) {
-      entries = new Map();
-      this.#tenants.set(tenantId, entries);
+    let index = this.#tenants.get(tenantId);
+    if (!index) {
+      index = new StringIndex(this.#keyOf);
+      this.#tenants.set(tenantId, index);
     }
     this.#sweep(now);
     // The ring is full: its oldest slot is the one this answer takes.
     if (this.#last - this.#first >= this.#limit) this.#forgetOldest();
-    const seq = ++this.#last;
-    this.#grow(Math.min(seq, this.#limit));
-    const slot = (seq - 1) % this.#limit;
+    const n = ++this.#last;
+    this.#grow(Math.min(n, this.#limit));
+    const slot = (n - 1) % this.#limit;
     this.#storedAt[slot] = now;
     const i = slot * REFS;
-    this.#refs[i] = entries;
+    this.#refs[i] = index;
     this.#refs[i + 1] = eventId;
     this.#refs[i + 2] = answer.correlationId;
     this.#refs[i + 3] = answer.result;
-    if (!entries.has(eventId)) this.#size += 1;
-    entries.set(eventId, seq);
+    if (index.get(eventId) < 0) this.#size += 1;
+    index.set(eventId, slot);
   }
 
   get size(): number {
     return this.#size;
   }
 
-  // Forgets the oldest slot; a key stored again later has a newer seq and stays.
+  // Forgets the oldest answer; a key stored again later sits in a newer slot and stays.
   #forgetOldest(): void {
-    const seq = ++this.#first;
-    const i = ((seq - 1) % this.#limit) * REFS;
-    const entries = this.#refs[i] as Map<string, number>;
+    const slot = this.#first++ % this.#limit;
+    const i = slot * REFS;
+    const index = this.#refs[i] as StringIndex;
     const eventId = this.#refs[i + 1] as string;
-    if (entries.get(eventId) === seq) {
-      entries.delete(eventId);
+    if (index.get(eventId) === slot) {
+      index.delete(eventId);
       this.#size -= 1;
     }
     this.#refs.fill(null, i, i + REFS);
