@@ -146,7 +146,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     ...createInspection(
       (tenantId) => store.get(tenantId),
       log,
-      () => dispatcher.list(),
+      (filter) => dispatcher.list(filter),
     ),
     get url() {
       return server?.url;

@@ -82,6 +82,13 @@ export interface RequestFilter {
  * ```
  */
 export interface DeliveryFilter {
+  /**
+   * Only the deliveries produced after the n-th (`deliveryId` is `dlv-<n>`): what a reader
+   * following them has not seen yet.
+   */
+  after?: number;
+  /** Only this delivery (found without a scan). */
+  deliveryId?: string;
   tenantId?: string;
   eventType?: string;
   status?: DeliveryStatus;
@@ -114,14 +121,15 @@ export interface EmulatorInspection {
   merchant(tenantId: string): MerchantState;
 }
 
-const matches = <T extends object>(item: T, filter: object): boolean =>
+/** Whether an item has every field the filter sets (`undefined` ones match anything). */
+export const matches = <T extends object>(item: T, filter: object): boolean =>
   Object.entries(filter).every(([key, value]) => value === undefined || item[key as keyof T] === value);
 
 /** Builds the inspection API over the emulator's state. */
 export function createInspection(
   merchantOf: (tenantId: string) => MerchantRecord,
   log: RequestLog,
-  deliveries: () => Delivery[],
+  deliveries: (filter: DeliveryFilter) => Delivery[],
 ): EmulatorInspection {
   // The log hands out fresh copies: a caller may keep or change them.
   const requests = ({ after, ...filter }: RequestFilter = {}) =>
@@ -129,7 +137,7 @@ export function createInspection(
   return {
     requests,
     events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),
-    deliveries: (filter = {}) => deliveries().filter((d) => matches(d, filter)),
+    deliveries: (filter = {}) => deliveries(filter),
     balance: (tenantId, customerId) => balanceOf(merchantOf(tenantId), customerId),
     ledger: (tenantId) => merchantOf(tenantId).ledger.entries(),
     merchant: (tenantId) => snapshot(merchantOf(tenantId)),
