@@ -164,7 +164,7 @@ function snapshot(m: MerchantRecord): MerchantState {
     products: values(m.products),
     coupons: values(m.coupons),
     couponUsages: values(m.couponUsages),
-    invoices: structuredClone(m.invoices.values()),
+    invoices: m.invoices.values(),
     refunds: values(m.refunds),
     redemptions: values(m.redemptions),
   };
