@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { RequestRecord } from './request-router.js';
 
 const ENDPOINTS = ['events', 'connection', 'customer-lookup', 'planned', 'unknown'] as const;
@@ -19,13 +20,35 @@ export class RequestLog {
   // endpoint * 4 + outcome
   #kinds = new Uint8Array(0);
   // method, path, tenantId, eventId, eventType, code, fault, correlationId per slot.
-  #refs: (string | null)[] = [];
+  #refs: (string | number | null)[] = [];
   // Records still being answered, by seq: read from here until they settle.
   readonly #open = new Map<number, RequestRecord>();
   #last = 0;
+  // The correlation ids the emulator makes are this random prefix and the request's seq, in the
+  // shape of a UUID v4: kept as the seq (a small integer), rebuilt when read, never a string
+  // per request held for `limit` requests.
+  readonly #prefix: string;
 
   constructor(limit: number) {
     this.#limit = limit;
+    const hex = randomBytes(10).toString('hex');
+    this.#prefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-`;
+  }
+
+  /** The correlation id the emulator gives a request without one of its own. */
+  correlationIdOf(seq: number): string {
+    return `${this.#prefix}${seq.toString(16).padStart(12, '0')}`;
+  }
+
+  /** A correlation id as it is kept: the seq when this log made it, else the string. */
+  packCorrelationId(id: string): string | number {
+    if (id.length !== 36 || !id.startsWith(this.#prefix)) return id;
+    const seq = Number.parseInt(id.slice(24), 16);
+    return this.correlationIdOf(seq) === id ? seq : id;
+  }
+
+  unpackCorrelationId(kept: string | number): string {
+    return typeof kept === 'number' ? this.correlationIdOf(kept) : kept;
   }
 
   /** The seq of the newest record, 0 before the first. */
@@ -37,9 +60,15 @@ export class RequestLog {
     return Math.max(1, this.#last - this.#limit + 1);
   }
 
-  /** Starts the record of a request; the caller fills it in, then calls `settle`. */
-  open(record: Omit<RequestRecord, 'seq'>): RequestRecord {
+  /**
+   * Starts the record of a request; the caller fills it in, then calls `settle`. Without a
+   * correlation id of its own, the request gets one made from its seq.
+   */
+  open(
+    record: Omit<RequestRecord, 'seq' | 'correlationId'> & { correlationId: string | null },
+  ): RequestRecord {
     const seq = ++this.#last;
+    record.correlationId ??= this.correlationIdOf(seq);
     this.#open.delete(seq - this.#limit);
     this.#grow(Math.min(seq, this.#limit));
     const entry = record as RequestRecord;
@@ -64,7 +93,7 @@ export class RequestLog {
     refs[i + 4] = entry.eventType;
     refs[i + 5] = entry.code;
     refs[i + 6] = entry.fault;
-    refs[i + 7] = entry.correlationId;
+    refs[i + 7] = this.packCorrelationId(entry.correlationId);
   }
 
   /** Fresh copies of the records after `seq` still kept, oldest first. */
@@ -87,14 +116,14 @@ export class RequestLog {
       method: refs[i] as string,
       path: refs[i + 1] as string,
       endpoint: ENDPOINTS[kind >> 2] ?? 'unknown',
-      tenantId: refs[i + 2] ?? null,
-      eventId: refs[i + 3] ?? null,
-      eventType: refs[i + 4] ?? null,
+      tenantId: (refs[i + 2] ?? null) as string | null,
+      eventId: (refs[i + 3] ?? null) as string | null,
+      eventType: (refs[i + 4] ?? null) as string | null,
       status: this.#status[slot] || null,
-      code: refs[i + 5] ?? null,
+      code: (refs[i + 5] ?? null) as string | null,
       outcome: OUTCOMES[kind & 3] ?? 'rejected',
       fault: (refs[i + 6] ?? null) as RequestRecord['fault'],
-      correlationId: refs[i + 7] as string,
+      correlationId: this.unpackCorrelationId(refs[i + 7] ?? ''),
     };
   }
 
@@ -111,7 +140,7 @@ export class RequestLog {
     const kinds = new Uint8Array(size);
     kinds.set(this.#kinds);
     this.#kinds = kinds;
-    const refs = new Array<string | null>(size * REFS).fill(null);
+    const refs = new Array<string | number | null>(size * REFS).fill(null);
     for (let i = 0; i < this.#refs.length; i++) refs[i] = this.#refs[i] ?? null;
     this.#refs = refs;
   }

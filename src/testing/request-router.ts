@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { CLIENT_DEFAULTS } from '../client/options.js';
 import type { EventFacts, EventProcessorDeps } from './event-processor.js';
 import { processEvent } from './event-processor.js';
@@ -109,10 +108,11 @@ function notFoundMessage(path: string): string {
   return `No partner endpoint at ${path}: the partner endpoints are ${events}, ${connection} and ${customerLookup}`;
 }
 
-// A caller's own correlation id is echoed when it looks like one; otherwise the service makes one.
-const correlationOf = (request: EmulatorRequest) => {
+// A caller's own correlation id is echoed when it looks like one; otherwise the service makes one
+// (the log does, from the request's seq).
+const sentCorrelationId = (request: EmulatorRequest) => {
   const sent = request.header('x-correlation-id');
-  return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
+  return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : null;
 };
 
 function faultReply(kind: FaultKind, ctx: ReplyContext): EmulatorReply {
@@ -134,7 +134,6 @@ export async function routeRequest(
   basePath = '',
 ): Promise<EmulatorReply> {
   const { pathname } = request;
-  const ctx: ReplyContext = { correlationId: correlationOf(request), now: deps.serviceNow() };
   // msw serves the emulator below its own base URL: only that URL's path is taken off.
   const path = basePath && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
   const route = routeOf(path);
@@ -151,8 +150,9 @@ export async function routeRequest(
     code: null,
     outcome: 'rejected',
     fault: null,
-    correlationId: ctx.correlationId,
+    correlationId: sentCorrelationId(request),
   });
+  const ctx: ReplyContext = { correlationId: entry.correlationId, now: deps.serviceNow() };
   try {
     return await answer(request, deps, ctx, path, route, entry);
   } finally {

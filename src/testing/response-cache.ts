@@ -23,8 +23,18 @@ export function processedBody(eventId: string, result: CachedResponse['result'])
 }
 
 // Per cached answer, in its slot of the ring: the tenant's index, the eventId, the correlation
-// id and the result, in one flat array (`storedAt` has its own column).
+// id (packed by the request log) and the result (or its shape's number), in one flat array.
 const REFS = 4;
+// A result of up to this many fields, all numbers (InvoiceEarned's pointsEarned, stampsEarned,
+// balance), is kept as numbers under the number of its shape (its keys): no object per answer.
+const PACKED_FIELDS = 3;
+const MAX_SHAPES = 64;
+
+/** How the request log keeps the correlation ids it made: as numbers, rebuilt when read. */
+export interface CorrelationIdPacker {
+  packCorrelationId(id: string): string | number;
+  unpackCorrelationId(kept: string | number): string;
+}
 
 /**
  * The dedup cache of POST /events, per tenant and `eventId`. Only successes are stored: a failed
@@ -38,8 +48,12 @@ export class ResponseCache {
   readonly #tenants = new Map<string, StringIndex>();
   readonly #now: () => number;
   readonly #limit: number;
+  readonly #ids: CorrelationIdPacker;
   #storedAt = new Float64Array(0);
+  #numbers = new Float64Array(0);
   #refs: unknown[] = [];
+  readonly #shapes: string[][] = [];
+  readonly #shapeOf = new Map<string, number>();
   // The answers of the ring are the ones numbered (#first .. #last], oldest first; the n-th sits
   // in slot (n - 1) % limit.
   #first = 0;
@@ -47,9 +61,10 @@ export class ResponseCache {
   #size = 0;
   readonly #keyOf = (slot: number) => this.#refs[slot * REFS + 1] as string;
 
-  constructor(now: () => number, limit: number) {
+  constructor(now: () => number, limit: number, ids: CorrelationIdPacker) {
     this.#now = now;
     this.#limit = limit;
+    this.#ids = ids;
   }
 
   get(tenantId: string, eventId: string): CachedResponse | undefined {
@@ -62,9 +77,10 @@ export class ResponseCache {
       return undefined;
     }
     const i = slot * REFS;
+    const result = this.#refs[i + 3];
     return {
-      correlationId: this.#refs[i + 2] as string,
-      result: this.#refs[i + 3] as CachedResponse['result'],
+      correlationId: this.#ids.unpackCorrelationId(this.#refs[i + 2] as string | number),
+      result: typeof result === 'number' ? this.#unpack(slot, result) : (result as CachedResponse['result']),
     };
   }
 
@@ -85,14 +101,40 @@ export class ResponseCache {
     const i = slot * REFS;
     this.#refs[i] = index;
     this.#refs[i + 1] = eventId;
-    this.#refs[i + 2] = answer.correlationId;
-    this.#refs[i + 3] = answer.result;
+    this.#refs[i + 2] = this.#ids.packCorrelationId(answer.correlationId);
+    this.#refs[i + 3] = this.#pack(slot, answer.result);
     if (index.get(eventId) < 0) this.#size += 1;
     index.set(eventId, slot);
   }
 
   get size(): number {
     return this.#size;
+  }
+
+  #pack(slot: number, result: CachedResponse['result']): unknown {
+    if (result === undefined) return undefined;
+    const keys = Object.keys(result);
+    if (keys.length > PACKED_FIELDS || keys.some((key) => typeof result[key] !== 'number')) return result;
+    const name = keys.join('\u0000');
+    let shape = this.#shapeOf.get(name);
+    if (shape === undefined) {
+      if (this.#shapes.length >= MAX_SHAPES) return result;
+      shape = this.#shapes.push(keys) - 1;
+      this.#shapeOf.set(name, shape);
+    }
+    keys.forEach((key, k) => {
+      this.#numbers[slot * PACKED_FIELDS + k] = result[key] as number;
+    });
+    return shape;
+  }
+
+  // The result as it was stored: the same keys in the same order, so its JSON is the same bytes.
+  #unpack(slot: number, shape: number): CachedResponse['result'] {
+    const result: Record<string, number> = {};
+    (this.#shapes[shape] ?? []).forEach((key, k) => {
+      result[key] = this.#numbers[slot * PACKED_FIELDS + k] as number;
+    });
+    return result;
   }
 
   // Forgets the oldest answer; a key stored again later sits in a newer slot and stays.
@@ -124,6 +166,9 @@ export class ResponseCache {
     const storedAt = new Float64Array(size);
     storedAt.set(this.#storedAt);
     this.#storedAt = storedAt;
+    const numbers = new Float64Array(size * PACKED_FIELDS);
+    numbers.set(this.#numbers);
+    this.#numbers = numbers;
     const refs = new Array<unknown>(size * REFS).fill(null);
     for (let i = 0; i < this.#refs.length; i++) refs[i] = this.#refs[i];
     this.#refs = refs;
