@@ -88,8 +88,7 @@ export function earnInvoice(
 
   const pointsEarned = p.earnType === 'Points' ? earned : 0;
   const stampsEarned = p.earnType === 'Stamps' ? earned : 0;
-  if (!merchant.invoices.has(p.externalInvoiceId)) merchant.invoiceOrder.push(p.externalInvoiceId);
-  merchant.invoices.set(p.externalInvoiceId, {
+  merchant.invoices.set({
     externalInvoiceId: p.externalInvoiceId,
     externalCustomerId: customer.externalCustomerId,
     subtotal,
@@ -100,8 +99,6 @@ export function earnInvoice(
     stampsReversed: 0,
     credited: earned > 0,
   });
-  while (merchant.invoices.size > merchant.historyLimit)
-    merchant.invoices.delete(merchant.invoiceOrder.shift() ?? '');
   if (earned > 0) {
     const stampCardId = p.earnType === 'Stamps' ? p.stampCardId : null;
     record(merchant, {

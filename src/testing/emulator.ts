@@ -18,7 +18,8 @@ import { createMerchantActions } from './merchant-actions.js';
 import { credentialsOf, MERCHANT_DEFAULTS, MerchantStore } from './merchant-store.js';
 import { mswHandlersFor } from './msw-handlers.js';
 import { createEmitter, type Emit } from './outbound-events.js';
-import { type RequestRecord, routeRequest } from './request-router.js';
+import { RequestLog } from './request-log.js';
+import { routeRequest } from './request-router.js';
 import { ResponseCache } from './response-cache.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 
@@ -95,8 +96,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
   });
   const faults = new FaultInjector();
-  const log: RequestRecord[] = [];
-  const cache = new ResponseCache(serviceNow, config.historyLimit);
+  const log = new RequestLog(config.historyLimit);
+  const cache = new ResponseCache(serviceNow, config.historyLimit, log);
   let latencyMs = config.latencyMs;
   let faultPlan: FaultOptions | null = null;
   const hung = new Set<() => void>();
@@ -110,7 +111,6 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     isShipped: (eventType: EventType) => shipped.has(eventType),
     faults,
     log,
-    historyLimit: config.historyLimit,
     serviceNow,
     clockNow: () => clock.now(),
   };
@@ -146,7 +146,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     ...createInspection(
       (tenantId) => store.get(tenantId),
       log,
-      () => dispatcher.list(),
+      (filter) => dispatcher.list(filter),
     ),
     get url() {
       return server?.url;

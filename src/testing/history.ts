@@ -6,11 +6,3 @@
  * Public as `EMULATOR_DEFAULTS.historyLimit`.
  */
 export const HISTORY_LIMIT_DEFAULT = 50_000;
-
-/**
- * Drops the oldest items once the array holds a tenth more than `limit`: one splice per
- * `limit / 10` pushes keeps the cost per push constant, where a shift per push would not.
- */
-export function trimOldest<T>(items: T[], limit: number): void {
-  if (items.length > limit + Math.ceil(limit / 10)) items.splice(0, items.length - limit);
-}

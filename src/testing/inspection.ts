@@ -13,6 +13,7 @@ import {
   type RedemptionRecord,
   type RefundRecord,
 } from './merchant.js';
+import type { RequestLog } from './request-log.js';
 import type { Endpoint, RequestRecord } from './request-router.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 import type { Delivery, DeliveryStatus } from './webhook-dispatcher.js';
@@ -81,6 +82,13 @@ export interface RequestFilter {
  * ```
  */
 export interface DeliveryFilter {
+  /**
+   * Only the deliveries produced after the n-th (`deliveryId` is `dlv-<n>`): what a reader
+   * following them has not seen yet.
+   */
+  after?: number;
+  /** Only this delivery (found without a scan). */
+  deliveryId?: string;
   tenantId?: string;
   eventType?: string;
   status?: DeliveryStatus;
@@ -113,38 +121,25 @@ export interface EmulatorInspection {
   merchant(tenantId: string): MerchantState;
 }
 
-const matches = <T extends object>(item: T, filter: object): boolean =>
+/** Whether an item has every field the filter sets (`undefined` ones match anything). */
+export const matches = <T extends object>(item: T, filter: object): boolean =>
   Object.entries(filter).every(([key, value]) => value === undefined || item[key as keyof T] === value);
-
-// The log is ordered by `seq`: a binary search finds where a follower left off.
-function firstAfter(log: readonly RequestRecord[], seq: number): number {
-  let low = 0;
-  let high = log.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((log[mid]?.seq ?? 0) <= seq) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 /** Builds the inspection API over the emulator's state. */
 export function createInspection(
   merchantOf: (tenantId: string) => MerchantRecord,
-  log: readonly RequestRecord[],
-  deliveries: () => Delivery[],
+  log: RequestLog,
+  deliveries: (filter: DeliveryFilter) => Delivery[],
 ): EmulatorInspection {
+  // The log hands out fresh copies: a caller may keep or change them.
   const requests = ({ after, ...filter }: RequestFilter = {}) =>
-    log
-      .slice(after === undefined ? 0 : firstAfter(log, after))
-      .filter((r) => matches(r, filter))
-      .map((r) => ({ ...r }));
+    log.after(after).filter((r) => matches(r, filter));
   return {
     requests,
     events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),
-    deliveries: (filter = {}) => deliveries().filter((d) => matches(d, filter)),
+    deliveries: (filter = {}) => deliveries(filter),
     balance: (tenantId, customerId) => balanceOf(merchantOf(tenantId), customerId),
-    ledger: (tenantId) => structuredClone(merchantOf(tenantId).ledger),
+    ledger: (tenantId) => merchantOf(tenantId).ledger.entries(),
     merchant: (tenantId) => snapshot(merchantOf(tenantId)),
   };
 }
@@ -169,7 +164,7 @@ function snapshot(m: MerchantRecord): MerchantState {
     products: values(m.products),
     coupons: values(m.coupons),
     couponUsages: values(m.couponUsages),
-    invoices: values(m.invoices),
+    invoices: m.invoices.values(),
     refunds: values(m.refunds),
     redemptions: values(m.redemptions),
   };

@@ -1,4 +1,3 @@
-import { trimOldest } from './history.js';
 import type { LedgerEntry, MerchantRecord } from './merchant.js';
 
 /**
@@ -32,7 +31,6 @@ export function record(
     ...entry,
   };
   merchant.ledger.push(full);
-  trimOldest(merchant.ledger, merchant.historyLimit);
   // Kept alongside the ledger so a balance never costs a scan of every movement.
   const balance = merchant.balances.get(full.externalCustomerId) ?? { points: 0, stamps: {} };
   balance.points += full.points;

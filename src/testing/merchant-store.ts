@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { EmulatorError } from './emulator-error.js';
 import { checkUrl, type Environment } from './emulator-options.js';
-import { InsertionQueue } from './insertion-queue.js';
+import { InvoiceHistory } from './invoice-history.js';
+import { LedgerHistory } from './ledger-history.js';
 import type { MerchantRecord } from './merchant.js';
 import { DEFAULT_RULES, type MerchantRules, parseEarnRate, parseStampCard } from './rules.js';
 
@@ -188,12 +189,11 @@ export class MerchantStore {
       products: new Map(),
       coupons: new Map(),
       couponUsages: new Map(),
-      invoices: new Map(),
-      invoiceOrder: new InsertionQueue(),
+      invoices: new InvoiceHistory(defaults.historyLimit),
       refunds: new Map(),
       redemptions: new Map(),
       lastStampAt: new Map(),
-      ledger: [],
+      ledger: new LedgerHistory(defaults.historyLimit),
       balances: new Map(),
       customerSeq: 0,
       historyLimit: defaults.historyLimit,

@@ -1,6 +1,7 @@
 import type { PayloadOf } from '../contract/index.js';
 import type { Environment } from './emulator-options.js';
-import type { InsertionQueue } from './insertion-queue.js';
+import type { InvoiceHistory } from './invoice-history.js';
+import type { LedgerHistory } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
 /**
@@ -182,14 +183,14 @@ export interface MerchantRecord {
   products: Map<string, PayloadOf<'ProductSynced'>>;
   coupons: Map<string, PayloadOf<'CouponSynced'>>;
   couponUsages: Map<string, CouponUsageRecord>;
-  invoices: Map<string, InvoiceRecord>;
-  /** Invoice ids oldest first, so the oldest is forgotten beyond `historyLimit`. */
-  invoiceOrder: InsertionQueue<string>;
+  /** The newest `historyLimit` invoices, by `externalInvoiceId`. */
+  invoices: InvoiceHistory;
   refunds: Map<string, RefundRecord>;
   redemptions: Map<string, RedemptionRecord>;
   /** When each customer last got a stamp on each card, for `cooldownDays`. */
   lastStampAt: Map<string, number>;
-  ledger: LedgerEntry[];
+  /** The newest `historyLimit` movements. */
+  ledger: LedgerHistory;
   /** Running sums of the ledger per customer. */
   balances: Map<string, { points: number; stamps: Record<string, number> }>;
   customerSeq: number;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { CLIENT_DEFAULTS } from '../client/options.js';
 import type { EventFacts, EventProcessorDeps } from './event-processor.js';
 import { processEvent } from './event-processor.js';
@@ -10,7 +9,6 @@ import {
   type FaultKind,
   isServiceUnavailableKind,
 } from './faults.js';
-import { trimOldest } from './history.js';
 import {
   type EmulatorReply,
   errorResponse,
@@ -19,6 +17,7 @@ import {
   respond,
 } from './http-reply.js';
 import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } from './partner-endpoints.js';
+import type { RequestLog } from './request-log.js';
 
 /**
  * The base path of every partner endpoint (spec 4 and 9).
@@ -71,9 +70,8 @@ export interface RequestRecord {
 /** What the router needs: the event pipeline's deps, the fault plan, the log and the clock. */
 export interface RouterDeps extends EventProcessorDeps {
   faults: FaultInjector;
-  log: RequestRecord[];
-  /** How many records the log keeps (the newest). */
-  historyLimit: number;
+  /** The newest `historyLimit` records. */
+  log: RequestLog;
   /** The service's time, skew included: what `Date` says and signatures are judged by. */
   serviceNow: () => number;
   /** The emulator's clock without skew: what the log records, like delivery attempts. */
@@ -110,10 +108,11 @@ function notFoundMessage(path: string): string {
   return `No partner endpoint at ${path}: the partner endpoints are ${events}, ${connection} and ${customerLookup}`;
 }
 
-// A caller's own correlation id is echoed when it looks like one; otherwise the service makes one.
-const correlationOf = (request: EmulatorRequest) => {
+// A caller's own correlation id is echoed when it looks like one; otherwise the service makes one
+// (the log does, from the request's seq).
+const sentCorrelationId = (request: EmulatorRequest) => {
   const sent = request.header('x-correlation-id');
-  return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
+  return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : null;
 };
 
 function faultReply(kind: FaultKind, ctx: ReplyContext): EmulatorReply {
@@ -135,12 +134,10 @@ export async function routeRequest(
   basePath = '',
 ): Promise<EmulatorReply> {
   const { pathname } = request;
-  const ctx: ReplyContext = { correlationId: correlationOf(request), now: deps.serviceNow() };
   // msw serves the emulator below its own base URL: only that URL's path is taken off.
   const path = basePath && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
   const route = routeOf(path);
-  const entry: RequestRecord = {
-    seq: (deps.log.at(-1)?.seq ?? 0) + 1, // the log is trimmed, never emptied,
+  const entry = deps.log.open({
     at: deps.clockNow(),
     method: request.method,
     // The route's own string when it matched: a million records share one copy of the path.
@@ -153,10 +150,26 @@ export async function routeRequest(
     code: null,
     outcome: 'rejected',
     fault: null,
-    correlationId: ctx.correlationId,
-  };
-  deps.log.push(entry);
-  trimOldest(deps.log, deps.historyLimit);
+    correlationId: sentCorrelationId(request),
+  });
+  const ctx: ReplyContext = { correlationId: entry.correlationId, now: deps.serviceNow() };
+  try {
+    return await answer(request, deps, ctx, path, route, entry);
+  } finally {
+    // Whatever happened, the record is complete now: packed into the log's columns.
+    deps.log.settle(entry);
+  }
+}
+
+async function answer(
+  request: EmulatorRequest,
+  deps: RouterDeps,
+  ctx: ReplyContext,
+  path: string,
+  route: Route | undefined,
+  entry: RequestRecord,
+): Promise<EmulatorReply> {
+  const { pathname } = request;
   if (!route) return finish(entry, otherErrorResponse(404, 'NOT_FOUND', notFoundMessage(path), ctx));
   if (request.method !== route.method) {
     const message = `${pathname} answers ${route.method} only`;

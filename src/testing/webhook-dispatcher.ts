@@ -2,6 +2,7 @@ import type { OutboundEnvelope, OutboundEventType } from '../contract/index.js';
 import { signPayload } from '../platform-node/signature.js';
 import type { EmulatorClock } from './clock.js';
 import { type AttemptVerdict, codeOf, judgeAnswer, WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
+import { type DeliveryFilter, matches } from './inspection.js';
 
 /**
  * Where a delivery stands (spec 3.2): `queued` until the merchant's integration is active and a
@@ -87,6 +88,10 @@ export interface DispatcherDeps {
 // started (the ladder counts from it), and the order produced (deliveries go out in it).
 type Kept = Delivery & { body: string; firstAt: number; seq: number };
 
+// What a reader gets: a deep copy, without the dispatcher's own fields.
+const publicCopy = ({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }: Kept): Delivery =>
+  structuredClone(delivery);
+
 export class WebhookDispatcher {
   readonly #deps: DispatcherDeps;
   #deliveries: Kept[] = [];
@@ -163,17 +168,38 @@ export class WebhookDispatcher {
     });
   }
 
-  list(): Delivery[] {
-    return this.#deliveries.map(({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }) =>
-      structuredClone(delivery),
-    );
+  /**
+   * Copies of the deliveries a filter selects, oldest first. Only those are copied, and `after`
+   * and `deliveryId` start from a binary search (kept deliveries are in production order): a
+   * reader following the deliveries pays for what changed, not for all that are kept.
+   */
+  list({ after, deliveryId, ...rest }: DeliveryFilter = {}): Delivery[] {
+    const kept = this.#deliveries;
+    const wanted = deliveryId === undefined ? undefined : Number(deliveryId.slice('dlv-'.length));
+    let from = this.#firstAfter(wanted === undefined ? (after ?? 0) : wanted - 1);
+    const copies: Delivery[] = [];
+    for (; from < kept.length; from++) {
+      const delivery = kept[from] as Kept;
+      if (wanted !== undefined && delivery.seq !== wanted) break;
+      if (matches(delivery, rest)) copies.push(publicCopy(delivery));
+    }
+    return copies;
+  }
+
+  #firstAfter(seq: number): number {
+    let low = 0;
+    let high = this.#deliveries.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.#deliveries[mid] as Kept).seq <= seq) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /** The newest `count` deliveries, newest last: what a dashboard shows without copying them all. */
   recent(count: number): Delivery[] {
-    return this.#deliveries
-      .slice(-count)
-      .map(({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }) => structuredClone(delivery));
+    return this.#deliveries.slice(-count).map(publicCopy);
   }
 
   /** Resolves once no attempt is under way (scheduled retries are not waited for). */

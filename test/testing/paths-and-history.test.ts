@@ -111,4 +111,28 @@ describe('memory stays flat however many events arrive (historyLimit)', () => {
     await expect(replay(ids[29])).rejects.toMatchObject({ code: 'PARTNER_INVOICE_ALREADY_EARNED' });
     expect(emulator.events({ eventId: ids[29] }).at(-1)?.outcome).toBe('rejected');
   });
+
+  it('replays each of the newest answers and forgets every older one, after many more events than the limit', async () => {
+    const { emulator, tenantId, client, ids } = await fill(100, 700);
+    const send = (i: number) =>
+      client.send(
+        'InvoiceEarned',
+        { ...samplePayload('InvoiceEarned'), externalInvoiceId: `inv-${i}` },
+        { eventId: ids[i] },
+      );
+    // The newest 100 answers (the CustomerSynced took one of 101 places before they came).
+    for (let i = 600; i < 700; i++) await send(i);
+    expect(emulator.events({ tenantId, after: 701 }).map((r) => r.outcome)).toEqual(
+      Array(100).fill('replayed'),
+    );
+    // Each older one is judged afresh: its invoice was forgotten too, so it is credited again.
+    for (let i = 0; i < 600; i += 50) await send(i);
+    expect(new Set(emulator.events({ tenantId, after: 801 }).map((r) => r.outcome))).toEqual(
+      new Set(['processed']),
+    );
+    expect(emulator.merchant(tenantId).invoices.map((i) => i.externalInvoiceId)).toEqual([
+      ...Array.from({ length: 88 }, (_, k) => `inv-${612 + k}`),
+      ...Array.from({ length: 12 }, (_, k) => `inv-${k * 50}`),
+    ]);
+  });
 });

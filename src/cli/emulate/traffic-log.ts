@@ -57,10 +57,14 @@ function queuedLine(d: Delivery, style: Style): string {
   ].join(' ');
 }
 
+const ended = (d: Delivery) => d.status === 'delivered' || d.status === 'rejected' || d.status === 'failed';
+
 /**
  * Follows the emulator through its inspection API, which is all it offers to look inside: each
- * flush reads only what came after the last record it saw (`requests({ after })`), so a flush
- * costs the same after a million requests as after ten. No secret or signature is in what it reads.
+ * flush reads only what came after the last record it saw (`requests({ after })`,
+ * `deliveries({ after })`) and the deliveries it saw still under way, one by one
+ * (`deliveries({ deliveryId })`), so a flush costs the same after a million requests and
+ * webhooks as after ten. No secret or signature is in what it reads.
  */
 export function createTrafficLog(
   emulator: Emulator,
@@ -69,7 +73,15 @@ export function createTrafficLog(
 ): TrafficLog {
   // Lines are written in log order; a request still unanswered (a hang) holds back the rest.
   let written = 0;
-  let attemptsWritten = new Map<string, number>();
+  let produced = 0;
+  // The deliveries seen not ended yet, with how many of their attempts were written.
+  const underWay = new Map<string, number>();
+  const follow = (delivery: Delivery, seen: number | undefined) => {
+    if (seen === undefined && delivery.status === 'queued') write(queuedLine(delivery, style));
+    for (const attempt of delivery.attempts.slice(seen ?? 0)) write(attemptLine(delivery, attempt, style));
+    if (ended(delivery)) underWay.delete(delivery.deliveryId);
+    else underWay.set(delivery.deliveryId, delivery.attempts.length);
+  };
   return {
     flush() {
       for (const record of emulator.requests({ after: written })) {
@@ -77,17 +89,17 @@ export function createTrafficLog(
         written = record.seq;
         write(requestLine(record, style));
       }
-      // Rebuilt from the deliveries the emulator still keeps: the ones it forgot (historyLimit)
-      // are forgotten here too, so this map stays as bounded as they are.
-      const next = new Map<string, number>();
-      for (const delivery of emulator.deliveries()) {
-        const seen = attemptsWritten.get(delivery.deliveryId);
-        if (seen === undefined && delivery.status === 'queued') write(queuedLine(delivery, style));
-        for (const attempt of delivery.attempts.slice(seen ?? 0))
-          write(attemptLine(delivery, attempt, style));
-        next.set(delivery.deliveryId, delivery.attempts.length);
+      // The older ones first, so lines keep the order the deliveries were produced in. One the
+      // emulator forgot (historyLimit) is forgotten here too.
+      for (const [deliveryId, seen] of underWay) {
+        const [delivery] = emulator.deliveries({ deliveryId });
+        if (delivery) follow(delivery, seen);
+        else underWay.delete(deliveryId);
       }
-      attemptsWritten = next;
+      for (const delivery of emulator.deliveries({ after: produced })) {
+        produced = Number(delivery.deliveryId.slice('dlv-'.length));
+        follow(delivery, undefined);
+      }
     },
   };
 }

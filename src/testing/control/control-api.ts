@@ -4,7 +4,7 @@ import type { EmulatorRequest, EmulatorResponse } from '../exchange.js';
 import type { FaultOptions } from '../faults.js';
 import type { IntegrationStatus } from '../merchant.js';
 import type { MerchantOptions, MerchantStore } from '../merchant-store.js';
-import type { RequestRecord } from '../request-router.js';
+import type { RequestLog } from '../request-log.js';
 import type { RuleChange } from '../rules.js';
 import type { Delivery } from '../webhook-dispatcher.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
@@ -22,7 +22,7 @@ export interface ControlDeps {
   emulator: Emulator;
   store: MerchantStore;
   recentDeliveries: (count: number) => Delivery[];
-  log: readonly RequestRecord[];
+  log: RequestLog;
   cacheSize: () => number;
   shipped: () => string[];
   faults: () => FaultOptions | null;

@@ -34,14 +34,14 @@ export function dashboardState(deps: ControlDeps) {
         ledgerEntries: m.ledger.length,
       },
       balances,
-      ledger: m.ledger.slice(-SHOWN),
+      ledger: m.ledger.entries(SHOWN),
     };
   });
   return {
     now: deps.emulator.now().toISOString(),
     merchants,
-    events: deps.log.slice(-SHOWN),
-    requestsSeen: deps.log.at(-1)?.seq ?? 0,
+    events: deps.log.after(deps.log.lastSeq - SHOWN),
+    requestsSeen: deps.log.lastSeq,
     deliveries: deps.recentDeliveries(SHOWN).map(({ envelope: _envelope, ...delivery }) => delivery),
     cachedResponses: deps.cacheSize(),
     shipped: deps.shipped(),

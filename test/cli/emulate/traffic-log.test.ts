@@ -80,4 +80,34 @@ describe('the emulate traffic log', () => {
       ),
     ]);
   });
+
+  it('reads again only the deliveries it saw under way, however many the emulator keeps', async () => {
+    const { emulator, client, lines } = setup();
+    let read = 0;
+    const counted = Object.create(emulator, {
+      deliveries: {
+        value: (filter?: Parameters<typeof emulator.deliveries>[0]) => {
+          const copies = emulator.deliveries(filter);
+          read += copies.length;
+          return copies;
+        },
+      },
+    });
+    const follower = createTrafficLog(counted, (line) => lines.push(line), plain);
+    await client.send('BranchSynced', samplePayload('BranchSynced'));
+    for (let i = 0; i < 20; i++) {
+      emulator.setStatus('cafe-olaya', i % 2 === 0 ? 'Disabled' : 'Enabled');
+      await emulator.idle();
+      follower.flush();
+    }
+    const delivered = lines.filter((line) => / attempt 1: 200 delivered/.test(line));
+    expect(delivered).toHaveLength(22);
+    // Of the 23 kept, only the first is read again: its attempt 1 got 503, it waits for its retry.
+    const before = read;
+    follower.flush();
+    follower.flush();
+    expect(read - before).toBe(2);
+    expect(emulator.deliveries()).toHaveLength(23);
+    expect(emulator.deliveries({ status: 'retry-scheduled' })).toHaveLength(1);
+  });
 });
