@@ -1,3 +1,4 @@
+import { nextSlots, widen, widenRefs } from './columns.js';
 import type { InvoiceRecord } from './merchant.js';
 import { StringIndex } from './string-index.js';
 
@@ -85,18 +86,11 @@ export class InvoiceHistory {
     };
   }
 
-  // Columns double up to the limit, so a short-lived emulator in a test stays small.
   #grow(needed: number): void {
     if (needed <= this.#credited.length) return;
-    const size = Math.min(this.#limit, Math.max(16, this.#credited.length * 2));
-    const numbers = new Float64Array(size * NUMBERS);
-    numbers.set(this.#numbers);
-    this.#numbers = numbers;
-    const credited = new Uint8Array(size);
-    credited.set(this.#credited);
-    this.#credited = credited;
-    const refs = new Array<string | null>(size * REFS).fill(null);
-    for (let i = 0; i < this.#refs.length; i++) refs[i] = this.#refs[i] ?? null;
-    this.#refs = refs;
+    const size = nextSlots(this.#credited.length, 16, this.#limit);
+    this.#numbers = widen(this.#numbers, size * NUMBERS);
+    this.#credited = widen(this.#credited, size);
+    this.#refs = widenRefs(this.#refs, size * REFS);
   }
 }

@@ -1,3 +1,4 @@
+import { nextSlots, widen, widenRefs } from './columns.js';
 import type { LedgerEntry } from './merchant.js';
 
 const KINDS = ['earn', 'reversal', 'redemption', 'redemption-release'] as const;
@@ -63,18 +64,11 @@ export class LedgerHistory {
     return entries;
   }
 
-  // Columns double up to the limit, so a short-lived emulator in a test stays small.
   #grow(needed: number): void {
     if (needed <= this.#kinds.length) return;
-    const size = Math.min(this.#limit, Math.max(16, this.#kinds.length * 2));
-    const numbers = new Float64Array(size * 3);
-    numbers.set(this.#numbers);
-    this.#numbers = numbers;
-    const kinds = new Uint8Array(size);
-    kinds.set(this.#kinds);
-    this.#kinds = kinds;
-    const refs = new Array<string | null>(size * REFS).fill(null);
-    for (let i = 0; i < this.#refs.length; i++) refs[i] = this.#refs[i] ?? null;
-    this.#refs = refs;
+    const size = nextSlots(this.#kinds.length, 16, this.#limit);
+    this.#numbers = widen(this.#numbers, size * 3);
+    this.#kinds = widen(this.#kinds, size);
+    this.#refs = widenRefs(this.#refs, size * REFS);
   }
 }

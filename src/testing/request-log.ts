@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { nextSlots, widen, widenRefs } from './columns.js';
 import type { RequestRecord } from './request-router.js';
 
 const ENDPOINTS = ['events', 'connection', 'customer-lookup', 'planned', 'unknown'] as const;
@@ -127,21 +128,12 @@ export class RequestLog {
     };
   }
 
-  // Columns double up to the limit, so a short-lived emulator in a test stays small.
   #grow(needed: number): void {
     if (needed <= this.#at.length) return;
-    const size = Math.min(this.#limit, Math.max(64, this.#at.length * 2));
-    const at = new Float64Array(size);
-    at.set(this.#at);
-    this.#at = at;
-    const status = new Uint16Array(size);
-    status.set(this.#status);
-    this.#status = status;
-    const kinds = new Uint8Array(size);
-    kinds.set(this.#kinds);
-    this.#kinds = kinds;
-    const refs = new Array<string | number | null>(size * REFS).fill(null);
-    for (let i = 0; i < this.#refs.length; i++) refs[i] = this.#refs[i] ?? null;
-    this.#refs = refs;
+    const size = nextSlots(this.#at.length, 64, this.#limit);
+    this.#at = widen(this.#at, size);
+    this.#status = widen(this.#status, size);
+    this.#kinds = widen(this.#kinds, size);
+    this.#refs = widenRefs(this.#refs, size * REFS);
   }
 }

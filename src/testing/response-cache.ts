@@ -1,4 +1,5 @@
 import { DEDUP_WINDOW_MS } from '../contract/limits.js';
+import { nextSlots, widen, widenRefs } from './columns.js';
 import { StringIndex } from './string-index.js';
 
 /**
@@ -159,18 +160,11 @@ export class ResponseCache {
     }
   }
 
-  // Columns double up to the limit, so a short-lived emulator in a test stays small.
   #grow(needed: number): void {
     if (needed <= this.#storedAt.length) return;
-    const size = Math.min(this.#limit, Math.max(64, this.#storedAt.length * 2));
-    const storedAt = new Float64Array(size);
-    storedAt.set(this.#storedAt);
-    this.#storedAt = storedAt;
-    const numbers = new Float64Array(size * PACKED_FIELDS);
-    numbers.set(this.#numbers);
-    this.#numbers = numbers;
-    const refs = new Array<unknown>(size * REFS).fill(null);
-    for (let i = 0; i < this.#refs.length; i++) refs[i] = this.#refs[i];
-    this.#refs = refs;
+    const size = nextSlots(this.#storedAt.length, 64, this.#limit);
+    this.#storedAt = widen(this.#storedAt, size);
+    this.#numbers = widen(this.#numbers, size * PACKED_FIELDS);
+    this.#refs = widenRefs(this.#refs, size * REFS);
   }
 }
