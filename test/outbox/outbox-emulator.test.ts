@@ -154,8 +154,7 @@ describe('the envelope the outbox sends', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  function fileOutbox() {
-    const merchant = emulator.createMerchant({ autoConfirmBranches: true });
+  function fileOutbox(merchant = emulator.createMerchant({ autoConfirmBranches: true })) {
     const client = new LoyaltyClient({
       baseUrl: url,
       apiKey: merchant.apiKey,
@@ -203,13 +202,7 @@ describe('the envelope the outbox sends', () => {
     });
     await store.close();
 
-    const client = new LoyaltyClient({
-      baseUrl: url,
-      apiKey: merchant.apiKey,
-      signingSecret: merchant.signingSecret,
-    });
-    clients.push(client);
-    const outbox = createOutbox({ client, store: fileStore(dir), defaultTenantId: merchant.tenantId });
+    const { outbox } = fileOutbox(merchant);
     await outbox.start();
     const stats = await outbox.flush();
     const [dead] = outbox.list('dead');
