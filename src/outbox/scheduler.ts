@@ -63,6 +63,12 @@ export class Scheduler {
    */
   private readonly aborter = new AbortController();
   private waiters: (() => void)[] = [];
+  /**
+   * Tenants with answers that landed while a shared store's claim was under way: whether to
+   * claim again is decided once that claim's events count against their caps (deciding at
+   * landing, before they do, claimed again at once for tenants the claim had just filled).
+   */
+  private readonly landedDuringFill = new Set<Tenant>();
   readonly outcomes: GroupCommit<ClaimOutcome>;
 
   constructor(private readonly ctx: OutboxContext) {
@@ -131,8 +137,11 @@ export class Scheduler {
     this.filling = true;
     void this.fill().finally(() => {
       this.filling = false;
+      const landed = [...this.landedDuringFill];
+      this.landedDuringFill.clear();
       // A pump that arrived after the fill's last look must not be lost: look again.
       if (this.again && this.running) this.pump();
+      else if (landed.length > 0 && this.running) this.afterLanding(landed);
       else this.notify();
     });
   }
@@ -236,23 +245,29 @@ export class Scheduler {
     const landed = () => {
       tenant.inFlight -= 1;
       this.flights.delete(event.eventId);
-      this.afterLanding(tenant);
+      if (this.filling && !this.ctx.local) this.landedDuringFill.add(tenant);
+      else this.afterLanding([tenant]);
     };
     // A flight never rejects: `attempt` records every failure as the event's outcome.
     const run = this.attempt(tenant, event, this.aborter.signal).then(landed, landed);
     this.flights.set(event.eventId, { tenant, run });
   }
 
-  /** Claims again at once, or (shared store, tenant near its cap) once more answers are in. */
-  private afterLanding(tenant: Tenant): void {
+  /**
+   * Claims again at once, or (shared store, every tenant that got answers near its cap) once
+   * more answers are in.
+   */
+  private afterLanding(tenants: readonly Tenant[]): void {
     const { options, local } = this.ctx;
     const batch = Math.ceil(options.maxInFlight / CLAIM_BATCH_FRACTION);
-    const room = options.maxInFlight - tenant.inFlight;
-    if (local || !this.running || this.flights.size === 0 || room >= batch) {
+    const roomy = tenants.some((tenant) => options.maxInFlight - tenant.inFlight >= batch);
+    if (local || !this.running || this.flights.size === 0 || roomy) {
       this.pump();
       return;
     }
-    if (this.batchTimer !== undefined) return;
+    // At its cap (the claim that just ended counted these answers already): its next answer decides.
+    if (this.batchTimer !== undefined || tenants.every((tenant) => tenant.inFlight >= options.maxInFlight))
+      return;
     this.batchTimer = setTimeout(() => this.pump(), CLAIM_BATCH_WAIT_MS);
     this.batchTimer.unref?.();
   }

@@ -122,9 +122,12 @@ BEGIN
     SELECT l.event_id, l.seq FROM room CROSS JOIN LATERAL (
       SELECT o.event_id, o.seq FROM "loyalty".outbox o
       -- A few more candidates than taken: rows being claimed by others right now are skipped.
+      -- Found by primary key only: written as a plain equality, the state test would let the
+      -- planner AND the candidates with a scan of the whole pending index (every row of the
+      -- backlog, at every claim); the concatenation cannot use that index, and tests the same.
       WHERE o.event_id = ANY (ARRAY(SELECT r.event_id FROM ready r WHERE r.tenant_id = room.tenant_id
                                     ORDER BY r.seq LIMIT 4 * greatest(room.n, 0)))
-        AND o.state = 'pending' AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
+        AND o.state || '' = 'pending' AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= clock_timestamp())
       ORDER BY o.seq LIMIT greatest(room.n, 0)
       FOR UPDATE OF o SKIP LOCKED
     ) l WHERE room.n > 0
