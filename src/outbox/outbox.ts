@@ -129,7 +129,7 @@ class DurableOutbox {
         .append(event, { keys: causalKeys(event.envelope), tx: options.tx })
         .then(() => {
           // Inside the caller's transaction the row is not visible yet; the poll finds it later.
-          if (options.tx === undefined) this.scheduler.pump();
+          if (options.tx === undefined) this.scheduler.enqueued(event.tenantId);
           return { eventId };
         });
       this.enqueuing.set(eventId, durable);

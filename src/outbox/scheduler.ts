@@ -69,6 +69,8 @@ export class Scheduler {
    * landing, before they do, claimed again at once for tenants the claim had just filled).
    */
   private readonly landedDuringFill = new Set<Tenant>();
+  /** Tenants with events enqueued while a shared store's claim was under way. */
+  private readonly enqueuedDuringFill = new Set<string>();
   readonly outcomes: GroupCommit<ClaimOutcome>;
 
   constructor(private readonly ctx: OutboxContext) {
@@ -122,6 +124,32 @@ export class Scheduler {
     });
   }
 
+  /**
+   * An event was enqueued (and is visible): look for work, unless only a shared store's claim
+   * could find it and its tenant already sends its `maxInFlight`. That tenant's next answer
+   * claims again anyway, in order; a claim now would weigh the window for nothing.
+   */
+  enqueued(tenantId: string): void {
+    if (!this.ctx.local) {
+      if (!this.hasRoom(tenantId)) return;
+      // Looked at again after the claim under way, if the tenant still has room then.
+      if (this.filling) {
+        this.enqueuedDuringFill.add(tenantId);
+        return;
+      }
+    }
+    this.pump();
+  }
+
+  private hasRoom(tenantId: string): boolean {
+    return (this.ctx.tenants.get(tenantId)?.inFlight ?? 0) < this.ctx.options.maxInFlight;
+  }
+
+  /** A pump, or an enqueue for a tenant with room, arrived during the fill: look again. */
+  private wanted(): boolean {
+    return this.again || [...this.enqueuedDuringFill].some((tenantId) => this.hasRoom(tenantId));
+  }
+
   pump(): void {
     this.drained = false;
     clearTimeout(this.batchTimer);
@@ -140,7 +168,7 @@ export class Scheduler {
       const landed = [...this.landedDuringFill];
       this.landedDuringFill.clear();
       // A pump that arrived after the fill's last look must not be lost: look again.
-      if (this.again && this.running) this.pump();
+      if (this.wanted() && this.running) this.pump();
       else if (landed.length > 0 && this.running) this.afterLanding(landed);
       else this.notify();
     });
@@ -152,6 +180,7 @@ export class Scheduler {
     let failed = false;
     do {
       this.again = false;
+      this.enqueuedDuringFill.clear();
       try {
         await this.probePaused();
         const free = cap - this.flights.size;
@@ -179,13 +208,13 @@ export class Scheduler {
             );
         for (const event of claimed) this.launch(event);
         if (claimed.length === free) this.again = true;
-        else if (!this.again) this.drained = true;
+        else if (!this.wanted()) this.drained = true;
       } catch {
         // A shared store that cannot be reached: try again after the poll interval.
         failed = true;
         this.drained = true;
       }
-    } while (this.again && this.running);
+    } while (this.wanted() && this.running);
     this.schedule(failed);
   }
 
