@@ -5,7 +5,9 @@
  * 1. What `outbox.enqueue(type, payload, { tx })` adds to a one-row sale transaction (BEGIN,
  *    INSERT the sale, COMMIT), side by side in interleaved rounds on one connection, on a
  *    cluster with Postgres's default durability (fsync, synchronous_commit on: what a POS server
- *    runs). The same on a no-fsync cluster is shown beside it, for the worst case.
+ *    runs). The same on a no-fsync cluster is shown beside it, for the worst case. Beside the
+ *    enqueue, the cheapest statement there is (`SELECT 1`, prepared) in the same place: what one
+ *    statement more in the transaction costs whatever it does, the floor under the enqueue.
  * 2. How fast 1 and 4 processes drain the same backlog to a service 20 ms away (a loopback
  *    server that answers every request after 20 ms). One merchant (tenant) by default, with the
  *    default `maxInFlight` (16): one process is held by its cap (16 events per 20 ms at best),
@@ -105,30 +107,36 @@ async function enqueueOverhead(url, { withPostgresJs }) {
   const tx = await pool.connect();
   const insertSale = `INSERT INTO "${schema}".sales (invoice, customer, total) VALUES ($1, $2, $3)`;
   let n = 0;
-  const pgSale = async (withEvent) => {
+  // `with`: nothing more, the enqueue, or the cheapest statement there is (`SELECT 1`, prepared):
+  // one more statement in the transaction, whatever it does, is the floor the enqueue sits on.
+  const pgSale = async (extra) => {
     const i = n++;
     const customer = `cust-${i % 50}`;
     await tx.query('BEGIN');
     await tx.query(insertSale, [`inv-${i}`, customer, 86.96]);
-    if (withEvent) await outbox.enqueue('InvoiceEarned', payload(i, customer), { tx });
+    if (extra === 'event') await outbox.enqueue('InvoiceEarned', payload(i, customer), { tx });
+    if (extra === 'select') await tx.query({ name: 'bench_select_1', text: 'SELECT 1' });
     await tx.query('COMMIT');
   };
-  const jsSale = (withEvent) => {
+  const jsSale = (extra) => {
     const i = n++;
     const customer = `cust-${i % 50}`;
     return sql.begin((t) => [
       // Prepared, as a tagged template sql`...` is by default.
       t.unsafe(insertSale, [`inv-${i}`, customer, 86.96], { prepare: true }),
-      ...(withEvent ? [outbox.enqueue('InvoiceEarned', payload(i, customer), { tx: t })] : []),
+      ...(extra === 'event' ? [outbox.enqueue('InvoiceEarned', payload(i, customer), { tx: t })] : []),
+      ...(extra === 'select' ? [t.unsafe('SELECT 1', [], { prepare: true })] : []),
     ]);
   };
   const contenders = [
-    ['pgSale', () => pgSale(false)],
-    ['pgWithEvent', () => pgSale(true)],
+    ['pgSale', () => pgSale()],
+    ['pgWithEvent', () => pgSale('event')],
+    ['pgWithSelect', () => pgSale('select')],
     ...(sql
       ? [
-          ['jsSale', () => jsSale(false)],
-          ['jsWithEvent', () => jsSale(true)],
+          ['jsSale', () => jsSale()],
+          ['jsWithEvent', () => jsSale('event')],
+          ['jsWithSelect', () => jsSale('select')],
         ]
       : []),
   ];
@@ -316,7 +324,14 @@ export async function run() {
   try {
     // OUTBOX_PG_PART=enqueue or =drain runs one comparison only (while tuning one of them).
     const part = process.env.OUTBOX_PG_PART;
-    const skipped = { pgSale: 0, pgWithEvent: 0, jsSale: 0, jsWithEvent: 0 };
+    const skipped = {
+      pgSale: 0,
+      pgWithEvent: 0,
+      pgWithSelect: 0,
+      jsSale: 0,
+      jsWithEvent: 0,
+      jsWithSelect: 0,
+    };
     const onDisk = part === 'drain' ? skipped : await enqueueOverhead(durable.url, { withPostgresJs: true });
     const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
     const [{ port }] = await once(server, 'message');
@@ -335,13 +350,30 @@ export async function run() {
           rows: [
             { name: 'pg: sale alone, default durability', value: onDisk.pgSale },
             { name: 'pg: sale + enqueue({ tx }), default durability', value: onDisk.pgWithEvent },
+            { name: 'pg: sale + SELECT 1 (one more statement: the floor)', value: onDisk.pgWithSelect },
             { name: 'postgres.js: sale alone, default durability', value: onDisk.jsSale },
             {
               name: 'postgres.js: sale + enqueue({ tx }) pipelined, default durability',
               value: onDisk.jsWithEvent,
             },
+            { name: 'postgres.js: sale + SELECT 1 pipelined (the floor)', value: onDisk.jsWithSelect },
             { name: 'pg: sale alone, fsync off', value: noFsync.pgSale },
             { name: 'pg: sale + enqueue({ tx }), fsync off', value: noFsync.pgWithEvent },
+          ],
+        },
+        {
+          // The enqueue cannot cost less than one statement more in the transaction: the floor.
+          title:
+            'what it adds to the sale, default durability: the enqueue, and any one statement more (SELECT 1), %',
+          unit: '%',
+          rows: [
+            { name: 'pg: enqueue({ tx })', value: overhead * 100 },
+            { name: 'pg: SELECT 1', value: (onDisk.pgWithSelect / onDisk.pgSale - 1) * 100 },
+            { name: 'postgres.js: enqueue({ tx }) pipelined', value: jsOverhead * 100 },
+            {
+              name: 'postgres.js: SELECT 1 pipelined',
+              value: (onDisk.jsWithSelect / onDisk.jsSale - 1) * 100,
+            },
           ],
         },
         {
@@ -395,6 +427,7 @@ export async function run() {
         ),
         goal(`drain with ${SETTINGS.processes} processes vs 1, 20 ms away`, many / one, 3),
       ].filter((g) => Number.isFinite(g.value)),
+
       ratios: {
         onDisk,
         noFsync,
