@@ -8,7 +8,7 @@ import type {
   StoredEvent,
   StoredTenantStop,
 } from '../outbox/store.js';
-import { type PostgresDb, toDatabase } from './database.js';
+import { type PostgresDb, prepareStatements, toDatabase } from './database.js';
 import { cleaner } from './inbox.js';
 import { idleMarks, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
@@ -53,6 +53,7 @@ export function postgresStore(
   const database = toDatabase(db, 'postgresStore');
   const channel = wakeChannel(s);
   const sql = outboxSql(s, channel);
+  prepareStatements(Object.values(sql));
   const space = lockSpace(s);
   const cleanup = cleaner(database, sql.cleanup, settings);
   // Who holds a claim: this store instance (a process may run several outboxes).

@@ -1,6 +1,6 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from '../webhooks/rule-store.js';
-import { type PostgresDb, toDatabase } from './database.js';
+import { type PostgresDb, prepareStatements, toDatabase } from './database.js';
 import { toStoreError } from './errors.js';
 import { quoteSchema } from './schema/identifier.js';
 
@@ -51,6 +51,7 @@ export function postgresRuleStore(db: PostgresDb, options: PostgresRuleStoreOpti
   RETURNING 1
 )
 SELECT (SELECT rule_version::text FROM previous) AS previous, EXISTS (SELECT 1 FROM written) AS applied`;
+  prepareStatements([get, put]);
   const params = (key: RuleKey) => [key.tenantId, key.externalStoreId, key.ruleType, key.stampCardId ?? ''];
 
   return {

@@ -25,6 +25,25 @@ describeWithPostgres('postgresInbox', (url) => {
       ));
   }
 
+  it('on pg, prepares its statements once per connection instead of planning them at every delivery', async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const inbox = postgresInbox(client, { schema });
+    for (let i = 0; i < 3; i++) {
+      const key = { eventId: randomUUID(), eventType: 'LoyaltyRuleChanged', tenantId: 'm-1' };
+      expect(await inbox.begin(key)).toBe('new');
+      await inbox.complete(key);
+    }
+    const { rows } = await client.query(
+      `SELECT statement FROM pg_prepared_statements WHERE name LIKE 'loyalty\\_%' ORDER BY statement`,
+    );
+    expect(rows.map((row) => row.statement)).toEqual([
+      expect.stringContaining(`INSERT INTO "${schema}".inbox`),
+      expect.stringContaining(`UPDATE "${schema}".inbox SET status = 'done'`),
+    ]);
+    await client.end();
+  });
+
   it('hands the handler the pg connection inside the transaction: its writes commit with the claim', async () => {
     await pool.query(`CREATE TABLE ${schema}.effects (event_id text)`);
     const inbox = postgresInbox(pool, { schema, transactional: true });
