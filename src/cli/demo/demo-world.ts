@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createNodeListener } from '../../adapters/node.js';
 import type { RetryEvent } from '../../client/hooks.js';
 import type { InboundEnvelope } from '../../contract/index.js';
-import { LoyaltyClient } from '../../platform-node/client.js';
+import { LoyaltyClient } from '../../platform-node/index.js';
 import { createEmulator, type Emulator, type MerchantCredentials } from '../../testing/index.js';
 import {
   createReceiver,
