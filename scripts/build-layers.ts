@@ -124,7 +124,10 @@ export function layersPlugin(plan: LayerPlan): Plugin {
   return {
     name: 'layers',
     setup(build) {
-      const extension = build.initialOptions.format === 'cjs' ? '.cjs' : '.js';
+      // tsup builds its CommonJS as ESM that rollup then converts (`treeshake`), so the format of
+      // the output is the one tsup defines for the code, not esbuild's own `format`.
+      const format = build.initialOptions.define?.TSUP_FORMAT ?? JSON.stringify(build.initialOptions.format);
+      const extension = JSON.parse(format) === 'cjs' ? '.cjs' : '.js';
       const fail = (text: string) => ({ errors: [{ text: `build layers: ${text}` }] });
 
       build.onResolve({ filter: /^zod(\/|$)/ }, (args) => {
