@@ -3,20 +3,22 @@ import { defineConfig } from 'tsup';
 import { type LayerPlan, layerEntries, layersPlugin } from './scripts/build-layers.js';
 
 /**
- * Who bundles each module of `src/` (scripts/build-layers.ts explains the mechanism). Node's ESM
- * loader pays about 1 ms per file, so each entry's import graph is a few files instead of tsup's
- * shared chunks (14 for `/webhooks` before), and each module still lives in ONE file, in ESM and
- * in CJS: `LoyaltyApiError` imported from the root and caught from `/outbox` is the same class.
+ * Who bundles each module of `src/` (scripts/build-layers.ts explains the mechanism, and
+ * docs/ARCHITECTURE.md "The build" draws it). Node's ESM loader pays about 1 ms per file, so each
+ * entry's import graph is a few files instead of esbuild's shared chunks (14 for `/webhooks`
+ * before), and each module still lives in ONE file, in ESM and in CJS: `LoyaltyApiError` imported
+ * from the root and caught from `/outbox` is the same class.
  *
- * - `layer-core`: Web-safe and zod-free: the contract's errors and facts, signature, telemetry,
- *   the receiver and the adapters' shared code. `/signature`, `/webhooks` and every adapter are
- *   their entry file over this one (plus `signature.node` for the Node HMAC).
- * - `layer-client`: the client, the schemas and zod. The receiver loads it lazily, on its first
- *   verified delivery; the root and the outbox import it.
+ * - `layer-signature`: the errors, the tolerance and signature/: small, with no lazy import, so a
+ *   browser bundle of `/signature` holds nothing else (its 2 KB budget).
+ * - `layer-core`: the other contract facts, telemetry, the receiver, the adapters' shared code.
+ * - `layer-delivery`: what the receiver loads on its first verified delivery (outbound schemas,
+ *   the parser), apart from the client so that the Web `/webhooks` budget holds.
+ * - `layer-client`: the client and the inbound schemas; `layer-zod`: zod, once, for both.
  * - `layer-testing`: the emulator, whose internals the CLI uses too.
- * Entries keep what only they use (the outbox, the stores, the CLI, the Node client). The Web
- * entries (`index`, `signature`, `webhooks`, `fetch`, `next`) and the layers they load stay free of
- * `node:*` and undici (`test/package/bundle-size.test.ts`).
+ * Entries keep what only they use (the outbox, the stores, the CLI, the Node client, Node HMAC).
+ * The Web entries (`index`, `signature`, `webhooks`, `fetch`, `next`) and the layers they load
+ * stay free of `node:*` and undici (`test/package/bundle-size.test.ts`).
  */
 const plan: LayerPlan = {
   owners: [
@@ -41,7 +43,12 @@ const plan: LayerPlan = {
     { name: 'redis', source: 'redis/index.ts', owns: /^redis\// },
     { name: 'cli', source: 'cli/main.ts', owns: /^cli\// },
     // The Node build's compiled envelope check, loaded with the parser on the first delivery.
-    { name: 'lazy-compiled-envelopes', source: 'platform-node/compiled-envelopes.ts', owns: /^$/, internal: true },
+    {
+      name: 'lazy-compiled-envelopes',
+      source: 'platform-node/compiled-envelopes.ts',
+      owns: /^$/,
+      internal: true,
+    },
     {
       name: 'layer-delivery',
       owns: /^(contract\/schemas\/(primitives|outbound-payloads|received-envelope)|webhooks\/parse-delivery)\.ts$/,
@@ -66,7 +73,9 @@ const plan: LayerPlan = {
 
 const entry = await layerEntries(plan);
 const publicEntries = Object.fromEntries(
-  plan.owners.filter((owner) => owner.source && !owner.internal).map((owner) => [owner.name, entry[owner.name]!]),
+  plan.owners
+    .filter((owner) => owner.source && !owner.internal)
+    .map((owner) => [owner.name, entry[owner.name]!]),
 );
 
 export default defineConfig({
