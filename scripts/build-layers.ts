@@ -30,8 +30,12 @@ export interface LayerPlan {
   owners: Owner[];
   /** Modules bundled into every file that imports them: barrels and stateless helpers. */
   copied: RegExp;
-  /** Packages bundled (not left to the user's node_modules), and the one owner allowed to import them. */
-  bundled: { packages: RegExp; owner: string[] };
+  /**
+   * zod, bundled (not left to the user's node_modules) into ONE layer file of its own, holding
+   * exactly the zod functions `src/` calls: the modules that build schemas can then sit in several
+   * layers over one copy of zod. `exclude`: names `src/` reads from `z.` in types only.
+   */
+  zod: { layer: string; exclude: string[] };
 }
 
 const SRC = resolve('src');
