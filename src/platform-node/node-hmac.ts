@@ -1,5 +1,12 @@
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import type { SyncHmac } from '../signature/hmac.js';
+
+// node:crypto is loaded on the first MAC, not at import: its ESM facade is about 5 ms of a cold
+// `import 'loyalty-partner-sdk/webhooks'` (bench/import-time.mjs), which a process that never
+// verifies (or not yet) need not pay; undici and zod wait for first use the same way. Synchronous,
+// so `signPayload` and `verifySignature` stay synchronous (Node 20.16+, Bun and Deno have it).
+let nodeCrypto: typeof import('node:crypto') | undefined;
+const cryptoModule = () => (nodeCrypto ??= process.getBuiltinModule('node:crypto'));
 
 // A KeyObject made once per secret spares createHmac turning the string into a key on every call
 // (about 6% of a 1 KB verification). Bounded like the Web Crypto key cache: a process serving
@@ -11,7 +18,7 @@ function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size >= MAX_CACHED_KEYS) keys.clear();
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    key = cryptoModule().createSecretKey(Buffer.from(secret, 'utf8'));
     keys.set(secret, key);
   }
   return key;
@@ -26,6 +33,7 @@ function keyOf(secret: string): KeyObject {
  * the candidate's decoding and `timingSafeEqual` (npm run bench).
  */
 export const nodeHmac: SyncHmac<string> = {
-  mac: (secret, t, body) => createHmac('sha256', keyOf(secret)).update(`${t}.`).update(body).digest('hex'),
+  mac: (secret, t, body) =>
+    cryptoModule().createHmac('sha256', keyOf(secret)).update(`${t}.`).update(body).digest('hex'),
   text: (body) => body,
 };
