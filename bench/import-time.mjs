@@ -6,7 +6,10 @@
  * read inside the process: timing whole processes from outside and subtracting a bare
  * `node -e ""` adds the noise of two process start-ups (±20 ms on a small VM) to a figure of a
  * few milliseconds. Entries take turns run by run, and each figure is a median.
- * Express and Hono, imported the same way, give the scale: what a receiver's framework costs.
+ * Express and Hono, imported the same way, give the scale: what a receiver's framework costs; an
+ * empty one-file ESM package gives the floor: Node's own loader start, which no package goes under.
+ * `LOYALTY_BENCH_PACKAGE=<dir>` measures another build of the package (a directory holding its
+ * package.json and dist/), for an A/B of two builds on the same machine.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -33,6 +36,12 @@ export const ENTRIES = [
 /** Frameworks imported beside the entries, for scale (no goal). */
 const REFERENCES = ['express', 'hono'];
 
+/** A package of one empty ESM file: what importing any package costs at the least (no goal). */
+const EMPTY = 'an-empty-esm-package';
+
+/** The package measured: this repository, or the build named by LOYALTY_BENCH_PACKAGE. */
+const PACKAGE = process.env.LOYALTY_BENCH_PACKAGE ?? fileURLToPath(new URL('..', import.meta.url));
+
 /** Fresh processes per entry; the median of these is reported. */
 const RUNS = 15;
 
@@ -44,11 +53,7 @@ const ADAPTERS = ['node', 'express', 'next', 'fetch', 'fastify', 'koa'].map(
 function consumerProject() {
   const dir = mkdtempSync(join(tmpdir(), 'loyalty-bench-consumer-'));
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(
-    fileURLToPath(new URL('..', import.meta.url)),
-    join(dir, 'node_modules/loyalty-partner-sdk'),
-    'dir',
-  );
+  symlinkSync(PACKAGE, join(dir, 'node_modules/loyalty-partner-sdk'), 'dir');
   for (const name of REFERENCES) {
     symlinkSync(
       fileURLToPath(new URL(`../node_modules/${name}`, import.meta.url)),
@@ -56,6 +61,13 @@ function consumerProject() {
       'dir',
     );
   }
+  const empty = join(dir, 'node_modules', EMPTY);
+  mkdirSync(empty);
+  writeFileSync(
+    join(empty, 'package.json'),
+    JSON.stringify({ name: EMPTY, type: 'module', exports: './index.js' }),
+  );
+  writeFileSync(join(empty, 'index.js'), 'export {};\n');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-consumer', private: true }));
   return dir;
 }
@@ -71,7 +83,7 @@ function importMs(cwd, specifier) {
 /** Measures every entry and the references; the root entry carries issue 17's goal. */
 export async function run() {
   const cwd = consumerProject();
-  const names = [...ENTRIES, ...REFERENCES];
+  const names = [...ENTRIES, ...REFERENCES, EMPTY];
   try {
     const times = names.map(() => []);
     for (const name of names) importMs(cwd, name); // fills the OS file cache, as a user's second start has
@@ -86,7 +98,10 @@ export async function run() {
         {
           title: `cold import over bare node: median of ${RUNS} fresh processes, timed inside each`,
           unit: 'ms',
-          rows: names.map((name) => ({ name, value: ms[name] })),
+          rows: names.map((name) => ({
+            name: name === EMPTY ? 'an empty ESM package' : name,
+            value: ms[name],
+          })),
         },
       ],
       goals: [

@@ -19,6 +19,7 @@ const LINES = requested.length > 0 ? requested : [lowest, '22', '24', 'machine']
 export const SUITES = [
   'test/package/consumer.test.ts',
   'test/package/dual-package.test.ts',
+  'test/package/one-copy.test.ts',
   'test/testing/end-to-end.test.ts',
   'test/adapters/node.test.ts',
   'test/outbox/outbox-emulator.test.ts',

@@ -1,7 +1,7 @@
 import type { ClientHooks } from '../client/hooks.js';
 import type { RetryOptions } from '../client/options.js';
 import { LoyaltyValidationError } from '../contract/index.js';
-import { LoyaltyClient } from '../platform-node/client.js';
+import { LoyaltyClient } from '../platform-node/index.js';
 import { UsageError } from './exit-codes.js';
 import { type CliIo, readSecrets } from './io.js';
 

@@ -1,15 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { LoyaltyClient as CoreLoyaltyClient } from '../client/loyalty-client.js';
 import type { ClientPlatform } from '../client/platform.js';
-import { signWith } from '../signature/sign.js';
 import { parsePayloadCompiled } from './compiled-payloads.js';
-import { nodeHmac } from './node-hmac.js';
+import { signPayload } from './signature.js';
 import { createUndiciTransport } from './undici-transport.js';
 
 /** Node build: undici with its own keep-alive agent, and Node's OpenSSL HMAC. */
 const nodePlatform: ClientPlatform = {
   createTransport: createUndiciTransport,
-  sign: (body, secrets, timestamp) => signWith(nodeHmac, body, secrets, { timestamp }),
+  sign: (body, secrets, timestamp) => signPayload(body, secrets, { timestamp }),
   runtime: () => `node/${process.versions.node}`,
   parsePayload: parsePayloadCompiled,
   // 0: no limit. Each listener is removed as its wait or call ends (client/abort.ts), so none leak.

@@ -1,4 +1,4 @@
-import * as nodeCrypto from 'node:crypto';
+import type * as NodeCrypto from 'node:crypto';
 import type { SyncHmac } from '../signature/hmac.js';
 
 /**
@@ -13,10 +13,15 @@ import type { SyncHmac } from '../signature/hmac.js';
  * stripe's constructEvent (bench/receiver-ab.mjs, 3 runs). test/signature/node-hmac.test.ts
  * holds it equal to `createHmac` for any secret, timestamp and body.
  */
-const { createHash, createHmac } = nodeCrypto;
-// Node has it from 20.12 (package.json asks for 20.18); Bun and Deno, which take the `node`
-// export condition too, may not: there each MAC is a `createHmac`.
-const hash = (nodeCrypto as Partial<typeof nodeCrypto>).hash;
+// node:crypto is loaded on the first MAC, not at import: its ESM facade is about 5 ms of a cold
+// `import 'loyalty-partner-sdk/webhooks'` (bench/import-time.mjs), which a process that never
+// verifies (or not yet) need not pay; undici and zod wait for first use the same way. Synchronous,
+// so `signPayload` and `verifySignature` stay synchronous (Node 20.16+, Bun and Deno have it).
+let loaded: typeof NodeCrypto | undefined;
+const nodeCrypto = (): typeof NodeCrypto => (loaded ??= process.getBuiltinModule('node:crypto'));
+// Node has the one-shot `hash` from 20.12 (package.json asks for 20.18); Bun and Deno, which
+// take the `node` export condition too, may not: there each MAC is a `createHmac`.
+const oneShot = () => (nodeCrypto() as Partial<typeof NodeCrypto>).hash;
 const BLOCK = 64;
 const DIGEST = 32;
 
@@ -36,7 +41,7 @@ function padsOf(secret: string): Pads {
   if (!pads) {
     if (padsBySecret.size >= MAX_CACHED_KEYS) padsBySecret.clear();
     let key: Buffer = Buffer.from(secret, 'utf8');
-    if (key.length > BLOCK) key = createHash('sha256').update(key).digest();
+    if (key.length > BLOCK) key = nodeCrypto().createHash('sha256').update(key).digest();
     pads = { inner: Buffer.alloc(BLOCK, 0x36), outer: Buffer.alloc(BLOCK + DIGEST, 0x5c) };
     for (let i = 0; i < key.length; i++) {
       pads.inner[i]! ^= key[i]!;
@@ -54,7 +59,7 @@ const MAX_SCRATCH = 256 * 1024;
 let scratch = Buffer.alloc(8 * 1024);
 
 function innerDigest(
-  hash: typeof nodeCrypto.hash,
+  hash: typeof NodeCrypto.hash,
   inner: Buffer,
   t: string,
   body: Uint8Array | string,
@@ -62,7 +67,7 @@ function innerDigest(
   // UTF-8 takes at most 3 bytes per UTF-16 unit, so this is room enough without measuring.
   const room = BLOCK + 3 * (t.length + 1) + (typeof body === 'string' ? 3 * body.length : body.byteLength);
   if (room > MAX_SCRATCH)
-    return createHash('sha256').update(inner).update(`${t}.`).update(body).digest('hex');
+    return nodeCrypto().createHash('sha256').update(inner).update(`${t}.`).update(body).digest('hex');
   if (scratch.length < room)
     scratch = Buffer.alloc(Math.min(MAX_SCRATCH, Math.max(room, 2 * scratch.length)));
   inner.copy(scratch);
@@ -82,7 +87,8 @@ function innerDigest(
  */
 export const nodeHmac: SyncHmac<string> = {
   mac(secret, t, body) {
-    if (!hash) return createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+    const hash = oneShot();
+    if (!hash) return nodeCrypto().createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
     const { inner, outer } = padsOf(secret);
     outer.write(innerDigest(hash, inner, t, body), BLOCK, 'hex');
     return hash('sha256', outer, 'hex');

@@ -66,13 +66,19 @@ describe('nodeHmac (the Node build)', () => {
 
   it('falls back to createHmac where node:crypto has no one-shot hash (Bun, Deno)', async () => {
     vi.resetModules();
-    vi.doMock('node:crypto', async (original) => ({ ...(await original<object>()), hash: undefined }));
+    // node:crypto is loaded on the first MAC, through process.getBuiltinModule.
+    const real = process.getBuiltinModule('node:crypto');
+    const load = vi
+      .spyOn(process, 'getBuiltinModule')
+      .mockImplementation(((id: string) =>
+        id === 'node:crypto' ? { ...real, hash: undefined } : real) as typeof process.getBuiltinModule);
     try {
       const { nodeHmac: withoutHash } = await import('../../src/platform-node/node-hmac.js');
       expect(withoutHash).not.toBe(nodeHmac);
       expect(withoutHash.mac('k', '17', 'é{}')).toBe(expected('k', '17', 'é{}'));
+      expect(load).toHaveBeenCalledWith('node:crypto');
     } finally {
-      vi.doUnmock('node:crypto');
+      load.mockRestore();
       vi.resetModules();
     }
   });

@@ -6,7 +6,7 @@ import {
   type InboundEnvelope,
   type PayloadInput,
 } from '../../contract/index.js';
-import type { LoyaltyClient } from '../../platform-node/client.js';
+import type { LoyaltyClient } from '../../platform-node/index.js';
 import { describeSendError, type ErrorReport } from '../describe-error.js';
 import type { OutgoingRow, RowFailure } from './rows.js';
 import type { BackfillTarget } from './targets.js';
