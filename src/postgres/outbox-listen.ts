@@ -79,6 +79,17 @@ export async function listenOn(
 export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
   let listening = false;
   let idleSince: number | undefined;
+  // The marks are written one after the other: on a pool each may go out on another connection,
+  // and the DELETE of `close()` overtaking an INSERT still on its way left the closed store
+  // marked idle, making every sale notify until the mark expired.
+  let last: Promise<unknown> = Promise.resolve();
+  const write = (text: string): Promise<unknown> => {
+    const done = last.then(() =>
+      database.query(text, text === sql.markIdle ? [owner, IDLE_TTL_MS] : [owner]),
+    );
+    last = done.catch(() => undefined);
+    return done;
+  };
   return {
     /**
      * Records the claim's outcome; true when this store has just been marked idle. `busy`: the
@@ -91,7 +102,7 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
         if (idleSince !== undefined) {
           // The rows are claimed: a failure here must not lose them (the mark is tried again at
           // the next fruitful claim; meanwhile enqueues notify for nothing, no more).
-          await database.query(sql.markBusy, [owner]).then(
+          await write(sql.markBusy).then(
             () => {
               idleSince = undefined;
             },
@@ -104,14 +115,14 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
       if (idleSince !== undefined && now - idleSince < IDLE_REFRESH_MS) return false;
       const first = idleSince === undefined;
       idleSince = now;
-      await database.query(sql.markIdle, [owner, IDLE_TTL_MS]);
+      await write(sql.markIdle);
       return first;
     },
     async listening(on: boolean): Promise<void> {
       listening = on;
       if (on || idleSince === undefined) return;
       idleSince = undefined;
-      await database.query(sql.markBusy, [owner]).catch(() => undefined);
+      await write(sql.markBusy).catch(() => undefined);
     },
   };
 }
