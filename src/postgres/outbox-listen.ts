@@ -83,10 +83,8 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
   // and the DELETE of `close()` overtaking an INSERT still on its way left the closed store
   // marked idle, making every sale notify until the mark expired.
   let last: Promise<unknown> = Promise.resolve();
-  const write = (text: string): Promise<unknown> => {
-    const done = last.then(() =>
-      database.query(text, text === sql.markIdle ? [owner, IDLE_TTL_MS] : [owner]),
-    );
+  const write = (text: string, params: readonly unknown[]): Promise<unknown> => {
+    const done = last.then(() => database.query(text, params));
     last = done.catch(() => undefined);
     return done;
   };
@@ -102,7 +100,7 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
         if (idleSince !== undefined) {
           // The rows are claimed: a failure here must not lose them (the mark is tried again at
           // the next fruitful claim; meanwhile enqueues notify for nothing, no more).
-          await write(sql.markBusy).then(
+          await write(sql.markBusy, [owner]).then(
             () => {
               idleSince = undefined;
             },
@@ -115,14 +113,14 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
       if (idleSince !== undefined && now - idleSince < IDLE_REFRESH_MS) return false;
       const first = idleSince === undefined;
       idleSince = now;
-      await write(sql.markIdle);
+      await write(sql.markIdle, [owner, IDLE_TTL_MS]);
       return first;
     },
     async listening(on: boolean): Promise<void> {
       listening = on;
       if (on || idleSince === undefined) return;
       idleSince = undefined;
-      await write(sql.markBusy).catch(() => undefined);
+      await write(sql.markBusy, [owner]).catch(() => undefined);
     },
   };
 }
