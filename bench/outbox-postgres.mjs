@@ -17,23 +17,29 @@
  *    warm-up backlog together, untimed (WARM_UP_EVENTS per process, 2,000): a POS server's drainers
  *    run for days, so the timed drain meets warm processes. Reported beside it: the
  *    drainers' CPU per event, PostgreSQL's CPU per event (every backend and auxiliary process of
- *    the cluster, from /proc), and the claims per event with their mean duration
- *    (`pg_stat_user_functions`): on a 2-core machine, the 4-process figure is bounded by CPU.
+ *    the cluster, from /proc), the claims per event with their mean duration
+ *    (`pg_stat_user_functions`), and the whole machine: how busy its cores were and the CPU it
+ *    spent per event (drainers, service, PostgreSQL and this bench together, from /proc/stat).
+ *    Drainers, service and database share the machine's cores: where they are all busy, the
+ *    4-process figure is bounded by that CPU per event, not by how the outbox scales.
  *
  * While tuning: OUTBOX_PG_PART=enqueue|drain runs one comparison; DRAIN_EVENTS, TENANTS,
  * CLAIM_WINDOW, POLL_MS and NO_LISTEN=1 change the backlog, the tenants, the drainers' claim
- * window, poll interval and wake-ups.
+ * window, poll interval and wake-ups. DRAIN_SENDER=timer answers every send after the same 20 ms
+ * by a timer instead of over HTTP (a reference without the HTTP exchange's CPU). DRAIN_PROFILE=<dir>
+ * writes each drainer's CPU profile of the timed drain there (`.cpuprofile`, as `node --cpu-prof`).
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { Session } from 'node:inspector/promises';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { LoyaltyClient } from 'loyalty-partner-sdk';
+import { createEnvelope, LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox } from 'loyalty-partner-sdk/outbox';
 import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
@@ -110,9 +116,23 @@ async function enqueueOverhead(url, { withPostgresJs }) {
   await outbox.stopTenant('default', 'benchmark: enqueue only');
   const tx = await pool.connect();
   const insertSale = `INSERT INTO "${schema}".sales (invoice, customer, total) VALUES ($1, $2, $3)`;
+  // The enqueue's row written by hand, without its key locks and wake-up check: what storing the
+  // event costs as such (the same columns, a fresh envelope and eventId each time).
+  const plainInsert = `INSERT INTO "${schema}".outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs)
+VALUES ($1, 'default', 'InvoiceEarned', $2::jsonb, $3, $4::text[], '{}')`;
+  const rowOf = (i, customer) => {
+    const envelope = createEnvelope('InvoiceEarned', payload(i, customer));
+    return [
+      envelope.eventId,
+      JSON.stringify(envelope),
+      Date.now(),
+      [`Customer:${customer}`, `Invoice:inv-${i}`],
+    ];
+  };
   let n = 0;
-  // `with`: nothing more, the enqueue, or the cheapest statement there is (`SELECT 1`, prepared):
-  // one more statement in the transaction, whatever it does, is the floor the enqueue sits on.
+  // `with`: nothing more, the enqueue, the same row inserted by hand, or the cheapest statement
+  // there is (`SELECT 1`, prepared): one more statement in the transaction, whatever it does, is
+  // the floor the enqueue sits on.
   const pgSale = async (extra) => {
     const i = n++;
     const customer = `cust-${i % 50}`;
@@ -120,6 +140,8 @@ async function enqueueOverhead(url, { withPostgresJs }) {
     await tx.query(insertSale, [`inv-${i}`, customer, 86.96]);
     if (extra === 'event') await outbox.enqueue('InvoiceEarned', payload(i, customer), { tx });
     if (extra === 'select') await tx.query({ name: 'bench_select_1', text: 'SELECT 1' });
+    if (extra === 'insert')
+      await tx.query({ name: 'bench_plain_insert', text: plainInsert, values: rowOf(i, customer) });
     await tx.query('COMMIT');
   };
   const jsSale = (extra) => {
@@ -136,6 +158,7 @@ async function enqueueOverhead(url, { withPostgresJs }) {
     ['pgSale', () => pgSale()],
     ['pgWithEvent', () => pgSale('event')],
     ['pgWithSelect', () => pgSale('select')],
+    ['pgWithInsert', () => pgSale('insert')],
     ...(sql
       ? [
           ['jsSale', () => jsSale()],
@@ -181,7 +204,20 @@ function serveSlowly() {
 async function drain(url, schema, origin) {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   const clients = new Map();
+  // DRAIN_SENDER=timer: no HTTP at all, every send answered after the same latency by a timer
+  // (a reference: what the drain does when the HTTP exchange costs no CPU on this machine).
+  const timer = {
+    sendEnvelope: (envelope) =>
+      new Promise((resolve) =>
+        setTimeout(
+          () =>
+            resolve({ eventId: envelope.eventId, status: 'accepted', correlationId: 'timer', attempts: 1 }),
+          SETTINGS.latencyMs,
+        ),
+      ),
+  };
   const clientFor = (tenantId) => {
+    if (process.env.DRAIN_SENDER === 'timer') return timer;
     if (!clients.has(tenantId)) {
       clients.set(
         tenantId,
@@ -206,6 +242,12 @@ async function drain(url, schema, origin) {
     pollIntervalMs: Number(process.env.POLL_MS ?? 1_000),
   });
   await outbox.start();
+  // DRAIN_PROFILE=<dir>: each drainer writes a CPU profile of the timed drain there.
+  const profiler = process.env.DRAIN_PROFILE ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+  }
   // The CPU this drainer uses during the timed drain (µs; start-up and the warm-up drain left
   // out: paid once per process, not per event), to tell a CPU-bound drain from a latency-bound one.
   let atStart = process.cpuUsage();
@@ -214,9 +256,17 @@ async function drain(url, schema, origin) {
     const [message] = await once(process, 'message');
     if (message !== 'mark') break;
     atStart = process.cpuUsage();
+    await profiler?.post('Profiler.start');
     process.send({ marked: true });
   }
   const { user, system } = process.cpuUsage(atStart);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(
+      join(process.env.DRAIN_PROFILE, `drainer-${process.pid}.cpuprofile`),
+      JSON.stringify(profile),
+    );
+  }
   process.send({ cpuMicros: user + system });
   await outbox.close();
   for (const client of clients.values()) await client.close();
@@ -254,6 +304,18 @@ function postgresCpu(postmaster) {
     if (stat?.ppid === postmaster) ticks += stat.self;
   }
   return ticks * TICK_MICROS;
+}
+
+/**
+ * Every core's time so far (µs), busy and in all, from /proc/stat: with the drainers, the
+ * service and PostgreSQL on one machine, whether the drain was bounded by CPU.
+ */
+function machineCpu() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are the cores' free time.
+  const all = ticks.slice(0, 8).reduce((sum, n) => sum + n, 0);
+  return { busy: (all - ticks[3] - ticks[4]) * TICK_MICROS, all: all * TICK_MICROS };
 }
 
 /** Starts `count` drainers, commits the backlog, and times until no event is pending. */
@@ -311,6 +373,7 @@ async function drainRate(url, origin, count) {
   const { rows: backend } = await pool.query('SELECT pg_backend_pid() AS pid');
   const postmaster = statOf(backend[0].pid).ppid;
   const pgBefore = postgresCpu(postmaster);
+  const machineBefore = machineCpu();
   const started = performance.now();
   await tx.query('COMMIT');
   tx.release();
@@ -318,6 +381,9 @@ async function drainRate(url, origin, count) {
   await drained();
   const rate = (SETTINGS.drainEvents * 1000) / (performance.now() - started);
   const pgCpuPerEvent = (postgresCpu(postmaster) - pgBefore) / SETTINGS.drainEvents;
+  const machineAfter = machineCpu();
+  const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.all - machineBefore.all);
+  const machineCpuPerEvent = (machineAfter.busy - machineBefore.busy) / SETTINGS.drainEvents;
   // Statistics reach the view once each backend reports them (at the end of its transactions).
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const { rows: claimStats } = await pool.query(
@@ -339,6 +405,8 @@ async function drainRate(url, origin, count) {
     rate,
     cpuPerEvent: cpuMicros / SETTINGS.drainEvents,
     pgCpuPerEvent,
+    machineBusy,
+    machineCpuPerEvent,
     claimsPerEvent: claims.calls / SETTINGS.drainEvents,
     msPerClaim: claims.calls ? claims.total_time / claims.calls : 0,
   };
@@ -358,6 +426,7 @@ export async function run() {
       pgSale: 0,
       pgWithEvent: 0,
       pgWithSelect: 0,
+      pgWithInsert: 0,
       jsSale: 0,
       jsWithEvent: 0,
       jsWithSelect: 0,
@@ -366,7 +435,15 @@ export async function run() {
     const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
     const [{ port }] = await once(server, 'message');
     const origin = `http://127.0.0.1:${port}`;
-    const none = { rate: 0, cpuPerEvent: 0, pgCpuPerEvent: 0, claimsPerEvent: 0, msPerClaim: 0 };
+    const none = {
+      rate: 0,
+      cpuPerEvent: 0,
+      pgCpuPerEvent: 0,
+      machineBusy: 0,
+      machineCpuPerEvent: 0,
+      claimsPerEvent: 0,
+      msPerClaim: 0,
+    };
     const oneRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, 1);
     const manyRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, SETTINGS.processes);
     const [one, many] = [oneRun.rate, manyRun.rate];
@@ -381,6 +458,10 @@ export async function run() {
             { name: 'pg: sale alone, default durability', value: onDisk.pgSale },
             { name: 'pg: sale + enqueue({ tx }), default durability', value: onDisk.pgWithEvent },
             { name: 'pg: sale + SELECT 1 (one more statement: the floor)', value: onDisk.pgWithSelect },
+            {
+              name: 'pg: sale + a plain INSERT of the same outbox row (no key locks, no wake-up check)',
+              value: onDisk.pgWithInsert,
+            },
             { name: 'postgres.js: sale alone, default durability', value: onDisk.jsSale },
             {
               name: 'postgres.js: sale + enqueue({ tx }) pipelined, default durability',
@@ -399,6 +480,10 @@ export async function run() {
           rows: [
             { name: 'pg: enqueue({ tx })', value: overhead * 100 },
             { name: 'pg: SELECT 1', value: (onDisk.pgWithSelect / onDisk.pgSale - 1) * 100 },
+            {
+              name: 'pg: a plain INSERT of the same row',
+              value: (onDisk.pgWithInsert / onDisk.pgSale - 1) * 100,
+            },
             { name: 'postgres.js: enqueue({ tx }) pipelined', value: jsOverhead * 100 },
             {
               name: 'postgres.js: SELECT 1 pipelined',
@@ -428,6 +513,23 @@ export async function run() {
           rows: [
             { name: '1 process', value: oneRun.pgCpuPerEvent },
             { name: `${SETTINGS.processes} processes`, value: manyRun.pgCpuPerEvent },
+          ],
+        },
+        {
+          // Drainers, PostgreSQL, the service and the bench on one machine: a drain that keeps
+          // every core busy is bounded by the CPU all of them spend per event, not by the outbox's
+          // design; 3x the one-process rate needs at most (cores / (3 x that rate)) per event.
+          title: 'the whole machine during the drain: cores busy (%) and CPU per delivered event (µs)',
+          unit: '',
+          rows: [
+            { name: '1 process: cores busy, %', value: oneRun.machineBusy * 100 },
+            { name: `${SETTINGS.processes} processes: cores busy, %`, value: manyRun.machineBusy * 100 },
+            { name: '1 process: CPU per event, µs', value: oneRun.machineCpuPerEvent },
+            { name: `${SETTINGS.processes} processes: CPU per event, µs`, value: manyRun.machineCpuPerEvent },
+            {
+              name: `CPU per event that ${SETTINGS.processes} processes at 3x one could spend, µs`,
+              value: oneRun.rate > 0 ? (cpus().length * 1_000_000) / (3 * oneRun.rate) : 0,
+            },
           ],
         },
         {
