@@ -319,7 +319,7 @@ function machineCpu() {
 }
 
 /** Starts `count` drainers, commits the backlog, and times until no event is pending. */
-async function drainRate(url, origin, count) {
+async function drainRate(url, origin, count, servicePid) {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const schema = `drain_${count}_${process.pid}`;
   await migrate(pool, { schema });
@@ -374,6 +374,7 @@ async function drainRate(url, origin, count) {
   const postmaster = statOf(backend[0].pid).ppid;
   const pgBefore = postgresCpu(postmaster);
   const machineBefore = machineCpu();
+  const serviceBefore = statOf(servicePid).self;
   const started = performance.now();
   await tx.query('COMMIT');
   tx.release();
@@ -382,6 +383,7 @@ async function drainRate(url, origin, count) {
   const rate = (SETTINGS.drainEvents * 1000) / (performance.now() - started);
   const pgCpuPerEvent = (postgresCpu(postmaster) - pgBefore) / SETTINGS.drainEvents;
   const machineAfter = machineCpu();
+  const serviceCpuPerEvent = ((statOf(servicePid).self - serviceBefore) * TICK_MICROS) / SETTINGS.drainEvents;
   const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.all - machineBefore.all);
   const machineCpuPerEvent = (machineAfter.busy - machineBefore.busy) / SETTINGS.drainEvents;
   // Statistics reach the view once each backend reports them (at the end of its transactions).
@@ -407,6 +409,7 @@ async function drainRate(url, origin, count) {
     pgCpuPerEvent,
     machineBusy,
     machineCpuPerEvent,
+    serviceCpuPerEvent,
     claimsPerEvent: claims.calls / SETTINGS.drainEvents,
     msPerClaim: claims.calls ? claims.total_time / claims.calls : 0,
   };
@@ -441,11 +444,13 @@ export async function run() {
       pgCpuPerEvent: 0,
       machineBusy: 0,
       machineCpuPerEvent: 0,
+      serviceCpuPerEvent: 0,
       claimsPerEvent: 0,
       msPerClaim: 0,
     };
-    const oneRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, 1);
-    const manyRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, SETTINGS.processes);
+    const oneRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, 1, server.pid);
+    const manyRun =
+      part === 'enqueue' ? none : await drainRate(fast.url, origin, SETTINGS.processes, server.pid);
     const [one, many] = [oneRun.rate, manyRun.rate];
     const overhead = onDisk.pgWithEvent / onDisk.pgSale - 1;
     const jsOverhead = onDisk.jsWithEvent / onDisk.jsSale - 1;
@@ -526,6 +531,11 @@ export async function run() {
             { name: `${SETTINGS.processes} processes: cores busy, %`, value: manyRun.machineBusy * 100 },
             { name: '1 process: CPU per event, µs', value: oneRun.machineCpuPerEvent },
             { name: `${SETTINGS.processes} processes: CPU per event, µs`, value: manyRun.machineCpuPerEvent },
+            { name: "1 process: the service stand-in's part, µs", value: oneRun.serviceCpuPerEvent },
+            {
+              name: `${SETTINGS.processes} processes: the service stand-in's part, µs`,
+              value: manyRun.serviceCpuPerEvent,
+            },
             {
               name: `CPU per event that ${SETTINGS.processes} processes at 3x one could spend, µs`,
               value: oneRun.rate > 0 ? (cpus().length * 1_000_000) / (3 * oneRun.rate) : 0,
