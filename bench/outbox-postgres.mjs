@@ -313,9 +313,10 @@ function postgresCpu(postmaster) {
 function machineCpu() {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
   const ticks = fields.map(Number);
-  // user nice system idle iowait irq softirq steal: idle and iowait are the cores' free time.
+  // user nice system idle iowait irq softirq steal: idle and iowait are the cores' free time,
+  // steal the hypervisor's (not this machine's work).
   const all = ticks.slice(0, 8).reduce((sum, n) => sum + n, 0);
-  return { busy: (all - ticks[3] - ticks[4]) * TICK_MICROS, all: all * TICK_MICROS };
+  return { busy: (all - ticks[3] - ticks[4] - ticks[7]) * TICK_MICROS, all: all * TICK_MICROS };
 }
 
 /** Starts `count` drainers, commits the backlog, and times until no event is pending. */
