@@ -17,9 +17,10 @@
  *    warm-up backlog together, untimed (WARM_UP_EVENTS per process, 2,000): a POS server's drainers
  *    run for days, so the timed drain meets warm processes. Reported beside it: the
  *    drainers' CPU per event, PostgreSQL's CPU per event (every backend and auxiliary process of
- *    the cluster, from /proc), the claims per event with their mean duration
- *    (`pg_stat_user_functions`), and the whole machine: how busy its cores were and the CPU it
- *    spent per event (drainers, service, PostgreSQL and this bench together, from /proc/stat).
+ *    the cluster, from /proc), the statements the drainers sent per event (each a round trip
+ *    and a commit), the claims per event with their mean duration (`pg_stat_user_functions`),
+ *    and the whole machine: how busy its cores were and the CPU it spent per event (drainers,
+ *    service, PostgreSQL and this bench together, from /proc/stat).
  *    Drainers, service and database share the machine's cores: where they are all busy, the
  *    4-process figure is bounded by that CPU per event, not by how the outbox scales.
  *
@@ -203,6 +204,15 @@ function serveSlowly() {
 /** One drainer process: an outbox on the shared table, until told to stop. */
 async function drain(url, schema, origin) {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // The statements the store sends during the timed drain (claims, outcomes, leases): each is
+  // a round trip and a commit.
+  let statements = 0;
+  let counting = false;
+  const query = pool.query.bind(pool);
+  pool.query = (...args) => {
+    if (counting) statements += 1;
+    return query(...args);
+  };
   const clients = new Map();
   // DRAIN_SENDER=timer: no HTTP at all, every send answered after the same latency by a timer
   // (a reference: what the drain does when the HTTP exchange costs no CPU on this machine).
@@ -256,6 +266,7 @@ async function drain(url, schema, origin) {
     const [message] = await once(process, 'message');
     if (message !== 'mark') break;
     atStart = process.cpuUsage();
+    counting = true;
     await profiler?.post('Profiler.start');
     process.send({ marked: true });
   }
@@ -267,7 +278,7 @@ async function drain(url, schema, origin) {
       JSON.stringify(profile),
     );
   }
-  process.send({ cpuMicros: user + system });
+  process.send({ cpuMicros: user + system, statements });
   await outbox.close();
   for (const client of clients.values()) await client.close();
   await listen.end();
@@ -401,7 +412,9 @@ async function drainRate(url, origin, count, servicePid) {
     throw new Error(`drain ended with ${JSON.stringify(rows)}`);
   const used = children.map((child) => once(child, 'message'));
   for (const child of children) child.send('stop');
-  const cpuMicros = (await Promise.all(used)).reduce((sum, [{ cpuMicros }]) => sum + cpuMicros, 0);
+  const reports = (await Promise.all(used)).map(([report]) => report);
+  const cpuMicros = reports.reduce((sum, report) => sum + report.cpuMicros, 0);
+  const statements = reports.reduce((sum, report) => sum + report.statements, 0);
   await Promise.all(children.map((child) => once(child, 'exit')));
   await pool.end();
   return {
@@ -413,6 +426,7 @@ async function drainRate(url, origin, count, servicePid) {
     serviceCpuPerEvent,
     claimsPerEvent: claims.calls / SETTINGS.drainEvents,
     msPerClaim: claims.calls ? claims.total_time / claims.calls : 0,
+    statementsPerEvent: statements / SETTINGS.drainEvents,
   };
 }
 
@@ -448,6 +462,7 @@ export async function run() {
       serviceCpuPerEvent: 0,
       claimsPerEvent: 0,
       msPerClaim: 0,
+      statementsPerEvent: 0,
     };
     const oneRun = part === 'enqueue' ? none : await drainRate(fast.url, origin, 1, server.pid);
     const manyRun =
@@ -544,9 +559,15 @@ export async function run() {
           ],
         },
         {
-          title: 'claims (outbox_claim calls) per delivered event, and ms per claim',
+          title:
+            "the drainers' statements per delivered event (claims, outcomes, leases), claims per event, ms per claim",
           unit: '',
           rows: [
+            { name: '1 process: statements per event', value: oneRun.statementsPerEvent },
+            {
+              name: `${SETTINGS.processes} processes: statements per event`,
+              value: manyRun.statementsPerEvent,
+            },
             { name: '1 process: claims per event', value: oneRun.claimsPerEvent },
             { name: `${SETTINGS.processes} processes: claims per event`, value: manyRun.claimsPerEvent },
             { name: '1 process: ms per claim', value: oneRun.msPerClaim },

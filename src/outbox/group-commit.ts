@@ -1,11 +1,32 @@
+interface Entry<T> {
+  readonly item: T;
+  readonly resolve: () => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** How a lingering group commit waits (see `GroupCommit`). */
+export interface Linger {
+  /** How long a submission waits for another write to carry it before it is flushed itself. */
+  readonly ms: number;
+  /** Whether a write that will `take()` the queue is under way or scheduled: wait longer. */
+  readonly carrierComing: () => boolean;
+}
+
 /**
  * Group commit: while one flush is under way, new submissions queue up, and the next flush
  * takes them all at once. Under load, many writers share one write and one fsync; alone, a
- * writer waits for no timer. Each submission settles with the flush that carried it.
+ * writer waits for no timer. Each submission settles with the write that carried it.
+ *
+ * With a `linger`, submissions first wait for another write to carry them (`take()`: a shared
+ * store's claim records the outcomes that landed before it, in the same statement), and are
+ * flushed on their own only when none comes within `linger.ms`.
  */
 export class GroupCommit<T> {
-  private queue: { item: T; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private queue: Entry<T>[] = [];
   private running: Promise<void> | undefined;
+  private lingering: ReturnType<typeof setTimeout> | undefined;
+  /** Taken by a carrier and not settled yet: `idle()` waits for them too. */
+  private readonly carried = new Set<Promise<void>>();
 
   /**
    * @param flush Makes a whole batch durable; throwing rejects every submission of the batch.
@@ -14,18 +35,70 @@ export class GroupCommit<T> {
   constructor(
     private readonly flush: (batch: readonly T[]) => Promise<void>,
     private readonly afterFlush: () => Promise<void> = async () => {},
+    private readonly linger?: Linger,
   ) {}
 
   submit(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.running ??= this.drain();
+      if (this.linger) this.waitForCarrier();
+      else this.startDrain();
     });
   }
 
-  /** Resolves once everything submitted so far has settled. */
+  /**
+   * Everything queued and not being flushed, for a write that carries it. `settle()` once that
+   * write committed; `settle(err)` when it failed: the submissions are queued again.
+   */
+  take(): { readonly items: readonly T[]; settle(err?: unknown): void } {
+    const entries = this.queue;
+    this.queue = [];
+    if (entries.length === 0) return { items: [], settle: () => undefined };
+    let done!: () => void;
+    const settled = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.carried.add(settled);
+    return {
+      items: entries.map((entry) => entry.item),
+      settle: (err?: unknown) => {
+        this.carried.delete(settled);
+        done();
+        if (err === undefined) {
+          for (const entry of entries) entry.resolve();
+          return;
+        }
+        this.queue = [...entries, ...this.queue];
+        this.waitForCarrier();
+      },
+    };
+  }
+
+  /** Flushes what waits for a carrier, and resolves once everything submitted so far has settled. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    for (;;) {
+      clearTimeout(this.lingering);
+      this.lingering = undefined;
+      this.startDrain();
+      if (this.running) await this.running;
+      else if (this.carried.size > 0) await Promise.all(this.carried);
+      else return;
+    }
+  }
+
+  private waitForCarrier(): void {
+    if (this.running || this.lingering || this.queue.length === 0) return;
+    this.lingering = setTimeout(() => {
+      this.lingering = undefined;
+      if (this.linger!.carrierComing()) this.waitForCarrier();
+      else this.startDrain();
+    }, this.linger!.ms);
+  }
+
+  /** A flush of what is queued, unless one is under way (it takes the rest after it) or none is. */
+  private startDrain(): void {
+    if (this.running || this.queue.length === 0) return;
+    this.running = this.drain();
   }
 
   private async drain(): Promise<void> {
@@ -39,7 +112,10 @@ export class GroupCommit<T> {
         for (const entry of batch) entry.reject(err);
       }
       await this.afterFlush().catch(() => undefined);
+      // Lingering: what arrived meanwhile waits for a carrier again.
+      if (this.linger) break;
     }
     this.running = undefined;
+    if (this.linger) this.waitForCarrier();
   }
 }

@@ -87,6 +87,9 @@ class DurableOutbox {
           // Answered: in memory at once, so the next event can go while the journal syncs.
           this.local.apply(outcome);
           this.scheduler.pump();
+        } else {
+          // The claim this landing brings writes the outcome first, in the same statement.
+          this.scheduler.land(outcome.eventId);
         }
         return durable;
       },

@@ -134,6 +134,13 @@ export interface ClaimRequest {
   readonly onlyTenants?: readonly string[] | undefined;
   /** Claim no event of these tenants (paused in this process; it probes them itself). */
   readonly skipTenants: readonly string[];
+  /**
+   * Outcomes to record before claiming, in the same write, exactly as `record` would: the
+   * answers that landed since this outbox last wrote ride with the claim that follows them. The
+   * claim then sees them (an event they held back can be claimed at once). When the claim fails,
+   * none of them is recorded (the outbox records them again). Absent or empty: none.
+   */
+  readonly outcomes?: readonly ClaimOutcome[] | undefined;
 }
 
 /**
@@ -202,17 +209,18 @@ export interface SharedStore<Tx> {
     options: { readonly keys: CausalKeys; readonly tx?: Tx | undefined },
   ): Promise<void>;
   /**
-   * Claims up to `request.limit` due, causally ready, unclaimed `pending` events (`FOR UPDATE
-   * SKIP LOCKED`), oldest `seq` first, at most `maxInFlight - inFlight[tenant]` of each tenant,
-   * and returns them as stored. Due: never tried, or the
-   * `retryAfterMs` of its last `retry` outcome has passed.
+   * Records `request.outcomes` first (as `record`, in the same write), then claims up to
+   * `request.limit` due, causally ready, unclaimed `pending` events (`FOR UPDATE SKIP LOCKED`),
+   * oldest `seq` first, at most `maxInFlight - inFlight[tenant]` of each tenant, and returns them
+   * as stored. Due: never tried, or the `retryAfterMs` of its last `retry` outcome has passed.
    */
   claim(request: ClaimRequest): Promise<StoredEvent[]>;
   /** Pushes the lease of events this process still sends to `now + leaseMs`. */
   extendLease(eventIds: readonly string[], leaseMs: number): Promise<void>;
   /**
    * Records outcomes of claimed attempts, many at once (the outbox groups the answers that
-   * arrived together: one statement or transaction for many).
+   * arrived together: one statement or transaction for many). Most outcomes ride with the next
+   * claim instead (`ClaimRequest.outcomes`); this writes those no claim came for.
    */
   record(outcomes: readonly ClaimOutcome[]): Promise<void>;
   /**

@@ -137,13 +137,15 @@ export function postgresStore(
             Object.keys(request.inFlight ?? {}),
             Object.values(request.inFlight ?? {}),
           ];
-          claimed = await rows(sql.claim, params);
+          const outcomes = request.outcomes ?? [];
+          claimed = await rows(sql.claim, [...params, ...outcomeParams(outcomes)]);
+          for (const outcome of outcomes) held.delete(outcome.eventId);
           // Only a claim open to every tenant, by a store sending nothing, can tell that it has
           // nothing to do: one that still sends claims again as its answers come in.
           const busy = held.size > 0 || claimed.length > 0;
           if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
             // A row committed between that claim and the idle mark notified no one: look again.
-            claimed = await rows(sql.claim, params);
+            claimed = await rows(sql.claim, [...params, ...outcomeParams([])]);
             await idle.afterClaim(claimed.length > 0);
           }
         } catch (err) {
@@ -163,15 +165,7 @@ export function postgresStore(
     record: (outcomes: readonly ClaimOutcome[]) =>
       run('record', async () => {
         if (outcomes.length === 0) return;
-        await database.query(sql.record, [
-          owner,
-          outcomes.map((outcome) => outcome.eventId),
-          outcomes.map((outcome) => outcome.kind),
-          outcomes.map((outcome) => JSON.stringify('patch' in outcome ? outcome.patch : {})),
-          outcomes.map((outcome) =>
-            outcome.kind === 'retry' ? Math.max(0, Math.ceil(outcome.retryAfterMs)) : 0,
-          ),
-        ]);
+        await database.query(sql.record, [owner, ...outcomeParams(outcomes)]);
         for (const outcome of outcomes) held.delete(outcome.eventId);
       }),
 
@@ -256,4 +250,14 @@ export function postgresStore(
         held.clear();
       }),
   };
+}
+
+/** Outcomes as the four arrays `outbox_record` takes: event ids, kinds, patches, retry delays. */
+function outcomeParams(outcomes: readonly ClaimOutcome[]): unknown[] {
+  return [
+    outcomes.map((outcome) => outcome.eventId),
+    outcomes.map((outcome) => outcome.kind),
+    outcomes.map((outcome) => JSON.stringify('patch' in outcome ? outcome.patch : {})),
+    outcomes.map((outcome) => (outcome.kind === 'retry' ? Math.max(0, Math.ceil(outcome.retryAfterMs)) : 0)),
+  ];
 }

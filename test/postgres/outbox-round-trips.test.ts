@@ -6,7 +6,7 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientFor, invoice } from '../client/support/client-fixture.js';
-import { type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
+import { ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -123,5 +123,57 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     tx.release();
     await outbox.close();
     await proxied.end();
+  });
+
+  it('writes the outcomes of a drain with the claims that follow them, not on their own', async () => {
+    const drainSchema = uniqueName('outbox_wire_drain');
+    await migrate(pool, { schema: drainSchema });
+    // The service answers each request 10 ms later, as a remote one does.
+    const slow = await startScriptedServer((_request, res) => {
+      setTimeout(() => ok(res), 10);
+    });
+    const statements = { claim: 0, record: 0 };
+    class CountingPool extends pg.Pool {
+      // pg's query has many overloads: counted, then passed on as they came.
+      override query(...args: any[]): any {
+        const text: string = typeof args[0] === 'string' ? args[0] : args[0].text;
+        if (text.includes('.outbox_claim(')) statements.claim += 1;
+        else if (text.includes('.outbox_record(')) statements.record += 1;
+        return (super.query as any)(...args);
+      }
+    }
+    const counted = new CountingPool({ connectionString: url, max: 2 });
+    const outbox = createOutbox({
+      client: clientFor(slow),
+      store: postgresStore(counted, { schema: drainSchema }),
+      maxInFlight: 8,
+      pollIntervalMs: 60_000,
+    });
+    await outbox.start();
+    const events = 64;
+    for (let i = 0; i < events; i++) {
+      await outbox.enqueue('InvoiceEarned', {
+        ...invoice(`inv-drain-${i}`),
+        externalCustomerId: `cust-${i % 16}`,
+      });
+    }
+    const stats = await outbox.flush();
+
+    expect(stats.delivered).toBe(events);
+    expect(slow.requests).toHaveLength(events);
+    const { rows } = await pool.query(
+      `SELECT state, count(*)::int AS n FROM "${drainSchema}".outbox GROUP BY state`,
+    );
+    expect(rows).toEqual([{ state: 'delivered', n: events }]);
+    // Each outcome rode with a claim (one statement, one commit), so the drain sent fewer
+    // statements than it delivered events; written on their own, the outcomes took about two
+    // statements for every claim. (Each of the 16 customers' four events waits for the one
+    // before it, which takes more claims than the cap alone would.)
+    expect(statements.claim).toBeGreaterThan(0);
+    expect(statements.record).toBeLessThanOrEqual(statements.claim / 4);
+    expect(statements.claim + statements.record).toBeLessThan(events);
+    await outbox.close();
+    await slow.close();
+    await counted.end();
   });
 });
