@@ -14,6 +14,9 @@
  *   first row that touches it, the first that changes it), one hash aggregate instead of a search
  *   per row; the rows that can hold back a row in the window are all in the window, since they
  *   are older. Rows are then locked `FOR UPDATE SKIP LOCKED`, per tenant in `seq` order.
+ * - Outcomes (`outbox_record`) ride with the claim that follows them: `outbox_claim` records
+ *   the outcomes its caller passes before it weighs readiness, in the same statement and commit,
+ *   so an answered event's successors are ready for that very claim.
  * - Two claims on different snapshots (A's statement began before B's committed, or after):
  *   causal order still holds, because readiness only ever grows for a row between snapshots.
  *   (1) An earlier conflicting row counts whether it is claimed or not, so B's claim of row r1
