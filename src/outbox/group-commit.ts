@@ -41,8 +41,7 @@ export class GroupCommit<T> {
   submit(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.linger) this.waitForCarrier();
-      else this.startDrain();
+      this.schedule();
     });
   }
 
@@ -69,7 +68,7 @@ export class GroupCommit<T> {
           return;
         }
         this.queue = [...entries, ...this.queue];
-        this.waitForCarrier();
+        this.schedule();
       },
     };
   }
@@ -84,6 +83,12 @@ export class GroupCommit<T> {
       else if (this.carried.size > 0) await Promise.all(this.carried);
       else return;
     }
+  }
+
+  /** What waits is written at once, or (lingering) once no carrier took it in time. */
+  private schedule(): void {
+    if (this.linger) this.waitForCarrier();
+    else this.startDrain();
   }
 
   private waitForCarrier(): void {

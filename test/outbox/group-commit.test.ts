@@ -41,6 +41,24 @@ describe('GroupCommit', () => {
     await Promise.all(later);
   });
 
+  it('writes at once what a failed carrier took back, without a linger', async () => {
+    const writer = recordingFlush();
+    const commit = new GroupCommit(writer.flush);
+    const first = commit.submit(1);
+    const submitted = commit.submit(2);
+    const carried = commit.take();
+    expect(carried.items).toEqual([2]);
+    writer.finish();
+    await first;
+    // The flush of item 1 is over and nothing else is queued: the carrier's failure alone
+    // must start the next write.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    carried.settle(new Error('connection lost'));
+    await vi.waitFor(() => expect(writer.batches).toEqual([[1], [2]]));
+    writer.finish();
+    await submitted;
+  });
+
   describe('with a linger', () => {
     it('lets a carrier take the queue, and settles each submission with the carrier', async () => {
       vi.useFakeTimers();
