@@ -50,9 +50,10 @@ const aborted = (cause?: unknown) =>
 
 /**
  * Writes the event with the caller's transaction, after making sure it is one: a `pg` client
- * tells its transaction status itself (no round trip); other handles are probed with a
- * savepoint, which PostgreSQL refuses outside a transaction block (postgres.js: probe and INSERT
- * pipelined in one round trip). Nothing is written when the check fails.
+ * tells its transaction status itself (no round trip) when nothing it was sent is still ahead;
+ * other handles, and a `pg` client with queries ahead (pipeline mode, a COMMIT not awaited), are
+ * probed with a savepoint, which PostgreSQL refuses outside a transaction block (postgres.js and
+ * pg: probe and INSERT sent together). Nothing is written when the check fails.
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
@@ -80,23 +81,36 @@ export async function enqueueWithTx(
     );
   }
   try {
-    const status = has(tx, 'getTransactionStatus')
-      ? (tx as { getTransactionStatus(): string | null }).getTransactionStatus()
-      : null;
+    // A pg client reports the status of its last answer. A query still running or queued ahead
+    // of the enqueue (a ROLLBACK not awaited, anything sent in pipeline mode) may change it
+    // before the INSERT runs; then only the server can tell, and the INSERT goes out probed.
+    const pgClient = runs === 'query' && has(tx, 'getTransactionStatus');
+    const { pipeline, readyForQuery } = tx as { pipeline?: unknown; readyForQuery?: unknown };
+    const status =
+      pgClient && pipeline !== true && readyForQuery !== false
+        ? (tx as { getTransactionStatus(): string | null }).getTransactionStatus()
+        : null;
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
     if (status === 'T') {
       // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
       // statement: parsed and planned once per connection, not at every sale.
       await call(tx, runs, { name: sql.enqueueName, text: sql.enqueue, values: [...params] });
-    } else if (runs === 'unsafe') {
-      // postgres.js: the probe and the guarded INSERT go out together (pipelined, one round
-      // trip). Both are awaited so neither rejection is left unhandled; the probe's refusal is
-      // the one that explains the other's.
+    } else if (runs === 'unsafe' || pgClient) {
+      // postgres.js, and pg behind queries still ahead: the probe and the guarded INSERT are
+      // sent together (pipelined where the driver pipelines), in order behind whatever the
+      // caller sent before. Both are awaited so neither rejection is left unhandled; the probe's
+      // refusal is the one that explains the other's.
       const [probed, inserted] = await Promise.allSettled([
         call(tx, runs, sql.probeTransaction),
-        // Prepared: otherwise postgres.js describes the statement first, a round trip of its own.
-        call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true }),
+        runs === 'unsafe'
+          ? // Prepared: otherwise postgres.js describes the statement first, a round trip of its own.
+            call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true })
+          : call(tx, runs, {
+              name: sql.enqueueAfterProbeName,
+              text: sql.enqueueAfterProbe,
+              values: [...params],
+            }),
       ]);
       if (probed.status === 'rejected') throw probed.reason;
       if (inserted.status === 'rejected') throw inserted.reason;

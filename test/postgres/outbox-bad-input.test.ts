@@ -113,6 +113,54 @@ describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
     expect(await rows()).toBe(0);
   });
 
+  it.each([
+    ['', false],
+    [' in pipeline mode', true],
+  ])(
+    'with a pg client%s, writes a sale sent in one go and refuses an enqueue sent behind its ROLLBACK',
+    async (_, pipeline) => {
+      // A pg client reports the status of its last answer, not of the queries still ahead of the
+      // enqueue (queued behind a running one, or all sent at once in pipeline mode).
+      const piped = new pg.Client({ connectionString: url, pipeline });
+      await piped.connect();
+      const outbox = outboxOn(pool);
+      await outbox.start();
+      await outbox.stopTenant(merchant.tenantId, 'stored, not sent: this test reads the table');
+      const codeOf = (err: unknown) => (err instanceof OutboxTransactionError ? err.code : err);
+
+      // BEGIN, the enqueue and COMMIT in one round trip: the enqueue is not refused for a BEGIN
+      // that is not answered yet, and its row commits with the transaction.
+      const [, written] = await Promise.all([
+        piped.query('BEGIN'),
+        outbox.enqueue('InvoiceEarned', sale('inv-piped'), { tx: piped }),
+        piped.query('COMMIT'),
+      ]);
+      // ROLLBACK sent just before the enqueue: the client still reports the open transaction, but
+      // the INSERT would run after the ROLLBACK, on its own. It is refused, and writes nothing.
+      await piped.query('BEGIN');
+      const [, afterRollback] = await Promise.all([
+        piped.query('ROLLBACK'),
+        outbox.enqueue('InvoiceEarned', sale('inv-rolled-back'), { tx: piped }).catch((err) => err),
+      ]);
+      // A failed statement ahead of it: the transaction can only roll back.
+      await piped.query('BEGIN');
+      const [, afterFailure] = await Promise.all([
+        piped.query('SELECT 1/0').catch(() => undefined),
+        outbox.enqueue('InvoiceEarned', sale('inv-aborted'), { tx: piped }).catch((err) => err),
+      ]);
+      await piped.query('ROLLBACK');
+      await piped.end();
+      const stored = await outbox.list('pending');
+      await outbox.resumeTenant(merchant.tenantId);
+      await outbox.close();
+
+      expect(codeOf(afterRollback)).toBe('NOT_IN_TRANSACTION');
+      expect(codeOf(afterFailure)).toBe('TRANSACTION_ABORTED');
+      expect(stored.map((event) => event.eventId)).toEqual([written.eventId]);
+      await pool.query(`DELETE FROM "${schema}".outbox`);
+    },
+  );
+
   it('fails an enqueue whose connection died with PostgresStoreError CONNECTION_LOST; nothing is written', async () => {
     const outbox = outboxOn(pool);
     await outbox.start();
