@@ -114,7 +114,13 @@ describeWithPostgres('the transactional outbox in three POS processes', (url) =>
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   afterAll(() => pool.end());
 
-  it.each(['pg', 'postgres.js'])(
+  // The driver name the child takes, by the name the test shows.
+  const drivers: Record<string, string> = {
+    pg: 'pg',
+    'postgres.js': 'postgres',
+    'pg in pipeline mode': 'pg-pipeline',
+  };
+  it.each(Object.keys(drivers))(
     'with %s: every committed sale credited once, no rolled-back sale sent, one customer’s events in commit order, across a SIGKILL',
     async (driver) => {
       const schema = uniqueName('pos');
@@ -129,9 +135,7 @@ describeWithPostgres('the transactional outbox in three POS processes', (url) =>
         seed: driver.length,
         endpoints: ['events'],
       });
-      const processes = [1, 2, 3].map((pos) =>
-        startPos(driver === 'pg' ? 'pg' : 'postgres', url, schema, pos),
-      );
+      const processes = [1, 2, 3].map((pos) => startPos(drivers[driver]!, url, schema, pos));
       for (const pos of processes) await until('READY', pos, (lines) => lines.includes('READY'));
 
       // POS 2 dies mid-way, with sales, enqueues and deliveries under way, and comes back.
@@ -145,7 +149,7 @@ describeWithPostgres('the transactional outbox in three POS processes', (url) =>
           .at(-1)
           ?.split(' ')[2],
       );
-      processes[1] = startPos(driver === 'pg' ? 'pg' : 'postgres', url, schema, 2);
+      processes[1] = startPos(drivers[driver]!, url, schema, 2);
 
       for (const pos of processes) await until('SOLD', pos, (lines) => lines.includes('SOLD'));
       const pendingRows = async () =>
