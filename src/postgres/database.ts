@@ -1,4 +1,5 @@
 import { crc32 } from '../outbox/crc32.js';
+import { outsideTransaction } from './client-turn.js';
 import { isConnectionError, PostgresStoreError } from './errors.js';
 
 /**
@@ -186,14 +187,16 @@ function pgPoolDatabase(pool: PgPoolLike): Database {
 }
 
 function pgClientDatabase(client: PgClientLike): Database {
-  // One connection runs one transaction at a time: later ones wait their turn.
+  // One connection runs one transaction at a time: later ones wait their turn. Outside them,
+  // a statement of the store never joins a transaction open on the client (`client-turn.ts`).
   let queue: Promise<unknown> = Promise.resolve();
+  const runner = pgRunner(client);
   return {
     driver: 'pg',
-    ...pgRunner(client),
+    query: (text, params) => outsideTransaction(client, () => runner.query(text, params)),
     transaction(work) {
       const run = queue.then(async () => {
-        const outcome = await inPgTransaction(client, work);
+        const outcome = await outsideTransaction(client, () => inPgTransaction(client, work));
         if ('error' in outcome) throw outcome.error;
         return outcome.value;
       });

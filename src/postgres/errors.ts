@@ -8,7 +8,10 @@ import { LoyaltyError } from '../contract/errors.js';
  * - `UNREACHABLE`: no connection to the server could be made;
  * - `CONNECTION_LOST`: the connection broke during a statement (terminated, server restart);
  * - `NOT_MIGRATED`: the tables are missing: run `migrate(db, { schema })` first;
- * - `QUERY_FAILED`: the server refused a statement for another reason (`cause` holds its error).
+ * - `QUERY_FAILED`: the server refused a statement for another reason (`cause` holds its error);
+ * - `CLIENT_IN_TRANSACTION`: `db` is a single `pg` client and a transaction is open on it (yours,
+ *   say, on the client you also gave the store): the store's statement would have been part of
+ *   it, so it was not sent. Give the store a Pool, or a client nothing else uses.
  */
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'
@@ -17,7 +20,8 @@ export type PostgresStoreErrorCode =
   | 'UNREACHABLE'
   | 'CONNECTION_LOST'
   | 'NOT_MIGRATED'
-  | 'QUERY_FAILED';
+  | 'QUERY_FAILED'
+  | 'CLIENT_IN_TRANSACTION';
 
 /**
  * An error of a Postgres store or of `migrate`: bad input when the store is created, or a

@@ -35,12 +35,13 @@ describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
   let emulator: Emulator;
   let merchant: MerchantCredentials;
   let client: LoyaltyClient;
+  let baseUrl: string;
   let schema: string;
   const rows = async () => (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n;
 
   beforeAll(async () => {
     emulator = createEmulator();
-    const { url: baseUrl } = await emulator.listen();
+    ({ url: baseUrl } = await emulator.listen());
     merchant = emulator.createMerchant({ autoConfirmBranches: true });
     client = new LoyaltyClient({
       baseUrl,
@@ -160,6 +161,50 @@ describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
       await pool.query(`DELETE FROM "${schema}".outbox`);
     },
   );
+
+  it('with one pg Client for the store and the sales, never sends a rolled-back sale’s event', async () => {
+    // The drain's claims run on the store's client: behind the sale's BEGIN they would be part of
+    // the sale's transaction, see its uncommitted event, and send it before the ROLLBACK.
+    // A merchant of its own: the drain test below counts every request of the shared one.
+    const own = emulator.createMerchant({ autoConfirmBranches: true });
+    const ownClient = new LoyaltyClient({ baseUrl, apiKey: own.apiKey, signingSecret: own.signingSecret });
+    await ownClient.send('BranchSynced', { externalBranchId: 'branch-1', name: 'Olaya', isActive: true });
+    await ownClient.send('CustomerSynced', { externalCustomerId: 'cust-1', phone: '+966500000001' });
+    const shared = new pg.Client({ connectionString: url });
+    await shared.connect();
+    const outbox = createOutbox({
+      client: ownClient,
+      store: postgresStore(shared, { schema }),
+      defaultTenantId: own.tenantId,
+      pollIntervalMs: 5,
+    });
+    await outbox.start();
+    const sent = (eventId: string) =>
+      emulator.events({ tenantId: own.tenantId }).some((e) => e.eventId === eventId);
+
+    await shared.query('BEGIN');
+    const rolledBack = await outbox.enqueue('InvoiceEarned', sale('inv-shared-rolled-back'), { tx: shared });
+    // The store's own statements are refused while the transaction is open, with the reason.
+    const refused = await outbox.enqueue('InvoiceEarned', sale('inv-shared-no-tx')).catch((err) => err);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // forty polls
+    await shared.query('ROLLBACK');
+
+    await shared.query('BEGIN');
+    const committed = await outbox.enqueue('InvoiceEarned', sale('inv-shared-committed'), { tx: shared });
+    await shared.query('COMMIT');
+    const deadline = Date.now() + 10_000;
+    while (!sent(committed.eventId) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await outbox.close();
+    await ownClient.close();
+    await shared.end();
+
+    expect(refused).toBeInstanceOf(PostgresStoreError);
+    expect((refused as PostgresStoreError).code).toBe('CLIENT_IN_TRANSACTION');
+    expect(sent(rolledBack.eventId)).toBe(false);
+    expect(sent(committed.eventId)).toBe(true);
+    await pool.query(`DELETE FROM "${schema}".outbox`);
+  });
 
   it('fails an enqueue whose connection died with PostgresStoreError CONNECTION_LOST; nothing is written', async () => {
     const outbox = outboxOn(pool);

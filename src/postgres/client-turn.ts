@@ -1,0 +1,56 @@
+import { PostgresStoreError } from './errors.js';
+
+/** What a single `pg` Client tells of the queries ahead of the next one and of its transaction. */
+interface PgClientState {
+  readyForQuery?: unknown;
+  getTransactionStatus?: () => string | null;
+  once?: (event: string, listener: () => void) => unknown;
+  removeListener?: (event: string, listener: () => void) => unknown;
+}
+
+const WAKE_EVENTS = ['drain', 'error', 'end'] as const;
+
+/**
+ * Sends a store's own statement on a single `pg` client (a Client or PoolClient given as `db`)
+ * only when it runs outside any transaction. The application may use the same client: behind
+ * its `BEGIN`, a drain's claim would be part of the sale's transaction, see the sale's
+ * uncommitted event and send it, and a `ROLLBACK` would then take back the sale but not the
+ * event. So the statement waits for what is already on the client to be answered (`drain`),
+ * and is sent in the same tick as the check, while nothing is ahead of it: refused with
+ * `CLIENT_IN_TRANSACTION` if a transaction is open then (a drain's claim is tried again at the
+ * next poll). A client that cannot tell (no `getTransactionStatus`) is used as it is.
+ *
+ * @throws {PostgresStoreError} `CLIENT_IN_TRANSACTION`
+ */
+export function outsideTransaction<T>(client: unknown, statement: () => Promise<T>): Promise<T> {
+  const state = client as PgClientState;
+  if (typeof state.getTransactionStatus !== 'function' || typeof state.once !== 'function')
+    return statement();
+  if (state.readyForQuery === false) {
+    return new Promise<string>((resolve) => {
+      const wakes = WAKE_EVENTS.map((event) => {
+        const wake = () => {
+          for (const [other, listener] of wakes) state.removeListener?.(other, listener);
+          resolve(event);
+        };
+        state.once!(event, wake);
+        return [event, wake] as const;
+      });
+    }).then((event) =>
+      // A client that failed or ended answers the statement with its error at once.
+      event === 'drain' ? outsideTransaction(client, statement) : statement(),
+    );
+  }
+  const status = state.getTransactionStatus();
+  if (status === 'T' || status === 'E') {
+    return Promise.reject(
+      new PostgresStoreError(
+        'CLIENT_IN_TRANSACTION',
+        'the pg client given to the store is inside a transaction (yours, or another store operation on ' +
+          'the same client): its statements would be part of it. Give the store a pg Pool, or a client ' +
+          'that nothing else uses',
+      ),
+    );
+  }
+  return statement();
+}
