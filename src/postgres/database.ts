@@ -79,6 +79,30 @@ export interface Database extends SqlRunner {
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
 /**
+ * The client of a store, which runs statements for as long as the application does. A postgres.js
+ * transaction `sql` (from `sql.begin`) is refused: once its transaction ends it still runs
+ * statements on the connection it held, which the pool has given back to others by then.
+ *
+ * @throws {PostgresStoreError} `NOT_A_CLIENT`
+ */
+export function toStoreDatabase(db: unknown, what: string): Database {
+  const candidate = db as Record<string, unknown> | null | undefined;
+  if (
+    candidate &&
+    isFunction(candidate.unsafe) &&
+    !isFunction(candidate.begin) &&
+    isFunction(candidate.savepoint)
+  ) {
+    throw new PostgresStoreError(
+      'NOT_A_CLIENT',
+      `${what}: db is a postgres.js transaction sql (from sql.begin); the store outlives that transaction. ` +
+        'Give it the sql that postgres(url) returns',
+    );
+  }
+  return toDatabase(db, what);
+}
+
+/**
  * Recognises the user's client by its shape (no driver is imported).
  *
  * @throws {PostgresStoreError} `NOT_A_CLIENT` for anything else

@@ -2,7 +2,8 @@ import { LoyaltyError } from '../contract/errors.js';
 
 /**
  * Why a {@link PostgresStoreError} was raised:
- * - `NOT_A_CLIENT`: `db` is not a `pg` Pool, Client or PoolClient, nor a postgres.js `sql`;
+ * - `NOT_A_CLIENT`: `db` is not a `pg` Pool, Client or PoolClient, nor a postgres.js `sql`, or it
+ *   is the `sql` of a postgres.js transaction given to a store (only `migrate` takes one);
  * - `INVALID_SCHEMA`: the schema name is not a plain identifier (letters, digits, `_`);
  * - `INVALID_OPTIONS`: another option is out of range;
  * - `UNREACHABLE`: no connection to the server could be made;

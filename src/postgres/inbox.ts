@@ -1,5 +1,11 @@
 import type { InboxClaim, InboxKey, InboxStore } from '../webhooks/inbox.js';
-import { type Database, type PostgresDb, prepareStatements, type SqlRunner, toDatabase } from './database.js';
+import {
+  type Database,
+  type PostgresDb,
+  prepareStatements,
+  type SqlRunner,
+  toStoreDatabase,
+} from './database.js';
 import { toStoreError } from './errors.js';
 import { type PostgresInboxOptions, resolveInboxOptions } from './inbox-options.js';
 import { inboxSql } from './inbox-sql.js';
@@ -65,7 +71,7 @@ export function postgresInbox(
 export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}): InboxStore {
   const settings = resolveInboxOptions(options);
   const s = quoteSchema(settings.schema, 'postgresInbox');
-  const database = toDatabase(db, 'postgresInbox');
+  const database = toStoreDatabase(db, 'postgresInbox');
   const sql = inboxSql(s);
   prepareStatements(Object.values(sql));
   const fail = (err: unknown, what: string) => toStoreError(err, `postgresInbox ${what}`, settings.schema);

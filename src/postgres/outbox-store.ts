@@ -8,7 +8,7 @@ import type {
   StoredEvent,
   StoredTenantStop,
 } from '../outbox/store.js';
-import { type PostgresDb, prepareStatements, toDatabase } from './database.js';
+import { type PostgresDb, prepareStatements, toStoreDatabase } from './database.js';
 import { cleaner } from './inbox.js';
 import { idleMarks, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
@@ -50,7 +50,7 @@ export function postgresStore(
 ): SharedStore<PostgresOutboxTx> {
   const settings = resolveStoreOptions(options);
   const s = quoteSchema(settings.schema, 'postgresStore');
-  const database = toDatabase(db, 'postgresStore');
+  const database = toStoreDatabase(db, 'postgresStore');
   const channel = wakeChannel(s);
   const sql = outboxSql(s, channel);
   prepareStatements(Object.values(sql));

@@ -1,6 +1,6 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from '../webhooks/rule-store.js';
-import { type PostgresDb, prepareStatements, toDatabase } from './database.js';
+import { type PostgresDb, prepareStatements, toStoreDatabase } from './database.js';
 import { toStoreError } from './errors.js';
 import { quoteSchema } from './schema/identifier.js';
 
@@ -35,7 +35,7 @@ export interface PostgresRuleStoreOptions {
 export function postgresRuleStore(db: PostgresDb, options: PostgresRuleStoreOptions = {}): RuleVersionStore {
   const { schema } = mergeDefaults<PostgresRuleStoreOptions>({ schema: 'loyalty' }, options);
   const s = quoteSchema(schema, 'postgresRuleStore');
-  const database = toDatabase(db, 'postgresRuleStore');
+  const database = toStoreDatabase(db, 'postgresRuleStore');
   const where = 'tenant_id = $1 AND external_store_id = $2 AND rule_type = $3 AND stamp_card_id = $4';
   const get = `SELECT rule::text AS rule FROM ${s}.rules WHERE ${where}`;
   // `previous` locks an existing row first (READ COMMITTED re-reads the latest version after

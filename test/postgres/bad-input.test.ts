@@ -1,4 +1,10 @@
-import { migrate, PostgresStoreError, postgresInbox, postgresRuleStore } from 'loyalty-partner-sdk/postgres';
+import {
+  migrate,
+  PostgresStoreError,
+  postgresInbox,
+  postgresRuleStore,
+  postgresStore,
+} from 'loyalty-partner-sdk/postgres';
 import type { InboxStore, ReceiverFailure } from 'loyalty-partner-sdk/webhooks';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
 import pg from 'pg';
@@ -160,4 +166,38 @@ describeWithPostgres('a Postgres connection dropped mid-claim', (url) => {
       }
     });
   }
+});
+
+describeWithPostgres('a store given a postgres.js transaction sql', (url) => {
+  const sql = postgres(url, { max: 2, onnotice: () => undefined });
+  afterAll(() => sql.end({ timeout: 1 }));
+
+  it('is refused with NOT_A_CLIENT: the store would outlive the transaction; migrate takes it', async () => {
+    const schema = uniqueName('tx_sql');
+    const refused: unknown[] = [];
+    await sql.begin(async (tx) => {
+      for (const build of [
+        () => postgresInbox(tx as never, { schema }),
+        () => postgresRuleStore(tx as never, { schema }),
+        () => postgresStore(tx as never, { schema }),
+      ]) {
+        try {
+          build();
+        } catch (err) {
+          refused.push(err);
+        }
+      }
+      // A migration run inside your own transaction commits or rolls back with it.
+      await migrate(tx as never, { schema });
+    });
+    expect(refused).toHaveLength(3);
+    for (const err of refused) {
+      expect(err).toMatchObject({ name: 'PostgresStoreError', code: 'NOT_A_CLIENT' });
+      expect((err as Error).message).toMatch(
+        /transaction sql \(from sql\.begin\).*Give it the sql that postgres\(url\) returns/,
+      );
+    }
+    const tables = await sql`SELECT table_name FROM information_schema.tables WHERE table_schema = ${schema}`;
+    expect(tables.length).toBeGreaterThan(0);
+  });
 });
