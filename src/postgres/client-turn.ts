@@ -11,6 +11,19 @@ interface PgClientState {
 const WAKE_EVENTS = ['drain', 'error', 'end'] as const;
 
 /**
+ * The transaction status of a single `pg` client (`'I'` idle, `'T'` in a transaction, `'E'` in a
+ * failed one) when nothing sent on it is still unanswered: the status is that of its last
+ * answer, so a query still ahead (a `ROLLBACK` not awaited, queries sent together in pipeline
+ * mode) may change it before the next one runs. `undefined` then, or for a client that cannot
+ * tell.
+ */
+export function settledStatus(client: unknown): string | undefined {
+  const state = client as PgClientState;
+  if (typeof state.getTransactionStatus !== 'function' || state.readyForQuery === false) return undefined;
+  return state.getTransactionStatus() ?? undefined;
+}
+
+/**
  * Sends a store's own statement on a single `pg` client (a Client or PoolClient given as `db`)
  * only when it runs outside any transaction. The application may use the same client: behind
  * its `BEGIN`, a drain's claim would be part of the sale's transaction, see the sale's
@@ -41,7 +54,7 @@ export function outsideTransaction<T>(client: unknown, statement: () => Promise<
       event === 'drain' ? outsideTransaction(client, statement) : statement(),
     );
   }
-  const status = state.getTransactionStatus();
+  const status = settledStatus(client);
   if (status === 'T' || status === 'E') {
     return Promise.reject(
       new PostgresStoreError(

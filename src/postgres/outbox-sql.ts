@@ -43,7 +43,7 @@ export const outboxSql = (s: string, channel: string) => ({
    * commit a row by itself.
    */
   enqueueAfterProbe: enqueueStatement(s, channel, `AND current_setting('${PROBE_SETTING}', true) = 'on'`),
-  /** `enqueueAfterProbe` prepared by name on a `pg` connection in pipeline mode. */
+  /** `enqueueAfterProbe` prepared by name on a `pg` client with queries still ahead of it. */
   enqueueAfterProbeName: `loyalty_outbox_enqueue_probed_${channel.slice('loyalty_outbox_'.length)}`,
   /**
    * One message, no parameters: refused outside a transaction block (SQLSTATE 25P01), and then

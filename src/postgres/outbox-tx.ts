@@ -1,3 +1,4 @@
+import { settledStatus } from './client-turn.js';
 import { PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
 import type { OutboxSql } from './outbox-sql.js';
@@ -51,7 +52,8 @@ const aborted = (cause?: unknown) =>
 /**
  * Writes the event with the caller's transaction, after making sure it is one: a `pg` client
  * tells its transaction status itself (no round trip) when nothing it was sent is still ahead;
- * other handles, and a `pg` client with queries ahead (pipeline mode, a COMMIT not awaited), are
+ * other handles, and a `pg` client with queries ahead (sent together in pipeline mode, a COMMIT
+ * not awaited), are
  * probed with a savepoint, which PostgreSQL refuses outside a transaction block (postgres.js and
  * pg: probe and INSERT sent together). Nothing is written when the check fails.
  *
@@ -82,14 +84,10 @@ export async function enqueueWithTx(
   }
   try {
     // A pg client reports the status of its last answer. A query still running or queued ahead
-    // of the enqueue (a ROLLBACK not awaited, anything sent in pipeline mode) may change it
-    // before the INSERT runs; then only the server can tell, and the INSERT goes out probed.
+    // of the enqueue (a ROLLBACK not awaited, anything sent together in pipeline mode) may change
+    // it before the INSERT runs; then only the server can tell, and the INSERT goes out probed.
     const pgClient = runs === 'query' && has(tx, 'getTransactionStatus');
-    const { pipeline, readyForQuery } = tx as { pipeline?: unknown; readyForQuery?: unknown };
-    const status =
-      pgClient && pipeline !== true && readyForQuery !== false
-        ? (tx as { getTransactionStatus(): string | null }).getTransactionStatus()
-        : null;
+    const status = pgClient ? settledStatus(tx) : undefined;
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
     if (status === 'T') {
