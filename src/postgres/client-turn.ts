@@ -10,6 +10,28 @@ interface PgClientState {
 
 const WAKE_EVENTS = ['drain', 'error', 'end'] as const;
 
+/** Per client, one wait for its next `drain` (or end) shared by every statement waiting on it. */
+const wakes = new WeakMap<object, Promise<string>>();
+
+function nextWake(state: PgClientState): Promise<string> {
+  let wake = wakes.get(state);
+  if (!wake) {
+    wake = new Promise<string>((resolve) => {
+      const listeners = WAKE_EVENTS.map((event) => {
+        const listener = () => {
+          for (const [other, registered] of listeners) state.removeListener?.(other, registered);
+          wakes.delete(state);
+          resolve(event);
+        };
+        state.once!(event, listener);
+        return [event, listener] as const;
+      });
+    });
+    wakes.set(state, wake);
+  }
+  return wake;
+}
+
 /**
  * The transaction status of a single `pg` client (`'I'` idle, `'T'` in a transaction, `'E'` in a
  * failed one) when nothing sent on it is still unanswered: the status is that of its last
@@ -40,16 +62,7 @@ export function outsideTransaction<T>(client: unknown, statement: () => Promise<
   if (typeof state.getTransactionStatus !== 'function' || typeof state.once !== 'function')
     return statement();
   if (state.readyForQuery === false) {
-    return new Promise<string>((resolve) => {
-      const wakes = WAKE_EVENTS.map((event) => {
-        const wake = () => {
-          for (const [other, listener] of wakes) state.removeListener?.(other, listener);
-          resolve(event);
-        };
-        state.once!(event, wake);
-        return [event, wake] as const;
-      });
-    }).then((event) =>
+    return nextWake(state).then((event) =>
       // A client that failed or ended answers the statement with its error at once.
       event === 'drain' ? outsideTransaction(client, statement) : statement(),
     );

@@ -61,6 +61,18 @@ describeWithPostgres('a store on a single pg client', (url) => {
     expect(await store.get('evt-1')).toBeUndefined();
   });
 
+  it('lets many statements wait behind a query on one listener, and runs each of them', async () => {
+    const store = postgresStore(shared, { schema });
+    const drainListeners = shared.listenerCount('drain');
+    const slow = shared.query('SELECT pg_sleep(0.05)');
+    const waiting = Array.from({ length: 30 }, (_, i) => store.get(`evt-${i}`));
+    // One shared wait, not one listener per statement (Node warns past ten).
+    expect(shared.listenerCount('drain')).toBe(drainListeners + 1);
+    await slow;
+    expect(await Promise.all(waiting)).toEqual(Array.from({ length: 30 }, () => undefined));
+    expect(shared.listenerCount('drain')).toBe(drainListeners);
+  });
+
   it('fails at once, without waiting for ever, when the client ends with a statement still ahead', async () => {
     const ending = new pg.Client({ connectionString: url });
     await ending.connect();
