@@ -129,8 +129,8 @@ describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
       await outbox.stopTenant(merchant.tenantId, 'stored, not sent: this test reads the table');
       const codeOf = (err: unknown) => (err instanceof OutboxTransactionError ? err.code : err);
 
-      // BEGIN, the enqueue and COMMIT in one round trip: the enqueue is not refused for a BEGIN
-      // that is not answered yet, and its row commits with the transaction.
+      // BEGIN, the enqueue and COMMIT without awaiting each (one round trip in pipeline mode):
+      // the enqueue is not refused for a BEGIN not answered yet, and its row commits with them.
       const [, written] = await Promise.all([
         piped.query('BEGIN'),
         outbox.enqueue('InvoiceEarned', sale('inv-piped'), { tx: piped }),
