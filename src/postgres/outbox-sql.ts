@@ -51,6 +51,13 @@ export const outboxSql = (s: string, channel: string) => ({
    * gone at COMMIT or ROLLBACK).
    */
   probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
+  /**
+   * For a `query(text, values)` adapter (one statement at a time): the INSERT, written only where
+   * the transaction has already written something (its id is assigned), and answered with a row
+   * when it wrote. An implicit transaction (no `BEGIN`) has no id yet when the guard is weighed:
+   * the statement's own row comes after it.
+   */
+  enqueueAfterWrite: `${enqueueStatement(s, channel, 'AND txid_current_if_assigned() IS NOT NULL')} RETURNING 1 AS written`,
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /**

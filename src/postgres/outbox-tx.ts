@@ -35,6 +35,22 @@ const sqlState = (err: unknown): string =>
     ? (err as { code: string }).code
     : '';
 
+/**
+ * Whether an adapter's answer to a statement says it returned or changed a row: rows (an array,
+ * or `rows` as pg and Kysely give them), or a count (Prisma's `$executeRawUnsafe`, `rowCount`,
+ * Kysely's `numAffectedRows`). Anything else says nothing.
+ */
+function wrote(result: unknown): boolean {
+  if (typeof result === 'number' || typeof result === 'bigint') return result > 0;
+  if (Array.isArray(result)) return result.length > 0;
+  if (typeof result !== 'object' || result === null) return false;
+  const { rows, rowCount, numAffectedRows } = result as Record<string, unknown>;
+  if (Array.isArray(rows)) return rows.length > 0;
+  if (typeof rowCount === 'number') return rowCount > 0;
+  if (typeof numAffectedRows === 'number' || typeof numAffectedRows === 'bigint') return numAffectedRows > 0;
+  return false;
+}
+
 const notInTransaction = (cause?: unknown) =>
   new OutboxTransactionError(
     'NOT_IN_TRANSACTION',
@@ -113,7 +129,11 @@ export async function enqueueWithTx(
       if (probed.status === 'rejected') throw probed.reason;
       if (inserted.status === 'rejected') throw inserted.reason;
     } else {
-      // An adapter may prepare every statement (Prisma does): one statement at a time.
+      // An adapter runs one statement at a time (Prisma prepares every one). After the
+      // transaction's first write, as in a sale, the guarded INSERT alone; otherwise (nothing
+      // written yet, a duplicate eventId, an answer that says nothing) the savepoint probe, then
+      // the INSERT.
+      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params]))) return;
       await call(tx, runs, sql.probeSavepoint);
       await call(tx, runs, sql.probeRelease);
       await call(tx, runs, sql.enqueue, [...params]);

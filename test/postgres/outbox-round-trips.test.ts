@@ -125,6 +125,56 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     await proxied.end();
   });
 
+  it('is one statement through a query(text, values) adapter once the sale has written', async () => {
+    const proxied = new pg.Pool({ connectionString: proxy.url, max: 1 });
+    const outbox = await outboxOn(pool);
+    const client = await proxied.connect();
+    // As Kysely's executeQuery answers (rows), and as Prisma's $executeRawUnsafe does (a count).
+    const withRows = { query: (text: string, values?: unknown[]) => client.query(text, values) };
+    const withCount = {
+      query: async (text: string, values?: unknown[]) => (await client.query(text, values)).rowCount,
+    };
+    const rows = async () =>
+      (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n as number;
+    const before = await rows();
+    const sale = async (id: string, tx: typeof withRows | typeof withCount, enqueueFirst = false) => {
+      await client.query('BEGIN');
+      if (enqueueFirst) await outbox.enqueue('InvoiceEarned', invoice(id), { tx });
+      await client.query(`INSERT INTO "${schema}".sales (invoice) VALUES ($1)`, [id]);
+      if (!enqueueFirst) await outbox.enqueue('InvoiceEarned', invoice(id), { tx });
+      await client.query('COMMIT');
+    };
+
+    const writesOf = async (run: () => Promise<unknown>) => {
+      proxy.writes.length = 0;
+      await run();
+      return [...proxy.writes];
+    };
+    // BEGIN, the sale, the enqueue (one unnamed statement: the adapter's own), COMMIT.
+    expect(await writesOf(() => sale('inv-adapter-1', withRows))).toEqual(['Q', 'PBDES', 'PBDES', 'Q']);
+    expect(await writesOf(() => sale('inv-adapter-2', withCount))).toEqual(['Q', 'PBDES', 'PBDES', 'Q']);
+    // Before any write the transaction has no id: the guarded INSERT writes nothing, then the
+    // savepoint probe and the INSERT.
+    expect(await writesOf(() => sale('inv-adapter-3', withRows, true))).toEqual([
+      'Q',
+      'PBDES',
+      'Q',
+      'Q',
+      'PBDES',
+      'PBDES',
+      'Q',
+    ]);
+    // Outside a transaction: the guarded INSERT writes nothing on its own, the probe is refused.
+    const refused = await outbox
+      .enqueue('InvoiceEarned', invoice('inv-adapter-4'), { tx: withRows })
+      .catch((err: Error) => err);
+    expect(refused).toMatchObject({ name: 'OutboxTransactionError', code: 'NOT_IN_TRANSACTION' });
+    expect(await rows()).toBe(before + 3);
+    client.release();
+    await outbox.close();
+    await proxied.end();
+  });
+
   it('writes the outcomes of a drain with the claims that follow them, not on their own', async () => {
     const drainSchema = uniqueName('outbox_wire_drain');
     await migrate(pool, { schema: drainSchema });
