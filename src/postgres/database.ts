@@ -1,6 +1,6 @@
 import { crc32 } from '../outbox/crc32.js';
 import { outsideTransaction } from './client-turn.js';
-import { isConnectionError, PostgresStoreError } from './errors.js';
+import { isConflict, isConnectionError, PostgresStoreError } from './errors.js';
 
 /**
  * The part of a `pg` Client or PoolClient the stores use. Structural, so the published types
@@ -99,7 +99,34 @@ export function toStoreDatabase(db: unknown, what: string): Database {
         'Give it the sql that postgres(url) returns',
     );
   }
-  return toDatabase(db, what);
+  return retryingConflicts(toDatabase(db, what));
+}
+
+/** Attempts of one statement that meets other transactions (`isConflict`) before it fails. */
+const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * A store's statement is one implicit transaction, and every one of them may run again (claims,
+ * outcomes, leases, marks: each writes the same thing twice, or reads). On a database whose
+ * default isolation is REPEATABLE READ or SERIALIZABLE, claims and outcomes fail now and then with
+ * a serialization failure, rolled back in full: they run again at once, a few milliseconds
+ * apart, instead of waiting for the next poll (a claim) or a lease to run out (an outcome).
+ * Transactions (`transaction`) are not run again: they hold the caller's work.
+ */
+function retryingConflicts(database: Database): Database {
+  return {
+    ...database,
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await database.query<Row>(text, params);
+        } catch (err) {
+          if (attempt >= CONFLICT_ATTEMPTS || !isConflict(err)) throw err;
+          await new Promise((resolve) => setTimeout(resolve, attempt * Math.random() * 5));
+        }
+      }
+    },
+  };
 }
 
 /**

@@ -73,10 +73,16 @@ const LOST_CODES = new Set([
 ]);
 
 /** The driver error's code: SQLSTATE for server errors, errno names for socket errors. */
-const codeOf = (err: unknown): string =>
+export const codeOf = (err: unknown): string =>
   typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string'
     ? (err as { code: string }).code
     : '';
+
+/**
+ * True when a statement failed only for how it met other transactions (a serialization failure
+ * under REPEATABLE READ or SERIALIZABLE, a deadlock): it was rolled back, and may run again.
+ */
+export const isConflict = (err: unknown): boolean => ['40001', '40P01'].includes(codeOf(err));
 
 /** True when the connection that ran the statement can no longer be used. */
 export function isConnectionError(err: unknown): boolean {

@@ -1,5 +1,5 @@
 import { settledStatus } from './client-turn.js';
-import { PostgresStoreError, toStoreError } from './errors.js';
+import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
 import type { OutboxSql } from './outbox-sql.js';
 
@@ -30,10 +30,6 @@ const isPool = (value: unknown): boolean =>
   has(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
 const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown> =>
   Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
-const sqlState = (err: unknown): string =>
-  typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string'
-    ? (err as { code: string }).code
-    : '';
 
 /**
  * Whether an adapter's answer to a statement says it returned or changed a row: rows (an array,
@@ -140,15 +136,15 @@ export async function enqueueWithTx(
     }
   } catch (err) {
     if (err instanceof OutboxTransactionError) throw err;
-    if (sqlState(err) === '25P01') throw notInTransaction(err);
-    if (sqlState(err) === '25P02') throw aborted(err);
+    if (codeOf(err) === '25P01') throw notInTransaction(err);
+    if (codeOf(err) === '25P02') throw aborted(err);
     throw toOutboxStoreError(err, 'enqueue', schema);
   }
 }
 
 /** The store's errors; the outbox's functions missing (step 2 not applied) read as "not migrated". */
 export function toOutboxStoreError(err: unknown, what: string, schema: string): PostgresStoreError {
-  if (sqlState(err) === '42883' && /outbox_/.test(err instanceof Error ? err.message : '')) {
+  if (codeOf(err) === '42883' && /outbox_/.test(err instanceof Error ? err.message : '')) {
     return new PostgresStoreError(
       'NOT_MIGRATED',
       `postgresStore ${what}: the outbox of schema "${schema}" is missing: run migrate(db, { schema: '${schema}' }) first`,
