@@ -64,10 +64,12 @@ const aborted = (cause?: unknown) =>
 /**
  * Writes the event with the caller's transaction, after making sure it is one: a `pg` client
  * tells its transaction status itself (no round trip) when nothing it was sent is still ahead;
- * other handles, and a `pg` client with queries ahead (sent together in pipeline mode, a COMMIT
- * not awaited), are
- * probed with a savepoint, which PostgreSQL refuses outside a transaction block (postgres.js and
- * pg: probe and INSERT sent together). Nothing is written when the check fails.
+ * postgres.js, and a `pg` client with queries ahead (sent together in pipeline mode, a COMMIT
+ * not awaited), are probed with a savepoint, which PostgreSQL refuses outside a transaction
+ * block, sent together with the INSERT; a `query(text, values)` adapter writes at once where the
+ * transaction has already written, and is probed first otherwise. Nothing is written when the
+ * check fails. A serialization failure of the caller's transaction (40001) is a
+ * `QUERY_FAILED` whose `cause` is the driver's error: the caller retries its transaction.
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`

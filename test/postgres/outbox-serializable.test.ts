@@ -88,7 +88,9 @@ describeWithPostgres('the Postgres outbox on a SERIALIZABLE database', (url) => 
           return;
         } catch (err) {
           await tx.query('ROLLBACK').catch(() => undefined);
-          if ((err as { code?: string }).code !== '40001') throw err;
+          // From COMMIT, the driver's error; from the enqueue, a PostgresStoreError whose cause it is.
+          const { code, cause } = err as { code?: string; cause?: { code?: string } };
+          if (code !== '40001' && cause?.code !== '40001') throw err;
         } finally {
           tx.release();
         }
