@@ -17,6 +17,9 @@ describeWithPostgres('the Postgres outbox on a SERIALIZABLE database', (url) => 
   const admin = new pg.Pool({ connectionString: url, max: 1 });
   const database = uniqueName('serializable');
   let pool: pg.Pool;
+  let reader: pg.Pool;
+  // The drainers, closed by the test or, when it fails half-way, after it.
+  let closeAll = async () => {};
   let emulator: Emulator;
   let baseUrl: string;
   let merchant: MerchantCredentials;
@@ -27,12 +30,23 @@ describeWithPostgres('the Postgres outbox on a SERIALIZABLE database', (url) => 
     const target = new URL(url);
     target.pathname = `/${database}`;
     pool = new pg.Pool({ connectionString: target.href, max: 12 });
+    // DROP DATABASE ... WITH (FORCE) ends whatever is still connected.
+    pool.on('error', () => undefined);
+    // The test's own reads, at READ COMMITTED: a SERIALIZABLE read may fail with 40001 too.
+    reader = new pg.Pool({
+      connectionString: target.href,
+      max: 1,
+      options: '-c default_transaction_isolation=read\\ committed',
+    });
+    reader.on('error', () => undefined);
     emulator = createEmulator();
     ({ url: baseUrl } = await emulator.listen());
     merchant = emulator.createMerchant({ autoConfirmBranches: true });
   });
   afterAll(async () => {
+    await closeAll();
     await pool.end();
+    await reader.end();
     await emulator.close();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
@@ -43,6 +57,9 @@ describeWithPostgres('the Postgres outbox on a SERIALIZABLE database', (url) => 
     await migrate(pool, { schema });
     expect((await pool.query('SHOW default_transaction_isolation')).rows[0]).toEqual({
       default_transaction_isolation: 'serializable',
+    });
+    expect((await reader.query('SHOW default_transaction_isolation')).rows[0]).toEqual({
+      default_transaction_isolation: 'read committed',
     });
     const clientOf = () =>
       new LoyaltyClient({ baseUrl, apiKey: merchant.apiKey, signingSecret: merchant.signingSecret });
@@ -63,6 +80,10 @@ describeWithPostgres('the Postgres outbox on a SERIALIZABLE database', (url) => 
       }),
     );
     for (const outbox of outboxes) await outbox.start();
+    closeAll = async () => {
+      for (const outbox of outboxes) await outbox.close();
+      for (const client of clients) await client.close();
+    };
 
     // Sales from four lanes, each retried as a SERIALIZABLE application does on 40001.
     const committed = new Set<string>();
@@ -105,13 +126,12 @@ describeWithPostgres('the Postgres outbox on a SERIALIZABLE database', (url) => 
 
     // A stalled outcome would wait for its 60 s lease: 30 s is far more than a drain needs.
     const pending = async () =>
-      (await pool.query(`SELECT count(*)::int AS n FROM ${schema}.outbox WHERE state <> 'delivered'`)).rows[0]
-        .n;
+      (await reader.query(`SELECT count(*)::int AS n FROM ${schema}.outbox WHERE state <> 'delivered'`))
+        .rows[0].n;
     const deadline = Date.now() + 30_000;
     while ((await pending()) > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
-    for (const outbox of outboxes) await outbox.close();
-    for (const client of clients) await client.close();
+    await closeAll();
 
     expect(await pending()).toBe(0);
     const credits = new Map<string, number>();
