@@ -58,7 +58,8 @@ describeWithPostgres('the README’s ORM recipes for enqueue({ tx })', (url) => 
     await pool.end();
   });
 
-  // Unqualified, as in the README: each recipe points search_path at the test's schema.
+  // Unqualified, as in the README: the Drizzle recipes point search_path at the test's schema,
+  // Kysely names it (withSchema).
   const sales = pgTable('sales', {
     invoiceId: text('invoice_id').primaryKey(),
     customerId: text('customer_id').notNull(),
@@ -189,7 +190,8 @@ describeWithPostgres('the README’s ORM recipes for a transactional inbox', (ur
   });
   afterAll(() => pool.end());
 
-  // Unqualified, as in the README: the test's schema comes first on the search_path.
+  // Unqualified, as in the README: Drizzle's handler points search_path at the test's schema,
+  // Kysely names it (withSchema).
   const earnRulesLog = pgTable('earn_rules_log', { eventId: text('event_id').primaryKey() });
   interface Database {
     earn_rules_log: { event_id: string };
