@@ -4,6 +4,9 @@ interface Entry<T> {
   readonly reject: (err: unknown) => void;
 }
 
+/** The longest a lingering group waits before it flushes again after failed flushes. */
+const MAX_RETRY_WAIT_MS = 1_000;
+
 /** How a lingering group commit waits (see `GroupCommit`). */
 export interface Linger {
   /** How long a submission waits for another write to carry it before it is flushed itself. */
@@ -19,7 +22,9 @@ export interface Linger {
  *
  * With a `linger`, submissions first wait for another write to carry them (`take()`: a shared
  * store's claim records the outcomes that landed before it, in the same statement), and are
- * flushed on their own only when none comes within `linger.ms`.
+ * flushed on their own only when none comes within `linger.ms`. A flush of their own that fails
+ * queues them again, to wait twice as long (up to a second) before the next; only inside
+ * `idle()` does it reject them.
  */
 export class GroupCommit<T> {
   private queue: Entry<T>[] = [];
@@ -27,6 +32,10 @@ export class GroupCommit<T> {
   private lingering: ReturnType<typeof setTimeout> | undefined;
   /** Taken by a carrier and not settled yet: `idle()` waits for them too. */
   private readonly carried = new Set<Promise<void>>();
+  /** Flushes of their own that failed in a row (lingering): each waits twice as long again. */
+  private failures = 0;
+  /** Inside `idle()`: a failed flush rejects its submissions instead of queueing them again. */
+  private settling = false;
 
   /**
    * @param flush Makes a whole batch durable; throwing rejects every submission of the batch.
@@ -64,6 +73,7 @@ export class GroupCommit<T> {
         this.carried.delete(settled);
         done();
         if (err === undefined) {
+          this.failures = 0;
           for (const entry of entries) entry.resolve();
           return;
         }
@@ -73,15 +83,24 @@ export class GroupCommit<T> {
     };
   }
 
-  /** Flushes what waits for a carrier, and resolves once everything submitted so far has settled. */
+  /**
+   * Flushes what waits for a carrier, and resolves once everything submitted so far has settled.
+   * Here a failed flush rejects its submissions: `idle()` (the outbox's `flush()` and `close()`)
+   * never waits on a database that stays down.
+   */
   async idle(): Promise<void> {
-    for (;;) {
-      clearTimeout(this.lingering);
-      this.lingering = undefined;
-      this.startDrain();
-      if (this.running) await this.running;
-      else if (this.carried.size > 0) await Promise.all(this.carried);
-      else return;
+    this.settling = true;
+    try {
+      for (;;) {
+        clearTimeout(this.lingering);
+        this.lingering = undefined;
+        this.startDrain();
+        if (this.running) await this.running;
+        else if (this.carried.size > 0) await Promise.all(this.carried);
+        else return;
+      }
+    } finally {
+      this.settling = false;
     }
   }
 
@@ -93,11 +112,14 @@ export class GroupCommit<T> {
 
   private waitForCarrier(): void {
     if (this.running || this.lingering || this.queue.length === 0) return;
+    // After failed flushes of its own, longer: a carrier may take it meanwhile, and a database
+    // that is down is not asked again every few milliseconds.
+    const wait = Math.min(this.linger!.ms * 2 ** this.failures, MAX_RETRY_WAIT_MS);
     this.lingering = setTimeout(() => {
       this.lingering = undefined;
       if (this.linger!.carrierComing()) this.waitForCarrier();
       else this.startDrain();
-    }, this.linger!.ms);
+    }, wait);
   }
 
   /** A flush of what is queued, unless one is under way (it takes the rest after it) or none is. */
@@ -112,9 +134,17 @@ export class GroupCommit<T> {
       this.queue = [];
       try {
         await this.flush(batch.map((entry) => entry.item));
+        this.failures = 0;
         for (const entry of batch) entry.resolve();
       } catch (err) {
-        for (const entry of batch) entry.reject(err);
+        if (this.linger && !this.settling) {
+          // A shared store's outcomes: queued again, for the next claim to carry or a later
+          // flush, rather than left for their lease to run out (holding back their successors).
+          this.failures += 1;
+          this.queue = [...batch, ...this.queue];
+        } else {
+          for (const entry of batch) entry.reject(err);
+        }
       }
       await this.afterFlush().catch(() => undefined);
       // Lingering: what arrived meanwhile waits for a carrier again.

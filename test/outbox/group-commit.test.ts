@@ -106,15 +106,45 @@ describe('GroupCommit', () => {
       await submitted;
     });
 
-    it('rejects the submissions of a failed flush of their own', async () => {
+    it('queues again what a failed flush of its own held, and flushes it after a longer wait each time', async () => {
       vi.useFakeTimers();
       const writer = recordingFlush();
       const commit = new GroupCommit(writer.flush, undefined, { ms: 10, carrierComing: () => false });
-      const submitted = commit.submit(1);
-      const outcome = submitted.catch((err: Error) => err.message);
-      writer.failNext(new Error('disk gone'));
+      let settled = false;
+      const submitted = commit.submit(1).then(() => {
+        settled = true;
+      });
+      writer.failNext(new Error('connection lost'));
       await vi.advanceTimersByTimeAsync(10);
       writer.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(writer.batches).toEqual([[1]]);
+      // Twice the linger after one failure: not yet at 19 ms, at 20 ms.
+      await vi.advanceTimersByTimeAsync(19);
+      expect(writer.batches).toEqual([[1]]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(writer.batches).toEqual([[1], [1]]);
+      writer.finish(); // fails again
+      await vi.advanceTimersByTimeAsync(0);
+      await vi.advanceTimersByTimeAsync(40);
+      // Four times the linger after a second failure; then it is written.
+      expect(writer.batches).toEqual([[1], [1], [1]]);
+      expect(settled).toBe(false);
+      writer.failNext(undefined as never);
+      writer.finish();
+      await submitted;
+      expect(settled).toBe(true);
+    });
+
+    it('rejects the submissions of a failed flush inside idle(), so closing never waits on a dead store', async () => {
+      const writer = recordingFlush();
+      const commit = new GroupCommit(writer.flush, undefined, { ms: 60_000, carrierComing: () => false });
+      const outcome = commit.submit(1).catch((err: Error) => err.message);
+      writer.failNext(new Error('disk gone'));
+      const idle = commit.idle();
+      await vi.waitFor(() => expect(writer.batches).toEqual([[1]]));
+      writer.finish();
+      await idle;
       expect(await outcome).toBe('disk gone');
     });
 
