@@ -4,6 +4,8 @@ interface Entry<T> {
   readonly reject: (err: unknown) => void;
 }
 
+const ignore = () => undefined;
+
 /** The longest a lingering group waits before it flushes again after failed flushes. */
 const MAX_RETRY_WAIT_MS = 1_000;
 
@@ -23,8 +25,8 @@ export interface Linger {
  * With a `linger`, submissions first wait for another write to carry them (`take()`: a shared
  * store's claim records the outcomes that landed before it, in the same statement), and are
  * flushed on their own only when none comes within `linger.ms`. A flush of their own that fails
- * queues them again, to wait twice as long (up to a second) before the next; only inside
- * `idle()` does it reject them.
+ * rejects their submissions, as without a linger, and queues the items again, to wait twice as
+ * long (up to a second) before the next try; inside `idle()` it only rejects.
  */
 export class GroupCommit<T> {
   private queue: Entry<T>[] = [];
@@ -34,7 +36,7 @@ export class GroupCommit<T> {
   private readonly carried = new Set<Promise<void>>();
   /** Flushes of their own that failed in a row (lingering): each waits twice as long again. */
   private failures = 0;
-  /** Inside `idle()`: a failed flush rejects its submissions instead of queueing them again. */
+  /** Inside `idle()`: a failed flush rejects its submissions without queueing the items again. */
   private settling = false;
 
   /**
@@ -85,8 +87,8 @@ export class GroupCommit<T> {
 
   /**
    * Flushes what waits for a carrier, and resolves once everything submitted so far has settled.
-   * Here a failed flush rejects its submissions: `idle()` (the outbox's `flush()` and `close()`)
-   * never waits on a database that stays down.
+   * Here a failed flush does not queue its items again: `idle()` (the outbox's `flush()` and
+   * `close()`) never waits on a database that stays down.
    */
   async idle(): Promise<void> {
     this.settling = true;
@@ -137,13 +139,16 @@ export class GroupCommit<T> {
         this.failures = 0;
         for (const entry of batch) entry.resolve();
       } catch (err) {
+        for (const entry of batch) entry.reject(err);
         if (this.linger && !this.settling) {
-          // A shared store's outcomes: queued again, for the next claim to carry or a later
-          // flush, rather than left for their lease to run out (holding back their successors).
+          // A shared store's outcomes: their submitters are told (and move on: nothing waits on
+          // a store that may stay down), and the items are queued again, for the next claim to
+          // carry or a later flush, rather than left for their lease to run out.
           this.failures += 1;
-          this.queue = [...batch, ...this.queue];
-        } else {
-          for (const entry of batch) entry.reject(err);
+          this.queue = [
+            ...batch.map(({ item }) => ({ item, resolve: ignore, reject: ignore })),
+            ...this.queue,
+          ];
         }
       }
       await this.afterFlush().catch(() => undefined);
