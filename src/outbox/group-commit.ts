@@ -122,6 +122,9 @@ export class GroupCommit<T> {
       if (this.linger!.carrierComing()) this.waitForCarrier();
       else this.startDrain();
     }, wait);
+    // Outcomes waiting to be written again (the database down, say) must not keep a finished
+    // program alive, as the scheduler's timers do not; `close()` writes what waits.
+    if (this.failures > 0) this.lingering.unref?.();
   }
 
   /** A flush of what is queued, unless one is under way (it takes the rest after it) or none is. */
