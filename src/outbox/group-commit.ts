@@ -36,8 +36,12 @@ export class GroupCommit<T> {
   private readonly carried = new Set<Promise<void>>();
   /** Flushes of their own that failed in a row (lingering): each waits twice as long again. */
   private failures = 0;
-  /** Inside `idle()`: a failed flush rejects its submissions without queueing the items again. */
-  private settling = false;
+  /**
+   * Calls of `idle()` under way (a count: two `flush()` at once must not let the first to end
+   * turn requeueing back on under the second): a failed flush then rejects its submissions
+   * without queueing the items again.
+   */
+  private settling = 0;
 
   /**
    * @param flush Makes a whole batch durable; throwing rejects every submission of the batch.
@@ -91,7 +95,7 @@ export class GroupCommit<T> {
    * `close()`) never waits on a database that stays down.
    */
   async idle(): Promise<void> {
-    this.settling = true;
+    this.settling += 1;
     try {
       for (;;) {
         clearTimeout(this.lingering);
@@ -102,7 +106,7 @@ export class GroupCommit<T> {
         else return;
       }
     } finally {
-      this.settling = false;
+      this.settling -= 1;
     }
   }
 
@@ -143,7 +147,7 @@ export class GroupCommit<T> {
         for (const entry of batch) entry.resolve();
       } catch (err) {
         for (const entry of batch) entry.reject(err);
-        if (this.linger && !this.settling) {
+        if (this.linger && this.settling === 0) {
           // A shared store's outcomes: their submitters are told (and move on: nothing waits on
           // a store that may stay down), and the items are queued again, for the next claim to
           // carry or a later flush, rather than left for their lease to run out.
