@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { amount, id } from './primitives.js';
+import { amount, id, text } from './primitives.js';
 
 /**
  * Entity shapes of spec section 2.2, used by the single and batch sync events. They are strict:
@@ -16,8 +16,8 @@ export const branchSchema = z.strictObject({
 export const customerSchema = z.strictObject({
   externalCustomerId: id,
   phone: id,
-  firstName: z.optional(z.string()),
-  lastName: z.optional(z.string()),
+  firstName: z.optional(text),
+  lastName: z.optional(text),
 });
 
 /** Product shape; `isActive` defaults to `true` when omitted (send `false` when deleted). */

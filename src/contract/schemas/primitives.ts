@@ -8,11 +8,22 @@ import * as z from 'zod/mini';
 // application's own zod schemas. Messages zod/mini leaves generic are written by
 // contract/issue-message.ts.
 
+/** Any text a payload carries: a string PostgreSQL and every other store can keep as it is. */
+export const text = z.string().check(
+  // PostgreSQL's text cannot hold U+0000, and a lone surrogate is not UTF-8 at all: refused here,
+  // before any store runs a statement inside the caller's transaction (a failed INSERT aborts it).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what is refused.
+  z.regex(/^[^\u0000\uD800-\uDFFF]*$/u, {
+    error: 'must not contain U+0000 or an unpaired surrogate (not storable as UTF-8 text)',
+    abort: true,
+  }),
+);
+
 /**
  * Field formats shared by every payload. The contract does not show maximum lengths or string
- * formats (section 2), so ids and names are only required to be non-empty, non-blank strings.
+ * formats (section 2), so ids and names are only required to be non-empty, non-blank text.
  */
-export const id = z.string().check(
+export const id = text.check(
   z.minLength(1, { error: 'must be a non-empty string', abort: true }),
   // A phone or a name of spaces is as empty as '' to anyone who reads it.
   z.regex(/\S/, { error: 'must not be blank (whitespace only)' }),
