@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoyaltyClient, LoyaltyValidationError } from 'loyalty-partner-sdk';
-import { createOutbox, fileStore, memoryStore, type OutboxStore } from 'loyalty-partner-sdk/outbox';
+import { createOutbox, fileStore, type LocalStore, memoryStore } from 'loyalty-partner-sdk/outbox';
 import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,7 +98,7 @@ describe('every store and the client refuse text no store can keep, alike', () =
     await rm(dir, { recursive: true, force: true });
   });
 
-  const stores: [string, () => OutboxStore][] = [
+  const stores: [string, () => LocalStore][] = [
     ['memoryStore', () => memoryStore()],
     ['fileStore', () => fileStore(join(dir, uniqueName('store')))],
   ];
