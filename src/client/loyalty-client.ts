@@ -14,7 +14,7 @@ import { createFetchTransport } from './fetch-transport.js';
 import { normalizeOptions, type ResolvedOptions } from './normalize-options.js';
 import type { LoyaltyClientOptions } from './options.js';
 import { type ClientPlatform, webPlatform } from './platform.js';
-import { redactor } from './redact.js';
+import { redactor } from '../contract/redact.js';
 import { RetryBudget } from './retry-budget.js';
 import { runCall } from './retry-loop.js';
 import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult, SendTrace } from './send-types.js';

@@ -39,6 +39,9 @@ interface Answer {
 const OUTCOME = /^\{"outcome":"([a-z_-]+)"/;
 const CODE = /"code":"([A-Z0-9_]+)"/;
 
+/** The tenant attribute of a delivery whose signature did not pass. */
+const UNAUTHENTICATED_TENANT = 'other';
+
 /** Codes that say the receiver's own setup is wrong, not the delivery. */
 const SETUP_CODES: ReadonlySet<string> = new Set([
   'SECRETS_UNAVAILABLE',
@@ -54,6 +57,7 @@ export class DeliveryTelemetry {
   readonly #span: SpanLike | undefined;
   #eventType: string | undefined;
   #eventId: string | undefined;
+  #authenticated = false;
 
   constructor(
     private readonly telemetry: Telemetry<ReceiverInstruments>,
@@ -75,6 +79,15 @@ export class DeliveryTelemetry {
   /** Runs the delivery with its span active, so that spans of the handler are its children. */
   run<R>(fn: () => R): R {
     return this.#span ? runWithSpan(this.#span, fn) : fn();
+  }
+
+  /**
+   * The signature passed: from here on the `X-TenantId` is the service's word, not anyone's. A
+   * metric attribute taken from an unauthenticated header would let a forger mint one series per
+   * request; those deliveries are counted under the bounded value `other`.
+   */
+  authenticated(): void {
+    this.#authenticated = true;
   }
 
   /** The envelope is parsed: its id and type are known. */
@@ -133,7 +146,8 @@ export class DeliveryTelemetry {
       const attributes: Record<string, string> = { [ATTR.outcome]: outcome };
       if (code !== undefined) attributes[ATTR.errorType] = code;
       if (this.#eventType !== undefined) attributes[ATTR.destination] = this.#eventType;
-      if (this.tenantId) attributes[ATTR.tenant] = this.tenantId;
+      if (this.tenantId)
+        attributes[ATTR.tenant] = this.#authenticated ? this.tenantId : UNAUTHENTICATED_TENANT;
       instruments.deliveries.add(1, attributes);
     }
     if (outcome === 'refused') {

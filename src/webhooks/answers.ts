@@ -1,3 +1,4 @@
+import { redactor } from '../contract/redact.js';
 import type { ErrorEnvelope } from '../contract/schemas/envelope.js';
 import { type HeadersLike, readHeader } from './read-headers.js';
 import { statusOf, type WebhookErrorCode } from './receiver-error-codes.js';
@@ -28,10 +29,14 @@ export type DeliveryOutcome = 'handled' | 'duplicate' | 'unhandled';
 
 // Echoed into a response header and log lines, so only a short run of visible ASCII is trusted.
 const ECHOABLE = /^[\x21-\x7e]{1,128}$/;
+// The header is wire text like any other: one that carries a signature (a proxy copying
+// X-Signature into it) must not reach a span, a log line or `onError` as it is.
+const redactWireText = redactor([]);
 
 /**
- * The delivery's `X-Correlation-Id` when it is a sane token, otherwise a fresh random UUID, so
- * that every answer and every log line of one delivery carries the same id.
+ * The delivery's `X-Correlation-Id` when it is a sane token (with any signature in it redacted),
+ * otherwise a fresh random UUID, so that every answer and every log line of one delivery carries
+ * the same id.
  *
  * @example
  * ```ts
@@ -42,7 +47,7 @@ const ECHOABLE = /^[\x21-\x7e]{1,128}$/;
  */
 export function correlationIdOf(headers: HeadersLike | null | undefined): string {
   const sent = readHeader(headers, 'x-correlation-id');
-  return sent !== undefined && ECHOABLE.test(sent) ? sent : globalThis.crypto.randomUUID();
+  return sent !== undefined && ECHOABLE.test(sent) ? redactWireText(sent) : globalThis.crypto.randomUUID();
 }
 
 function answer(status: number, correlationId: string, body: string): ReceiverResponse {

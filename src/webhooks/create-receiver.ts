@@ -99,6 +99,7 @@ async function receive(
   const signatureHeader = readHeader(delivery.headers, 'x-signature');
   const verified = await verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
   if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
+  trace?.authenticated();
 
   // Loaded once, on the first verified delivery; a failed load is retried by the next one.
   build.parse ??= await build.load();
