@@ -4,7 +4,10 @@ import { LoyaltyError } from '../contract/errors.js';
  * Why a {@link PostgresStoreError} was raised:
  * - `NOT_A_CLIENT`: `db` is not a `pg` Pool, Client or PoolClient, nor a postgres.js `sql`, or it
  *   is the `sql` of a postgres.js transaction given to a store (only `migrate` takes one);
- * - `INVALID_SCHEMA`: the schema name is not a plain identifier (letters, digits, `_`);
+ * - `INVALID_SCHEMA`: the schema name is not a plain identifier (letters, digits, `_`), or it
+ *   is one of PostgreSQL's own (`pg_catalog`, `information_schema`, any `pg_*`);
+ * - `INCOMPATIBLE_SCHEMA`: `migrate` found a table of its own name in the schema that it did not
+ *   create and that lacks columns the SDK needs (pick another schema, or rename that table);
  * - `INVALID_OPTIONS`: another option is out of range;
  * - `UNREACHABLE`: no connection to the server could be made;
  * - `CONNECTION_LOST`: the connection broke during a statement (terminated, server restart);
@@ -17,6 +20,7 @@ import { LoyaltyError } from '../contract/errors.js';
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'
   | 'INVALID_SCHEMA'
+  | 'INCOMPATIBLE_SCHEMA'
   | 'INVALID_OPTIONS'
   | 'UNREACHABLE'
   | 'CONNECTION_LOST'

@@ -1,6 +1,7 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import { type PostgresDb, toDatabase } from './database.js';
+import { type PostgresDb, type SqlRunner, toDatabase } from './database.js';
 import { PostgresStoreError, toStoreError } from './errors.js';
+import { createdTables } from './schema/created-tables.js';
 import { quoteSchema } from './schema/identifier.js';
 import { LATEST_SCHEMA_VERSION, preambleStatements, recordStatement } from './schema/render.js';
 import { SCHEMA_STEPS } from './schema/steps.js';
@@ -65,7 +66,9 @@ export async function migrate(db: PostgresDb, options: MigrateOptions = {}): Pro
       const applied: number[] = [];
       for (const step of SCHEMA_STEPS) {
         if (step.version <= current) continue;
-        for (const statement of step.statements(s)) await tx.query(statement);
+        const statements = step.statements(s);
+        await refuseForeignTables(tx, schema, statements);
+        for (const statement of statements) await tx.query(statement);
         await tx.query(recordStatement(s, step));
         applied.push(step.version);
       }
@@ -73,5 +76,34 @@ export async function migrate(db: PostgresDb, options: MigrateOptions = {}): Pro
     });
   } catch (err) {
     throw toStoreError(err, 'migrate', schema);
+  }
+}
+
+/**
+ * A step creates its tables `IF NOT EXISTS`, so a table of the same name that someone else made
+ * would be taken as migrated, and every statement of the store would fail on it later (each
+ * delivery answered 503). Before a step runs, each table it would create that already exists
+ * must have every column the step gives it.
+ */
+async function refuseForeignTables(
+  tx: SqlRunner,
+  schema: string,
+  statements: readonly string[],
+): Promise<void> {
+  for (const { table, columns } of createdTables(statements)) {
+    const { rows } = await tx.query<{ column_name: string }>(
+      'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2',
+      [schema, table],
+    );
+    if (rows.length === 0) continue;
+    const present = new Set(rows.map((row) => row.column_name));
+    const missing = columns.filter((column) => !present.has(column));
+    if (missing.length > 0) {
+      throw new PostgresStoreError(
+        'INCOMPATIBLE_SCHEMA',
+        `migrate: schema "${schema}" already holds a table "${table}" that migrate did not create ` +
+          `(it lacks ${missing.join(', ')}): give the SDK a schema of its own, or rename that table`,
+      );
+    }
   }
 }
