@@ -1,3 +1,4 @@
+import { backoffDelay } from '../client/backoff.js';
 import type { SqlRunner } from './database.js';
 import { PostgresStoreError } from './errors.js';
 import type { OutboxSql } from './outbox-sql.js';
@@ -44,9 +45,29 @@ export function checkListenClient(listen: unknown): PostgresListenClient | undef
   return listen as PostgresListenClient;
 }
 
+/** A `pg.Client` as the listener uses it (connected by the user, or made again by the store). */
+interface PgListenClient {
+  query(text: string): Promise<unknown>;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  connect?(): Promise<unknown>;
+  end?(): Promise<unknown>;
+  connectionParameters?: unknown;
+}
+
+/** The waits between attempts to listen again after the listen client's connection ended. */
+const RELISTEN = { baseDelayMs: 250, maxDelayMs: 30_000 };
+
 /**
  * Listens on `channel` and calls `wake` at each notification; resolves once the `LISTEN` is in
  * place, with what stops listening (the user's client stays open).
+ *
+ * A `pg.Client` cannot reconnect: when its connection ends (a server restart, a failover, an
+ * idle timeout) it emits `error` and `end`, and an `error` without a listener ends the process.
+ * The store listens for both, opens a new client of the same class with the same connection
+ * parameters, and listens again, waiting longer after each failed attempt; `wake` is called
+ * once listening again, since notifications sent meanwhile were lost. The drain never depends on
+ * it: claims also run every `pollIntervalMs`.
  */
 export async function listenOn(
   client: PostgresListenClient,
@@ -63,11 +84,72 @@ export async function listenOn(
   const onNotification = (message: { channel: string }) => {
     if (message.channel === channel) wake();
   };
-  client.on('notification', onNotification);
-  await client.query(`LISTEN "${channel}"`);
+  let current = client as PgListenClient;
+  let stopped = false;
+  let failures = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const attach = (target: PgListenClient) => {
+    target.on('notification', onNotification);
+    target.on('error', lost);
+    target.on('end', lost);
+  };
+  const detach = (target: PgListenClient) => {
+    target.removeListener('notification', onNotification);
+    target.removeListener('end', lost);
+    // Kept: a dead client may still emit `error` later, and one without a listener is fatal.
+  };
+  function lost(): void {
+    if (stopped || timer !== undefined) return;
+    detach(current);
+    schedule();
+  }
+  function schedule(): void {
+    failures += 1;
+    timer = setTimeout(relisten, backoffDelay(failures, RELISTEN) + RELISTEN.baseDelayMs);
+    timer.unref?.();
+  }
+  async function relisten(): Promise<void> {
+    timer = undefined;
+    if (stopped) return;
+    const Client = (current as { constructor?: unknown }).constructor as
+      | (new (
+          config: unknown,
+        ) => PgListenClient)
+      | undefined;
+    if (typeof Client !== 'function' || typeof current.connect !== 'function') return;
+    const next = new Client(current.connectionParameters);
+    next.on('error', () => undefined);
+    try {
+      await next.connect!();
+      await next.query(`LISTEN "${channel}"`);
+    } catch {
+      await next.end?.().catch(() => undefined);
+      if (!stopped) schedule();
+      return;
+    }
+    if (stopped) {
+      await next.end?.().catch(() => undefined);
+      return;
+    }
+    current = next;
+    failures = 0;
+    attach(next);
+    wake();
+  }
+
+  attach(current);
+  await current.query(`LISTEN "${channel}"`);
   return async () => {
-    client.removeListener('notification', onNotification);
-    await client.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+    stopped = true;
+    if (timer !== undefined) clearTimeout(timer);
+    detach(current);
+    if (current === client) {
+      await current.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+    } else {
+      // A client the store made is the store's to close.
+      await current.end?.().catch(() => undefined);
+    }
   };
 }
 

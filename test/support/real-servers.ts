@@ -21,6 +21,8 @@ export interface RealServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` or `redis://127.0.0.1:<port>`. */
   readonly url: string;
   stop(): Promise<void>;
+  /** PostgreSQL only: a fast restart on the same port and data, as a failover looks to clients. */
+  restart?(): Promise<void>;
 }
 
 /** What to install when a binary is missing: named once, for every message. */
@@ -111,6 +113,20 @@ export async function startPostgres(
   await as('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async restart() {
+      await as('pg_ctl', [
+        '-D',
+        data,
+        '-o',
+        settings,
+        '-l',
+        join(dir, 'server.log'),
+        '-m',
+        'fast',
+        '-w',
+        'restart',
+      ]);
+    },
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
