@@ -35,11 +35,40 @@ export type RedisCommand = (args: string[]) => Promise<unknown>;
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
 /**
- * Recognises the client by its shape (no driver is imported).
+ * How long one command may take. A client whose server is down queues commands until it comes
+ * back (ioredis) or a stalled server answers late: a delivery must not wait for that, so past this
+ * the store fails (`UNREACHABLE`) and the receiver answers 503, which the service retries.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 3_000;
+
+/** Eviction policies under which Redis may drop the stores' keys (they all carry a TTL). */
+const EVICTING = /^(allkeys|volatile)-/;
+
+/**
+ * Recognises the client by its shape (no driver is imported), and bounds each command's wait.
+ *
+ * A node-redis client without an `error` listener ends the process when its connection fails;
+ * the store adds one when the client has none (the failure still reaches the store's caller as an
+ * error of the command). At the first command, the store asks Redis for its eviction policy once
+ * (`CONFIG GET`, where the server allows it) and warns when it may evict keys: an evicted claim or
+ * done marker lets a handler run twice.
  *
  * @throws {RedisStoreError} `NOT_A_CLIENT`
  */
 export function toRedisCommand(redis: unknown, what: string): RedisCommand {
+  const send = clientCommand(redis, what);
+  keepAliveOnError(redis);
+  let policyChecked = false;
+  return (args) => {
+    if (!policyChecked) {
+      policyChecked = true;
+      warnIfEvicting(send, what);
+    }
+    return withTimeout(send(args), what, args[0] ?? '');
+  };
+}
+
+function clientCommand(redis: unknown, what: string): RedisCommand {
   const candidate = redis as Record<string, unknown> | null | undefined;
   if (candidate && typeof candidate === 'object') {
     // ioredis has a `sendCommand` too, taking a Command object: test for `call` first.
@@ -55,6 +84,54 @@ export function toRedisCommand(redis: unknown, what: string): RedisCommand {
   throw new RedisStoreError(
     'NOT_A_CLIENT',
     `${what}: redis must be an ioredis client (new Redis(url)) or a connected node-redis client (await createClient({ url }).connect())`,
+  );
+}
+
+function keepAliveOnError(redis: unknown): void {
+  const emitter = redis as { on?: unknown; listenerCount?: unknown };
+  if (!isFunction(emitter.on) || !isFunction(emitter.listenerCount)) return;
+  const count = (emitter.listenerCount as (event: string) => number).call(redis, 'error');
+  if (count === 0)
+    (emitter.on as (event: string, listener: () => void) => void).call(redis, 'error', () => {});
+}
+
+function withTimeout(reply: Promise<unknown>, what: string, command: string): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new RedisStoreError(
+            'UNREACHABLE',
+            `${what}: Redis did not answer ${command} within ${REDIS_COMMAND_TIMEOUT_MS} ms`,
+          ),
+        ),
+      REDIS_COMMAND_TIMEOUT_MS,
+    );
+  });
+  // A reply that comes after the deadline is dropped, its rejection included.
+  reply.catch(() => undefined);
+  return Promise.race([reply, late]).finally(() => clearTimeout(timer));
+}
+
+function warnIfEvicting(send: RedisCommand, what: string): void {
+  send(['CONFIG', 'GET', 'maxmemory-policy']).then(
+    (reply) => {
+      const values = Array.isArray(reply) ? reply : Object.values((reply as Record<string, unknown>) ?? {});
+      const policy = values.map(String).find((value) => value !== 'maxmemory-policy');
+      if (policy !== undefined && EVICTING.test(policy)) {
+        const emit = (
+          globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
+        ).process?.emitWarning;
+        emit?.(
+          `${what}: Redis runs with maxmemory-policy ${policy}, which may evict the inbox's claims and done markers ` +
+            '(a handler would then run twice): use maxmemory-policy noeviction for the Redis that holds them',
+          { code: 'LOYALTY_REDIS_EVICTION' },
+        );
+      }
+    },
+    // Managed Redis often refuses CONFIG: nothing is known, nothing is said.
+    () => undefined,
   );
 }
 

@@ -23,6 +23,8 @@ export interface RealServer {
   stop(): Promise<void>;
   /** PostgreSQL only: a fast restart on the same port and data, as a failover looks to clients. */
   restart?(): Promise<void>;
+  /** Redis only: stops the server's process where it stands (SIGSTOP) or lets it go on (SIGCONT). */
+  stall?(stalled: boolean): void;
 }
 
 /** What to install when a binary is missing: named once, for every message. */
@@ -149,6 +151,9 @@ export async function startRedis(): Promise<RealServer> {
   await waitForPort(port, 20_000);
   return {
     url: `redis://127.0.0.1:${port}`,
+    stall(stalled) {
+      child.kill(stalled ? 'SIGSTOP' : 'SIGCONT');
+    },
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
