@@ -41,7 +41,7 @@
  *   again within the service's dedup window is recognised; the store deletes them in batches.
  */
 import { crc32 } from '../outbox/crc32.js';
-import type { SchemaStep } from './schema/steps.js';
+import type { SchemaStep } from './schema/schema-step.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
 export const lockSpace = (s: string): number => crc32(new TextEncoder().encode(`${s}.outbox`)) | 0;
