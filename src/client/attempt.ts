@@ -1,10 +1,11 @@
+import { callHook } from '../contract/call-hook.js';
 import type { ClientInstruments } from '../telemetry/client-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { throwIfAborted } from './abort.js';
 import { TransportResponseTooLargeError } from './body-limit.js';
 import type { ClockOffset } from './clock-offset.js';
 import type { NetworkErrorCode } from './errors.js';
-import { callHook, redactHeaders } from './hooks.js';
+import { redactHeaders } from './hooks.js';
 import type { ResolvedOptions } from './normalize-options.js';
 import { type Answer, readAnswer } from './response.js';
 import type { RetryBudget } from './retry-budget.js';

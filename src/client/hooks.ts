@@ -87,14 +87,3 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
   }
   return copy;
 }
-
-/** Calls a hook; what it throws or rejects with is dropped (see {@link ClientHooks}). */
-export function callHook<E>(hook: ((event: E) => void) | undefined, event: E): void {
-  if (!hook) return;
-  try {
-    const result: unknown = hook(event);
-    if (result instanceof Promise) result.catch(() => {});
-  } catch {
-    // Observability must never fail a send.
-  }
-}

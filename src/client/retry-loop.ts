@@ -1,3 +1,4 @@
+import { callHook } from '../contract/call-hook.js';
 import { errorCodeInfo } from '../contract/error-codes.js';
 import type { AttemptResult, CallTelemetry } from '../telemetry/client-telemetry.js';
 import { sleep, throwIfAborted } from './abort.js';
@@ -6,9 +7,8 @@ import { attempt, type Call, type ClientContext, type Outcome } from './attempt.
 import { backoffDelay } from './backoff.js';
 import { MAX_CLOCK_OFFSET_MS } from './clock-offset.js';
 import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
-import { callHook } from './hooks.js';
 import { parseRetryAfter } from './retry-after.js';
-import { judgeAnswer, type Verdict } from './retry-policy.js';
+import { type Judgement, judgeAnswer } from './retry-policy.js';
 
 /** What an attempt's span and metrics record: its status, and its code when it failed. */
 function attemptResult(outcome: Outcome): AttemptResult {
@@ -29,15 +29,15 @@ function sentences(parts: readonly (string | undefined | false)[]): string {
 function apiError(
   call: Call,
   outcome: Extract<Outcome, { kind: 'answer' }>,
-  verdict: Verdict,
+  judgement: Judgement,
   attempts: number,
   retryable: boolean,
   why: string,
 ): LoyaltyApiError {
   const { status, correlationId, message } = outcome.answer;
-  const remedy = errorCodeInfo(verdict.code)?.remedy;
+  const remedy = errorCodeInfo(judgement.code)?.remedy;
   const text = [
-    `${verdict.code} (HTTP ${status})${message ? `: ${message}` : ''}`,
+    `${judgement.code} (HTTP ${status})${message ? `: ${message}` : ''}`,
     why,
     remedy,
     correlationId && `correlationId ${correlationId}`,
@@ -45,8 +45,8 @@ function apiError(
   return new LoyaltyApiError(
     {
       status,
-      code: verdict.code,
-      action: verdict.action,
+      code: judgement.code,
+      action: judgement.action,
       correlationId,
       eventId: call.eventId,
       retryable,
@@ -122,7 +122,7 @@ async function runAttempts(
       throw error;
     }
     telemetry?.attemptEnded(attemptResult(outcome));
-    let verdict: Verdict | undefined;
+    let judgement: Judgement | undefined;
     let retryAfterMs = 0;
     if (outcome.kind === 'answer') {
       const { answer } = outcome;
@@ -130,8 +130,8 @@ async function runAttempts(
         ctx.budget?.onSuccess();
         return { status: answer.status, correlationId: answer.correlationId, attempts, body: answer.body };
       }
-      verdict = judgeAnswer(answer.status, answer.code);
-      if (verdict.checkClock && !clockCorrected) {
+      judgement = judgeAnswer(answer.status, answer.code);
+      if (judgement.checkClock && !clockCorrected) {
         const previousOffsetMs = ctx.clock.offsetMs;
         const lesson = ctx.clock.learnFrom(outcome.headers.get('date'));
         if (lesson.kind === 'refused') {
@@ -140,7 +140,7 @@ async function runAttempts(
           throw apiError(
             call,
             outcome,
-            verdict,
+            judgement,
             attempts,
             false,
             `Clock not corrected: the service's Date is ${hours} h from this machine's clock, beyond the ${MAX_CLOCK_OFFSET_MS / 3_600_000} h the client believes; check both clocks`,
@@ -158,22 +158,22 @@ async function runAttempts(
           throw apiError(
             call,
             outcome,
-            verdict,
+            judgement,
             attempts,
             true,
             'Clock offset corrected; not re-sent (retry is off)',
           );
         }
       }
-      if (!verdict.retryable || call.noRetryCodes?.has(verdict.code)) {
+      if (!judgement.retryable || call.noRetryCodes?.has(judgement.code)) {
         ctx.budget?.onSuccess();
         throw apiError(
           call,
           outcome,
-          verdict,
+          judgement,
           attempts,
-          verdict.retryable,
-          verdict.retryable ? 'Not retried' : '',
+          judgement.retryable,
+          judgement.retryable ? 'Not retried' : '',
         );
       }
       retryAfterMs =
@@ -182,7 +182,7 @@ async function runAttempts(
     }
     const giveUp = (why: string) =>
       outcome.kind === 'answer'
-        ? apiError(call, outcome, verdict!, attempts, true, why)
+        ? apiError(call, outcome, judgement!, attempts, true, why)
         : networkError(call, outcome, attempts, timeoutMs, why);
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
     if (outcome.kind === 'no-answer' && outcome.code === 'RESPONSE_TOO_LARGE') throw giveUp('Not retried');
@@ -201,7 +201,7 @@ async function runAttempts(
         `Not retried after ${tried}: the client's retry budget is exhausted (the service is failing)`,
       );
     }
-    const retryCode = verdict?.code ?? (outcome.kind === 'no-answer' ? outcome.code : '');
+    const retryCode = judgement?.code ?? (outcome.kind === 'no-answer' ? outcome.code : '');
     const retryStatus = outcome.kind === 'answer' ? outcome.answer.status : undefined;
     const retryCorrelationId = outcome.kind === 'answer' ? outcome.answer.correlationId : undefined;
     telemetry?.retrying(retryCode, retryStatus, delayMs, retryCorrelationId);

@@ -2,7 +2,7 @@ import type { ErrorAction } from '../contract/error-codes.js';
 import { errorCodeInfo } from '../contract/error-codes.js';
 
 /** What the client does about one failed answer. */
-export interface Verdict {
+export interface Judgement {
   /** The envelope's code, or `HTTP_<status>` without one. */
   code: string;
   action: ErrorAction;
@@ -18,7 +18,7 @@ export interface Verdict {
  * at once. A code the catalogue does not know (a newer service) falls back to the status:
  * 408, 429 and 5xx are retried, every other status stops.
  */
-export function judgeAnswer(status: number, code: string | undefined): Verdict {
+export function judgeAnswer(status: number, code: string | undefined): Judgement {
   const info = errorCodeInfo(code);
   if (info) {
     return {

@@ -1,3 +1,4 @@
+import { callHook } from '../contract/call-hook.js';
 import type { ErrorCode } from '../contract/error-codes.js';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import { type BatchEventType, EVENT_TYPES, type InboundEventType } from '../contract/event-types.js';
@@ -5,7 +6,6 @@ import { mergeDefaults } from '../contract/merge-defaults.js';
 import { MAX_BATCH_ITEMS } from '../contract/schemas/inbound-payloads.js';
 import { assertInboundEventType, parsePayload } from '../contract/validate.js';
 import { LoyaltyApiError } from './errors.js';
-import { callHook } from './hooks.js';
 import type { SendResult } from './send-types.js';
 import { SYNC_BATCH_DEFAULTS, type SyncBatchOptions, type SyncBatchSummary } from './sync-batch-options.js';
 

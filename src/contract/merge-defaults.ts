@@ -1,5 +1,5 @@
 /**
- * The one options normaliser of the package (client, receiver, adapters, outbox, stores): an
+ * The one options normalizer of the package (client, receiver, adapters, outbox, stores): an
  * option given as `undefined` is the same as an option not given, at every depth (ky's
  * `utils/normalize.ts`). A plain spread would let `{ retry: { maxAttempts: undefined } }` erase
  * a default, which is how a client once made 101 attempts.

@@ -10,8 +10,8 @@ import { decodeJournal, encodeRecord, JOURNAL_MAGIC } from './journal-codec.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import {
   type FileStoreOptions,
-  type NormalisedStoreOptions,
-  normaliseStoreOptions,
+  type NormalizedStoreOptions,
+  normalizeStoreOptions,
 } from './store-options.js';
 
 const JOURNAL_FILE = 'outbox.journal';
@@ -33,7 +33,7 @@ const JOURNAL_FILE = 'outbox.journal';
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
   const { onDamage, onCompactionError } = options;
-  return new JournalStore(resolve(dir), normaliseStoreOptions(options), { onDamage, onCompactionError });
+  return new JournalStore(resolve(dir), normalizeStoreOptions(options), { onDamage, onCompactionError });
 }
 
 /**
@@ -102,7 +102,7 @@ class JournalStore implements FileStore {
 
   constructor(
     private readonly dir: string,
-    private readonly options: NormalisedStoreOptions,
+    private readonly options: NormalizedStoreOptions,
     private readonly hooks: Pick<FileStoreOptions, 'onDamage' | 'onCompactionError'>,
   ) {
     this.table = new EventTable(options);

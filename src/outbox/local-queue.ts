@@ -110,19 +110,20 @@ export class LocalQueue implements SharedStore<never> {
     // One process holds a local store: its claims cannot be taken over.
   }
 
-  async record(outcomes: readonly ClaimOutcome[]): Promise<void> {
-    for (const outcome of outcomes) this.apply(outcome);
-    await this.persist(outcomes);
+  /**
+   * Applies the outcomes in memory at once, before the returned promise settles: the slots and
+   * the events waiting for these are free as soon as the service answered. Durability follows;
+   * a crash in between only sends an event again, and the service's dedup answers that copy
+   * without a second credit. One process holds a local store: every claim is still its own.
+   */
+  record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]> {
+    const applied = outcomes.filter((outcome) => this.apply(outcome));
+    return this.persist(applied).then(() => applied.map((outcome) => outcome.eventId));
   }
 
-  /**
-   * Applies an outcome in memory at once: the slot and the events waiting for this one are free
-   * as soon as the service answered. Durability follows with `persist`; a crash in between only
-   * sends the event again, and the service's dedup answers that copy without a second credit.
-   */
-  apply(outcome: ClaimOutcome): void {
+  private apply(outcome: ClaimOutcome): boolean {
     const entry = this.entries.get(outcome.eventId);
-    if (!entry) return;
+    if (!entry) return false;
     this.setClaimed(entry, false);
     if (outcome.kind === 'delivered') this.forget(entry);
     else if (outcome.kind !== 'release') {
@@ -132,10 +133,11 @@ export class LocalQueue implements SharedStore<never> {
       }
       this.patchEntry(entry, outcome.patch);
     }
+    return true;
   }
 
   /** Makes outcomes durable: every delivery of the group in one `remove`. */
-  async persist(outcomes: readonly ClaimOutcome[]): Promise<void> {
+  private async persist(outcomes: readonly ClaimOutcome[]): Promise<void> {
     const removed: string[] = [];
     const writes: Promise<void>[] = [];
     for (const outcome of outcomes) {

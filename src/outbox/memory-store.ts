@@ -2,7 +2,7 @@ import { OutboxClosedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
 import { encodeRecord } from './journal-codec.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
-import { normaliseStoreOptions, type StoreLimits } from './store-options.js';
+import { normalizeStoreOptions, type StoreLimits } from './store-options.js';
 
 /**
  * A store that keeps everything in memory: the same interface, records and limits as `fileStore`
@@ -27,7 +27,7 @@ class MemoryStore implements LocalStore {
   private state: 'new' | 'open' | 'closed' = 'new';
 
   constructor(options: StoreLimits) {
-    const { maxEvents, maxBytes } = normaliseStoreOptions(options);
+    const { maxEvents, maxBytes } = normalizeStoreOptions(options);
     this.limits = { maxEvents, maxBytes };
     this.table = new EventTable(this.limits);
   }

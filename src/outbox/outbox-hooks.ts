@@ -57,23 +57,20 @@ export interface OutboxHooks {
   onTenantResumed?(info: { readonly tenantId: string }): unknown;
 }
 
-/** Calls a hook without letting it throw into the delivery loop. */
-export function callHook<K extends keyof OutboxHooks>(
-  hooks: OutboxHooks,
-  name: K,
-  info: Parameters<NonNullable<OutboxHooks[K]>>[0],
-): void {
-  try {
-    const result = (hooks[name] as ((arg: typeof info) => unknown) | undefined)?.(info);
-    if (result instanceof Promise) result.catch(() => undefined);
-  } catch {
-    // An observer's failure must never stop or lose an event.
-  }
-}
+/**
+ * An event's hook with what it is called with: decided with the event's outcome (`verdicts.ts`),
+ * called once that outcome is recorded.
+ */
+export type EventHook =
+  | { readonly name: 'onDelivered'; readonly info: DeliveredInfo }
+  | { readonly name: 'onParked' | 'onDead'; readonly info: OutcomeInfo }
+  | { readonly name: 'onExpired'; readonly info: { readonly event: StoredEvent } }
+  | { readonly name: 'onRetry'; readonly info: OutcomeInfo & { readonly delayMs: number } };
 
 /**
  * The user's hooks with the outbox's log lines and outcome counts called first. Every hook is
- * present; the user's return value (a promise, say) is passed on to `callHook`.
+ * present; the user's return value (a promise, say) is passed on to `callHook`
+ * (`contract/call-hook.ts`).
  */
 export function withTelemetryHooks(hooks: OutboxHooks, telemetry: Telemetry<OutboxInstruments>): OutboxHooks {
   const ours = telemetryHooks(telemetry) as Required<Record<keyof OutboxHooks, (info: never) => void>>;

@@ -184,7 +184,7 @@ const AT_LEAST_ONE: ReadonlySet<string> = new Set([
 ]);
 
 /** Options with every default applied, checked once when the outbox is created. */
-export interface NormalisedOutboxOptions extends Record<(typeof NUMERIC)[number], number> {
+export interface NormalizedOutboxOptions extends Record<(typeof NUMERIC)[number], number> {
   readonly store: OutboxStore<unknown>;
   readonly hooks: OutboxHooks;
   /** Spans, metrics and log lines; its hooks are already part of `hooks`. */
@@ -197,10 +197,10 @@ export interface NormalisedOutboxOptions extends Record<(typeof NUMERIC)[number]
   readonly defaultTenantId: string | undefined;
 }
 
-export function normaliseOutboxOptions(
+export function normalizeOutboxOptions(
   input: OutboxOptions,
   monotonic: () => number = () => performance.now(),
-): NormalisedOutboxOptions {
+): NormalizedOutboxOptions {
   const options = withoutUndefined(input) as Partial<OutboxCommonOptions> & {
     client?: OutboxSender;
     clientFor?: MultiTenantOptions['clientFor'];

@@ -13,15 +13,14 @@ import {
 } from './outbox-api.js';
 import {
   type MultiTenantOptions,
-  type NormalisedOutboxOptions,
-  normaliseOutboxOptions,
+  type NormalizedOutboxOptions,
+  normalizeOutboxOptions,
   type OutboxOptions,
   type OutboxSender,
 } from './outbox-options.js';
-import { type OutboxContext, Scheduler } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 import type { EventState, LocalStore, SharedStore, StoredEvent } from './store.js';
 import { discard, redeliver, resumeTenant, stopTenant } from './tenant-control.js';
-import { Tenant } from './tenant-state.js';
 
 /**
  * A durable queue in front of the client: `enqueue` resolves once the event is stored, and the
@@ -48,12 +47,13 @@ export function createOutbox<Tx>(options: OutboxOptions<SharedStore<Tx>>): Share
 export function createOutbox(options: OutboxOptions<LocalStore> & MultiTenantOptions): Outbox<'multi'>;
 export function createOutbox(options: OutboxOptions<LocalStore>): Outbox;
 export function createOutbox(options: OutboxOptions): unknown {
-  return new DurableOutbox(normaliseOutboxOptions(options));
+  return new DurableOutbox(normalizeOutboxOptions(options));
 }
 
 class DurableOutbox {
-  private readonly ctx: OutboxContext;
   private readonly scheduler: Scheduler;
+  /** Where events are stored and claimed from: the shared store, or the local store's queue. */
+  private readonly source: SharedStore<unknown>;
   private readonly local: LocalQueue | undefined;
   private readonly enqueuing = new Map<string, Promise<{ eventId: string }>>();
   private phase: 'new' | 'running' | 'closing' | 'closed' = 'new';
@@ -63,40 +63,11 @@ class DurableOutbox {
   private unobserve: () => void = () => undefined;
   private unwatch: () => Promise<void> = async () => undefined;
 
-  constructor(private readonly options: NormalisedOutboxOptions) {
+  constructor(private readonly options: NormalizedOutboxOptions) {
     const { store } = options;
     this.local = store.kind === 'local' ? new LocalQueue(store, options.monotonic) : undefined;
-    const tenants = new Map<string, Tenant>();
-    this.ctx = {
-      options,
-      source: this.local ?? (store as SharedStore<unknown>),
-      local: this.local,
-      tenants,
-      counters: { delivered: 0 },
-      failures: new Map(),
-      tenant: (tenantId) => {
-        const known = tenants.get(tenantId);
-        if (known) return known;
-        const tenant = new Tenant(tenantId, options.now());
-        tenants.set(tenantId, tenant);
-        return tenant;
-      },
-      record: (outcome) => {
-        const durable = this.scheduler.outcomes.submit(outcome);
-        if (this.local) {
-          // Answered: in memory at once, so the next event can go while the journal syncs.
-          this.local.apply(outcome);
-          this.scheduler.pump();
-        } else {
-          // The claim this landing brings writes the outcome first, in the same statement.
-          this.scheduler.land(outcome.eventId);
-        }
-        return durable;
-      },
-      stopTenant: (tenant, reason) => stopTenant(this.ctx, tenant, reason),
-      pump: () => this.scheduler.pump(),
-    };
-    this.scheduler = new Scheduler(this.ctx);
+    this.source = this.local ?? (store as SharedStore<unknown>);
+    this.scheduler = new Scheduler(options, this.source, this.local);
   }
 
   start(): Promise<void> {
@@ -128,7 +99,7 @@ class DurableOutbox {
       if (this.local?.getNow(eventId)) return Promise.resolve({ eventId });
       const event = withCreateSpan(this.options, built);
       this.nextSeq += 1;
-      const durable = this.ctx.source
+      const durable = this.source
         .append(event, { keys: causalKeys(event.envelope), tx: options.tx })
         .then(() => {
           // Inside the caller's transaction the row is not visible yet; the poll finds it later.
@@ -146,7 +117,6 @@ class DurableOutbox {
     this.assertRunning();
     await Promise.allSettled(this.enqueuing.values());
     await this.scheduler.whenSettled();
-    await this.scheduler.outcomes.idle();
     return this.stats();
   }
 
@@ -156,36 +126,38 @@ class DurableOutbox {
   }
 
   list(state: EventState, filter: { tenantId?: string } = {}): StoredEvent[] | Promise<StoredEvent[]> {
-    return this.local ? this.local.listNow(state, filter) : this.ctx.source.list(state, filter);
+    return this.local ? this.local.listNow(state, filter) : this.source.list(state, filter);
   }
 
   get(eventId: string): StoredEvent | undefined | Promise<StoredEvent | undefined> {
-    return this.local ? this.local.getNow(eventId) : this.ctx.source.get(eventId);
+    return this.local ? this.local.getNow(eventId) : this.source.get(eventId);
   }
 
   stats(): OutboxStats | Promise<OutboxStats> {
     if (this.local) return this.statsFrom(this.local.countsNow());
-    return this.ctx.source.counts().then((counts) => this.statsFrom(counts));
+    return this.source.counts().then((counts) => this.statsFrom(counts));
   }
 
   redeliver(eventId: string, options: { acceptDuplicateRisk?: boolean } = {}): Promise<void> {
-    return this.withEvent(eventId, 'redeliver', (event) => redeliver(this.ctx, event, options));
+    return this.withEvent(eventId, 'redeliver', (event) => redeliver(this.source, event, options));
   }
 
   discard(eventId: string): Promise<void> {
     return this.withEvent(eventId, 'discard', (event) =>
-      discard(this.ctx, event, this.scheduler.isInFlight(eventId)),
+      discard(this.source, event, this.scheduler.isInFlight(eventId)),
     );
   }
 
   async resumeTenant(tenantId: string, options: { client?: OutboxSender } = {}): Promise<void> {
     this.assertRunning();
-    await resumeTenant(this.ctx, this.ctx.tenant(tenantId), options);
+    const settings = { ...this.options, shared: !this.local };
+    await resumeTenant(this.source, settings, this.scheduler.tenant(tenantId), options.client);
+    this.scheduler.pump();
   }
 
   async stopTenant(tenantId: string, reason: string): Promise<void> {
     this.assertRunning();
-    await stopTenant(this.ctx, this.ctx.tenant(tenantId), reason);
+    await stopTenant(this.source, this.options, this.scheduler.tenant(tenantId), reason);
   }
 
   /**
@@ -210,7 +182,7 @@ class DurableOutbox {
         }
       }
     }
-    for (const tenantId of this.ctx.tenants.keys()) {
+    for (const tenantId of this.scheduler.tenants.keys()) {
       if (!byTenant.has(tenantId)) {
         byTenant.set(tenantId, { tenantId, pending: 0, oldestEnqueuedAt: undefined, states: {} });
       }
@@ -219,7 +191,7 @@ class DurableOutbox {
   }
 
   private async sharedGaugeReadings(): Promise<OutboxGaugeReading[]> {
-    const store = this.ctx.source;
+    const store = this.source;
     if (!store.countsByTenant) return [];
     return (await store.countsByTenant()).map(({ tenantId, states, oldestPendingAt }) => ({
       tenantId,
@@ -230,26 +202,26 @@ class DurableOutbox {
   }
 
   private statsFrom(counts: Readonly<Record<EventState, number>>): OutboxStats {
-    const tenants = [...this.ctx.tenants.values()]
+    const tenants = [...this.scheduler.tenants.values()]
       .map((tenant) => tenant.status(this.local?.pendingOf(tenant.tenantId)))
       .sort((a, b) => a.tenantId.localeCompare(b.tenantId));
-    return { ...counts, inFlight: this.scheduler.inFlight, delivered: this.ctx.counters.delivered, tenants };
+    return { ...counts, inFlight: this.scheduler.inFlight, delivered: this.scheduler.delivered, tenants };
   }
 
   private async load(): Promise<void> {
-    const opened = await this.ctx.source.open().catch((err: unknown) => {
+    const opened = await this.source.open().catch((err: unknown) => {
       this.starting = undefined;
       throw err;
     });
     for (const stop of opened.stoppedTenants) {
-      this.ctx.tenant(stop.tenantId).setState('stopped', stop.reason, stop.since);
+      this.scheduler.tenant(stop.tenantId).setState('stopped', stop.reason, stop.since);
     }
     if (this.local) {
       this.nextSeq = this.local.lastSeq + 1;
-      for (const event of this.local.listNow('pending')) this.ctx.tenant(event.tenantId);
-    } else if (this.ctx.source.watch) {
+      for (const event of this.local.listNow('pending')) this.scheduler.tenant(event.tenantId);
+    } else if (this.source.watch) {
       // Listening before the first claim: an event committed after it finds nothing is not missed.
-      const unwatch = await this.ctx.source
+      const unwatch = await this.source
         .watch(() => this.scheduler.pump())
         .catch((err: unknown) => {
           this.starting = undefined;
@@ -285,10 +257,9 @@ class DurableOutbox {
     this.scheduler.abortAll();
     await Promise.all(inFlight);
     await Promise.allSettled(this.enqueuing.values());
-    await this.scheduler.outcomes.idle();
     this.phase = 'closed';
     await this.stopWatching().catch(() => undefined);
-    await this.ctx.source.close();
+    await this.source.close();
   }
 
   private stopWatching(): Promise<void> {
@@ -306,6 +277,8 @@ class DurableOutbox {
     const event = await this.get(eventId);
     if (!event) throw new OutboxEventStateError(eventId, 'unknown', action);
     await run(event);
+    this.scheduler.forget(eventId);
+    this.scheduler.pump();
   }
 
   private assertRunning(): void {
@@ -317,7 +290,7 @@ class DurableOutbox {
 const EVENT_STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
 
 /** The event with the `traceparent` of its `create` span, when tracing is on. */
-function withCreateSpan(options: NormalisedOutboxOptions, event: StoredEvent): StoredEvent {
+function withCreateSpan(options: NormalizedOutboxOptions, event: StoredEvent): StoredEvent {
   const traceparent = createSpan(options.telemetry, {
     eventType: event.envelope.eventType,
     eventId: event.eventId,

@@ -1,48 +1,22 @@
 import { setMaxListeners } from 'node:events';
+import { callHook } from '../contract/call-hook.js';
 import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
-import { GroupCommit } from './group-commit.js';
 import type { LocalQueue } from './local-queue.js';
-import type { NormalisedOutboxOptions, OutboxSender } from './outbox-options.js';
-import type { ClaimOutcome, ClaimRequest, EventPatch, SharedStore, StoredEvent } from './store.js';
-import type { Tenant } from './tenant-state.js';
-import { applyVerdict } from './verdicts.js';
-
-/** The state the scheduler and the outbox's methods share. */
-export interface OutboxContext {
-  readonly options: NormalisedOutboxOptions;
-  /** Where events are claimed from: the shared store itself, or a local store's `LocalQueue`. */
-  readonly source: SharedStore<unknown>;
-  /** The same object as `source` for a local store: its events, readable synchronously. */
-  readonly local: LocalQueue | undefined;
-  readonly tenants: Map<string, Tenant>;
-  readonly counters: { delivered: number };
-  /** Transient failures in a row per event, for the backoff (this process's memory). */
-  readonly failures: Map<string, number>;
-  tenant(tenantId: string): Tenant;
-  /** Records an attempt's outcome; answers arriving together share one durable write. */
-  record(outcome: ClaimOutcome): Promise<void>;
-  stopTenant(tenant: Tenant, reason: string): Promise<void>;
-  /** Looks for work now (after an enqueue, an answer, a redelivery, a resume). */
-  pump(): void;
-}
+import type { EventHook } from './outbox-hooks.js';
+import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
+import type { ClaimOutcome, EventPatch, SharedStore, StoredEvent } from './store.js';
+import { stopTenant } from './tenant-control.js';
+import { Tenant } from './tenant-state.js';
+import { type Decision, decide } from './verdicts.js';
 
 /**
  * A shared store's claim is a statement that weighs the claim window: after an answer, a tenant
  * close to its `maxInFlight` claims again only once half its slots are free, or
  * `CLAIM_BATCH_WAIT_MS` after the first, so answers that arrive one after another share a claim
- * (and the write of their outcomes) instead of paying one each (a local store's claims are in
- * memory: at every answer). Half, not a quarter: with the outcomes riding on claims, a quarter
- * made twice the claims for the same events, at no gain in events per second (bench
- * outbox-postgres: 0.25 against 0.13 claims per event, 587 against 564 events/s, one process).
+ * instead of paying one each (a local store's claims are in memory: at every answer).
  */
 const CLAIM_BATCH_FRACTION = 2;
 const CLAIM_BATCH_WAIT_MS = 5;
-/**
- * A shared store's outcome waits for the claim that its landing brings (at once, or after
- * `CLAIM_BATCH_WAIT_MS`), which records it in the same statement; it is written on its own only
- * when no claim is under way or coming this long after it landed (the outbox is closing).
- */
-const OUTCOME_WAIT_MS = 2 * CLAIM_BATCH_WAIT_MS;
 
 /**
  * The one scheduler of every store. It claims due, causally ready events from the source (up
@@ -52,6 +26,12 @@ const OUTCOME_WAIT_MS = 2 * CLAIM_BATCH_WAIT_MS;
  * Waits run on the monotonic clock; a wall clock set back cannot delay them.
  */
 export class Scheduler {
+  /** What this process knows of each tenant it has seen. */
+  readonly tenants = new Map<string, Tenant>();
+  /** Events this process delivered (their outcome recorded) since it started. */
+  delivered = 0;
+  /** Transient failures in a row per event, for the backoff (this process's memory). */
+  private readonly failures = new Map<string, number>();
   private running = false;
   private filling = false;
   private again = false;
@@ -62,10 +42,7 @@ export class Scheduler {
   private leaseTimer: ReturnType<typeof setInterval> | undefined;
   /** Events being sent, by id, with their tenant: they count against its `maxInFlight`. */
   private readonly flights = new Map<string, Tenant>();
-  /**
-   * Every attempt until its outcome is durable and its hook called. A shared store's event
-   * leaves `flights` when its answer lands, before the outcome is written with the next claim.
-   */
+  /** Every attempt until its outcome is recorded and its hook called. */
   private readonly runs = new Set<Promise<void>>();
   /**
    * One signal for every flight: `close()` gives up on all of them at once, never on one, so a
@@ -81,19 +58,34 @@ export class Scheduler {
   private readonly landedDuringFill = new Set<Tenant>();
   /** Tenants with events enqueued while a shared store's claim was under way. */
   private readonly enqueuedDuringFill = new Set<string>();
-  readonly outcomes: GroupCommit<ClaimOutcome>;
 
-  constructor(private readonly ctx: OutboxContext) {
+  /**
+   * @param source Where events are claimed from: the shared store itself, or a local store's
+   *   `LocalQueue`.
+   * @param local The same object as `source` for a local store: its events, readable at once.
+   */
+  constructor(
+    private readonly options: NormalizedOutboxOptions,
+    private readonly source: SharedStore<unknown>,
+    private readonly local: LocalQueue | undefined,
+  ) {
     // Every flight's call listens to it (`maxInFlight` × `concurrency` at once); 0: no limit.
     // Each listener is removed as its call ends (client/abort.ts), so none pile up.
     setMaxListeners(0, this.aborter.signal);
-    const { local } = ctx;
-    this.outcomes = local
-      ? new GroupCommit((batch) => local.persist(batch))
-      : new GroupCommit((batch) => ctx.source.record(batch), undefined, {
-          ms: OUTCOME_WAIT_MS,
-          carrierComing: () => this.running && (this.filling || this.batchTimer !== undefined),
-        });
+  }
+
+  tenant(tenantId: string): Tenant {
+    let tenant = this.tenants.get(tenantId);
+    if (!tenant) {
+      tenant = new Tenant(tenantId, this.options.now());
+      this.tenants.set(tenantId, tenant);
+    }
+    return tenant;
+  }
+
+  /** The operator redelivered or discarded the event: its backoff starts afresh. */
+  forget(eventId: string): void {
+    this.failures.delete(eventId);
   }
 
   get inFlight(): number {
@@ -106,8 +98,8 @@ export class Scheduler {
 
   start(): void {
     this.running = true;
-    if (!this.ctx.local) {
-      const { leaseMs } = this.ctx.options;
+    if (!this.local) {
+      const { leaseMs } = this.options;
       // Renew well before the lease runs out, so a slow answer never lets another process in.
       this.leaseTimer = setInterval(() => this.renewLeases(), Math.max(10, Math.floor(leaseMs / 3)));
       this.leaseTimer.unref?.();
@@ -145,7 +137,7 @@ export class Scheduler {
    * claims again anyway, in order; a claim now would weigh the window for nothing.
    */
   enqueued(tenantId: string): void {
-    if (!this.ctx.local) {
+    if (!this.local) {
       if (!this.hasRoom(tenantId)) return;
       // Looked at again after the claim under way, if the tenant still has room then.
       if (this.filling) {
@@ -157,7 +149,7 @@ export class Scheduler {
   }
 
   private hasRoom(tenantId: string): boolean {
-    return (this.ctx.tenants.get(tenantId)?.inFlight ?? 0) < this.ctx.options.maxInFlight;
+    return (this.tenants.get(tenantId)?.inFlight ?? 0) < this.options.maxInFlight;
   }
 
   /** A pump, or an enqueue for a tenant with room, arrived during the fill: look again. */
@@ -190,7 +182,7 @@ export class Scheduler {
   }
 
   private async fill(): Promise<void> {
-    const { options } = this.ctx;
+    const { options } = this;
     const cap = options.concurrency * options.maxInFlight;
     let failed = false;
     do {
@@ -200,10 +192,10 @@ export class Scheduler {
         await this.probePaused();
         const free = cap - this.flights.size;
         if (free <= 0) break;
-        const skipTenants = [...this.ctx.tenants.values()]
+        const skipTenants = [...this.tenants.values()]
           .filter((tenant) => tenant.state !== 'active')
           .map((tenant) => tenant.tenantId);
-        const sending = [...this.ctx.tenants.values()].filter((tenant) => tenant.inFlight > 0);
+        const sending = [...this.tenants.values()].filter((tenant) => tenant.inFlight > 0);
         const request = {
           limit: free,
           maxInFlight: options.maxInFlight,
@@ -214,9 +206,9 @@ export class Scheduler {
         };
         const newTenants = Math.max(0, options.concurrency - sending.length);
         // At most `concurrency` tenants send at once: when that many are sending, only they go on.
-        const claimed = this.ctx.local
-          ? await this.ctx.local.claim(request, newTenants)
-          : await this.claimShared(
+        const claimed = this.local
+          ? await this.local.claim(request, newTenants)
+          : await this.source.claim(
               newTenants > 0
                 ? request
                 : { ...request, onlyTenants: sending.map((tenant) => tenant.tenantId) },
@@ -233,32 +225,19 @@ export class Scheduler {
     this.schedule(failed);
   }
 
-  /** A shared store's claim, carrying the outcomes that landed since the last write. */
-  private async claimShared(request: ClaimRequest): Promise<StoredEvent[]> {
-    const carried = this.outcomes.take();
-    try {
-      const claimed = await this.ctx.source.claim({ ...request, outcomes: carried.items });
-      carried.settle();
-      return claimed;
-    } catch (err) {
-      carried.settle(err);
-      throw err;
-    }
-  }
-
   /** One event of each paused tenant whose probe is due, if nothing of it is in flight. */
   private async probePaused(): Promise<void> {
-    const now = this.ctx.options.monotonic();
-    for (const tenant of this.ctx.tenants.values()) {
+    const now = this.options.monotonic();
+    for (const tenant of this.tenants.values()) {
       if (tenant.state !== 'paused' || tenant.inFlight > 0 || tenant.probeAt > now) continue;
-      const [probe] = await this.ctx.source.claim({
+      const [probe] = await this.source.claim({
         limit: 1,
         maxInFlight: 1,
-        leaseMs: this.ctx.options.leaseMs,
+        leaseMs: this.options.leaseMs,
         onlyTenants: [tenant.tenantId],
         skipTenants: [],
       });
-      tenant.probeAt = now + this.ctx.options.probeIntervalMs;
+      tenant.probeAt = now + this.options.probeIntervalMs;
       if (probe) this.launch(probe);
     }
   }
@@ -266,15 +245,15 @@ export class Scheduler {
   private schedule(failed: boolean): void {
     clearTimeout(this.timer);
     if (!this.running) return;
-    const { options, local } = this.ctx;
+    const { options, local } = this;
     const now = options.monotonic();
     let wake = Number.POSITIVE_INFINITY;
-    for (const tenant of this.ctx.tenants.values()) {
+    for (const tenant of this.tenants.values()) {
       if (tenant.state === 'paused') wake = Math.min(wake, Math.max(0, tenant.probeAt - now));
     }
     if (local && !failed) {
       const skip = new Set(
-        [...this.ctx.tenants.values()].filter((t) => t.state !== 'active').map((t) => t.tenantId),
+        [...this.tenants.values()].filter((t) => t.state !== 'active').map((t) => t.tenantId),
       );
       wake = Math.min(wake, local.nextDueIn(skip, this.flights.size === 0) ?? Number.POSITIVE_INFINITY);
     } else {
@@ -297,7 +276,7 @@ export class Scheduler {
   }
 
   private launch(event: StoredEvent): void {
-    const tenant = this.ctx.tenant(event.tenantId);
+    const tenant = this.tenant(event.tenantId);
     tenant.inFlight += 1;
     this.flights.set(event.eventId, tenant);
     const ended = () => {
@@ -310,17 +289,13 @@ export class Scheduler {
     this.runs.add(run);
   }
 
-  /**
-   * The event's answer is in: its slot is free. A local store's event lands once its outcome is
-   * durable; a shared store's as soon as its outcome is submitted (`ctx.record`), since the claim
-   * its landing brings records that outcome first. Once per event.
-   */
-  land(eventId: string): void {
+  /** The event's outcome is recorded (or given up on): its slot is free. Once per event. */
+  private land(eventId: string): void {
     const tenant = this.flights.get(eventId);
     if (!tenant) return;
     this.flights.delete(eventId);
     tenant.inFlight -= 1;
-    if (this.filling && !this.ctx.local) this.landedDuringFill.add(tenant);
+    if (this.filling && !this.local) this.landedDuringFill.add(tenant);
     else this.afterLanding([tenant]);
   }
 
@@ -329,7 +304,7 @@ export class Scheduler {
    * more answers are in.
    */
   private afterLanding(tenants: readonly Tenant[]): void {
-    const { options, local } = this.ctx;
+    const { options, local } = this;
     const batch = Math.ceil(options.maxInFlight / CLAIM_BATCH_FRACTION);
     const roomy = tenants.some((tenant) => options.maxInFlight - tenant.inFlight >= batch);
     if (local || !this.running || this.flights.size === 0 || roomy) {
@@ -344,11 +319,11 @@ export class Scheduler {
   }
 
   private async attempt(tenant: Tenant, claimed: StoredEvent, signal: AbortSignal): Promise<void> {
-    const { options } = this.ctx;
+    const { options } = this;
     let event = claimed;
     const startedAt = options.now();
     if (event.firstAttemptAt !== null && startedAt - event.firstAttemptAt > options.expireAfterMs) {
-      return applyVerdict(this.ctx, tenant, event, { kind: 'expire' }, 0);
+      return this.conclude(tenant, event, { kind: 'expire' }, 0);
     }
     let sender: OutboxSender;
     try {
@@ -358,10 +333,10 @@ export class Scheduler {
       sender = await this.senderOf(tenant);
     } catch (err) {
       const failure = { code: 'OUTBOX_NOT_SENT', message: err instanceof Error ? err.message : String(err) };
-      return applyVerdict(this.ctx, tenant, event, { kind: 'retry', failure, answered: false }, 0);
+      return this.conclude(tenant, event, { kind: 'retry', failure, answered: false }, 0);
     }
     // `close()` gave up on this flight while its first attempt was being recorded: send nothing.
-    if (signal.aborted) return applyVerdict(this.ctx, tenant, event, { kind: 'aborted' }, 0);
+    if (signal.aborted) return this.conclude(tenant, event, { kind: 'aborted' }, 0);
     let verdict: Verdict;
     let attempts: number;
     try {
@@ -384,22 +359,85 @@ export class Scheduler {
       verdict = classify(err, signal.aborted);
       attempts = attemptsOf(err);
     }
-    await applyVerdict(this.ctx, tenant, event, verdict, attempts);
+    await this.conclude(tenant, event, verdict, attempts);
+  }
+
+  /**
+   * Records what the attempt decided and reports it. The tenant's step comes from the answer and
+   * holds whoever records the event; the event's hook and count only once its outcome is
+   * recorded: a shared store records it only while this process still holds the claim, so a
+   * process that was stopped past its lease, while another took the event over, reports nothing.
+   */
+  private async conclude(
+    tenant: Tenant,
+    event: StoredEvent,
+    verdict: Verdict | { readonly kind: 'expire' },
+    attempts: number,
+  ): Promise<void> {
+    const { eventId } = event;
+    const decision = decide(event, verdict, attempts, {
+      tenantState: tenant.state,
+      failuresInRow: this.failures.get(eventId) ?? 0,
+      options: this.options,
+    });
+    await this.stepTenant(tenant, decision.tenant);
+    const recorded = await this.record(decision.outcome);
+    if (!recorded || decision.failuresInRow === 0) this.failures.delete(eventId);
+    else if (decision.failuresInRow !== undefined) this.failures.set(eventId, decision.failuresInRow);
+    if (!recorded) return;
+    if (decision.outcome.kind === 'delivered') this.delivered += 1;
+    const { hook } = decision;
+    if (hook) callHook(this.options.hooks[hook.name] as (info: EventHook['info']) => unknown, hook.info);
+  }
+
+  private async stepTenant(tenant: Tenant, step: Decision['tenant']): Promise<void> {
+    const { options } = this;
+    const now = options.now();
+    if (step.kind === 'resume' && tenant.state === 'paused') {
+      tenant.setState('active', undefined, now);
+      callHook(options.hooks.onTenantResumed, { tenantId: tenant.tenantId });
+    } else if (step.kind === 'pause' && tenant.state !== 'stopped') {
+      if (tenant.state === 'active') {
+        tenant.setState('paused', step.code, now);
+        callHook(options.hooks.onTenantPaused, { tenantId: tenant.tenantId, code: step.code });
+      }
+      tenant.probeAt = options.monotonic() + options.probeIntervalMs;
+    } else if (step.kind === 'stop' && tenant.state !== 'stopped') {
+      // Not fatal when the store cannot be reached: this process stops the tenant all the same.
+      await stopTenant(this.source, options, tenant, step.code).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Whether the outcome was recorded. A local store's queue applies it in memory at once (the
+   * events it held back can go while the journal syncs) and belongs to this process alone; a
+   * failed journal write is not fatal, since replaying an earlier state only repeats an attempt
+   * the service dedups. A shared store records it only while the claim is still this store's.
+   */
+  private async record(outcome: ClaimOutcome): Promise<boolean> {
+    const written = this.source.record([outcome]);
+    if (this.local) {
+      this.pump();
+      await written.catch(() => undefined);
+      return true;
+    }
+    const recorded = await written.catch((): readonly string[] => []);
+    return recorded.includes(outcome.eventId);
   }
 
   private async patch(event: StoredEvent, patch: EventPatch): Promise<StoredEvent> {
-    await this.ctx.source.update(event.eventId, patch);
+    await this.source.update(event.eventId, patch);
     return { ...event, ...patch };
   }
 
   private renewLeases(): void {
     if (this.flights.size === 0) return;
-    this.ctx.source.extendLease([...this.flights.keys()], this.ctx.options.leaseMs).catch(() => undefined);
+    this.source.extendLease([...this.flights.keys()], this.options.leaseMs).catch(() => undefined);
   }
 
   private senderOf(tenant: Tenant): Promise<OutboxSender> {
     if (tenant.sender) return tenant.sender;
-    const lookup = Promise.resolve(this.ctx.options.senderFor(tenant.tenantId));
+    const lookup = Promise.resolve(this.options.senderFor(tenant.tenantId));
     // A failed lookup is not cached: the next attempt asks again.
     lookup.catch(() => {
       if (tenant.sender === lookup) tenant.sender = undefined;

@@ -59,12 +59,12 @@ export const STORE_DEFAULTS = {
 } as const satisfies Required<Omit<FileStoreOptions, 'onDamage' | 'onCompactionError'>>;
 
 /** Store options with every default filled in and checked. */
-export type NormalisedStoreOptions = { readonly [K in keyof typeof STORE_DEFAULTS]: number };
+export type NormalizedStoreOptions = { readonly [K in keyof typeof STORE_DEFAULTS]: number };
 
 /** Merges the defaults and refuses nonsense early, when the store is created. */
-export function normaliseStoreOptions(
+export function normalizeStoreOptions(
   options: StoreLimits & { compactAfterBytes?: number } = {},
-): NormalisedStoreOptions {
+): NormalizedStoreOptions {
   const merged = {
     maxEvents: options.maxEvents ?? STORE_DEFAULTS.maxEvents,
     maxBytes: options.maxBytes ?? STORE_DEFAULTS.maxBytes,

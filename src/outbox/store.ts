@@ -134,18 +134,11 @@ export interface ClaimRequest {
   readonly onlyTenants?: readonly string[] | undefined;
   /** Claim no event of these tenants (paused in this process; it probes them itself). */
   readonly skipTenants: readonly string[];
-  /**
-   * Outcomes to record before claiming, in the same write, exactly as `record` would: the
-   * answers that landed since this outbox last wrote ride with the claim that follows them. The
-   * claim then sees them (an event they held back can be claimed at once). When the claim fails,
-   * none of them is recorded (the outbox records them again). Absent or empty: none.
-   */
-  readonly outcomes?: readonly ClaimOutcome[] | undefined;
 }
 
 /**
- * How one claimed attempt ended, recorded by `SharedStore.record`. Every kind but `delivered`
- * ends the claim (the lease is cleared) and keeps the row.
+ * How one claimed attempt ended, recorded by `SharedStore.record`. Every kind ends the claim (the
+ * lease is cleared); every kind but `delivered` keeps the event.
  *
  * - `delivered`: the service credited the event (or had already): delete the row.
  * - `retry`: apply `patch` (state stays `pending`); the event is due again `retryAfterMs` from
@@ -209,8 +202,7 @@ export interface SharedStore<Tx> {
     options: { readonly keys: CausalKeys; readonly tx?: Tx | undefined },
   ): Promise<void>;
   /**
-   * Records `request.outcomes` first (as `record`, in the same write), then claims up to
-   * `request.limit` due, causally ready, unclaimed `pending` events (`FOR UPDATE SKIP LOCKED`),
+   * Claims up to `request.limit` due, causally ready, unclaimed `pending` events (`FOR UPDATE SKIP LOCKED`),
    * oldest `seq` first, at most `maxInFlight - inFlight[tenant]` of each tenant, and returns them
    * as stored. Due: never tried, or the `retryAfterMs` of its last `retry` outcome has passed.
    */
@@ -218,11 +210,12 @@ export interface SharedStore<Tx> {
   /** Pushes the lease of events this process still sends to `now + leaseMs`. */
   extendLease(eventIds: readonly string[], leaseMs: number): Promise<void>;
   /**
-   * Records outcomes of claimed attempts, many at once (the outbox groups the answers that
-   * arrived together: one statement or transaction for many). Most outcomes ride with the next
-   * claim instead (`ClaimRequest.outcomes`); this writes those no claim came for.
+   * Records outcomes of attempts, each only while this store still holds the event's claim (the
+   * same owner the claim wrote): a claim another process took over after the lease ran out is
+   * left to that process, which may have its own copy in flight. Resolves with the ids of the
+   * outcomes it recorded; the outbox reports (hooks, counts) only those.
    */
-  record(outcomes: readonly ClaimOutcome[]): Promise<void>;
+  record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]>;
   /**
    * Changes an event outside an attempt's end: `firstAttemptAt` before the first attempt (the
    * claim stays), or an operator's `redeliver` (back to `pending`, due now). Unknown ids: no-op.

@@ -1,33 +1,54 @@
 import { backoffDelay } from '../client/backoff.js';
 import type { Verdict } from './classify.js';
-import { callHook } from './outbox-hooks.js';
-import type { OutboxContext } from './scheduler.js';
-import type { StoredEvent } from './store.js';
-import type { Tenant } from './tenant-state.js';
+import type { EventHook } from './outbox-hooks.js';
+import type { NormalizedOutboxOptions } from './outbox-options.js';
+import type { ClaimOutcome, EventFailure, StoredEvent } from './store.js';
+import type { TenantState } from './tenant-state.js';
+
+/** What an attempt's answer does to its tenant. */
+export type TenantStep =
+  | { readonly kind: 'none' }
+  /** Any answer but a pause ends a pause. */
+  | { readonly kind: 'resume' }
+  | { readonly kind: 'pause' | 'stop'; readonly code: string };
 
 /**
- * Carries out what one attempt decided: the event's outcome (recorded with the other answers
- * that arrived together), the tenant's next step and the hook. A failed write is not fatal: the
- * store then holds an earlier state, and replaying it only repeats an attempt the service dedups.
+ * What one attempt decided. The scheduler records `outcome`; `hook` is called only once the
+ * outcome is recorded, so an attempt whose claim another process took over reports nothing.
  */
-export async function applyVerdict(
-  ctx: OutboxContext,
-  tenant: Tenant,
+export interface Decision {
+  readonly outcome: ClaimOutcome;
+  readonly hook: EventHook | undefined;
+  readonly tenant: TenantStep;
+  /** Transient failures of the event in a row after this answer; `undefined`: unchanged. */
+  readonly failuresInRow: number | undefined;
+}
+
+/** What the decision depends on besides the answer. */
+export interface DecisionContext {
+  readonly tenantState: TenantState;
+  /** Transient failures of the event in a row before this answer (this process's memory). */
+  readonly failuresInRow: number;
+  readonly options: Pick<NormalizedOutboxOptions, 'retryDelayMs' | 'maxRetryDelayMs' | 'probeIntervalMs'>;
+}
+
+const NONE: TenantStep = { kind: 'none' };
+const RESUME: TenantStep = { kind: 'resume' };
+
+/**
+ * Turns a verdict on one attempt (or an expiry found before it) into what to record and report.
+ * It changes nothing itself: the scheduler records the outcome and applies the tenant's step.
+ */
+export function decide(
   event: StoredEvent,
   verdict: Verdict | { readonly kind: 'expire' },
   attempts: number,
-): Promise<void> {
-  const { options } = ctx;
-  const { hooks } = options;
-  const now = options.now();
-  const total = event.attempts + attempts;
+  context: DecisionContext,
+): Decision {
   const { eventId } = event;
-  const settle = async (
-    state: 'parked' | 'dead' | 'expired',
-    answered: boolean,
-    failure: StoredEvent['lastError'],
-  ) => {
-    ctx.failures.delete(eventId);
+  const total = event.attempts + attempts;
+  // Answered for the last time: parked, dead or expired, and no longer holding later events back.
+  const settle = (state: 'parked' | 'dead' | 'expired', answered: boolean, failure: EventFailure | null) => {
     // A 400 answer proves the event was not credited (a credited eventId gets its cached answer
     // replayed), so a later redelivery starts a fresh dedup window.
     const patch = {
@@ -36,98 +57,84 @@ export async function applyVerdict(
       lastError: failure,
       firstAttemptAt: answered ? null : event.firstAttemptAt,
     };
-    await ctx.record({ kind: 'settle', eventId, patch }).catch(ignore);
-    return { ...event, ...patch };
+    return { outcome: { kind: 'settle', eventId, patch } as const, event: { ...event, ...patch } };
   };
   // Kept pending: due again after `retryAfterMs` (a paused or stopped tenant is not claimed).
-  const keep = async (failure: StoredEvent['lastError'], retryAfterMs: number) => {
+  const keep = (failure: EventFailure, retryAfterMs: number) => {
     const patch = { attempts: total, lastError: failure };
-    await ctx.record({ kind: 'retry', eventId, patch, retryAfterMs }).catch(ignore);
-    return { ...event, ...patch };
+    return {
+      outcome: { kind: 'retry', eventId, patch, retryAfterMs } as const,
+      event: { ...event, ...patch },
+    };
   };
 
   switch (verdict.kind) {
     case 'aborted':
       // Sent or not, the answer is unknown: it stays pending, with its eventId, for the next try.
-      await ctx.record({ kind: 'release', eventId }).catch(ignore);
-      return;
+      return {
+        outcome: { kind: 'release', eventId },
+        hook: undefined,
+        tenant: NONE,
+        failuresInRow: undefined,
+      };
     case 'expire': {
-      const expired = await settle('expired', false, event.lastError);
-      callHook(hooks, 'onExpired', { event: expired });
-      return;
+      const { outcome, event: expired } = settle('expired', false, event.lastError);
+      return {
+        outcome,
+        hook: { name: 'onExpired', info: { event: expired } },
+        tenant: NONE,
+        failuresInRow: 0,
+      };
     }
     case 'delivered': {
-      ctx.failures.delete(eventId);
-      resumeIfPaused(ctx, tenant, now);
-      await ctx.record({ kind: 'delivered', eventId }).catch(ignore);
-      ctx.counters.delivered += 1;
       const { status, correlationId, alreadyCredited } = verdict;
-      callHook(hooks, 'onDelivered', {
+      const info = {
         event: { ...event, attempts: total },
         status,
         correlationId,
         attempts: total,
         alreadyCredited,
-      });
-      return;
+      };
+      return {
+        outcome: { kind: 'delivered', eventId },
+        hook: { name: 'onDelivered', info },
+        tenant: RESUME,
+        failuresInRow: 0,
+      };
     }
     case 'park':
     case 'dead': {
-      resumeIfPaused(ctx, tenant, now);
-      const settled = await settle(
-        verdict.kind === 'park' ? 'parked' : 'dead',
-        verdict.answered,
-        verdict.failure,
-      );
-      const info = { event: settled, code: verdict.failure.code, message: verdict.failure.message };
-      callHook(hooks, verdict.kind === 'park' ? 'onParked' : 'onDead', info);
-      return;
+      const { failure } = verdict;
+      const settled = settle(verdict.kind === 'park' ? 'parked' : 'dead', verdict.answered, failure);
+      const info = { event: settled.event, code: failure.code, message: failure.message };
+      const name = verdict.kind === 'park' ? 'onParked' : 'onDead';
+      return { outcome: settled.outcome, hook: { name, info }, tenant: RESUME, failuresInRow: 0 };
     }
     case 'retry': {
-      const failures = (ctx.failures.get(eventId) ?? 0) + 1;
-      ctx.failures.set(eventId, failures);
+      const { options } = context;
+      const failuresInRow = context.failuresInRow + 1;
       // At least `retryDelayMs`, plus the client's full-jitter backoff on top: never a busy loop.
-      const { retryDelayMs: base, maxRetryDelayMs: max } = options;
-      let delayMs = base + backoffDelay(failures, { baseDelayMs: base, maxDelayMs: Math.max(0, max - base) });
+      const base = options.retryDelayMs;
+      const jitter = { baseDelayMs: base, maxDelayMs: Math.max(0, options.maxRetryDelayMs - base) };
+      let delayMs = base + backoffDelay(failuresInRow, jitter);
+      let tenant = RESUME;
       // No answer says nothing about a pause: keep probing slowly. Any answer means it is over.
-      if (tenant.state === 'paused' && !verdict.answered) delayMs = options.probeIntervalMs;
-      else resumeIfPaused(ctx, tenant, now);
-      const updated = await keep(verdict.failure, delayMs);
-      callHook(hooks, 'onRetry', {
-        event: updated,
-        code: verdict.failure.code,
-        message: verdict.failure.message,
-        delayMs,
-      });
-      return;
-    }
-    case 'pause-tenant': {
-      // The tenant's other events in flight get their own answers; none is sent again until a
-      // probe says the pause is over.
-      if (tenant.state === 'active') {
-        tenant.setState('paused', verdict.failure.code, now);
-        tenant.probeAt = options.monotonic() + options.probeIntervalMs;
-        callHook(hooks, 'onTenantPaused', { tenantId: tenant.tenantId, code: verdict.failure.code });
-      } else if (tenant.state === 'paused') {
-        tenant.probeAt = options.monotonic() + options.probeIntervalMs;
+      if (context.tenantState === 'paused' && !verdict.answered) {
+        delayMs = options.probeIntervalMs;
+        tenant = NONE;
       }
-      await keep(verdict.failure, 0);
-      return;
+      const kept = keep(verdict.failure, delayMs);
+      const { code, message } = verdict.failure;
+      const hook = { name: 'onRetry', info: { event: kept.event, code, message, delayMs } } as const;
+      return { outcome: kept.outcome, hook, tenant, failuresInRow };
     }
+    case 'pause-tenant':
     case 'stop-tenant': {
-      if (tenant.state !== 'stopped') await ctx.stopTenant(tenant, verdict.failure.code).catch(ignore);
-      await keep(verdict.failure, 0);
-      return;
+      // The tenant's other events in flight get their own answers; none is sent again until a
+      // probe says the pause is over, or the operator resumes the tenant.
+      const kind = verdict.kind === 'pause-tenant' ? 'pause' : 'stop';
+      const tenant = { kind, code: verdict.failure.code } as const;
+      return { outcome: keep(verdict.failure, 0).outcome, hook: undefined, tenant, failuresInRow: undefined };
     }
   }
-}
-
-function resumeIfPaused(ctx: OutboxContext, tenant: Tenant, now: number): void {
-  if (tenant.state !== 'paused') return;
-  tenant.setState('active', undefined, now);
-  callHook(ctx.options.hooks, 'onTenantResumed', { tenantId: tenant.tenantId });
-}
-
-function ignore(): undefined {
-  return undefined;
 }

@@ -14,9 +14,9 @@
  *   first row that touches it, the first that changes it), one hash aggregate instead of a search
  *   per row; the rows that can hold back a row in the window are all in the window, since they
  *   are older. Rows are then locked `FOR UPDATE SKIP LOCKED`, per tenant in `seq` order.
- * - Outcomes (`outbox_record`) ride with the claim that follows them: `outbox_claim` records
- *   the outcomes its caller passes before it weighs readiness, in the same statement and commit,
- *   so an answered event's successors are ready for that very claim.
+ * - An outcome (`record` in `outbox-sql.ts`) is written only while the row's `claimed_by` is
+ *   still the writer's, the owner the claim wrote: a process stopped past its lease, whose event
+ *   another process claimed meanwhile, writes nothing, and the outbox then reports nothing.
  * - Two claims on different snapshots (A's statement began before B's committed, or after):
  *   causal order still holds, because readiness only ever grows for a row between snapshots.
  *   (1) An earlier conflicting row counts whether it is claimed or not, so B's claim of row r1
@@ -41,7 +41,7 @@
  *   again within the service's dedup window is recognised; the store deletes them in batches.
  */
 import { crc32 } from '../outbox/crc32.js';
-import type { SchemaStep } from './schema/steps.js';
+import type { SchemaStep } from './schema/schema-step.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
 export const lockSpace = (s: string): number => crc32(new TextEncoder().encode(`${s}.outbox`)) | 0;
@@ -88,36 +88,9 @@ export const OUTBOX_SCHEMA_STEP: SchemaStep = {
   reason    text   NOT NULL,
   since     bigint NOT NULL
 )`,
-    // An attempt's outcome, counted only while this process still holds the claim, `delivered`
-    // too: a process that took the claim over (the lease ran out) may still have its own copy in
-    // flight, and later events about the same entity must wait for that answer as well. It
-    // records the outcome itself. Called by `outbox_claim` (the outcomes that ride with a claim)
-    // and on its own. plpgsql: its plan is cached for the connection.
-    `CREATE OR REPLACE FUNCTION ${s}.outbox_record(
-  p_owner text, p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
-) RETURNS void LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $fn$
-BEGIN
-  UPDATE ${s}.outbox u SET
-    state = CASE o.kind WHEN 'delivered' THEN 'delivered' ELSE coalesce(o.patch->>'state', u.state) END,
-    attempts = coalesce((o.patch->>'attempts')::integer, u.attempts),
-    first_attempt_at = CASE WHEN o.patch ? 'firstAttemptAt' THEN (o.patch->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
-    last_error = CASE WHEN o.patch ? 'lastError' THEN nullif(o.patch->'lastError', 'null'::jsonb) ELSE u.last_error END,
-    due_at = CASE o.kind
-      WHEN 'retry' THEN clock_timestamp() + o.delay_ms * interval '1 millisecond'
-      WHEN 'release' THEN '-infinity'::timestamptz
-      ELSE u.due_at END,
-    delivered_at = CASE o.kind WHEN 'delivered' THEN clock_timestamp() ELSE u.delivered_at END,
-    claimed_by = NULL,
-    claim_expires_at = NULL
-  FROM unnest(p_ids, p_kinds, p_patches, p_delays) AS o(event_id, kind, patch, delay_ms)
-  WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = p_owner;
-END
-$fn$`,
     `CREATE OR REPLACE FUNCTION ${s}.outbox_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
-  p_window integer, p_busy text[], p_busy_n integer[],
-  p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
+  p_window integer, p_busy text[], p_busy_n integer[]
 ) RETURNS SETOF ${s}.outbox LANGUAGE plpgsql
 -- One plan per connection, never re-planned per call (a custom plan for this statement costs
 -- about what running it does); the plan does not depend on the parameters' values.
@@ -131,12 +104,6 @@ DECLARE
   v_size integer := least(p_window, greatest(64, 2 * (p_limit + coalesce((SELECT sum(n) FROM unnest(p_busy_n) AS b(n)), 0)::integer)));
   v_found integer;
 BEGIN
-  -- The outcomes of this caller's answers that landed since its last write ride with the claim
-  -- that follows them: one statement and one commit instead of two, and events they held back
-  -- (their causal successors) are ready for this very claim.
-  IF cardinality(p_ids) > 0 THEN
-    PERFORM ${s}.outbox_record(p_owner, p_ids, p_kinds, p_patches, p_delays);
-  END IF;
   LOOP
   -- No lock between claimants: each caller says how many events of each tenant it already sends
   -- (p_busy, p_busy_n), and may take up to p_max_in_flight minus that. Why two claims computing

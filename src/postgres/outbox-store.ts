@@ -60,8 +60,9 @@ export function postgresStore(
   const owner = `outbox-${globalThis.crypto.randomUUID()}`;
   // Events this store claimed and has not recorded an outcome for.
   const held = new Set<string>();
-  // A claim whose answer was lost (the connection broke) may have committed: its rows are
-  // freed at the next claim instead of waiting for their lease.
+  // A claim or an outcome whose answer was lost (the connection broke) may have committed, or
+  // not: the next claim frees every claim of this store that it no longer sends, instead of
+  // leaving those events (and the ones they hold back) to wait for their lease.
   let claimsInDoubt = false;
   // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
   const idle = idleMarks(database, sql, owner);
@@ -137,15 +138,13 @@ export function postgresStore(
             Object.keys(request.inFlight ?? {}),
             Object.values(request.inFlight ?? {}),
           ];
-          const outcomes = request.outcomes ?? [];
-          claimed = await rows(sql.claim, [...params, ...outcomeParams(outcomes)]);
-          for (const outcome of outcomes) held.delete(outcome.eventId);
+          claimed = await rows(sql.claim, params);
           // Only a claim open to every tenant, by a store sending nothing, can tell that it has
           // nothing to do: one that still sends claims again as its answers come in.
           const busy = held.size > 0 || claimed.length > 0;
           if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
             // A row committed between that claim and the idle mark notified no one: look again.
-            claimed = await rows(sql.claim, [...params, ...outcomeParams([])]);
+            claimed = await rows(sql.claim, params);
             await idle.afterClaim(claimed.length > 0);
           }
         } catch (err) {
@@ -164,9 +163,20 @@ export function postgresStore(
 
     record: (outcomes: readonly ClaimOutcome[]) =>
       run('record', async () => {
-        if (outcomes.length === 0) return;
-        await database.query(sql.record, [owner, ...outcomeParams(outcomes)]);
+        if (outcomes.length === 0) return [];
+        // The outbox is done with these events either way: what this write leaves claimed (it
+        // failed) is freed by the next claim.
         for (const outcome of outcomes) held.delete(outcome.eventId);
+        try {
+          const { rows: written } = await database.query<{ event_id: string }>(sql.record, [
+            owner,
+            ...outcomeParams(outcomes),
+          ]);
+          return written.map((row) => row.event_id);
+        } catch (err) {
+          claimsInDoubt = true;
+          throw err;
+        }
       }),
 
     update: (eventId: string, patch: EventPatch) =>
@@ -252,7 +262,7 @@ export function postgresStore(
   };
 }
 
-/** Outcomes as the four arrays `outbox_record` takes: event ids, kinds, patches, retry delays. */
+/** Outcomes as the four arrays `record` takes: event ids, kinds, patches, retry delays. */
 function outcomeParams(outcomes: readonly ClaimOutcome[]): unknown[] {
   return [
     outcomes.map((outcome) => outcome.eventId),

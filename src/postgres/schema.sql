@@ -64,31 +64,9 @@ CREATE TABLE IF NOT EXISTS "loyalty".outbox_tenant_stops (
   reason    text   NOT NULL,
   since     bigint NOT NULL
 );
-CREATE OR REPLACE FUNCTION "loyalty".outbox_record(
-  p_owner text, p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
-) RETURNS void LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $fn$
-BEGIN
-  UPDATE "loyalty".outbox u SET
-    state = CASE o.kind WHEN 'delivered' THEN 'delivered' ELSE coalesce(o.patch->>'state', u.state) END,
-    attempts = coalesce((o.patch->>'attempts')::integer, u.attempts),
-    first_attempt_at = CASE WHEN o.patch ? 'firstAttemptAt' THEN (o.patch->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
-    last_error = CASE WHEN o.patch ? 'lastError' THEN nullif(o.patch->'lastError', 'null'::jsonb) ELSE u.last_error END,
-    due_at = CASE o.kind
-      WHEN 'retry' THEN clock_timestamp() + o.delay_ms * interval '1 millisecond'
-      WHEN 'release' THEN '-infinity'::timestamptz
-      ELSE u.due_at END,
-    delivered_at = CASE o.kind WHEN 'delivered' THEN clock_timestamp() ELSE u.delivered_at END,
-    claimed_by = NULL,
-    claim_expires_at = NULL
-  FROM unnest(p_ids, p_kinds, p_patches, p_delays) AS o(event_id, kind, patch, delay_ms)
-  WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = p_owner;
-END
-$fn$;
 CREATE OR REPLACE FUNCTION "loyalty".outbox_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
-  p_window integer, p_busy text[], p_busy_n integer[],
-  p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
+  p_window integer, p_busy text[], p_busy_n integer[]
 ) RETURNS SETOF "loyalty".outbox LANGUAGE plpgsql
 -- One plan per connection, never re-planned per call (a custom plan for this statement costs
 -- about what running it does); the plan does not depend on the parameters' values.
@@ -102,12 +80,6 @@ DECLARE
   v_size integer := least(p_window, greatest(64, 2 * (p_limit + coalesce((SELECT sum(n) FROM unnest(p_busy_n) AS b(n)), 0)::integer)));
   v_found integer;
 BEGIN
-  -- The outcomes of this caller's answers that landed since its last write ride with the claim
-  -- that follows them: one statement and one commit instead of two, and events they held back
-  -- (their causal successors) are ready for this very claim.
-  IF cardinality(p_ids) > 0 THEN
-    PERFORM "loyalty".outbox_record(p_owner, p_ids, p_kinds, p_patches, p_delays);
-  END IF;
   LOOP
   -- No lock between claimants: each caller says how many events of each tenant it already sends
   -- (p_busy, p_busy_n), and may take up to p_max_in_flight minus that. Why two claims computing

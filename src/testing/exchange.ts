@@ -6,7 +6,7 @@
  */
 export interface EmulatorRequest {
   method: string;
-  /** The URL's path, as `new URL(...).pathname` gives it (normalised, still percent-encoded). */
+  /** The URL's path, as `new URL(...).pathname` gives it (normalized, still percent-encoded). */
   pathname: string;
   /** The query string with its `?`, or `''`. */
   search: string;

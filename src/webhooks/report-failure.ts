@@ -1,3 +1,4 @@
+import { callHook } from '../contract/call-hook.js';
 import { errorResponse, type ReceiverResponse } from './answers.js';
 import type { WebhookErrorCode } from './receiver-error-codes.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
@@ -18,15 +19,7 @@ export function report(
   scope: FailureScope,
   status: number,
 ): void {
-  if (!onError) return;
-  try {
-    const result: unknown = onError(error, { ...scope, status });
-    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
-      (result as PromiseLike<unknown>).then(undefined, () => {});
-    }
-  } catch {
-    // onError is for logging; a failing logger must not turn into a different answer.
-  }
+  callHook(onError, error, { ...scope, status });
 }
 
 /** Builds the error answer for `code` and tells `onError` about `error`. */

@@ -1,4 +1,5 @@
-import { SCHEMA_STEPS, type SchemaStep } from './steps.js';
+import type { SchemaStep } from './schema-step.js';
+import { SCHEMA_STEPS } from './steps.js';
 
 /** Creates the schema and the table that records which steps ran. */
 export const preambleStatements = (s: string): string[] => [

@@ -4,18 +4,10 @@
  * rendered for schema `loyalty`. To change the schema, append a step (never edit one that has
  * shipped), then rewrite the shipped file with
  * `UPDATE_SCHEMA_SQL=1 npx vitest run test/postgres/schema-file.test.ts` (the test fails while
- * `src/postgres/schema.sql` differs from these steps).
- *
- * `s` is the quoted schema name (`"loyalty"`). Each statement is one SQL statement (postgres.js
- * runs one statement per query) and must be idempotent where it can be (`IF NOT EXISTS`).
+ * `src/postgres/schema.sql` differs from these steps). What a step holds: `schema-step.ts`.
  */
 import { OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
-
-export interface SchemaStep {
-  readonly version: number;
-  readonly description: string;
-  statements(s: string): readonly string[];
-}
+import type { SchemaStep } from './schema-step.js';
 
 export const SCHEMA_STEPS: readonly SchemaStep[] = [
   {
