@@ -1,20 +1,31 @@
 /**
  * `loyalty-partner-sdk/webhooks` under the `node` export condition: every name of the Web build
  * (`src/webhooks/index.ts`), with receivers that verify `X-Signature` with Node's crypto, which
- * answers synchronously where Web Crypto answers with a promise per MAC. Names exported here
- * shadow the star re-export, as in `platform-node/index.ts`.
+ * answers synchronously where Web Crypto answers with a promise per MAC, and validate envelopes
+ * with schemas zod compiles (`compiled-envelopes.ts`), which edge runtimes may forbid. Names
+ * exported here shadow the star re-export, as in `platform-node/index.ts`.
  *
  * @packageDocumentation
  */
 import { createReceiverWith } from '../webhooks/create-receiver.js';
-import { type ReceiverBuild, WEB_BUILD } from '../webhooks/receiver-build.js';
+import type { ReceiverBuild } from '../webhooks/receiver-build.js';
 import type { ReceiverOptions } from '../webhooks/receiver-options.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { verifySignature } from './signature.js';
 
 export * from '../webhooks/index.js';
 
-const NODE_BUILD: ReceiverBuild = { ...WEB_BUILD, verify: verifySignature };
+const NODE_BUILD: ReceiverBuild = {
+  verify: verifySignature,
+  // Loaded on the first verified delivery, as in the Web build: zod stays off the import path.
+  async loadParser() {
+    const [{ parseDelivery }, { compiledEnvelopeSchema }] = await Promise.all([
+      import('../webhooks/parse-delivery.js'),
+      import('./compiled-envelopes.js'),
+    ]);
+    return (rawBody) => parseDelivery(rawBody, compiledEnvelopeSchema);
+  },
+};
 
 /**
  * Creates a webhook receiver, as the Web build's `createReceiver` does (same options, same
