@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (after `npm run build`): runs every comparison against the built package,
  * each in a fresh process (no JIT state or heap carried from one to the next), prints one
- * Markdown table per comparison and a PASS/SHORT line per goal, and writes everything to
+ * Markdown table per comparison and a PASS/FAIL line per goal, and writes everything to
  * `bench/results/latest.json`. `node bench/run.mjs signature client` runs a subset, unsaved.
  */
 import { fork } from 'node:child_process';
@@ -76,7 +76,7 @@ function table(section) {
 function goalLine({ goal, value, target, unit, pass }) {
   const shown =
     unit === 'x' ? `${value.toFixed(2)}x` : `${number(value, unit === '/s' ? 'ops/s' : unit)}${unit}`;
-  return `| ${pass ? 'PASS' : 'SHORT'} | ${goal} | ${shown} | ${target} |`;
+  return `| ${pass ? 'PASS' : 'FAIL'} | ${goal} | ${shown} | ${target} |`;
 }
 
 /** Runs one comparison in a child process and returns what its `run()` resolved to. */

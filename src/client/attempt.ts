@@ -92,7 +92,7 @@ export async function attempt(
   let headers = call.headers;
   if (call.signed) {
     const signature = ctx.sign(call.body ?? EMPTY, options.secrets, ctx.clock.unixSeconds());
-    // Awaited only when it is a promise: the Node build's hot path stays free of a microtask.
+    // Awaited only when it is a promise: the Node build signs synchronously.
     headers = { ...headers, 'x-signature': typeof signature === 'string' ? signature : await signature };
   }
   const { onRequest, onResponse } = options.hooks;

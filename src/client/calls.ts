@@ -1,7 +1,7 @@
+import { v4 as uuidV4 } from 'uuid';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import { RETRY_WINDOW_MS } from '../contract/limits.js';
 import type { InboundEnvelope } from '../contract/schemas/envelope.js';
-import { uuidV4 } from '../contract/uuid.js';
 import type { Call } from './attempt.js';
 import type { ResolvedOptions } from './normalize-options.js';
 

@@ -50,7 +50,6 @@ export class LoyaltyClient {
   readonly #headers: Record<string, string>;
   readonly #events: calls.EventRoute;
   readonly #closer = new AbortController();
-  readonly #parsePayload: NonNullable<ClientPlatform['parsePayload']>;
   #closing: Promise<void> | undefined;
 
   constructor(options: LoyaltyClientOptions) {
@@ -61,6 +60,7 @@ export class LoyaltyClient {
       timeoutMs: resolved.timeoutMs,
       maxResponseBytes: resolved.maxResponseBytes,
       closed: this.#closer.signal,
+      logger: resolved.telemetry.logger,
     };
     this.#ctx = {
       options: resolved,
@@ -76,7 +76,6 @@ export class LoyaltyClient {
     };
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
     this.#events = calls.eventRoute(resolved, this.#headers);
-    this.#parsePayload = platform.parsePayload ?? parsePayload;
     platform.allowManyListeners?.(this.#closer.signal);
   }
 
@@ -188,8 +187,8 @@ export class LoyaltyClient {
     const now = this.#ctx.clock.now();
     // The envelope's fields one by one, not a rest and a spread of `options`: two objects fewer per event.
     const { eventId, occurredAt, correlationId, entityId } = options;
-    // createEnvelope's steps, with the platform's payload validator (compiled on Node).
-    const envelope = envelopeOf(eventType, this.#parsePayload(eventType, payload), {
+    // createEnvelope's steps, with `now` from the corrected clock.
+    const envelope = envelopeOf(eventType, parsePayload(eventType, payload), {
       eventId,
       occurredAt: occurredAt ?? new Date(now),
       correlationId,

@@ -1,5 +1,3 @@
-import type { InboundEventType } from '../contract/event-types.js';
-import type { PayloadOf } from '../contract/schemas/envelope.js';
 import { signWithAsync } from '../signature/sign.js';
 import { webCryptoHmac } from '../signature/web-crypto-hmac.js';
 import type { Signer } from './attempt.js';
@@ -16,11 +14,6 @@ export interface ClientPlatform {
   createTransport(settings: TransportSettings): Transport;
   sign: Signer;
   runtime(): string;
-  /**
-   * Validates a payload for `send`, refusing exactly what the contract's `parsePayload` refuses,
-   * in the same words. Default: `parsePayload`; the Node build's is compiled (faster).
-   */
-  parsePayload?<T extends InboundEventType>(eventType: T, payload: unknown): PayloadOf<T>;
   /**
    * Lets `signal` carry one abort listener per call in flight. Node warns past 10 listeners on
    * an `AbortSignal` (MaxListenersExceededWarning); the client's own signal, which `close()`

@@ -1,3 +1,5 @@
+import type { Logger } from '../telemetry/logger.js';
+
 /** One HTTP attempt, as the client core hands it to a transport. */
 export interface TransportRequest {
   method: string;
@@ -41,6 +43,8 @@ export interface Transport {
 
 /** What a build gives the transport factory. */
 export interface TransportSettings {
+  /** The client's logger, for what a transport must tell once (e.g. the Node build's fallback to fetch). */
+  logger?: Logger | undefined;
   /** Most sockets to keep open to the service. */
   connections: number;
   /** Time one attempt may take, from the moment it is handed over to the last byte of the answer. */

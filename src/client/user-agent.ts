@@ -1,14 +1,4 @@
-/**
- * The SDK version, sent in every `User-Agent`. Kept in this one constant; a test checks it
- * against package.json so a release cannot forget it.
- *
- * @example
- * ```ts
- * import { SDK_VERSION } from 'loyalty-partner-sdk';
- * console.log(`loyalty-partner-sdk ${SDK_VERSION}`);
- * ```
- */
-export const SDK_VERSION = '0.1.0';
+import { SDK_VERSION } from '../contract/sdk-version.js';
 
 /** `loyalty-partner-sdk/<version> <runtime>`, e.g. `loyalty-partner-sdk/0.1.0 node/20.19.0`. */
 export function userAgent(runtime: string): string {

@@ -1,8 +1,8 @@
+import { v7 } from 'uuid';
 import { LoyaltyValidationError } from './errors.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { type Envelope, type PayloadInput, type PayloadOf, SCHEMA_VERSION } from './schemas/envelope.js';
 import { guid, utcTimestamp, uuidV7 } from './schemas/primitives.js';
-import { uuidV7 as newUuidV7 } from './uuid.js';
 import { parsePayload } from './validate.js';
 
 /** Envelope fields a caller may set; everything else is derived. */
@@ -18,7 +18,8 @@ export interface EnvelopeOptions {
 }
 
 /**
- * A new UUID version 7 event id. Ids made in the same millisecond still sort in creation order.
+ * A new UUID version 7 event id (the `uuid` package's `v7`). Ids of one process sort in creation
+ * order, also within one millisecond and when the clock steps back.
  *
  * @example
  * ```ts
@@ -27,7 +28,7 @@ export interface EnvelopeOptions {
  * ```
  */
 export function newEventId(): string {
-  return newUuidV7();
+  return v7();
 }
 
 /**
@@ -55,9 +56,9 @@ export function createEnvelope<T extends EventType>(
 }
 
 /**
- * `createEnvelope` after its first step, for a payload already parsed by `parsePayload` or by a
- * faster validator that refuses exactly what it refuses (the Node client's compiled one).
- * Internal: not exported from the package.
+ * `createEnvelope` after its first step, for a payload already parsed by `parsePayload` (the
+ * client and the outbox parse first, then build with their own clock). Internal: not exported
+ * from the package.
  */
 export function envelopeOf<T extends EventType>(
   eventType: T,

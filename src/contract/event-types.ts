@@ -292,8 +292,7 @@ export const EVENT_TYPES = {
 
 const eventTypeSet: ReadonlySet<string> = new Set(EVENT_TYPE_NAMES);
 // One set per direction: a receiver asks on every delivery, with an eventType fresh from
-// JSON.parse, and `EVENT_TYPES[value].direction` after the set's lookup cost 0.15 to 0.3 µs more
-// per call than one lookup here (interleaved, 3 runs).
+// JSON.parse, and one lookup answers it.
 const inboundSet: ReadonlySet<string> = new Set(INBOUND_EVENT_TYPES);
 const outboundSet: ReadonlySet<string> = new Set(OUTBOUND_EVENT_TYPES);
 

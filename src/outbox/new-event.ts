@@ -6,8 +6,8 @@ import {
   LoyaltyValidationError,
   type PayloadInput,
 } from '../contract/index.js';
+import { parsePayload } from '../contract/validate.js';
 import { sealValidated } from '../contract/validated-envelopes.js';
-import { parsePayloadCompiled } from '../platform-node/compiled-payloads.js';
 import type { EnqueueOptions } from './outbox-api.js';
 import type { StoredEvent } from './store.js';
 
@@ -29,8 +29,7 @@ export function newEvent<T extends InboundEventType>(
   }
   assertInboundEventType(eventType);
   // Validated here once: sealed (frozen), the client sends it without parsing it again.
-  // createEnvelope's steps with the Node client's compiled payload check (same refusals, faster).
-  const parsed = parsePayloadCompiled(eventType, payload);
+  const parsed = parsePayload(eventType, payload);
   const envelope = sealValidated(envelopeOf(eventType, parsed, envelopeOptions) as InboundEnvelope);
   return {
     eventId: envelope.eventId,

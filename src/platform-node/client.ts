@@ -1,16 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { LoyaltyClient as CoreLoyaltyClient } from '../client/loyalty-client.js';
 import type { ClientPlatform } from '../client/platform.js';
-import { parsePayloadCompiled } from './compiled-payloads.js';
+import { createNodeTransport } from './node-transport.js';
 import { signPayload } from './signature.js';
-import { createUndiciTransport } from './undici-transport.js';
 
-/** Node build: undici with its own keep-alive agent, and Node's OpenSSL HMAC. */
+/** Node build: undici with its own keep-alive agent (else the runtime's fetch), and Node's HMAC. */
 const nodePlatform: ClientPlatform = {
-  createTransport: createUndiciTransport,
+  createTransport: createNodeTransport,
   sign: (body, secrets, timestamp) => signPayload(body, secrets, { timestamp }),
   runtime: () => `node/${process.versions.node}`,
-  parsePayload: parsePayloadCompiled,
   // 0: no limit. Each listener is removed as its wait or call ends (client/abort.ts), so none leak.
   allowManyListeners: (signal) => setMaxListeners(0, signal),
 };

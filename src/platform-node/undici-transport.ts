@@ -38,36 +38,27 @@ function headerReader(headers: Headers): TransportResponse['headers'] {
   };
 }
 
+/** A keep-alive undici `Agent` with at most `connections` sockets, undici loaded first. */
+export async function createUndiciAgent(settings: Pick<TransportSettings, 'connections'>): Promise<Agent> {
+  const { Agent } = await import('undici');
+  return new Agent({
+    connections: settings.connections,
+    keepAliveTimeout: UNDICI_DEFAULTS.keepAliveTimeoutMs,
+    keepAliveMaxTimeout: UNDICI_DEFAULTS.keepAliveMaxTimeoutMs,
+    connect: { timeout: UNDICI_DEFAULTS.connectTimeoutMs },
+  });
+}
+
 /**
- * The Node transport: `agent.request()` over one keep-alive undici `Agent` per client, at most
- * `connections` sockets. `timeoutMs` bounds each attempt from the moment it is handed over
- * (waiting for a free socket and connecting included) to the last byte of the answer, through
- * one signal per attempt; the body is read chunk by chunk and destroyed (which closes the
- * socket) past `maxResponseBytes`.
- *
- * undici is imported on the first request, not when the package is: it is most of the root
- * entry's import cost (about 80 ms in a fresh process), which a receiver, a CLI command or a
- * serverless start that never sends would otherwise pay.
+ * The Node transport: `agent.request()` over one keep-alive undici `Agent` per client.
+ * `timeoutMs` bounds each attempt from the moment it is handed over (waiting for a free socket
+ * and connecting included) to the last byte of the answer, through one signal per attempt; the
+ * body is read chunk by chunk and destroyed (which closes the socket) past `maxResponseBytes`.
  */
-export function createUndiciTransport(settings: TransportSettings): Transport {
+export function createUndiciTransport(dispatcher: Agent, settings: TransportSettings): Transport {
   const { timeoutMs, maxResponseBytes } = settings;
-  let agent: Promise<Agent> | undefined;
-  const agentOf = (): Promise<Agent> => {
-    agent ??= import('undici').then(
-      ({ Agent }) =>
-        new Agent({
-          connections: settings.connections,
-          keepAliveTimeout: UNDICI_DEFAULTS.keepAliveTimeoutMs,
-          keepAliveMaxTimeout: UNDICI_DEFAULTS.keepAliveMaxTimeoutMs,
-          connect: { timeout: UNDICI_DEFAULTS.connectTimeoutMs },
-        }),
-    );
-    return agent;
-  };
   return {
     async request(request: TransportRequest): Promise<TransportResponse> {
-      // Loading undici (once per process) is not the service's time: the clock starts after it.
-      const dispatcher = await agentOf();
       const { closed } = settings;
       request.signal.throwIfAborted();
       closed.throwIfAborted();
@@ -116,7 +107,7 @@ export function createUndiciTransport(settings: TransportSettings): Transport {
       }
     },
     async close() {
-      if (agent) await (await agent).close();
+      await dispatcher.close();
     },
   };
 }

@@ -1,11 +1,9 @@
 /**
  * `loyalty-partner-sdk/webhooks` under the `node` export condition: every name of the Web build
- * (`src/webhooks/index.ts`), with receivers that verify `X-Signature` with Node's crypto. Web
- * Crypto only signs asynchronously, through a job on another thread; the synchronous OpenSSL
- * HMAC makes `receiver.handle` about three times faster per delivery (`npm run bench`), and
- * zod compiles the envelope schemas, which edge runtimes may forbid (see compiled-envelopes.ts);
- * both are loaded with the first delivery, not at import.
- * Names exported here shadow the star re-export, as in `platform-node/index.ts`.
+ * (`src/webhooks/index.ts`), with receivers that verify `X-Signature` with Node's crypto, which
+ * answers synchronously where Web Crypto answers with a promise per MAC, and validate envelopes
+ * with schemas zod compiles (`compiled-envelopes.ts`), which edge runtimes may forbid. Names
+ * exported here shadow the star re-export, as in `platform-node/index.ts`.
  *
  * @packageDocumentation
  */

@@ -24,10 +24,8 @@ export {
 /**
  * The verification, written once for both kinds of HMAC: everything up to the MACs here, the
  * comparison and the clock in {@link conclude}; the async path only awaits the MACs in between.
- * `conclude` is passed as a plain function rather than built as a closure per call: this is
- * the Node hot path, measured against a bare createHmac loop. Whatever comes with a request
- * (header, body) or from configuration (secrets, options) only ever gives a
- * SignatureVerificationError, whatever its type.
+ * Whatever comes with a request (header, body) or from configuration (secrets, options) only
+ * ever gives a SignatureVerificationError, whatever its type.
  */
 function verifyCore<Text, M, R>(
   hmac: MacEngine<Text, M>,

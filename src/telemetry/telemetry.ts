@@ -1,4 +1,4 @@
-import { SDK_VERSION } from '../client/user-agent.js';
+import { SDK_VERSION } from '../contract/sdk-version.js';
 import { globalMeterProvider, globalTracerProvider } from './global-otel.js';
 import { isLogger, type Logger } from './logger.js';
 import type { MeterLike, MeterProviderLike, TracerLike, TracerProviderLike } from './otel-types.js';

@@ -2,7 +2,7 @@ import { LoyaltyClient, LoyaltyNetworkError } from 'loyalty-partner-sdk';
 import { delay, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SDK_VERSION } from '../../src/client/user-agent.js';
+import { SDK_VERSION } from '../../src/contract/sdk-version.js';
 // The Web build's entry (what browsers, kiosks and edge runtimes resolve `loyalty-partner-sdk` to).
 import { LoyaltyClient as WebLoyaltyClient } from '../../src/index.js';
 import { API_KEY, invoice, SECRET } from './support/client-fixture.js';

@@ -8,8 +8,8 @@ import {
   LoyaltyValidationError,
 } from 'loyalty-partner-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SDK_VERSION } from '../../src/client/user-agent.js';
 import { parseInboundEnvelope } from '../../src/contract/index.js';
+import { SDK_VERSION } from '../../src/contract/sdk-version.js';
 import { API_KEY, clientFor, invoice, SECRET } from './support/client-fixture.js';
 import {
   fail,

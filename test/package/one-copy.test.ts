@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsumerProject, createConsumerProject, packageRoot as root } from './consumer-project.js';
 
-// The layered build (tsup.config.ts) bundles each module of src/ into exactly one file of dist/,
-// per format. These probes load every entry into one process and check what that promises: a
+// The build (tsup.config.ts, with code splitting) bundles each module of src/ into exactly one
+// file of dist/, per format. These probes load every entry into one process and check what that promises: a
 // name two entries export is the same value, and every error class extends the root's
 // `LoyaltyError`, so `instanceof` holds whichever entry threw and whichever caught.
 let consumer: ConsumerProject;
@@ -30,8 +30,8 @@ const MORE = ['testing', 'postgres', 'redis'];
 const FILES = ['index.node', 'signature.node', 'webhooks.node', 'index', 'signature', 'webhooks'];
 const ADAPTERS = ['node', 'express', 'next', 'fetch', 'fastify', 'koa', 'outbox', ...MORE];
 
-// What the Node build of an entry replaces in its Web build (Node HMAC, undici, compiled checks).
-const NODE_VARIANTS = ['LoyaltyClient', 'createEnvelope', 'signPayload', 'verifySignature', 'createReceiver'];
+// What the Node build of an entry replaces in its Web build (Node HMAC, undici).
+const NODE_VARIANTS = ['LoyaltyClient', 'signPayload', 'verifySignature', 'createReceiver'];
 
 /** Program text: compares the modules `mods` (an object of loaded entries) and prints findings. */
 const compare = `
@@ -76,7 +76,7 @@ describe('one copy of each class and function across entries', () => {
 });
 
 describe('every file of dist/', () => {
-  // Internal layers and lazy loads included: an import of a name a layer does not export fails
+  // Shared chunks and lazy loads included: an import of a name a chunk does not export fails
   // here at link time in ESM, instead of reading `undefined` in CommonJS.
   const built = readdirSync(join(root, 'dist')).filter(
     (file) => /\.c?js$/.test(file) && !file.startsWith('cli.'),
@@ -94,7 +94,7 @@ describe('every file of dist/', () => {
   it('loads as CommonJS, each file requiring only CommonJS files', () => {
     const files = built.filter((file) => file.endsWith('.cjs'));
     expect(files.length).toBeGreaterThan(20);
-    // Where Node can require ESM, a `.cjs` loading a `.js` layer would pass and load a second copy.
+    // Where Node can require ESM, a `.cjs` loading a `.js` chunk would pass and load a second copy.
     const esmLoads = files.filter((file) =>
       /(require|import)\('\.\/[^']+\.js'\)/.test(readFileSync(join(root, 'dist', file), 'utf8')),
     );

@@ -77,7 +77,7 @@ describe('createReceiver of the Node build', () => {
   });
 });
 
-describe('the Node build, whose envelope schemas zod compiles, and the Web build, whose schemas it interprets', () => {
+describe('the Node build (Node HMAC) and the Web build (Web Crypto)', () => {
   /** Everything a receiver of `createReceiver` says and hands over for one delivery. */
   async function receive(
     createReceiver: typeof nodeCreateReceiver,

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { v7 as uuidV7 } from 'uuid';
 import { MAX_BATCH_ITEMS } from '../../contract/index.js';
-import { uuidV7 } from '../../contract/uuid.js';
 import { parseCommandArgs } from '../args.js';
 import { CsvSyntaxError } from '../backfill/csv.js';
 import { createProgress } from '../backfill/progress.js';
