@@ -97,7 +97,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   });
   const faults = new FaultInjector();
   const log = new RequestLog(config.historyLimit);
-  const cache = new ResponseCache(serviceNow, config.historyLimit, log);
+  const cache = new ResponseCache(serviceNow, config.historyLimit);
   let latencyMs = config.latencyMs;
   let faultPlan: FaultOptions | null = null;
   const hung = new Set<() => void>();

@@ -3,10 +3,9 @@ import { EmulatorError } from '../emulator-error.js';
 import type { EmulatorRequest, EmulatorResponse } from '../exchange.js';
 import type { FaultOptions } from '../faults.js';
 import type { IntegrationStatus } from '../merchant.js';
-import type { MerchantOptions, MerchantStore } from '../merchant-store.js';
-import type { RequestLog } from '../request-log.js';
+import type { MerchantOptions } from '../merchant-store.js';
 import type { RuleChange } from '../rules.js';
-import type { Delivery } from '../webhook-dispatcher.js';
+import type { ControlDeps } from './control-deps.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { dashboardState } from './dashboard-state.js';
 
@@ -16,18 +15,6 @@ import { dashboardState } from './dashboard-state.js';
  * `loyalty-partner merchant`, `ship`, `faults` and `latency` commands call). Never a partner path.
  */
 export const CONTROL_BASE_PATH = '/__emulator';
-
-/** What the control interface reaches: the emulator's public API, plus what only a dashboard reads. */
-export interface ControlDeps {
-  emulator: Emulator;
-  store: MerchantStore;
-  recentDeliveries: (count: number) => Delivery[];
-  log: RequestLog;
-  cacheSize: () => number;
-  shipped: () => string[];
-  faults: () => FaultOptions | null;
-  latencyMs: () => number;
-}
 
 /** Whether a request is for the control interface rather than a partner endpoint. */
 export const isControlPath = (pathname: string): boolean =>
