@@ -8,6 +8,7 @@ import type { RuleChange } from '../rules.js';
 import type { ControlDeps } from './control-deps.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { dashboardState } from './dashboard-state.js';
+import { controlRefusal } from './request-guard.js';
 
 /**
  * The path the running emulator reserves for itself: the dashboard page at `/__emulator/`, its
@@ -79,6 +80,8 @@ async function bodyOf<T>(request: EmulatorRequest): Promise<T> {
 
 /** Answers one request under `/__emulator`: the page, the state, or an action. */
 export async function handleControl(request: EmulatorRequest, deps: ControlDeps): Promise<EmulatorResponse> {
+  const refused = controlRefusal(request, deps.allowedHosts());
+  if (refused) return refused;
   const path = request.pathname.slice(CONTROL_BASE_PATH.length).replace(/\/+$/, '');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   try {

@@ -14,4 +14,6 @@ export interface ControlDeps {
   shipped: () => string[];
   faults: () => FaultOptions | null;
   latencyMs: () => number;
+  /** Host names the control interface answers besides localhost and IP addresses. */
+  allowedHosts: () => readonly string[];
 }
