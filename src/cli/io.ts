@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { UsageError } from './exit-codes.js';
 
 /** The process surface a command touches, injectable so tests can drive commands in-process. */
@@ -43,42 +43,73 @@ export function createStyle(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout') {
 /** The style helpers of `createStyle`. */
 export type Style = ReturnType<typeof createStyle>;
 
-/** Reads a file, or standard input for `-`, as the exact bytes (never decoded: signatures cover bytes). */
-export async function readInput(io: CliIo, path: string): Promise<Uint8Array> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin)
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks);
-  }
+/** How many bytes `send --payload`, `sign` and `verify` read at most by default (`--max-bytes`): 1 MiB. */
+export const INPUT_LIMIT_BYTES = 1024 * 1024;
+
+/** How many bytes a `--secret-file` may hold: 64 KiB, room for hundreds of secrets. */
+export const SECRET_FILE_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Reads a file, or standard input for `-`, as the exact bytes (never decoded: signatures cover
+ * bytes), stopping with a clear error past `limit` bytes: `/dev/zero` or a wrong path must not
+ * fill the memory. `flag` names how to raise the limit, when one can.
+ */
+export async function readInput(
+  io: CliIo,
+  path: string,
+  limit = INPUT_LIMIT_BYTES,
+  flag = '--max-bytes',
+): Promise<Uint8Array> {
+  const name = path === '-' ? 'standard input' : path;
+  const chunks: Buffer[] = [];
+  let total = 0;
   try {
-    return await readFile(path);
+    const source = path === '-' ? io.stdin : createReadStream(path);
+    for await (const chunk of source) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      total += bytes.length;
+      if (total > limit)
+        throw new UsageError(
+          `${name} is larger than ${limit.toLocaleString('en-US')} bytes: ${flag === '' ? 'is it the right file?' : `pass ${flag} <bytes> to read more`}`,
+        );
+      chunks.push(bytes);
+    }
   } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
+  return Buffer.concat(chunks);
 }
 
 /**
  * The signing secret(s), from `--secret-file` (one per line, for rotation) or an environment
  * variable. Secrets are never taken on the command line, where `ps` and shell history keep them,
- * and never printed.
+ * and never printed. In a file, lines end with LF or CRLF and the final line break is optional;
+ * a space, a tab or a stray carriage return around a secret is refused, never signed with: it
+ * would silently make every signature differ from the service's.
  */
 export async function readSecrets(
   io: CliIo,
   options: { secretFile?: string | undefined; secretEnv?: string | undefined },
 ): Promise<string[]> {
   if (options.secretFile !== undefined) {
-    const text = Buffer.from(await readInput(io, options.secretFile)).toString('utf8');
+    const file = options.secretFile;
+    const text = Buffer.from(await readInput(io, file, SECRET_FILE_LIMIT_BYTES, '')).toString('utf8');
     const lines = text.split(/\r?\n/);
-    // A line of spaces is no secret: signing or verifying under it would accept what anyone can sign.
-    const blank = lines.findIndex((line) => line.length > 0 && !/\S/.test(line));
-    if (blank >= 0) {
-      throw new UsageError(
-        `line ${blank + 1} of ${options.secretFile} is blank (whitespace only): a secret must have other characters; remove the line`,
-      );
+    if (lines.at(-1) === '') lines.pop();
+    for (const [index, line] of lines.entries()) {
+      // A line of spaces is no secret: signing or verifying under it would accept what anyone can sign.
+      if (line.length > 0 && !/\S/.test(line))
+        throw new UsageError(
+          `line ${index + 1} of ${file} is blank (whitespace only): a secret must have other characters; remove the line`,
+        );
+      if (line !== line.trim())
+        throw new UsageError(
+          `line ${index + 1} of ${file} has whitespace before or after the secret (a space, a tab or a carriage return): remove it, it would change every signature`,
+        );
     }
     const secrets = lines.filter((line) => line.length > 0);
-    if (secrets.length === 0) throw new UsageError(`${options.secretFile} holds no secret (one per line)`);
+    if (secrets.length === 0) throw new UsageError(`${file} holds no secret (one per line)`);
     return secrets;
   }
   const name = options.secretEnv ?? 'LOYALTY_SIGNING_SECRET';

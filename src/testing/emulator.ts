@@ -97,7 +97,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   });
   const faults = new FaultInjector();
   const log = new RequestLog(config.historyLimit);
-  const cache = new ResponseCache(serviceNow, config.historyLimit, log);
+  const cache = new ResponseCache(serviceNow, config.historyLimit);
   let latencyMs = config.latencyMs;
   let faultPlan: FaultOptions | null = null;
   const hung = new Set<() => void>();
@@ -125,6 +125,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       shipped: () => [...shipped],
       faults: () => faultPlan,
       latencyMs: () => latencyMs,
+      allowedHosts: () => allowedHosts,
     });
   const transport: EmulatorTransport = {
     async handle(request, basePath) {
@@ -140,6 +141,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       }),
   };
   let server: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  let allowedHosts: readonly string[] = [];
 
   emulator = {
     ...actions,
@@ -169,7 +171,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
     async listen(listenOptions) {
       if (closed) throw new EmulatorError('INVALID_OPERATION', 'This emulator is closed');
-      server ??= await startHttpServer(transport, listenOptions);
+      if (!server) {
+        // The name it was asked to listen on is its own, e.g. `--host emulator` in a container.
+        const host = listenOptions?.host;
+        allowedHosts = [...(listenOptions?.allowedHosts ?? []), ...(host ? [host] : [])];
+        server = await startHttpServer(transport, listenOptions);
+      }
       return { url: server.url };
     },
     async close() {

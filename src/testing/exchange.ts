@@ -1,7 +1,7 @@
 /**
  * The one shape of a request and an answer inside the emulator. The node server builds it
- * straight from `node:http` (no Web `Request`/`Response` per request: building them was most of
- * the emulator's cost under load); `emulator.fetch` and msw adapt their Web objects to it here.
+ * straight from `node:http`, with no Web `Request`/`Response` per request; `emulator.fetch` and
+ * msw adapt their Web objects to it here.
  * Every route, the partner endpoints and the control interface alike, sees only this shape.
  */
 export interface EmulatorRequest {

@@ -33,6 +33,13 @@ export interface ListenOptions {
    * @default '127.0.0.1'
    */
   host?: string;
+  /**
+   * Host names the control interface (`/__emulator`) answers besides `localhost` and IP
+   * addresses, e.g. a Docker Compose service name. Any other `Host` is refused (403), so a web
+   * page on a domain that resolves to this machine cannot drive the emulator.
+   * @default []
+   */
+  allowedHosts?: readonly string[];
 }
 
 /**
@@ -44,7 +51,11 @@ export interface ListenOptions {
  * console.log(LISTEN_DEFAULTS.host); // '127.0.0.1'
  * ```
  */
-export const LISTEN_DEFAULTS = { port: 0, host: '127.0.0.1' } as const satisfies Required<ListenOptions>;
+export const LISTEN_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  allowedHosts: [],
+} as const satisfies Required<ListenOptions>;
 
 // A path of letters, digits, `_`, `-` and single slashes is what the URL parser would return
 // unchanged: it skips the parser (and its cost) on every partner request. Anything else (dots,

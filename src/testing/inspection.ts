@@ -1,5 +1,6 @@
 import type { Environment } from './emulator-options.js';
 import { type Balance, balanceOf } from './ledger.js';
+import { matches } from './matches.js';
 import {
   type BranchRecord,
   type ConnectionState,
@@ -13,10 +14,9 @@ import {
   type RedemptionRecord,
   type RefundRecord,
 } from './merchant.js';
-import type { RequestLog } from './request-log.js';
-import type { Endpoint, RequestRecord } from './request-router.js';
+import type { Endpoint, RequestLog, RequestRecord } from './request-log.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
-import type { Delivery, DeliveryStatus } from './webhook-dispatcher.js';
+import type { Delivery, DeliveryFilter } from './webhook-dispatcher.js';
 
 /**
  * A merchant as the service's dashboard would show it. It holds no API key and no secret, only
@@ -73,28 +73,6 @@ export interface RequestFilter {
 }
 
 /**
- * Filters of `emulator.deliveries()`.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const failed = createEmulator().deliveries({ status: 'failed', eventType: 'LoyaltyRuleChanged' });
- * ```
- */
-export interface DeliveryFilter {
-  /**
-   * Only the deliveries produced after the n-th (`deliveryId` is `dlv-<n>`): what a reader
-   * following them has not seen yet.
-   */
-  after?: number;
-  /** Only this delivery (found without a scan). */
-  deliveryId?: string;
-  tenantId?: string;
-  eventType?: string;
-  status?: DeliveryStatus;
-}
-
-/**
  * What a test can look at. Every method returns a copy: changing it changes nothing inside.
  *
  * @example
@@ -120,10 +98,6 @@ export interface EmulatorInspection {
   /** The merchant's integration state, mappings, rules, invoices and redemptions. */
   merchant(tenantId: string): MerchantState;
 }
-
-/** Whether an item has every field the filter sets (`undefined` ones match anything). */
-export const matches = <T extends object>(item: T, filter: object): boolean =>
-  Object.entries(filter).every(([key, value]) => value === undefined || item[key as keyof T] === value);
 
 /** Builds the inspection API over the emulator's state. */
 export function createInspection(

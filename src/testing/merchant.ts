@@ -4,6 +4,9 @@ import type { InvoiceHistory } from './invoice-history.js';
 import type { LedgerHistory } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
+export type { InvoiceRecord } from './invoice-history.js';
+export type { LedgerEntry } from './ledger-history.js';
+
 /**
  * The statuses of IntegrationStatusChanged: `Enabled`, `Disabled`, `Disconnected`.
  */
@@ -80,27 +83,6 @@ export interface CouponUsageRecord {
 }
 
 /**
- * An InvoiceEarned the service processed; `credited` once it earned more than zero.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const credited = createEmulator().merchant('merchant-1').invoices.filter((i) => i.credited);
- * ```
- */
-export interface InvoiceRecord {
-  externalInvoiceId: string;
-  externalCustomerId: string;
-  subtotal: number;
-  stampCardId: string | null;
-  pointsEarned: number;
-  stampsEarned: number;
-  pointsReversed: number;
-  stampsReversed: number;
-  credited: boolean;
-}
-
-/**
  * The outcome of an InvoiceRefunded, as RefundReversalCompleted reports it.
  *
  * @example
@@ -129,31 +111,6 @@ export interface RedemptionRecord {
   reason: PayloadOf<'RedemptionExpiredOrCancelled'>['reason'] | null;
   createdAt: number;
   expiresAt: number;
-}
-
-/**
- * One movement of points or stamps. Balances are the sums of these.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const reversals = createEmulator().ledger('merchant-1').filter((entry) => entry.kind === 'reversal');
- * ```
- */
-export interface LedgerEntry {
-  /** Emulator time, epoch milliseconds. */
-  at: number;
-  kind: 'earn' | 'reversal' | 'redemption' | 'redemption-release';
-  externalCustomerId: string;
-  /** Signed change of the points balance. */
-  points: number;
-  /** Signed change of the stamps on `stampCardId`. */
-  stamps: number;
-  stampCardId: string | null;
-  externalInvoiceId: string | null;
-  redemptionId: string | null;
-  /** The partner event that caused it, when one did. */
-  eventId: string | null;
 }
 
 /** Everything the emulated service keeps about one merchant. Internal and mutable. */

@@ -1,55 +1,60 @@
-import { randomBytes } from 'node:crypto';
-import { nextSlots, widen, widenRefs } from './columns.js';
-import type { RequestRecord } from './request-router.js';
-
-const ENDPOINTS = ['events', 'connection', 'customer-lookup', 'planned', 'unknown'] as const;
-const OUTCOMES = ['processed', 'replayed', 'rejected', 'fault'] as const;
-// The string fields of a record, in the order they sit in a slot of `#refs`.
-const REFS = 8;
+import { randomUUID } from 'node:crypto';
+import { BoundedMap } from './bounded-map.js';
+import type { FaultEndpoint, FaultKind } from './faults.js';
 
 /**
- * The request log: the newest `limit` records, in columns rather than one object per request.
- * An object per request cost ~150 bytes and was promoted to the old space, where V8 sizes the
- * heap by how fast it fills; columns of a fixed size are written in place and allocate nothing
- * per request once full. A record is an object only while its request is being answered (the
- * router fills it in), then `settle` packs it; readers get fresh objects.
+ * Which endpoint a request reached.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const lookups = createEmulator().requests({ endpoint: 'customer-lookup' });
+ * ```
+ */
+export type Endpoint = FaultEndpoint | 'planned' | 'unknown';
+
+/**
+ * One request the emulator answered (or dropped), as the inspection API shows it.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const emulator = createEmulator();
+ * for (const r of emulator.events()) console.log(r.status, r.code, r.outcome, r.fault);
+ * ```
+ */
+export interface RequestRecord {
+  /**
+   * Position in the log since the emulator started, from 1. Stays unique once older records are
+   * forgotten (`historyLimit`), so a reader can ask for what came after the last one it saw.
+   */
+  seq: number;
+  /** Emulator clock time (skew not included, as for delivery attempts), epoch milliseconds. */
+  at: number;
+  method: string;
+  path: string;
+  endpoint: Endpoint;
+  tenantId: string | null;
+  eventId: string | null;
+  eventType: string | null;
+  /** The HTTP status answered; `null` when a fault dropped the connection or never answered. */
+  status: number | null;
+  code: string | null;
+  outcome: 'processed' | 'replayed' | 'rejected' | 'fault';
+  fault: FaultKind | null;
+  correlationId: string;
+}
+
+/**
+ * The request log: the newest `limit` records by `seq`. The router fills a record in while it
+ * answers; readers get copies.
  */
 export class RequestLog {
-  readonly #limit: number;
-  #at = new Float64Array(0);
-  #status = new Uint16Array(0);
-  // endpoint * 4 + outcome
-  #kinds = new Uint8Array(0);
-  // method, path, tenantId, eventId, eventType, code, fault, correlationId per slot.
-  #refs: (string | number | null)[] = [];
-  // Records still being answered, by seq: read from here until they settle.
-  readonly #open = new Map<number, RequestRecord>();
+  readonly #records: BoundedMap<number, RequestRecord>;
   #last = 0;
-  // The correlation ids the emulator makes are this random prefix and the request's seq, in the
-  // shape of a UUID v4: kept as the seq (a small integer), rebuilt when read, never a string
-  // per request held for `limit` requests.
-  readonly #prefix: string;
 
   constructor(limit: number) {
-    this.#limit = limit;
-    const hex = randomBytes(10).toString('hex');
-    this.#prefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-`;
-  }
-
-  /** The correlation id the emulator gives a request without one of its own. */
-  correlationIdOf(seq: number): string {
-    return `${this.#prefix}${seq.toString(16).padStart(12, '0')}`;
-  }
-
-  /** A correlation id as it is kept: the seq when this log made it, else the string. */
-  packCorrelationId(id: string): string | number {
-    if (id.length !== 36 || !id.startsWith(this.#prefix)) return id;
-    const seq = Number.parseInt(id.slice(24), 16);
-    return this.correlationIdOf(seq) === id ? seq : id;
-  }
-
-  unpackCorrelationId(kept: string | number): string {
-    return typeof kept === 'number' ? this.correlationIdOf(kept) : kept;
+    this.#records = new BoundedMap(limit);
   }
 
   /** The seq of the newest record, 0 before the first. */
@@ -57,83 +62,28 @@ export class RequestLog {
     return this.#last;
   }
 
-  get #first(): number {
-    return Math.max(1, this.#last - this.#limit + 1);
-  }
-
   /**
-   * Starts the record of a request; the caller fills it in, then calls `settle`. Without a
-   * correlation id of its own, the request gets one made from its seq.
+   * Starts the record of a request, for the caller to fill in. Without a correlation id of its
+   * own, the request gets a new one.
    */
   open(
     record: Omit<RequestRecord, 'seq' | 'correlationId'> & { correlationId: string | null },
   ): RequestRecord {
     const seq = ++this.#last;
-    record.correlationId ??= this.correlationIdOf(seq);
-    this.#open.delete(seq - this.#limit);
-    this.#grow(Math.min(seq, this.#limit));
-    const entry = record as RequestRecord;
-    entry.seq = seq;
-    this.#open.set(seq, entry);
+    const entry: RequestRecord = { ...record, seq, correlationId: record.correlationId ?? randomUUID() };
+    this.#records.set(seq, entry);
     return entry;
   }
 
-  /** Packs a record whose answer is known (or never will be) into its slot. */
-  settle(entry: RequestRecord): void {
-    if (!this.#open.delete(entry.seq)) return; // forgotten while still open
-    const slot = (entry.seq - 1) % this.#limit;
-    this.#at[slot] = entry.at;
-    this.#status[slot] = entry.status ?? 0;
-    this.#kinds[slot] = ENDPOINTS.indexOf(entry.endpoint) * 4 + OUTCOMES.indexOf(entry.outcome);
-    const refs = this.#refs;
-    const i = slot * REFS;
-    refs[i] = entry.method;
-    refs[i + 1] = entry.path;
-    refs[i + 2] = entry.tenantId;
-    refs[i + 3] = entry.eventId;
-    refs[i + 4] = entry.eventType;
-    refs[i + 5] = entry.code;
-    refs[i + 6] = entry.fault;
-    refs[i + 7] = this.packCorrelationId(entry.correlationId);
-  }
-
-  /** Fresh copies of the records after `seq` still kept, oldest first. */
+  /** Copies of the records after `seq` still kept, oldest first. */
   after(seq = 0): RequestRecord[] {
     const records: RequestRecord[] = [];
-    for (let s = Math.max(seq + 1, this.#first); s <= this.#last; s++) records.push(this.#read(s));
+    // The records kept are the newest, with no gap: seqs (last - size, last].
+    const first = Math.max(seq + 1, this.#last - this.#records.size + 1);
+    for (let s = first; s <= this.#last; s++) {
+      const record = this.#records.get(s);
+      if (record) records.push({ ...record });
+    }
     return records;
-  }
-
-  #read(seq: number): RequestRecord {
-    const open = this.#open.size > 0 ? this.#open.get(seq) : undefined;
-    if (open) return { ...open };
-    const slot = (seq - 1) % this.#limit;
-    const refs = this.#refs;
-    const i = slot * REFS;
-    const kind = this.#kinds[slot] ?? 0;
-    return {
-      seq,
-      at: this.#at[slot] ?? 0,
-      method: refs[i] as string,
-      path: refs[i + 1] as string,
-      endpoint: ENDPOINTS[kind >> 2] ?? 'unknown',
-      tenantId: (refs[i + 2] ?? null) as string | null,
-      eventId: (refs[i + 3] ?? null) as string | null,
-      eventType: (refs[i + 4] ?? null) as string | null,
-      status: this.#status[slot] || null,
-      code: (refs[i + 5] ?? null) as string | null,
-      outcome: OUTCOMES[kind & 3] ?? 'rejected',
-      fault: (refs[i + 6] ?? null) as RequestRecord['fault'],
-      correlationId: this.unpackCorrelationId(refs[i + 7] ?? ''),
-    };
-  }
-
-  #grow(needed: number): void {
-    if (needed <= this.#at.length) return;
-    const size = nextSlots(this.#at.length, 64, this.#limit);
-    this.#at = widen(this.#at, size);
-    this.#status = widen(this.#status, size);
-    this.#kinds = widen(this.#kinds, size);
-    this.#refs = widenRefs(this.#refs, size * REFS);
   }
 }

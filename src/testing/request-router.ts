@@ -4,7 +4,6 @@ import { processEvent } from './event-processor.js';
 import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
 import {
   FAULT_CLOCK_SKEW_SECONDS,
-  type FaultEndpoint,
   type FaultInjector,
   type FaultKind,
   isServiceUnavailableKind,
@@ -17,55 +16,12 @@ import {
   respond,
 } from './http-reply.js';
 import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } from './partner-endpoints.js';
-import type { RequestLog } from './request-log.js';
+import type { Endpoint, RequestLog, RequestRecord } from './request-log.js';
 
 /**
  * The base path of every partner endpoint (spec 4 and 9).
  */
 export const PARTNER_BASE_PATH = '/api/partner/v1';
-
-/**
- * Which endpoint a request reached.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const lookups = createEmulator().requests({ endpoint: 'customer-lookup' });
- * ```
- */
-export type Endpoint = FaultEndpoint | 'planned' | 'unknown';
-
-/**
- * One request the emulator answered (or dropped), as the inspection API shows it.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * for (const r of emulator.events()) console.log(r.status, r.code, r.outcome, r.fault);
- * ```
- */
-export interface RequestRecord {
-  /**
-   * Position in the log since the emulator started, from 1. Stays unique once older records are
-   * forgotten (`historyLimit`), so a reader can ask for what came after the last one it saw.
-   */
-  seq: number;
-  /** Emulator clock time (skew not included, as for delivery attempts), epoch milliseconds. */
-  at: number;
-  method: string;
-  path: string;
-  endpoint: Endpoint;
-  tenantId: string | null;
-  eventId: string | null;
-  eventType: string | null;
-  /** The HTTP status answered; `null` when a fault dropped the connection or never answered. */
-  status: number | null;
-  code: string | null;
-  outcome: 'processed' | 'replayed' | 'rejected' | 'fault';
-  fault: FaultKind | null;
-  correlationId: string;
-}
 
 /** What the router needs: the event pipeline's deps, the fault plan, the log and the clock. */
 export interface RouterDeps extends EventProcessorDeps {
@@ -109,7 +65,7 @@ function notFoundMessage(path: string): string {
 }
 
 // A caller's own correlation id is echoed when it looks like one; otherwise the service makes one
-// (the log does, from the request's seq).
+// (the log does).
 const sentCorrelationId = (request: EmulatorRequest) => {
   const sent = request.header('x-correlation-id');
   return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : null;
@@ -140,7 +96,7 @@ export async function routeRequest(
   const entry = deps.log.open({
     at: deps.clockNow(),
     method: request.method,
-    // The route's own string when it matched: a million records share one copy of the path.
+    // The route's own path when it matched: the same string for every request to it.
     path: route?.path ?? pathname,
     endpoint: route?.endpoint ?? 'unknown',
     tenantId: null,
@@ -153,12 +109,7 @@ export async function routeRequest(
     correlationId: sentCorrelationId(request),
   });
   const ctx: ReplyContext = { correlationId: entry.correlationId, now: deps.serviceNow() };
-  try {
-    return await answer(request, deps, ctx, path, route, entry);
-  } finally {
-    // Whatever happened, the record is complete now: packed into the log's columns.
-    deps.log.settle(entry);
-  }
+  return answer(request, deps, ctx, path, route, entry);
 }
 
 async function answer(

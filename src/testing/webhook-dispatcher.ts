@@ -2,7 +2,7 @@ import type { OutboundEnvelope, OutboundEventType } from '../contract/index.js';
 import { signPayload } from '../platform-node/signature.js';
 import type { EmulatorClock } from './clock.js';
 import { type AttemptVerdict, codeOf, judgeAnswer, WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
-import { type DeliveryFilter, matches } from './inspection.js';
+import { matches } from './matches.js';
 
 /**
  * Where a delivery stands (spec 3.2): `queued` until the merchant's integration is active and a
@@ -65,6 +65,28 @@ export interface Delivery {
   createdAt: number;
   /** When the next attempt is due, while `retry-scheduled`. */
   nextAttemptAt: number | null;
+}
+
+/**
+ * Filters of `emulator.deliveries()`.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator } from 'loyalty-partner-sdk/testing';
+ * const failed = createEmulator().deliveries({ status: 'failed', eventType: 'LoyaltyRuleChanged' });
+ * ```
+ */
+export interface DeliveryFilter {
+  /**
+   * Only the deliveries produced after the n-th (`deliveryId` is `dlv-<n>`): what a reader
+   * following them has not seen yet.
+   */
+  after?: number;
+  /** Only this delivery (found without a scan). */
+  deliveryId?: string;
+  tenantId?: string;
+  eventType?: string;
+  status?: DeliveryStatus;
 }
 
 /** What the dispatcher needs from the rest of the emulator. */

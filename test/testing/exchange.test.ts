@@ -93,6 +93,7 @@ describe('one request shape behind the node server and emulator.fetch', () => {
   it('serves the control interface through the same shape', async () => {
     const { overHttp, inProcess } = await both(`/__emulator/merchants/${merchant.tenantId}/pause`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
     });
     expect(overHttp).toMatchObject({ status: 200 });
     expect(JSON.parse(overHttp.body)).toMatchObject({ ok: true, merchant: { paused: true } });

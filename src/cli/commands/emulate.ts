@@ -30,6 +30,9 @@ Options:
   --write-config <file>    write the config this run uses, with its credentials, for --config later
   --port <n>               TCP port (default ${EMULATE_DEFAULTS.port}; 0 picks a free one)
   --host <h>               interface to bind (default ${EMULATE_DEFAULTS.host}, loopback only)
+  --allow-host <name>      a Host name the control interface answers besides localhost, IP
+                           addresses and --host, e.g. a Compose service name (repeatable; default
+                           none: a web page on another name cannot drive the emulator)
   --receiver-url <url>     your webhook receiver: deliveries start after the first signed event
                            (without it they stay queued)
   --tenant-id <id>         the merchant's tenant id, sent as X-TenantId (default merchant-1)
@@ -46,9 +49,14 @@ Options:
 
 Exit codes: 0 stopped cleanly; 2 usage error (bad flag or config, port in use).`;
 
-async function listen(emulator: ReturnType<typeof createEmulator>, port: number, host: string) {
+async function listen(
+  emulator: ReturnType<typeof createEmulator>,
+  port: number,
+  host: string,
+  allowedHosts: readonly string[],
+) {
   try {
-    return await emulator.listen({ port, host });
+    return await emulator.listen({ port, host, allowedHosts });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use: pass --port 0 for a free one`);
@@ -66,6 +74,7 @@ function parse(argv: readonly string[]) {
     'write-config': { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
+    'allow-host': { type: 'string', multiple: true },
     'receiver-url': { type: 'string' },
     'tenant-id': { type: 'string' },
     'auto-confirm-branches': { type: 'boolean' },
@@ -94,6 +103,7 @@ function merge(file: EmulateConfig, values: Values): EmulateConfig {
   if (port !== undefined) config.port = port;
   if ((config.port ?? 0) > 65_535) throw new UsageError('--port must be at most 65535');
   if (values.host !== undefined) config.host = values.host;
+  if (values['allow-host']) config.allowedHosts = [...(config.allowedHosts ?? []), ...values['allow-host']];
   if (values['receiver-url'] !== undefined) config.receiverUrl = values['receiver-url'];
   if (values['auto-confirm-branches']) config.autoConfirmBranches = true;
   const latency = integerFlag('latency', values.latency, 'milliseconds');
@@ -161,7 +171,7 @@ export const emulateCommand: Command = {
         for (const eventType of config.ship ?? []) emulator.shipHandler(eventType as ShippableEventType);
         if (config.faults) emulator.injectFaults(config.faults);
       });
-      const { url } = await listen(emulator, port, host);
+      const { url } = await listen(emulator, port, host, config.allowedHosts ?? []);
       if (values['write-config']) {
         await writeEmulateConfig(values['write-config'], {
           ...config,

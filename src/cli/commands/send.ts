@@ -1,10 +1,10 @@
 import type { SendOptions } from '../../client/send-types.js';
 import type { InboundEventType, PayloadInput } from '../../contract/index.js';
-import { parseCommandArgs } from '../args.js';
+import { integerFlag, parseCommandArgs } from '../args.js';
 import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
 import { describeSendError } from '../describe-error.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle, readInput } from '../io.js';
+import { type CliIo, createStyle, INPUT_LIMIT_BYTES, readInput } from '../io.js';
 import { replayNote, replayOf } from '../send/replay.js';
 import type { Command } from './command.js';
 
@@ -23,7 +23,9 @@ Options:
   --event-id <uuid v7>      resend an event under its first eventId (default: a new one)
   --correlation-id <guid>   the envelope's correlationId
   --occurred-at <iso>       when it happened, e.g. 2026-11-20T09:13:20Z (default: now)
-  --secret-file <path>      file with one signing secret per line (several while rotating)
+  --secret-file <path>      file with one signing secret per line (several while rotating; at most
+                            64 KiB; a space, tab or carriage return around a secret is refused)
+  --max-bytes <n>           read at most this many bytes of the payload (default 1048576, 1 MiB)
   --no-retry                one attempt only
   --json                    print the result (or the error) as one JSON object on stdout
   -h, --help                show this help
@@ -35,8 +37,8 @@ Exit codes: 0 accepted; 1 refused by the service; 2 usage error or refused local
 paths at fault are printed, nothing was sent); 3 no answer, or the service stayed unavailable
 (send it again later with --event-id).`;
 
-async function readPayload(io: CliIo, path: string): Promise<unknown> {
-  const text = Buffer.from(await readInput(io, path)).toString('utf8');
+async function readPayload(io: CliIo, path: string, maxBytes: number): Promise<unknown> {
+  const text = Buffer.from(await readInput(io, path, maxBytes)).toString('utf8');
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -58,6 +60,7 @@ export const sendCommand: Command = {
       'correlation-id': { type: 'string' },
       'occurred-at': { type: 'string' },
       'secret-file': { type: 'string' },
+      'max-bytes': { type: 'string' },
       'no-retry': { type: 'boolean' },
       json: { type: 'boolean' },
     });
@@ -69,7 +72,8 @@ export const sendCommand: Command = {
     if (eventType === undefined) throw new UsageError('send: name the event type, e.g. send InvoiceEarned');
     if (extra !== undefined) throw new UsageError(`send: unexpected argument ${JSON.stringify(extra)}`);
     if (values.payload === undefined) throw new UsageError('send: --payload <file | -> is required');
-    const payload = await readPayload(io, values.payload);
+    const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
+    const payload = await readPayload(io, values.payload, maxBytes);
     const client = await clientFromEnv(io, {
       secretFile: values['secret-file'],
       ...(values['no-retry'] && { retry: false as const }),

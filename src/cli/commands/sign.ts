@@ -1,7 +1,7 @@
 import { signPayload } from '../../platform-node/signature.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
-import { type CliIo, readInput, readSecrets } from '../io.js';
+import { type CliIo, INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: loyalty-partner sign [options] <body-file | ->
@@ -11,7 +11,9 @@ t=<unix seconds>,v1=<hex> with one v1 per secret.
 
 Options:
   --secret-env <NAME>   environment variable holding the secret (default LOYALTY_SIGNING_SECRET)
-  --secret-file <path>  file with one secret per line (several while rotating)
+  --secret-file <path>  file with one secret per line (several while rotating; at most 64 KiB;
+                        a space, tab or carriage return around a secret is refused)
+  --max-bytes <n>       read at most this many bytes of the body (default 1048576, 1 MiB)
   --timestamp <secs>    unix seconds to sign at (default: now)
   -h, --help            show this help
 
@@ -26,13 +28,15 @@ export const signCommand: Command = {
     const { values, positionals } = parseCommandArgs('sign', argv, {
       'secret-env': { type: 'string' },
       'secret-file': { type: 'string' },
+      'max-bytes': { type: 'string' },
       timestamp: { type: 'string' },
     });
     if (values.help) {
       io.stdout.write(`${HELP}\n`);
       return EXIT.ok;
     }
-    const body = await readInput(io, positionals[0] ?? '-');
+    const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
+    const body = await readInput(io, positionals[0] ?? '-', maxBytes);
     const secrets = await readSecrets(io, {
       secretEnv: values['secret-env'],
       secretFile: values['secret-file'],

@@ -1,7 +1,7 @@
 import { SignatureVerificationError, verifySignature } from '../../platform-node/signature.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle, readInput, readSecrets } from '../io.js';
+import { type CliIo, createStyle, INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: loyalty-partner verify --header <X-Signature> [options] <body-file | ->
@@ -13,7 +13,9 @@ the README's "Verifying webhooks" table).
 Options:
   --header <value>      the X-Signature header value (required)
   --secret-env <NAME>   environment variable holding the secret (default LOYALTY_SIGNING_SECRET)
-  --secret-file <path>  file with one secret per line (several while rotating)
+  --secret-file <path>  file with one secret per line (several while rotating; at most 64 KiB;
+                        a space, tab or carriage return around a secret is refused)
+  --max-bytes <n>       read at most this many bytes of the body (default 1048576, 1 MiB)
   --tolerance <secs>    allowed clock difference (default 300)
   --now <secs>          judge the timestamp as of these unix seconds (default: now), e.g. the
                         time the delivery was captured
@@ -31,6 +33,7 @@ export const verifyCommand: Command = {
       header: { type: 'string' },
       'secret-env': { type: 'string' },
       'secret-file': { type: 'string' },
+      'max-bytes': { type: 'string' },
       tolerance: { type: 'string' },
       now: { type: 'string' },
     });
@@ -39,7 +42,8 @@ export const verifyCommand: Command = {
       return EXIT.ok;
     }
     if (values.header === undefined) throw new UsageError('verify: --header <X-Signature value> is required');
-    const body = await readInput(io, positionals[0] ?? '-');
+    const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
+    const body = await readInput(io, positionals[0] ?? '-', maxBytes);
     const secrets = await readSecrets(io, {
       secretEnv: values['secret-env'],
       secretFile: values['secret-file'],

@@ -43,12 +43,11 @@ export function controlClient(io: CliIo, url: string | undefined): ControlClient
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
     try {
+      // Always JSON: the emulator refuses a control action sent as anything else.
       response = await fetch(`${base}${CONTROL_BASE_PATH}${path}`, {
         method,
-        ...(body !== undefined && {
-          body: JSON.stringify(body),
-          headers: { 'content-type': 'application/json' },
-        }),
+        headers: { 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? 'unreachable';

@@ -35,6 +35,7 @@ const merchant = z.strictObject({
 const configSchema = z.strictObject({
   port: z.optional(z.int().check(z.minimum(0), z.maximum(65_535))),
   host: z.optional(text),
+  allowedHosts: z.optional(z.array(text)),
   receiverUrl: z.optional(text),
   autoConfirmBranches: flag,
   latencyMs: z.optional(z.number().check(z.minimum(0), z.maximum(60_000))),

@@ -1,5 +1,5 @@
 import type { Emulator } from '../../testing/index.js';
-import type { RequestRecord } from '../../testing/request-router.js';
+import type { RequestRecord } from '../../testing/request-log.js';
 import type { Delivery, DeliveryAttempt } from '../../testing/webhook-dispatcher.js';
 import type { Style } from '../io.js';
 

@@ -3,12 +3,12 @@ import { EmulatorError } from '../emulator-error.js';
 import type { EmulatorRequest, EmulatorResponse } from '../exchange.js';
 import type { FaultOptions } from '../faults.js';
 import type { IntegrationStatus } from '../merchant.js';
-import type { MerchantOptions, MerchantStore } from '../merchant-store.js';
-import type { RequestLog } from '../request-log.js';
+import type { MerchantOptions } from '../merchant-store.js';
 import type { RuleChange } from '../rules.js';
-import type { Delivery } from '../webhook-dispatcher.js';
+import type { ControlDeps } from './control-deps.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { dashboardState } from './dashboard-state.js';
+import { controlRefusal } from './request-guard.js';
 
 /**
  * The path the running emulator reserves for itself: the dashboard page at `/__emulator/`, its
@@ -16,18 +16,6 @@ import { dashboardState } from './dashboard-state.js';
  * `loyalty-partner merchant`, `ship`, `faults` and `latency` commands call). Never a partner path.
  */
 export const CONTROL_BASE_PATH = '/__emulator';
-
-/** What the control interface reaches: the emulator's public API, plus what only a dashboard reads. */
-export interface ControlDeps {
-  emulator: Emulator;
-  store: MerchantStore;
-  recentDeliveries: (count: number) => Delivery[];
-  log: RequestLog;
-  cacheSize: () => number;
-  shipped: () => string[];
-  faults: () => FaultOptions | null;
-  latencyMs: () => number;
-}
 
 /** Whether a request is for the control interface rather than a partner endpoint. */
 export const isControlPath = (pathname: string): boolean =>
@@ -92,6 +80,8 @@ async function bodyOf<T>(request: EmulatorRequest): Promise<T> {
 
 /** Answers one request under `/__emulator`: the page, the state, or an action. */
 export async function handleControl(request: EmulatorRequest, deps: ControlDeps): Promise<EmulatorResponse> {
+  const refused = controlRefusal(request, deps.allowedHosts());
+  if (refused) return refused;
   const path = request.pathname.slice(CONTROL_BASE_PATH.length).replace(/\/+$/, '');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   try {

@@ -89,7 +89,7 @@ document.addEventListener('click', async (event) => {
   const path = button.dataset.branch
     ? '/merchants/' + tenant + '/branches/' + encodeURIComponent(button.dataset.branch) + '/confirm'
     : '/merchants/' + tenant + '/' + button.dataset.action;
-  const answer = await fetch(base + path, { method: 'POST' }).then((r) => r.json());
+  const answer = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.json());
   document.getElementById('message').textContent = answer.ok ? button.textContent + ': done' : answer.code + ': ' + answer.message;
   await refresh();
 });

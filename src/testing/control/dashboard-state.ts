@@ -1,5 +1,5 @@
 import { connectionState } from '../merchant.js';
-import type { ControlDeps } from './control-api.js';
+import type { ControlDeps } from './control-deps.js';
 
 /** How many of the newest events, deliveries, ledger entries and balances the dashboard shows. */
 const SHOWN = 25;
