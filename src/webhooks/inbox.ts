@@ -241,10 +241,14 @@ export interface DeliveryFailure {
 export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
   /**
    * Stores a verified delivery in `state` (`pending`, or `parked` when the storing receiver cannot
-   * handle it), due at once. `duplicate` when its `eventId` is stored already, in any state, or
-   * was discarded (nothing is written).
+   * handle it, `reason` saying why, listed as its `lastError`), due at once. `duplicate` when its
+   * `eventId` is stored already, in any state, or was discarded (nothing is written).
    */
-  store(delivery: StoredDelivery, state: 'pending' | 'parked'): Promise<'stored' | 'duplicate'>;
+  store(
+    delivery: StoredDelivery,
+    state: 'pending' | 'parked',
+    reason?: string,
+  ): Promise<'stored' | 'duplicate'>;
   /**
    * Claims up to `limit` pending deliveries that are due (`nextAttemptAt` passed) and not held
    * by a live lease, oldest due first, for `leaseMs` under `owner`, counting one more attempt on
