@@ -49,10 +49,9 @@ export async function runStored(
     }
   };
   try {
-    const recorded = inbox.runHandled
-      ? await inbox.runHandled(claim, work)
-      : (await work(undefined), await inbox.markHandled(claim));
-    return recorded ? 'handled' : 'lost';
+    if (inbox.runHandled) return (await inbox.runHandled(claim, work)) ? 'handled' : 'lost';
+    await work(undefined);
+    return (await inbox.markHandled(claim)) ? 'handled' : 'lost';
   } catch (cause) {
     if (!handlerFailed) {
       // The store failed: the claim ends with its lease and a later run takes it over.
