@@ -13,6 +13,9 @@ export interface PgClientLike {
   ): Promise<{ rows: unknown[]; rowCount: number | null }>;
   /** Present on a PoolClient: gives the connection back (`release(err)` destroys it). */
   release?: (err?: Error | boolean) => void;
+  /** pg's EventEmitter methods, for the `error` a checked-out connection emits when it breaks. */
+  on?: (event: 'error', listener: (err: Error) => void) => unknown;
+  removeListener?: (event: 'error', listener: (err: Error) => void) => unknown;
 }
 
 /**
@@ -223,15 +226,29 @@ function pgPoolDatabase(pool: PgPoolLike): Database {
   return {
     driver: 'pg',
     ...pgRunner(pool),
-    async transaction(work) {
+    async transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T> {
       const client = await pool.connect();
-      const outcome = await inPgTransaction(client, work);
+      // A checked-out client has no listener of the pool's: when the server ends its connection
+      // (idle_in_transaction_session_timeout, pg_terminate_backend, a failover) its `error`
+      // event would be uncaught and end the process. The statement under way fails as well,
+      // which is how the caller learns of it; the connection is then destroyed.
+      let broke: Error | undefined;
+      const onError = (err: Error) => {
+        broke ??= err;
+      };
+      client.on?.('error', onError);
+      let outcome: Awaited<ReturnType<typeof inPgTransaction<T>>>;
+      try {
+        outcome = await inPgTransaction(client, work);
+      } finally {
+        client.removeListener?.('error', onError);
+      }
       // A connection that broke is destroyed, not given back to the pool for the next caller.
       if ('error' in outcome) {
-        client.release(outcome.broken ? asError(outcome.error) : undefined);
+        client.release(outcome.broken || broke ? asError(broke ?? outcome.error) : undefined);
         throw outcome.error;
       }
-      client.release();
+      client.release(broke ?? undefined);
       return outcome.value;
     },
   };

@@ -15,7 +15,9 @@ import { LoyaltyError } from '../contract/errors.js';
  * - `QUERY_FAILED`: the server refused a statement for another reason (`cause` holds its error);
  * - `CLIENT_IN_TRANSACTION`: `db` is a single `pg` client and a transaction is open on it (yours,
  *   say, on the client you also gave the store): the store's statement would have been part of
- *   it, so it was not sent. Give the store a Pool, or a client nothing else uses.
+ *   it, so it was not sent. Give the store a Pool, or a client nothing else uses;
+ * - `TRANSACTION_ENDED`: a handler used its `ctx.tx` after it returned: that transaction has
+ *   committed or rolled back, and its connection may be running another event's.
  */
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'
@@ -26,7 +28,8 @@ export type PostgresStoreErrorCode =
   | 'CONNECTION_LOST'
   | 'NOT_MIGRATED'
   | 'QUERY_FAILED'
-  | 'CLIENT_IN_TRANSACTION';
+  | 'CLIENT_IN_TRANSACTION'
+  | 'TRANSACTION_ENDED';
 
 /**
  * An error of a Postgres store or of `migrate`: bad input when the store is created, or a

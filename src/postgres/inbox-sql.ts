@@ -14,6 +14,8 @@ ON CONFLICT (event_id) DO UPDATE
 RETURNING 1 AS claimed`,
   status: `SELECT status FROM ${s}.inbox WHERE event_id = $1`,
   complete: `UPDATE ${s}.inbox SET status = 'done', done_at = now() WHERE event_id = $1`,
+  /** $1 event id: a running handler's claim renewed (the heartbeat). */
+  extend: `UPDATE ${s}.inbox SET claimed_at = now() WHERE event_id = $1 AND status = 'in-progress' RETURNING 1`,
   release: `DELETE FROM ${s}.inbox WHERE event_id = $1 AND status = 'in-progress'`,
   /** $1 retention in ms, $2 batch size. By ctid: one small batch, never the whole table. */
   cleanup: `DELETE FROM ${s}.inbox WHERE ctid IN (

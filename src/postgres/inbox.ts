@@ -1,4 +1,4 @@
-import type { InboxClaim, InboxKey, InboxStore } from '../webhooks/inbox.js';
+import type { DeferredInboxStore, InboxClaim, InboxKey, InboxStore } from '../webhooks/inbox.js';
 import {
   type Database,
   type PostgresDb,
@@ -7,8 +7,11 @@ import {
   toStoreDatabase,
 } from './database.js';
 import { toStoreError } from './errors.js';
+import { postgresDeliveries } from './inbox-deliveries.js';
+import { deliveriesSql } from './inbox-deliveries-sql.js';
 import { type PostgresInboxOptions, resolveInboxOptions } from './inbox-options.js';
 import { inboxSql } from './inbox-sql.js';
+import { guardTx } from './inbox-tx-guard.js';
 import { quoteSchema } from './schema/identifier.js';
 
 /**
@@ -31,9 +34,12 @@ export type PostgresTx<D> = D extends { unsafe: unknown }
 /**
  * An inbox whose `transaction` runs the handler inside the claim's transaction.
  */
-export type TransactionalInbox<D> = InboxStore<PostgresTx<D>> & {
+export type TransactionalInbox<D> = DeferredInboxStore<PostgresTx<D>> & {
   transaction(key: InboxKey, work: (tx: PostgresTx<D>) => Promise<void>): Promise<InboxClaim>;
+  runHandled(claim: ClaimedDeliveryOf, work: (tx: PostgresTx<D>) => Promise<void>): Promise<boolean>;
 };
+
+type ClaimedDeliveryOf = Parameters<DeferredInboxStore['markHandled']>[0];
 
 /**
  * The receiver inbox in Postgres: the handler runs once per `eventId` across every process that
@@ -67,13 +73,14 @@ export function postgresInbox<D extends PostgresDb>(
 export function postgresInbox(
   db: PostgresDb,
   options?: PostgresInboxOptions & { transactional?: false },
-): InboxStore;
-export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}): InboxStore {
+): DeferredInboxStore;
+export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}): DeferredInboxStore {
   const settings = resolveInboxOptions(options);
   const s = quoteSchema(settings.schema, 'postgresInbox');
   const database = toStoreDatabase(db, 'postgresInbox');
   const sql = inboxSql(s);
-  prepareStatements(Object.values(sql));
+  const deferredSql = deliveriesSql(s);
+  prepareStatements([...Object.values(sql), ...Object.values(deferredSql)]);
   const fail = (err: unknown, what: string) => toStoreError(err, `postgresInbox ${what}`, settings.schema);
   const cleanup = cleaner(database, sql.cleanup, settings);
 
@@ -96,7 +103,8 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
     return rows[0]?.status === 'done' ? 'done' : 'in-progress';
   };
 
-  const store: InboxStore = {
+  const deferred = postgresDeliveries(database, deferredSql, settings, fail);
+  const immediate: InboxStore = {
     // Without `transactional` a claim is a row that holds for the lease; with it, the claim is
     // the open transaction itself (it ends with its connection), so there is no lease to check.
     leaseMs: settings.transactional ? undefined : settings.leaseMs,
@@ -121,8 +129,22 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
         throw fail(err, 'release');
       }
     },
+    async extend(key) {
+      try {
+        return (await database.query(sql.extend, [key.eventId])).rowCount === 1;
+      } catch (err) {
+        throw fail(err, 'extend');
+      }
+    },
   };
-  if (!settings.transactional) return store;
+  // Stored deliveries (deferred mode) always hold a lease: a claimed row, renewed while its
+  // handler runs. Immediate transactional claims have none (the transaction is the claim).
+  const store: DeferredInboxStore<unknown> = {
+    ...deferred,
+    ...immediate,
+    leaseMs: settings.leaseMs,
+  };
+  if (!settings.transactional) return store as DeferredInboxStore;
 
   const lockTimeout = `${settings.lockTimeoutMs}ms`;
   const transaction = async (key: InboxKey, work: (tx: unknown) => Promise<void>): Promise<InboxClaim> => {
@@ -143,11 +165,14 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
         }
         if (found !== 'new') return found;
         await tx.query("SELECT set_config('lock_timeout', $1, true)", [rows[0]?.previous ?? '0']);
+        const guard = guardTx(raw);
         try {
-          await work(raw);
+          await work(guard.tx);
         } catch (err) {
           workFailed = true;
           throw err;
+        } finally {
+          guard.end();
         }
         return 'new';
       });
@@ -157,7 +182,7 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
       throw fail(err, 'transaction');
     }
   };
-  return Object.assign(store, { transaction });
+  return Object.assign(store, { transaction }) as DeferredInboxStore;
 }
 
 /** Thrown inside the transaction to roll it back when the lock wait timed out. */

@@ -1,4 +1,4 @@
--- loyalty-partner-sdk PostgreSQL schema, version 2, for schema "loyalty".
+-- loyalty-partner-sdk PostgreSQL schema, version 3, for schema "loyalty".
 -- Generated from src/postgres/schema/steps.ts; migrate(db, { schema }) runs the same statements
 -- under an advisory lock. Replace "loyalty" to use another schema. Run it in one transaction.
 
@@ -149,3 +149,26 @@ BEGIN
 END
 $fn$;
 INSERT INTO "loyalty".schema_version (version, description) VALUES (2, 'transactional outbox') ON CONFLICT (version) DO NOTHING;
+
+-- step 3: deferred receiver inbox: stored deliveries
+CREATE TABLE IF NOT EXISTS "loyalty".inbox_deliveries (
+  event_id            text        PRIMARY KEY,
+  event_type          text        NOT NULL,
+  tenant_id           text        NOT NULL DEFAULT '',
+  state               text        NOT NULL CHECK (state IN ('pending', 'handled', 'dead', 'parked')),
+  raw_body            text,
+  correlation_id      text        NOT NULL,
+  signature_timestamp bigint      NOT NULL,
+  secret_index        int         NOT NULL,
+  received_at         timestamptz NOT NULL,
+  attempts            int         NOT NULL DEFAULT 0,
+  next_attempt_at     timestamptz NOT NULL DEFAULT now(),
+  claimed_by          text,
+  lease_until         timestamptz,
+  last_error          text,
+  settled_at          timestamptz
+) WITH (fillfactor = 80);
+CREATE INDEX IF NOT EXISTS inbox_deliveries_due ON "loyalty".inbox_deliveries (next_attempt_at) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS inbox_deliveries_settled ON "loyalty".inbox_deliveries (settled_at) WHERE state = 'handled';
+CREATE INDEX IF NOT EXISTS inbox_deliveries_by_state ON "loyalty".inbox_deliveries (state, received_at);
+INSERT INTO "loyalty".schema_version (version, description) VALUES (3, 'deferred receiver inbox: stored deliveries') ON CONFLICT (version) DO NOTHING;

@@ -1,8 +1,9 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import type { InboxClaim, InboxKey, InboxStore } from '../webhooks/inbox.js';
+import type { DeferredInboxStore, InboxClaim, InboxKey } from '../webhooks/inbox.js';
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
 import { RedisStoreError, toRedisError } from './errors.js';
+import { redisDeliveries } from './inbox-deliveries.js';
 
 /**
  * Options of {@link redisInbox}.
@@ -20,7 +21,8 @@ export interface RedisInboxOptions {
    */
   leaseMs?: number;
   /**
-   * How long a done marker is kept: the contract's 24-hour dedup window plus a margin.
+   * How long a done marker is kept (in deferred mode: a handled delivery and its raw body): the
+   * contract's 24-hour dedup window plus a margin.
    * @default 90_000_000 (25 hours)
    */
   ttlMs?: number;
@@ -45,10 +47,16 @@ export const REDIS_INBOX_DEFAULTS = {
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+// Renews the claim only if it is still this process's.
+const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
 /**
  * The receiver inbox in Redis: the handler runs once per `eventId` across every process that
  * shares the server. A claim is `SET key token NX PX leaseMs` (it expires by itself when its
- * process dies), a finished event a `done` marker kept 25 hours. Handler effects are not part of
+ * process dies, and is renewed while its handler runs), a finished event a `done` marker kept
+ * 25 hours. With `createReceiver({ deferred: true })` it also stores deliveries (one Redis
+ * server, not a Cluster). Handler effects are not part of
  * the claim: one that crashes after writing and before `complete` runs again on redelivery.
  *
  * @throws {RedisStoreError} `NOT_A_CLIENT` or `INVALID_OPTIONS` at once; `UNREACHABLE` or
@@ -66,7 +74,7 @@ return 0`;
  * });
  * ```
  */
-export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): InboxStore {
+export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): DeferredInboxStore {
   const { prefix, leaseMs, ttlMs } = mergeDefaults<RedisInboxOptions>(REDIS_INBOX_DEFAULTS, options);
   const problems: string[] = [];
   if (typeof prefix !== 'string') problems.push('prefix must be a string');
@@ -79,7 +87,17 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): I
   const tokens = new Map<string, string>();
 
   return {
+    ...redisDeliveries(command, { prefix, leaseMs, retentionMs: ttlMs }),
     leaseMs,
+    async extend(key) {
+      const token = tokens.get(key.eventId);
+      if (token === undefined) return false;
+      try {
+        return (await evalScript(command, EXTEND, keyOf(key), [token, leaseMs])) === 1;
+      } catch (err) {
+        throw toRedisError(err, 'redisInbox extend');
+      }
+    },
     async begin(key): Promise<InboxClaim> {
       const token = `claim:${globalThis.crypto.randomUUID()}`;
       try {

@@ -22,10 +22,11 @@ export interface ReceiverResponse {
 }
 
 /**
- * How a 200 came about: the handler ran, the event was handled before, or nobody handles it.
+ * How a 200 came about: the handler ran, the event was handled (or, deferred, stored) before,
+ * nobody handles it, or (with `deferred: true`) it was stored for its handler to run later.
  * The body of every 200 is `{ outcome, eventId, correlationId }`.
  */
-export type DeliveryOutcome = 'handled' | 'duplicate' | 'unhandled';
+export type DeliveryOutcome = 'handled' | 'duplicate' | 'unhandled' | 'stored';
 
 // Echoed into a response header and log lines, so only a short run of visible ASCII is trusted.
 const ECHOABLE = /^[\x21-\x7e]{1,128}$/;

@@ -1,7 +1,10 @@
+import { LoyaltyValidationError } from '../contract/errors.js';
 import { DeliveryTelemetry } from '../telemetry/receiver-telemetry.js';
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
+import { DeferredRunner } from './deferred-runner.js';
 import { dispatchEvent } from './dispatch-event.js';
 import { type BaseContext, pickRun } from './event-run.js';
+import { type DeferredInboxStore, isDeferredInboxStore } from './inbox.js';
 import { readHeader } from './read-headers.js';
 import { type DeliveryParser, type ReceiverBuild, WEB_BUILD } from './receiver-build.js';
 import {
@@ -11,6 +14,8 @@ import {
 } from './receiver-options.js';
 import type { RawDelivery, Receiver } from './receiver-types.js';
 import { type FailureScope, refuse } from './report-failure.js';
+import { parkReason } from './run-stored.js';
+import { storeDelivery } from './store-delivery.js';
 import { verifyDelivery } from './verify-delivery.js';
 import { WebhookError } from './webhook-error.js';
 
@@ -50,8 +55,32 @@ export function createReceiver<Tx = undefined>(options: ReceiverOptions<Tx>): Re
 /** {@link createReceiver} on the verification and the schemas of a build. */
 export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOptions<Tx>): Receiver {
   const config = normalizeReceiverOptions(options);
-  const steps: Steps = { verify: build.verify, load: build.loadParser, parse: undefined };
+  const steps: Steps = { verify: build.verify, load: build.loadParser, parse: undefined, runner: undefined };
+  const parser = async () => {
+    steps.parse ??= await steps.load();
+    return steps.parse;
+  };
+  const store = isDeferredInboxStore(config.inbox) ? config.inbox : undefined;
+  if (config.deferred && store) steps.runner = new DeferredRunner(config, store, parser);
+  const operated = (what: string): DeferredInboxStore<unknown> => {
+    if (store) return store;
+    throw new LoyaltyValidationError(
+      'INVALID_OPTIONS',
+      `receiver.${what}() needs an inbox that stores deliveries (memoryInbox, postgresInbox, redisInbox)`,
+      [{ path: 'inbox', message: 'has no deferred methods (store, claimDue, stats, list, replay, discard)' }],
+    );
+  };
   return {
+    start: async () => steps.runner?.start(),
+    close: async () => steps.runner?.close(),
+    stats: () => operated('stats').stats(),
+    list: (query) => operated('list').list(query),
+    async replay(eventId) {
+      const replayed = await operated('replay').replay(eventId);
+      if (replayed) steps.runner?.wake();
+      return replayed;
+    },
+    discard: (eventId) => operated('discard').discard(eventId),
     async handle(delivery: RawDelivery): Promise<ReceiverResponse> {
       const headers = delivery?.headers;
       const tenantHeader = readHeader(headers, 'x-tenantid');
@@ -85,6 +114,8 @@ interface Steps {
   verify: ReceiverBuild['verify'];
   load: ReceiverBuild['loadParser'];
   parse: DeliveryParser | undefined;
+  /** With `deferred`: runs stored deliveries once `start()` was called. */
+  runner: DeferredRunner | undefined;
 }
 
 /** Verifies, parses, and hands the event to the inbox and its handler. */
@@ -120,7 +151,25 @@ async function receive(
     secretIndex,
   };
   const job = pickRun(config, parsed, base);
-  if (!job) return okResponse('unhandled', eventId, scope.correlationId);
+  if (config.deferred) {
+    // normalizeReceiverOptions refused deferred without a store that has the deferred methods.
+    const inbox = config.inbox as DeferredInboxStore<unknown>;
+    const parkedBecause = job ? '' : parkReason(parsed);
+    const toStore = { eventId, eventType, rawBody: delivery.rawBody, base, job, parkedBecause };
+    const { answer, stored } = await storeDelivery(config, inbox, toStore, scope);
+    if (stored === 'pending') build.runner?.wake();
+    return answer;
+  }
+  if (!job) {
+    if (parsed.kind === 'unhandled' && parsed.reason === 'unsupported-schema-version') {
+      // Acknowledged, it would be lost for good: the service retries until the receiver is upgraded.
+      const text = `schemaVersion ${String(parsed.event.schemaVersion)} is not supported by this version and no onUnhandled takes it`;
+      const error = new WebhookError('SCHEMA_VERSION_UNSUPPORTED', text, { eventId, eventType });
+      const message = 'This receiver cannot handle this schemaVersion yet; retry later';
+      return refuse(config, error, 'SCHEMA_VERSION_UNSUPPORTED', message, { ...scope, eventId, eventType });
+    }
+    return okResponse('unhandled', eventId, scope.correlationId);
+  }
   const timed = trace ? { ...job, run: (tx: unknown) => trace.timeHandler(() => job.run(tx)) } : job;
   return await dispatchEvent(config, { eventId, eventType, tenantId: scope.tenantId }, timed, scope);
 }

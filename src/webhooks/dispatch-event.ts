@@ -2,6 +2,7 @@ import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
 import { DeadlinePassed, isPromiseLike, withDeadline } from './deadline.js';
 import type { EventRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
+import { startHeartbeat } from './lease-heartbeat.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse, report } from './report-failure.js';
 import { WebhookError } from './webhook-error.js';
@@ -43,12 +44,16 @@ async function claimRunComplete(d: Dispatch): Promise<ReceiverResponse> {
     return notClaimed(d, cause);
   }
   if (claim !== 'new') return alreadyClaimed(d, claim);
+  const stopBeating = keepClaim(d);
   let running: unknown;
   try {
     running = d.job.run(undefined);
+    if (isPromiseLike(running)) Promise.resolve(running).then(stopBeating, stopBeating);
+    else stopBeating();
     const bounded = withDeadline(running, d.options.handlerTimeoutMs);
     if (isPromiseLike(bounded)) await bounded;
   } catch (cause) {
+    if (running === undefined) stopBeating();
     if (cause instanceof DeadlinePassed)
       return timedOut(d, running, cause, () =>
         Promise.resolve()
@@ -64,6 +69,16 @@ async function claimRunComplete(d: Dispatch): Promise<ReceiverResponse> {
     unrecorded(d, cause, 200);
   }
   return handled(d);
+}
+
+/**
+ * Renews the claim while the callback runs, past `handlerTimeoutMs` too (a callback that timed
+ * out may still be running), on stores with a lease and `extend`.
+ */
+function keepClaim(d: Dispatch): () => void {
+  const { inbox } = d.options;
+  if (!inbox.extend || typeof inbox.leaseMs !== 'number') return () => {};
+  return startHeartbeat(inbox.leaseMs, () => inbox.extend?.(d.key));
 }
 
 /** The event was handled but not recorded: reported, never answered 5xx, which would only make the service run it again. */

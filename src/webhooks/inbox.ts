@@ -71,6 +71,13 @@ export interface InboxStore<Tx = undefined> {
    */
   transaction?(key: InboxKey, work: (tx: Tx) => Promise<void>): Promise<InboxClaim>;
   /**
+   * Present on stores with a lease: renews this process's claim of `key` for another `leaseMs`
+   * while its handler still runs (the receiver calls it every third of the lease), so a slow
+   * handler's claim is never taken over by a redelivery while its process lives. Resolves false
+   * when the claim is no longer this process's.
+   */
+  extend?(key: InboxKey): boolean | Promise<boolean>;
+  /**
    * How long a claim holds, in milliseconds, when the store has a lease: `createReceiver` checks
    * that its `handlerTimeoutMs` is shorter, so a handler that timed out keeps its claim until
    * the answer is sent and a redelivery after the lease takes over.
@@ -87,6 +94,219 @@ export function isInboxStore(value: unknown): value is InboxStore<unknown> {
     typeof store.begin === 'function' &&
     typeof store.complete === 'function' &&
     typeof store.release === 'function' &&
-    (store.transaction === undefined || typeof store.transaction === 'function')
+    (store.transaction === undefined || typeof store.transaction === 'function') &&
+    (store.extend === undefined || typeof store.extend === 'function')
+  );
+}
+
+/**
+ * Where a stored delivery stands in a deferred inbox: `pending` (waiting for its first run or
+ * between retries), `handled`, `dead` (its handler failed on every attempt) or `parked` (this
+ * version of the receiver cannot handle it: a `schemaVersion` other than 1, an event type it
+ * does not know, a type without a handler and no `onUnhandled`). `dead` and `parked` deliveries
+ * are kept until `replay` or `discard`.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryState } from 'loyalty-partner-sdk/webhooks';
+ * const needsAnOperator = (state: DeliveryState) => state === 'dead' || state === 'parked';
+ * ```
+ */
+export type DeliveryState = 'pending' | 'handled' | 'dead' | 'parked';
+
+/** Every state, in the order `stats()` and the CLI list them. */
+export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'handled', 'dead', 'parked'];
+
+/**
+ * A verified delivery as a deferred inbox stores it: what the receiver needs to run its handler
+ * later, in any process, without the HTTP request. The signature was checked before it was
+ * stored, so the body is not verified again.
+ *
+ * @example
+ * ```ts
+ * import type { StoredDelivery } from 'loyalty-partner-sdk/webhooks';
+ * const size = (delivery: StoredDelivery) => delivery.rawBody.length;
+ * ```
+ */
+export interface StoredDelivery {
+  /** The envelope's `eventId`: the key, as for {@link InboxKey}. */
+  readonly eventId: string;
+  readonly eventType: string;
+  /** The delivery's `X-TenantId` (`''` when none). */
+  readonly tenantId: string;
+  /** The body exactly as received, as UTF-8 text (the envelope is JSON). */
+  readonly rawBody: string;
+  /** The delivery's `X-Correlation-Id` (or the id generated for it). */
+  readonly correlationId: string;
+  /** The authenticated `t` of `X-Signature`, unix seconds. */
+  readonly signatureTimestamp: number;
+  /** Which of the tenant's secrets matched. */
+  readonly secretIndex: number;
+  /** When the first copy was received, in epoch milliseconds. */
+  readonly receivedAt: number;
+}
+
+/**
+ * A stored delivery claimed by one process to run its handler: held by `owner` until the lease
+ * ends (extended by `extendLease` while the handler runs).
+ *
+ * @example
+ * ```ts
+ * import type { ClaimedDelivery } from 'loyalty-partner-sdk/webhooks';
+ * const isRetry = (claim: ClaimedDelivery) => claim.attempt > 1;
+ * ```
+ */
+export interface ClaimedDelivery extends StoredDelivery {
+  /** The claimant: one value per running receiver (`claimDue`'s `owner`). */
+  readonly owner: string;
+  /** Which run this is, counting from 1 (a claim taken over after a crash counts too). */
+  readonly attempt: number;
+}
+
+/**
+ * One line of `receiver.list()` and of the CLI's `inbox list`: a stored delivery without its body.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryRecord } from 'loyalty-partner-sdk/webhooks';
+ * const line = (r: DeliveryRecord) => `${r.eventId} ${r.state} ${r.attempts} ${r.lastError ?? ''}`;
+ * ```
+ */
+export interface DeliveryRecord {
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly tenantId: string;
+  readonly state: DeliveryState;
+  /** Runs started so far. */
+  readonly attempts: number;
+  /** The last failure's message (`dead`, a `pending` retry) or why it was `parked`. */
+  readonly lastError?: string | undefined;
+  readonly receivedAt: Date;
+  /** When a `pending` delivery is due next. */
+  readonly nextAttemptAt?: Date | undefined;
+  /** When it became `handled`, `dead` or `parked`. */
+  readonly settledAt?: Date | undefined;
+}
+
+/**
+ * What `list` selects: one state, optionally one tenant; oldest received first.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryQuery } from 'loyalty-partner-sdk/webhooks';
+ * const deadOfOneShop: DeliveryQuery = { state: 'dead', tenantId: 'merchant-1', limit: 50 };
+ * ```
+ */
+export interface DeliveryQuery {
+  state: DeliveryState;
+  tenantId?: string | undefined;
+  /** @default 100 */
+  limit?: number | undefined;
+}
+
+/**
+ * A failed run: when to try again, or `dead` when `nextAttemptAt` is absent.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryFailure } from 'loyalty-partner-sdk/webhooks';
+ * const inAMinute: DeliveryFailure = { error: 'database down', nextAttemptAt: Date.now() + 60_000 };
+ * ```
+ */
+export interface DeliveryFailure {
+  /** The error's message, as `list` shows it (never a secret: the receiver writes it). */
+  readonly error: string;
+  /** Epoch milliseconds of the next run; absent: retries are exhausted, the delivery is `dead`. */
+  readonly nextAttemptAt?: number | undefined;
+}
+
+/**
+ * The methods an {@link InboxStore} adds to serve `createReceiver({ deferred: true })`: the web
+ * process stores each verified delivery and answers 200 at once; `receiver.start()`, in any
+ * process sharing the store, claims due deliveries and runs their handlers. The operators' CLI
+ * (`loyalty-partner inbox stats|list|replay|discard`) uses the same methods.
+ *
+ * Every write about a claimed delivery (`extendLease`, `markHandled`, `markFailed`, `markParked`,
+ * `runHandled`) takes effect only while `claim.owner` still holds it, so a process whose lease
+ * ran out (it hung, or was presumed dead) never overwrites the outcome of the one that took over.
+ * `memoryInbox()`, `postgresInbox()` and `redisInbox()` implement it.
+ *
+ * @example
+ * ```ts
+ * import { memoryInbox, type DeferredInboxStore } from 'loyalty-partner-sdk/webhooks';
+ * const inbox: DeferredInboxStore = memoryInbox();
+ * console.log(await inbox.stats()); // { pending: 0, handled: 0, dead: 0, parked: 0 }
+ * ```
+ */
+export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
+  /**
+   * Stores a verified delivery in `state` (`pending`, or `parked` when the storing receiver cannot
+   * handle it, `reason` saying why, listed as its `lastError`), due at once. `duplicate` when its
+   * `eventId` is stored already, in any state, or was discarded (nothing is written).
+   */
+  store(
+    delivery: StoredDelivery,
+    state: 'pending' | 'parked',
+    reason?: string,
+  ): Promise<'stored' | 'duplicate'>;
+  /**
+   * Claims up to `limit` pending deliveries that are due (`nextAttemptAt` passed) and not held
+   * by a live lease, oldest due first, for `leaseMs` under `owner`, counting one more attempt on
+   * each. Concurrent calls (from any process) never return the same delivery while its lease lives.
+   */
+  claimDue(owner: string, limit: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Renews the lease of claims still held by `owner` for another `leaseMs`; returns the event ids
+   * of `claims` it no longer holds (their handler's outcome will not be recorded).
+   */
+  extendLease(owner: string, eventIds: readonly string[]): Promise<string[]>;
+  /** The handler succeeded: `handled` (kept for the store's retention). False: claim lost. */
+  markHandled(claim: ClaimedDelivery): Promise<boolean>;
+  /** The handler failed: `pending` until `nextAttemptAt`, or `dead` without one. False: claim lost. */
+  markFailed(claim: ClaimedDelivery, failure: DeliveryFailure): Promise<boolean>;
+  /** This version cannot handle it (`reason` is listed as its `lastError`). False: claim lost. */
+  markParked(claim: ClaimedDelivery, reason: string): Promise<boolean>;
+  /**
+   * Transactional stores only: runs `work(tx)` and marks the delivery `handled` in ONE
+   * transaction, if `claim.owner` still holds it (else `work` does not run or is rolled back:
+   * false). Rejects with `work`'s error after rolling back, or with a store error.
+   */
+  runHandled?(claim: ClaimedDelivery, work: (tx: Tx) => Promise<void>): Promise<boolean>;
+  /** How many deliveries are in each state (handled ones within the retention). */
+  stats(): Promise<Record<DeliveryState, number>>;
+  /** Deliveries in one state, oldest received first, without their bodies. */
+  list(query: DeliveryQuery): Promise<DeliveryRecord[]>;
+  /**
+   * Back to `pending`, due now, with its attempts counted from 0 and its lease cleared: from
+   * `dead`, `parked` or `handled` (its handler runs again). False when no such delivery is stored
+   * or it is `pending` already.
+   */
+  replay(eventId: string): Promise<boolean>;
+  /**
+   * Drops a `pending`, `dead` or `parked` delivery's body and marks it handled without running it,
+   * so a redelivery is still a duplicate within the retention. False when none is stored or it was
+   * handled already.
+   */
+  discard(eventId: string): Promise<boolean>;
+  /**
+   * Deletes up to `batchSize` deliveries `handled` more than the store's retention ago (their raw
+   * bodies with them); returns how many. `dead` and `parked` ones are never deleted here.
+   */
+  cleanup(batchSize: number): Promise<number>;
+  /** How long a claim holds, in milliseconds (renewed by `extendLease` while its handler runs). */
+  readonly leaseMs: number;
+}
+
+/** Whether a store can serve `deferred: true` (checked once, when the receiver is created). */
+export function isDeferredInboxStore(value: unknown): value is DeferredInboxStore<unknown> {
+  if (!isInboxStore(value)) return false;
+  const store = value as unknown as Record<string, unknown>;
+  return (
+    typeof store.leaseMs === 'number' &&
+    ['store', 'claimDue', 'extendLease', 'markHandled', 'markFailed', 'markParked'].every(
+      (name) => typeof store[name] === 'function',
+    ) &&
+    ['stats', 'list', 'replay', 'discard', 'cleanup'].every((name) => typeof store[name] === 'function') &&
+    (store.runHandled === undefined || typeof store.runHandled === 'function')
   );
 }

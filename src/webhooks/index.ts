@@ -17,7 +17,17 @@ export type { Secrets } from '../signature/secrets.js';
 export type { ReceiverResponse } from './answers.js';
 export { correlationIdOf, errorResponse } from './answers.js';
 export { createReceiver } from './create-receiver.js';
-export type { InboxKey, InboxStore } from './inbox.js';
+export type {
+  ClaimedDelivery,
+  DeferredInboxStore,
+  DeliveryFailure,
+  DeliveryQuery,
+  DeliveryRecord,
+  DeliveryState,
+  InboxKey,
+  InboxStore,
+  StoredDelivery,
+} from './inbox.js';
 
 export { memoryInbox } from './memory-inbox.js';
 

@@ -1,13 +1,15 @@
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import type { InboxClaim, InboxKey, InboxStore } from './inbox.js';
+import type { DeferredInboxStore, InboxClaim, InboxKey } from './inbox.js';
+import { memoryDeliveries } from './memory-deliveries.js';
 
 /**
  * Options of {@link memoryInbox}.
  */
 export interface MemoryInboxOptions {
   /**
-   * How long a handled event id is remembered, in milliseconds. The service caches responses
+   * How long a handled event id (in deferred mode: a handled delivery and its body) is
+   * remembered, in milliseconds. The service caches responses
    * for 24 hours and its retry ladder ends about 7.5 hours after the first attempt, so the
    * default keeps every id an hour longer than a day.
    * @default 90_000_000 (25 hours)
@@ -46,7 +48,7 @@ const MEMORY_INBOX_DEFAULTS = {
 
 /**
  * The default inbox: handled event ids in this process's memory, kept at least 24 hours and
- * bounded in size. Enough for one process; it forgets everything on restart and is not shared
+ * bounded in size; with `createReceiver({ deferred: true })`, the stored deliveries too. Enough for one process; it forgets everything on restart and is not shared
  * between processes, so use a database-backed `InboxStore` in production (see the README).
  *
  * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a `ttlMs` or `maxEntries` that is not
@@ -62,7 +64,7 @@ const MEMORY_INBOX_DEFAULTS = {
  * });
  * ```
  */
-export function memoryInbox(options: MemoryInboxOptions = {}): InboxStore {
+export function memoryInbox(options: MemoryInboxOptions = {}): DeferredInboxStore {
   const { ttlMs, maxEntries, leaseMs, now } = mergeDefaults<MemoryInboxOptions>(
     MEMORY_INBOX_DEFAULTS,
     options,
@@ -92,7 +94,7 @@ export function memoryInbox(options: MemoryInboxOptions = {}): InboxStore {
   };
 
   return {
-    leaseMs,
+    ...memoryDeliveries({ leaseMs, retentionMs: ttlMs, now }),
     begin({ eventId: id }: InboxKey): InboxClaim {
       const at = now();
       forgetExpired(at);
@@ -113,6 +115,11 @@ export function memoryInbox(options: MemoryInboxOptions = {}): InboxStore {
     },
     release({ eventId: id }: InboxKey): void {
       inProgress.delete(id);
+    },
+    extend({ eventId: id }: InboxKey): boolean {
+      if (!inProgress.has(id)) return false;
+      inProgress.set(id, now());
+      return true;
     },
   };
 }

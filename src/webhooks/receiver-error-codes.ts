@@ -37,6 +37,11 @@ export const RECEIVER_ERROR_CODES = {
     status: 503,
     condition: "the inbox store's begin() threw, so the event was not claimed and the handler did not run",
   },
+  SCHEMA_VERSION_UNSUPPORTED: {
+    status: 503,
+    condition:
+      'the event has a schemaVersion this SDK does not know and no onUnhandled takes it (without deferred: the service retries it until the receiver is upgraded)',
+  },
   RECEIVER_FAILED: {
     status: 500,
     condition: 'an unexpected failure inside the receiver itself (a bug: please report it)',
@@ -64,7 +69,7 @@ type ContractAnswerCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED' | 'INVALID_P
 /**
  * Every `code` a receiver (or an adapter) answers with or reports to `onError`: the one union of
  * receiver codes. 401 `INVALID_SIGNATURE` and `SIGNATURE_EXPIRED`, 400 `INVALID_PAYLOAD`, 503
- * `EVENT_IN_PROGRESS`, `HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`, `INBOX_UNAVAILABLE`, 500
+ * `EVENT_IN_PROGRESS`, `HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`, `INBOX_UNAVAILABLE`, `SCHEMA_VERSION_UNSUPPORTED`, 500
  * `HANDLER_FAILED`, `RECEIVER_FAILED`, `RAW_BODY_UNAVAILABLE`, 413 `PAYLOAD_TOO_LARGE`, 405
  * `METHOD_NOT_ALLOWED`.
  *

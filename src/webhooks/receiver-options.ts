@@ -6,7 +6,7 @@ import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
 import { isLogger, writeLog } from '../telemetry/logger.js';
 import { type ReceiverInstruments, receiverTelemetry } from '../telemetry/receiver-telemetry.js';
 import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
-import { type InboxStore, isInboxStore } from './inbox.js';
+import { type InboxStore, isDeferredInboxStore, isInboxStore } from './inbox.js';
 import { memoryInbox } from './memory-inbox.js';
 import type { ErrorContext, UnhandledContext, UnhandledEvent, WebhookHandlers } from './receiver-types.js';
 import type { ReceiverFailure } from './webhook-error.js';
@@ -88,7 +88,52 @@ export interface ReceiverOptions<Tx = undefined> extends TelemetryOptions {
    * change the answer: what it returns is ignored, and so is anything it throws or rejects with.
    */
   onError?: (error: ReceiverFailure, ctx: ErrorContext) => unknown;
+  /**
+   * Store each verified delivery in the `inbox` with its raw body and answer 200 at once; the
+   * handlers run from the inbox in whichever process calls `receiver.start()`, retried with
+   * backoff (`retry`), then `dead`. Deliveries this version cannot handle are `parked`, never
+   * dropped. Needs an inbox with the deferred methods (`memoryInbox`, `postgresInbox`,
+   * `redisInbox`). See docs/deferred-handling.md.
+   * @default false
+   */
+  deferred?: boolean;
+  /** With `deferred`: how often a failing handler runs, and the backoff (full jitter) between runs. */
+  retry?: DeferredRetryOptions;
 }
+
+/**
+ * How a deferred receiver retries a handler that throws.
+ *
+ * @example
+ * ```ts
+ * import type { DeferredRetryOptions } from 'loyalty-partner-sdk/webhooks';
+ * export const retry: DeferredRetryOptions = { maxAttempts: 12, baseDelayMs: 5_000, maxDelayMs: 3_600_000 };
+ * ```
+ */
+export interface DeferredRetryOptions {
+  /**
+   * Runs of a delivery's handler before it is `dead` (the first run counts).
+   * @default 10
+   */
+  maxAttempts?: number;
+  /**
+   * Cap of the wait before the first retry, in milliseconds; doubles each retry.
+   * @default 1_000
+   */
+  baseDelayMs?: number;
+  /**
+   * Cap of any wait between runs, in milliseconds.
+   * @default 600_000 (10 minutes)
+   */
+  maxDelayMs?: number;
+}
+
+// The defaults of `retry`, declared once (each is also in its option's @default tag).
+const RETRY_DEFAULTS = {
+  maxAttempts: 10,
+  baseDelayMs: 1_000,
+  maxDelayMs: 600_000,
+} as const satisfies Required<DeferredRetryOptions>;
 
 type ReceiverLimits = Pick<ReceiverOptions, 'toleranceSeconds' | 'resolverTimeoutMs' | 'handlerTimeoutMs'>;
 
@@ -112,6 +157,8 @@ export interface NormalizedReceiverOptions {
   onError: ReceiverOptions['onError'];
   /** Spans, metrics and log lines of each delivery. */
   telemetry: Telemetry<ReceiverInstruments>;
+  deferred: boolean;
+  retry: Required<DeferredRetryOptions>;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -170,6 +217,8 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   if (!isFunctionOrAbsent(onUnhandled)) issues.push({ path: 'onUnhandled', message: 'must be a function' });
   if (!isFunctionOrAbsent(onError)) issues.push({ path: 'onError', message: 'must be a function' });
   issues.push(...telemetryIssues(given));
+  const retry = mergeDefaults<DeferredRetryOptions>(RETRY_DEFAULTS, given.retry ?? {});
+  issues.push(...deferredIssues(given, retry));
   if (issues.length) {
     const error = new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', issues);
     if (isLogger(given.logger)) {
@@ -191,7 +240,41 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     onUnhandled,
     onError,
     telemetry: receiverTelemetry(given),
+    deferred: given.deferred === true,
+    retry,
   };
+}
+
+function deferredIssues(
+  given: Partial<ReceiverOptions<unknown>>,
+  retry: Required<DeferredRetryOptions>,
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const { deferred, inbox } = given;
+  if (deferred !== undefined && typeof deferred !== 'boolean')
+    issues.push({ path: 'deferred', message: 'must be true or false' });
+  if (deferred === true && inbox === undefined)
+    issues.push({
+      path: 'inbox',
+      message: 'is required with deferred: true (memoryInbox(), postgresInbox(), redisInbox())',
+    });
+  else if (deferred === true && isInboxStore(inbox) && !isDeferredInboxStore(inbox))
+    issues.push({
+      path: 'inbox',
+      message: 'must be a store with the deferred methods (a DeferredInboxStore) with deferred: true',
+    });
+  if (given.retry !== undefined && (typeof given.retry !== 'object' || given.retry === null))
+    issues.push({ path: 'retry', message: 'must be an object { maxAttempts, baseDelayMs, maxDelayMs }' });
+  if (!(Number.isSafeInteger(retry.maxAttempts) && retry.maxAttempts >= 1))
+    issues.push({ path: 'retry.maxAttempts', message: 'must be a whole number >= 1' });
+  for (const [path, ms] of [
+    ['retry.baseDelayMs', retry.baseDelayMs],
+    ['retry.maxDelayMs', retry.maxDelayMs],
+  ] as const) {
+    if (!(Number.isSafeInteger(ms) && ms >= 0))
+      issues.push({ path, message: 'must be a whole number of milliseconds >= 0' });
+  }
+  return issues;
 }
 
 function checkHandler(name: string, handler: unknown): ValidationIssue[] {

@@ -4,6 +4,7 @@ import type { Envelope } from '../contract/schemas/envelope.js';
 import type { receivedEnvelopeHeaderSchema } from '../contract/schemas/received-envelope.js';
 import type { RawBody } from '../signature/bytes.js';
 import type { ReceiverResponse } from './answers.js';
+import type { DeliveryQuery, DeliveryRecord, DeliveryState } from './inbox.js';
 import type { HeadersLike } from './read-headers.js';
 
 /**
@@ -136,4 +137,20 @@ export interface Receiver {
    * and never rejects: every failure becomes an answer (see the README's answer table).
    */
   handle(delivery: RawDelivery): Promise<ReceiverResponse>;
+  /**
+   * With `deferred: true`: runs the stored deliveries' handlers in this process (a web process or
+   * a worker with the same options) until `close()`. Resolves once running. Without `deferred`,
+   * does nothing.
+   */
+  start(): Promise<void>;
+  /** Stops running stored deliveries and waits for the handlers under way. */
+  close(): Promise<void>;
+  /** How many stored deliveries are in each state. Needs an inbox that stores deliveries. */
+  stats(): Promise<Record<DeliveryState, number>>;
+  /** Stored deliveries in one state, oldest received first, without their bodies. */
+  list(query: DeliveryQuery): Promise<DeliveryRecord[]>;
+  /** Back to `pending`: its handler runs again (after an upgrade, a parked one is handled). */
+  replay(eventId: string): Promise<boolean>;
+  /** Never handled; remembered for dedup within the retention. */
+  discard(eventId: string): Promise<boolean>;
 }

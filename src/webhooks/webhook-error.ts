@@ -6,7 +6,12 @@ import type { WebhookErrorCode } from './receiver-error-codes.js';
 /** The codes of failures on the receiver's own side, as opposed to a bad delivery. */
 type WebhookFailureCode = Extract<
   WebhookErrorCode,
-  'HANDLER_FAILED' | 'HANDLER_TIMEOUT' | 'SECRETS_UNAVAILABLE' | 'INBOX_UNAVAILABLE' | 'RECEIVER_FAILED'
+  | 'HANDLER_FAILED'
+  | 'HANDLER_TIMEOUT'
+  | 'SECRETS_UNAVAILABLE'
+  | 'INBOX_UNAVAILABLE'
+  | 'SCHEMA_VERSION_UNSUPPORTED'
+  | 'RECEIVER_FAILED'
 >;
 
 /**

@@ -4,6 +4,7 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
 import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 
 describeWithPostgres('postgresInbox', (url) => {
@@ -23,6 +24,10 @@ describeWithPostgres('postgresInbox', (url) => {
       inboxConformance(({ leaseMs }) =>
         postgresInbox(db, { schema, leaseMs, transactional: true, lockTimeoutMs: 300 }),
       ));
+    describe(`on ${driver}, deferred`, () =>
+      deferredConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs })));
+    describe(`on ${driver}, deferred and transactional`, () =>
+      deferredConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs, transactional: true })));
   }
 
   it('on pg, prepares its statements once per connection instead of planning them at every delivery', async () => {

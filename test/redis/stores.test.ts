@@ -3,6 +3,7 @@ import { redisInbox, redisRuleStore } from 'loyalty-partner-sdk/redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithRedis, uniqueName } from '../support/servers.js';
+import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
 import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 import { ruleStoreConformance } from '../webhooks-stores/rule-store-conformance.js';
 
@@ -22,6 +23,8 @@ describeWithRedis('Redis stores', (url) => {
   for (const [name, client] of Object.entries(clients)) {
     describe(`redisInbox on ${name}`, () =>
       inboxConformance(({ leaseMs }) => redisInbox(client, { prefix, leaseMs })));
+    describe(`redisInbox on ${name}, deferred`, () =>
+      deferredConformance(({ leaseMs }) => redisInbox(client, { prefix, leaseMs })));
     describe(`redisRuleStore on ${name}`, () =>
       ruleStoreConformance(() => redisRuleStore(client, { prefix })));
   }

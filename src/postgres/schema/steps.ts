@@ -39,4 +39,35 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     ],
   },
   OUTBOX_SCHEMA_STEP,
+  {
+    version: 3,
+    description: 'deferred receiver inbox: stored deliveries',
+    statements: (s) => [
+      // One row per verified delivery of a deferred receiver, its raw body kept for the handler
+      // (and for replay). Claims, lease renewals and retries change no indexed column but state.
+      `CREATE TABLE IF NOT EXISTS ${s}.inbox_deliveries (
+  event_id            text        PRIMARY KEY,
+  event_type          text        NOT NULL,
+  tenant_id           text        NOT NULL DEFAULT '',
+  state               text        NOT NULL CHECK (state IN ('pending', 'handled', 'dead', 'parked')),
+  raw_body            text,
+  correlation_id      text        NOT NULL,
+  signature_timestamp bigint      NOT NULL,
+  secret_index        int         NOT NULL,
+  received_at         timestamptz NOT NULL,
+  attempts            int         NOT NULL DEFAULT 0,
+  next_attempt_at     timestamptz NOT NULL DEFAULT now(),
+  claimed_by          text,
+  lease_until         timestamptz,
+  last_error          text,
+  settled_at          timestamptz
+) WITH (fillfactor = 80)`,
+      // Claims read the due pending rows only.
+      `CREATE INDEX IF NOT EXISTS inbox_deliveries_due ON ${s}.inbox_deliveries (next_attempt_at) WHERE state = 'pending'`,
+      // Retention deletes old handled rows in small batches, oldest first.
+      `CREATE INDEX IF NOT EXISTS inbox_deliveries_settled ON ${s}.inbox_deliveries (settled_at) WHERE state = 'handled'`,
+      // list({ state }): oldest first within a state.
+      `CREATE INDEX IF NOT EXISTS inbox_deliveries_by_state ON ${s}.inbox_deliveries (state, received_at)`,
+    ],
+  },
 ];

@@ -1,0 +1,154 @@
+import type {
+  ClaimedDelivery,
+  DeferredInboxStore,
+  DeliveryRecord,
+  DeliveryState,
+} from '../webhooks/inbox.js';
+import type { Database } from './database.js';
+import type { deliveriesSql } from './inbox-deliveries-sql.js';
+import { guardTx } from './inbox-tx-guard.js';
+
+type DeferredPart = Omit<
+  DeferredInboxStore<unknown>,
+  'begin' | 'complete' | 'release' | 'transaction' | 'extend'
+>;
+
+interface ClaimRow {
+  event_id: string;
+  event_type: string;
+  tenant_id: string;
+  raw_body: string;
+  correlation_id: string;
+  signature_timestamp: number;
+  secret_index: number;
+  received_ms: number;
+  attempts: number;
+}
+
+interface ListRow {
+  event_id: string;
+  event_type: string;
+  tenant_id: string;
+  state: DeliveryState;
+  attempts: number;
+  last_error: string | null;
+  received_ms: number;
+  next_ms: number;
+  settled_ms: number | null;
+}
+
+/**
+ * The deferred half of `postgresInbox()`, on `inbox_deliveries`. `fail` turns a driver error
+ * into the store's error; `transactional` adds `runHandled` (the handler's `ctx.tx` writes and
+ * the `handled` mark commit together).
+ */
+export function postgresDeliveries(
+  database: Database,
+  sql: ReturnType<typeof deliveriesSql>,
+  settings: { leaseMs: number; retentionMs: number; transactional: boolean },
+  fail: (err: unknown, what: string) => Error,
+): DeferredPart {
+  const { leaseMs } = settings;
+  const run = async <Row>(what: string, text: string, params: readonly unknown[]) => {
+    try {
+      return await database.query<Row>(text, params);
+    } catch (err) {
+      throw fail(err, what);
+    }
+  };
+  const mine = (claim: ClaimedDelivery) => [claim.eventId, claim.owner, claim.attempt];
+  const marked = async (what: string, text: string, params: readonly unknown[]) =>
+    (await run(what, text, params)).rowCount === 1;
+
+  const part: DeferredPart = {
+    leaseMs,
+    async store(d, state, reason) {
+      const params: unknown[] = [d.eventId, d.eventType, d.tenantId, d.rawBody, d.correlationId];
+      params.push(d.signatureTimestamp, d.secretIndex, d.receivedAt, state);
+      params.push(state === 'parked' ? (reason ?? null) : null);
+      return (await marked('store', sql.store, params)) ? 'stored' : 'duplicate';
+    },
+    async claimDue(owner, limit) {
+      const { rows } = await run<ClaimRow>('claimDue', sql.claimDue, [owner, limit, leaseMs]);
+      return rows.map((row) => ({
+        eventId: row.event_id,
+        eventType: row.event_type,
+        tenantId: row.tenant_id,
+        rawBody: row.raw_body,
+        correlationId: row.correlation_id,
+        signatureTimestamp: Number(row.signature_timestamp),
+        secretIndex: row.secret_index,
+        receivedAt: Number(row.received_ms),
+        owner,
+        attempt: row.attempts,
+      }));
+    },
+    async extendLease(owner, eventIds) {
+      if (eventIds.length === 0) return [];
+      const { rows } = await run<{ event_id: string }>('extendLease', sql.extendLease, [
+        owner,
+        eventIds,
+        leaseMs,
+      ]);
+      const held = new Set(rows.map((row) => row.event_id));
+      return eventIds.filter((id) => !held.has(id));
+    },
+    markHandled: (claim) => marked('markHandled', sql.markHandled, mine(claim)),
+    markFailed: (claim, failure) =>
+      marked('markFailed', sql.markFailed, [...mine(claim), failure.error, failure.nextAttemptAt ?? null]),
+    markParked: (claim, reason) => marked('markParked', sql.markParked, [...mine(claim), reason]),
+    async stats() {
+      const counts: Record<DeliveryState, number> = { pending: 0, handled: 0, dead: 0, parked: 0 };
+      const { rows } = await run<{ state: DeliveryState; n: number }>('stats', sql.stats, []);
+      for (const row of rows) counts[row.state] = Number(row.n);
+      return counts;
+    },
+    async list({ state, tenantId, limit = 100 }) {
+      const { rows } = await run<ListRow>('list', sql.list, [state, tenantId ?? null, limit]);
+      return rows.map(
+        (row): DeliveryRecord => ({
+          eventId: row.event_id,
+          eventType: row.event_type,
+          tenantId: row.tenant_id,
+          state: row.state,
+          attempts: row.attempts,
+          lastError: row.last_error ?? undefined,
+          receivedAt: new Date(Number(row.received_ms)),
+          nextAttemptAt: row.state === 'pending' ? new Date(Number(row.next_ms)) : undefined,
+          settledAt: row.settled_ms === null ? undefined : new Date(Number(row.settled_ms)),
+        }),
+      );
+    },
+    replay: (eventId) => marked('replay', sql.replay, [eventId]),
+    discard: (eventId) => marked('discard', sql.discard, [eventId]),
+    async cleanup(batchSize) {
+      return (await run('cleanup', sql.cleanup, [settings.retentionMs, batchSize])).rowCount;
+    },
+  };
+  if (!settings.transactional) return part;
+
+  part.runHandled = async (claim, work) => {
+    let workFailed = false;
+    try {
+      return await database.transaction(async (tx, raw) => {
+        // The row lock is the claim from here to COMMIT: no claim takes a locked row.
+        const { rowCount } = await tx.query(sql.lockMine, mine(claim));
+        if (rowCount !== 1) return false;
+        const guard = guardTx(raw);
+        try {
+          await work(guard.tx);
+        } catch (err) {
+          workFailed = true;
+          throw err;
+        } finally {
+          guard.end();
+        }
+        return (await tx.query(sql.markHandled, mine(claim))).rowCount === 1;
+      });
+    } catch (err) {
+      if (workFailed) throw err;
+      throw fail(err, 'runHandled');
+    }
+  };
+  return part;
+}

@@ -1,0 +1,135 @@
+import { backoffDelay } from '../client/backoff.js';
+import { type BaseContext, pickRun } from './event-run.js';
+import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
+import type { ParsedDelivery } from './parse-delivery.js';
+import type { DeliveryParser } from './receiver-build.js';
+import type { NormalizedReceiverOptions } from './receiver-options.js';
+import { report } from './report-failure.js';
+import { WebhookError } from './webhook-error.js';
+
+/** How one stored delivery's run ended, for telemetry. */
+export type StoredOutcome = 'handled' | 'retried' | 'dead' | 'parked' | 'lost' | 'store-failed';
+
+/** Kept in `lastError`: enough to tell the failure, never a whole stack. */
+const MAX_ERROR_LENGTH = 1_000;
+
+/**
+ * Runs one claimed delivery's handler from the inbox: parsed again with this process's version
+ * (a `replay` after an upgrade handles what an older version parked), then `handled`, retried
+ * with backoff, `dead` after `retry.maxAttempts` runs, or `parked` when nothing here can handle
+ * it. With a transactional store the handler's `ctx.tx` writes commit with the `handled` mark.
+ */
+export async function runStored(
+  config: NormalizedReceiverOptions,
+  inbox: DeferredInboxStore<unknown>,
+  parse: DeliveryParser,
+  claim: ClaimedDelivery,
+): Promise<StoredOutcome> {
+  const parsed = parse(claim.rawBody);
+  if (parsed.kind === 'invalid') {
+    return parked(inbox, claim, `This version cannot read it: ${parsed.error.message}`);
+  }
+  const base: BaseContext = {
+    tenantId: claim.tenantId,
+    correlationId: claim.correlationId,
+    receivedAt: new Date(claim.receivedAt),
+    signatureTimestamp: claim.signatureTimestamp,
+    secretIndex: claim.secretIndex,
+  };
+  const job = pickRun(config, parsed, base);
+  if (!job) return parked(inbox, claim, parkReason(parsed));
+
+  let handlerFailed: { cause: unknown } | undefined;
+  const work = async (tx: unknown) => {
+    try {
+      await job.run(tx);
+    } catch (cause) {
+      handlerFailed = { cause };
+      throw cause;
+    }
+  };
+  try {
+    if (inbox.runHandled) return (await inbox.runHandled(claim, work)) ? 'handled' : 'lost';
+    await work(undefined);
+    return (await inbox.markHandled(claim)) ? 'handled' : 'lost';
+  } catch (cause) {
+    if (!handlerFailed) {
+      // The store failed: the claim ends with its lease and a later run takes it over.
+      const text = 'The inbox store could not record a stored delivery; it runs again after its lease';
+      tell(config, claim, new WebhookError('INBOX_UNAVAILABLE', text, withKey(claim, cause)), 503);
+      return 'store-failed';
+    }
+    return failed(config, inbox, claim, handlerFailed.cause, job.runner);
+  }
+}
+
+async function failed(
+  config: NormalizedReceiverOptions,
+  inbox: DeferredInboxStore<unknown>,
+  claim: ClaimedDelivery,
+  cause: unknown,
+  runner: string,
+): Promise<StoredOutcome> {
+  const { retry } = config;
+  const last = claim.attempt >= retry.maxAttempts;
+  const text = last
+    ? `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; the delivery is dead`
+    : `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; it runs again later`;
+  tell(config, claim, new WebhookError('HANDLER_FAILED', text, withKey(claim, cause)), 500);
+  const error = messageOf(cause);
+  const nextAttemptAt = last ? undefined : Date.now() + backoffDelay(claim.attempt, retry);
+  try {
+    const recorded = await inbox.markFailed(claim, { error, nextAttemptAt });
+    if (!recorded) return 'lost';
+  } catch {
+    return 'store-failed';
+  }
+  return last ? 'dead' : 'retried';
+}
+
+async function parked(
+  inbox: DeferredInboxStore<unknown>,
+  claim: ClaimedDelivery,
+  reason: string,
+): Promise<StoredOutcome> {
+  try {
+    return (await inbox.markParked(claim, reason)) ? 'parked' : 'lost';
+  } catch {
+    return 'store-failed';
+  }
+}
+
+/** Why this version cannot handle a delivery, as `list` shows it. */
+export function parkReason(parsed: Exclude<ParsedDelivery, { kind: 'invalid' }>): string {
+  if (parsed.kind === 'event') return `No handler for ${parsed.event.eventType} and no onUnhandled`;
+  if (parsed.reason === 'unsupported-schema-version')
+    return `schemaVersion ${String(parsed.event.schemaVersion)} is not supported by this version`;
+  return `Unknown event type ${parsed.event.eventType}`;
+}
+
+const withKey = (claim: ClaimedDelivery, cause: unknown) => ({
+  cause,
+  eventId: claim.eventId,
+  eventType: claim.eventType,
+});
+
+function tell(
+  config: NormalizedReceiverOptions,
+  claim: ClaimedDelivery,
+  error: WebhookError,
+  status: number,
+) {
+  const scope = {
+    tenantId: claim.tenantId,
+    correlationId: claim.correlationId,
+    receivedAt: new Date(claim.receivedAt),
+    eventId: claim.eventId,
+    eventType: claim.eventType,
+  };
+  report(config.onError, error, scope, status);
+}
+
+function messageOf(cause: unknown): string {
+  const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
+}
