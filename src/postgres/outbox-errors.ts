@@ -7,9 +7,16 @@ import { LoyaltyError } from '../contract/errors.js';
  *   or no client at all;
  * - `NOT_IN_TRANSACTION`: `tx` is a connection outside a transaction block: `BEGIN` was not run,
  *   or the transaction was already committed or rolled back;
- * - `TRANSACTION_ABORTED`: an earlier statement of the transaction failed; it can only roll back.
+ * - `TRANSACTION_ABORTED`: an earlier statement of the transaction failed; it can only roll back;
+ * - `OTHER_DATABASE`: `tx` is a transaction on another database than the store's own (even one
+ *   migrated alike): the event would commit where this outbox never sends it. The check made the
+ *   transaction fail, so nothing of it commits there: roll it back.
  */
-export type OutboxTransactionErrorCode = 'NOT_A_TRANSACTION' | 'NOT_IN_TRANSACTION' | 'TRANSACTION_ABORTED';
+export type OutboxTransactionErrorCode =
+  | 'NOT_A_TRANSACTION'
+  | 'NOT_IN_TRANSACTION'
+  | 'TRANSACTION_ABORTED'
+  | 'OTHER_DATABASE';
 
 /**
  * The `tx` given to `enqueue` cannot carry the event: nothing was written. The message says

@@ -17,6 +17,7 @@ import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
 import { lockSpace, wakeChannel } from './outbox-schema.js';
 import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
+import { sameDatabase } from './same-database.js';
 import { quoteSchema } from './schema/identifier.js';
 
 /**
@@ -56,6 +57,8 @@ export function postgresStore(
   prepareStatements(Object.values(sql));
   const space = lockSpace(s);
   const cleanup = cleaner(database, sql.cleanup, settings);
+  // Which database this store drains: a caller's transaction on another one is refused.
+  const ownDatabase = sameDatabase();
   // Who holds a claim: this store instance (a process may run several outboxes).
   const owner = `outbox-${globalThis.crypto.randomUUID()}`;
   // Events this store claimed and has not recorded an outcome for.
@@ -82,9 +85,10 @@ export function postgresStore(
 
     open: () =>
       run('open', async () => {
-        const { rows: stops } = await database.query<{ tenant_id: string; reason: string; since: string }>(
-          sql.stops,
-        );
+        const [{ rows: stops }] = await Promise.all([
+          database.query<{ tenant_id: string; reason: string; since: string }>(sql.stops),
+          ownDatabase.learn(database),
+        ]);
         return {
           stoppedTenants: stops.map((row) => ({
             tenantId: row.tenant_id,
@@ -113,7 +117,7 @@ export function postgresStore(
         locks.exclusive,
       ];
       if (tx !== undefined) {
-        await enqueueWithTx(sql, tx, params, settings.schema);
+        await enqueueWithTx(sql, tx, params, settings.schema, ownDatabase);
         return;
       }
       await run('append', () => database.query(sql.enqueue, params));

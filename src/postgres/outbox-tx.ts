@@ -2,6 +2,9 @@ import { settledStatus } from './client-turn.js';
 import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
 import type { OutboxSql } from './outbox-sql.js';
+import { otherDatabaseError, type sameDatabase } from './same-database.js';
+
+type SameDatabase = ReturnType<typeof sameDatabase>;
 
 /**
  * What `outbox.enqueue(type, payload, { tx })` accepts with `postgresStore`: the `pg` Client or
@@ -79,6 +82,7 @@ export async function enqueueWithTx(
   tx: unknown,
   params: readonly unknown[],
   schema: string,
+  database: SameDatabase,
 ): Promise<void> {
   if (isPool(tx) || has(tx, 'begin')) {
     throw new OutboxTransactionError(
@@ -104,17 +108,30 @@ export async function enqueueWithTx(
     const status = pgClient ? settledStatus(tx) : undefined;
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
+    // A pg client not seen before is checked to be on the store's database, by a statement sent
+    // just ahead of the INSERT (same round trip, same order), never awaited alone: anything the
+    // caller sends after `enqueue` must stay behind the INSERT. A postgres.js transaction `sql`
+    // and an adapter name no connection that outlives their transaction, so a check would cost a
+    // statement at every sale: they are not checked.
+    const check = pgClient ? database.check(tx as object) : undefined;
     if (status === 'T') {
+      const checked = check && call(tx, runs, check.text, check.values);
+      checked?.catch(() => undefined);
       // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
       // statement: parsed and planned once per connection, not at every sale.
-      await call(tx, runs, { name: sql.enqueueName, text: sql.enqueue, values: [...params] });
+      const inserted = call(tx, runs, { name: sql.enqueueName, text: sql.enqueue, values: [...params] });
+      inserted.catch(() => undefined);
+      if (checked) await checked;
+      await inserted;
     } else if (runs === 'unsafe' || pgClient) {
       // postgres.js, and pg behind queries still ahead: the probe and the guarded INSERT are
       // sent together (pipelined where the driver pipelines), in order behind whatever the
       // caller sent before. Both are awaited so neither rejection is left unhandled; the probe's
       // refusal is the one that explains the other's.
+      // The database check, where needed, travels in the probe's own message.
+      const probe = check ? `${sql.probeTransaction}; ${check.inline}` : sql.probeTransaction;
       const [probed, inserted] = await Promise.allSettled([
-        call(tx, runs, sql.probeTransaction),
+        call(tx, runs, probe),
         runs === 'unsafe'
           ? // Prepared: otherwise postgres.js describes the statement first, a round trip of its own.
             call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true })
@@ -131,12 +148,15 @@ export async function enqueueWithTx(
       // transaction's first write, as in a sale, the guarded INSERT alone; otherwise (nothing
       // written yet, a duplicate eventId, an answer that says nothing) the savepoint probe, then
       // the INSERT.
-      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params]))) return;
+      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params])))
+        return database.passed(tx as object);
       await call(tx, runs, sql.probeSavepoint);
       await call(tx, runs, sql.probeRelease);
       await call(tx, runs, sql.enqueue, [...params]);
     }
-  } catch (err) {
+    database.passed(tx as object);
+  } catch (caught) {
+    const err = otherDatabaseError(caught, schema);
     if (err instanceof OutboxTransactionError) throw err;
     if (codeOf(err) === '25P01') throw notInTransaction(err);
     if (codeOf(err) === '25P02') throw aborted(err);
