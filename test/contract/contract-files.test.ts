@@ -106,7 +106,7 @@ function compare(against: string, value: unknown, zodSchema: z.core.$ZodType, js
 }
 
 describe('the contract files', () => {
-  it('are one AsyncAPI document and a JSON Schema per envelope and per payload, each with a stable $id', () => {
+  it('are one AsyncAPI document and a JSON Schema per envelope and per payload, self-contained, each with a stable $id', () => {
     expect(Object.keys(files).sort()).toEqual(
       [
         'asyncapi.json',
@@ -116,6 +116,8 @@ describe('the contract files', () => {
         ...EVENT_TYPE_NAMES.map((eventType) => `schemas/${eventType}.json`),
       ].sort(),
     );
+    const schemaFiles = Object.entries(files).filter(([path]) => path.startsWith('schemas/'));
+    expect(schemaFiles.filter(([, schema]) => JSON.stringify(schema).includes('$ref'))).toEqual([]);
     expect(files['schemas/InvoiceEarned.json']).toMatchObject({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       $id: 'urn:loyalty-partner-sdk:contract:v1:schemas:InvoiceEarned',
@@ -181,7 +183,7 @@ describe('the AsyncAPI document', () => {
   let parsed: Awaited<ReturnType<Parser['parse']>>;
   let document: NonNullable<typeof parsed.document>;
   beforeAll(async () => {
-    parsed = await new Parser().parse(files['asyncapi.json'] as JsonSchema);
+    parsed = await new Parser().parse(JSON.stringify(files['asyncapi.json']));
     if (parsed.document) document = parsed.document;
   });
 
