@@ -25,7 +25,7 @@ export type Target = 'draft-2020-12' | 'draft-07';
 /** Stable `$id`s: an identifier, not an address to fetch (every file is self-contained). */
 export const schemaId = (name: string) => `urn:loyalty-partner-sdk:contract:v1:schemas:${name}`;
 
-const overrides = new Map<unknown, JsonSchemaOverride>(jsonSchemaOverrides);
+const overrides = new Map<unknown, JsonSchemaOverride>(jsonSchemaOverrides());
 
 function isRefined(schema: z.core.$ZodType): boolean {
   return (schema._zod.def.checks ?? []).some((check) => check._zod.def.check === 'custom');

@@ -40,50 +40,53 @@ const absent = (...fields: string[]) => ({
 
 /**
  * Keyed by the refined schema itself (the object `.check(...)` returned), so a rename or a
- * re-export cannot detach a rule from its schema.
+ * re-export cannot detach a rule from its schema. A function, not a constant: the runtime never
+ * needs these, and a bundler drops an unused function whole.
  */
-export const jsonSchemaOverrides: ReadonlyArray<readonly [z.core.$ZodType, JsonSchemaOverride]> = [
-  [
-    invoiceEarnedSchema,
-    {
-      allOf: [
-        whenField('earnType', 'Stamps', present('stampCardId')),
-        whenField('earnType', 'Points', absent('stampCardId')),
-      ],
-    },
-  ],
-  [
-    couponSchema,
-    {
-      allOf: [
-        whenField('discountType', 'Percentage', {
-          properties: { discountValue: { type: 'number', maximum: 100 } },
-        }),
-      ],
-    },
-  ],
-  [
-    earnRateSchema,
-    {
-      allOf: [
-        whenField('methodType', 'OnPurchase', {
-          allOf: [present('pointCostAmount', 'pointCostPoints'), absent('pointsPerVisit')],
-        }),
-        whenField('methodType', 'OnVisit', {
-          allOf: [present('pointsPerVisit'), absent('pointCostAmount', 'pointCostPoints')],
-        }),
-      ],
-    },
-  ],
-  [
-    stampRuleSchema,
-    {
-      allOf: [
-        whenField('mode', 'PerAmount', {
-          required: ['amountPerStamp'],
-          properties: { amountPerStamp: { type: 'number', exclusiveMinimum: 0 } },
-        }),
-      ],
-    },
-  ],
-];
+export function jsonSchemaOverrides(): ReadonlyArray<readonly [z.core.$ZodType, JsonSchemaOverride]> {
+  return [
+    [
+      invoiceEarnedSchema,
+      {
+        allOf: [
+          whenField('earnType', 'Stamps', present('stampCardId')),
+          whenField('earnType', 'Points', absent('stampCardId')),
+        ],
+      },
+    ],
+    [
+      couponSchema,
+      {
+        allOf: [
+          whenField('discountType', 'Percentage', {
+            properties: { discountValue: { type: 'number', maximum: 100 } },
+          }),
+        ],
+      },
+    ],
+    [
+      earnRateSchema,
+      {
+        allOf: [
+          whenField('methodType', 'OnPurchase', {
+            allOf: [present('pointCostAmount', 'pointCostPoints'), absent('pointsPerVisit')],
+          }),
+          whenField('methodType', 'OnVisit', {
+            allOf: [present('pointsPerVisit'), absent('pointCostAmount', 'pointCostPoints')],
+          }),
+        ],
+      },
+    ],
+    [
+      stampRuleSchema,
+      {
+        allOf: [
+          whenField('mode', 'PerAmount', {
+            required: ['amountPerStamp'],
+            properties: { amountPerStamp: { type: 'number', exclusiveMinimum: 0 } },
+          }),
+        ],
+      },
+    ],
+  ];
+}
