@@ -68,7 +68,8 @@ function payloadDescription(eventType: EventType): string {
 
 /**
  * Every JSON Schema file of `contract/schemas/`, by file name: the envelope the partner sends,
- * the envelope its receiver gets, the error envelope and one file per event type's payload.
+ * the envelope its receiver gets (and its fields alone), the error envelope and one file per
+ * event type's payload.
  */
 export function jsonSchemaFiles(): Record<string, JsonSchema> {
   const files: Record<string, JsonSchema> = {
@@ -85,6 +86,14 @@ export function jsonSchemaFiles(): Record<string, JsonSchema> {
       "The body of a delivery to the partner's receiver. Loose: unknown fields pass, so a newer " +
         'service that adds a field does not break a receiver.',
       schemas.outboundEnvelope,
+    ),
+    'received-envelope-header.json': document(
+      'received-envelope-header',
+      'Envelope fields of a delivery, payload unjudged',
+      'What a receiver checks first: a body that passes but names an eventType this version does not ' +
+        'list, or a schemaVersion other than 1, comes from a newer service; acknowledge it (2xx) and set ' +
+        'it aside rather than refuse it. Otherwise validate the whole body with received-envelope.json.',
+      schemas.envelopeHeader,
     ),
     'error-envelope.json': document(
       'error-envelope',

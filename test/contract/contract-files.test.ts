@@ -112,6 +112,7 @@ describe('the contract files', () => {
         'asyncapi.json',
         'schemas/envelope.json',
         'schemas/received-envelope.json',
+        'schemas/received-envelope-header.json',
         'schemas/error-envelope.json',
         ...EVENT_TYPE_NAMES.map((eventType) => `schemas/${eventType}.json`),
       ].sort(),
@@ -145,6 +146,14 @@ describe('the contract files', () => {
           ),
         );
       }
+    }
+    // The header judges no payload: any event type, known or not, with any payload object.
+    for (const eventType of ['IntegrationStatusChanged', 'InvoiceEarned', 'SomethingNew']) {
+      const envelope = { ...envelopeOf('IntegrationStatusChanged', { status: 'Enabled' }), eventType };
+      const header = jsonSchema('received-envelope-header');
+      add(
+        compare(`received-envelope-header.json with ${eventType}`, envelope, schemas.envelopeHeader, header),
+      );
     }
     const error = { code: 'INVALID_SIGNATURE', message: 'No signature matched', correlationId: 'corr-1' };
     add(compare('error-envelope.json', error, schemas.errorEnvelope, jsonSchema('error-envelope')));
