@@ -27,7 +27,8 @@ export const schemaId = (name: string) => `urn:loyalty-partner-sdk:contract:v1:s
 
 const overrides = new Map<unknown, JsonSchemaOverride>(jsonSchemaOverrides());
 
-function isRefined(schema: z.core.$ZodType): boolean {
+/** Whether a zod schema holds a rule in a `.check(...)` callback, which `z.toJSONSchema` cannot see. */
+export function isRefined(schema: z.core.$ZodType): boolean {
   return (schema._zod.def.checks ?? []).some((check) => check._zod.def.check === 'custom');
 }
 
