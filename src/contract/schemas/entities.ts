@@ -37,6 +37,7 @@ export const couponSchema = z
     discountValue: amount,
     isLoyaltyProgramCoupon: z._default(z.boolean({ error: 'must be true or false' }), false),
   })
+  // A rule in a callback: its JSON Schema form is in json-schema-overrides.ts.
   .check((ctx) => {
     // A percentage above 100 would give more than the invoice is worth: a data-entry slip.
     if (ctx.value.discountType === 'Percentage' && ctx.value.discountValue > 100) {

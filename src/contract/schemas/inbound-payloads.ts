@@ -25,6 +25,7 @@ export const invoiceEarnedSchema = z
     stampCardId: z._default(z.nullable(id), null),
     channel: z.enum(['Pos', 'Kiosk']),
   })
+  // A rule in a callback: its JSON Schema form is in json-schema-overrides.ts.
   .check((ctx) => {
     const { earnType, stampCardId } = ctx.value;
     if (earnType === 'Stamps' && stampCardId === null) {

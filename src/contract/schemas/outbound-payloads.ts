@@ -38,6 +38,7 @@ export const earnRateSchema = z
     minimumPurchase: amount,
     isActive: z.boolean(),
   })
+  // A rule in a callback: its JSON Schema form is in json-schema-overrides.ts.
   .check((ctx) => {
     if (ctx.value.methodType === 'OnPurchase') {
       requireSet(ctx, 'pointCostAmount', 'methodType is OnPurchase');
@@ -61,6 +62,7 @@ export const stampRuleSchema = z
     cooldownDays: z.nullish(count),
     isActive: z.boolean(),
   })
+  // A rule in a callback: its JSON Schema form is in json-schema-overrides.ts.
   .check((ctx) => {
     if (ctx.value.mode === 'PerAmount') {
       requireSet(ctx, 'amountPerStamp', 'mode is PerAmount');
