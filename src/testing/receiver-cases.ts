@@ -67,11 +67,11 @@ function envelopeText(eventType: OutboundEventType, input: ReceiverCaseInput, en
 /** JSON as no serialiser writes it: keys reversed, uneven spacing, non-ASCII as `\u` escapes. */
 function unusualBytes(input: ReceiverCaseInput): string {
   const envelope = JSON.parse(envelopeText('IntegrationStatusChanged', input, 'café ☕ كافيه')) as object;
-  const escape = (json: string) =>
+  const asciiOnly = (json: string) =>
     json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const members = Object.entries(envelope)
     .reverse()
-    .map(([key, value]) => `"${key}" :  ${escape(JSON.stringify(value, null, 1))}`);
+    .map(([key, value]) => `"${key}" :  ${asciiOnly(JSON.stringify(value, null, 1))}`);
   return `{\n\t${members.join(' ,\n\t')}\n}\n`;
 }
 
