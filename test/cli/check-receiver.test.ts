@@ -222,4 +222,3 @@ describe('check-receiver usage', () => {
     }
   });
 });
-
