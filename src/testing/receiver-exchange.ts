@@ -61,7 +61,9 @@ function problemOf(err: unknown, signal: AbortSignal, timeoutMs: number): string
   };
   if (code !== undefined) return `no answer: ${words[code] ?? code} (${code})`;
   const message = err instanceof Error ? err.message : String(err);
-  return `no answer: ${message}`;
+  return typeof cause?.message === 'string'
+    ? `no answer: ${message} (${cause.message})`
+    : `no answer: ${message}`;
 }
 
 /** The error code an answer carries: the JSON `code`, when there is one. */

@@ -1,5 +1,5 @@
 import { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../../contract/event-types.js';
-import { createEnvelope, LoyaltyValidationError } from '../../contract/index.js';
+import { createEnvelope, EVENT_TYPES, LoyaltyValidationError } from '../../contract/index.js';
 import { signPayload } from '../../platform-node/signature.js';
 import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
@@ -98,14 +98,16 @@ export const triggerCommand: Command = {
     const secret = await readSecretFile(io, values['secret-file']);
     const payload = await payloadFrom(io, values.payload, samplePayload(eventType));
     for (const assignment of values.set ?? []) applySet(payload, assignment);
+    const tenantId = values.tenant ?? 'tenant-check';
     let body: string;
     try {
-      body = JSON.stringify(createEnvelope(eventType, payload as never));
+      // An Integration has no id in its payload: the service names it by the merchant's tenant.
+      const entityId = EVENT_TYPES[eventType].entityIdField === null ? { entityId: tenantId } : {};
+      body = JSON.stringify(createEnvelope(eventType, payload as never, entityId));
     } catch (err) {
       if (err instanceof LoyaltyValidationError) throw new UsageError(`trigger: ${err.message}`);
       throw err;
     }
-    const tenantId = values.tenant ?? 'tenant-check';
     const headers = {
       'content-type': 'application/json',
       'x-signature': signPayload(body, secret),
