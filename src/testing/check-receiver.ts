@@ -1,6 +1,6 @@
 import { newEventId } from '../contract/index.js';
 import { type ReceiverCase, type ReceiverVerdict, receiverCases } from './receiver-cases.js';
-import { describeExchange, type Exchange, exchange, type SendRequest } from './receiver-exchange.js';
+import { describeExchange, type Exchange, exchange } from './receiver-exchange.js';
 
 /**
  * Options of `checkReceiver`.
@@ -23,7 +23,7 @@ export interface CheckReceiverOptions {
   /** How long one request may take before it counts as unanswered. @default 10000 */
   timeoutMs?: number;
   /** Another transport, e.g. a fetch handler called in process. @default globalThis.fetch */
-  fetch?: SendRequest;
+  fetch?: (request: Request) => Promise<Response>;
   /** The cases to send. @default receiverCases */
   cases?: readonly ReceiverCase[];
   /** Called as each case is graded, for progress output. */
@@ -50,7 +50,7 @@ export interface ReceiverCaseResult {
 }
 
 /**
- * What `checkReceiver` found: every case, and how many passed and failed.
+ * What `checkReceiver` found, case by case, with the number of cases passed and failed.
  *
  * @example
  * ```ts

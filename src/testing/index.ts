@@ -24,7 +24,6 @@ export type {
   ReceiverVerdict,
 } from './receiver-cases.js';
 export { receiverCases } from './receiver-cases.js';
-export type { SendRequest } from './receiver-exchange.js';
 export type { ReceiverVector } from './receiver-vectors.js';
 export { receiverVectors } from './receiver-vectors.js';
 export { DEFAULT_RULES } from './rules.js';

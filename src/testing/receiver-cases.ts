@@ -3,13 +3,27 @@ import { signPayload } from '../platform-node/signature.js';
 import { samplePayload } from './sample-payloads.js';
 
 /**
- * What a receiver must answer to a case, after sections 3.2, 5.2, 5.3 and 8 of the contract:
- * `accept` 2xx; `reject-signature` 401 (not carrying `SIGNATURE_EXPIRED`, which the service would
- * retry); `reject-expired` 401 whose body carries `SIGNATURE_EXPIRED`; `reject-payload` a 4xx.
+ * What a receiver must answer to a case, after sections 3.2, 5.2, 5.3 and 8 of the contract.
+ * `accept`: 2xx. `reject-signature`: 401, not carrying `SIGNATURE_EXPIRED` (which the service
+ * would retry). `reject-expired`: 401 whose body carries `SIGNATURE_EXPIRED`. `reject-payload`: a 4xx.
+ *
+ * @example
+ * ```ts
+ * import { receiverCases } from 'loyalty-partner-sdk/testing';
+ * const mustRefuse = receiverCases.filter((c) => c.verdict !== 'accept').map((c) => c.id);
+ * ```
  */
 export type ReceiverVerdict = 'accept' | 'reject-signature' | 'reject-expired' | 'reject-payload';
 
-/** What a case builds its request from: the receiver's secret and tenant, and the time to sign at. */
+/**
+ * What a case builds its request from, the receiver's secret and tenant and the time to sign at.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverCaseInput } from 'loyalty-partner-sdk/testing';
+ * const input: ReceiverCaseInput = { secret: 'whsec_test', tenantId: 'merchant-1', now: 1763630000, eventId: '019aa1f2-0000-7000-8000-000000000001' };
+ * ```
+ */
 export interface ReceiverCaseInput {
   /** The tenant's signing secret, as the receiver has it. */
   secret: string;
@@ -21,14 +35,22 @@ export interface ReceiverCaseInput {
   eventId: string;
 }
 
-/** One request of a case: the exact body text and every header, as the service sends them. */
+/**
+ * One request of a case, with the exact body text and every header, as the service sends them.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverCaseRequest } from 'loyalty-partner-sdk/testing';
+ * const send = (url: string, r: ReceiverCaseRequest) => fetch(url, { method: 'POST', headers: r.headers, body: r.body });
+ * ```
+ */
 export interface ReceiverCaseRequest {
   body: string;
   headers: Record<string, string>;
 }
 
 /**
- * One delivery case of the conformance kit: what is sent, what the receiver must answer, and
+ * One delivery case of the conformance kit, with what is sent, what the receiver must answer and
  * what to fix when it does not.
  *
  * @example

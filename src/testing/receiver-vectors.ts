@@ -7,8 +7,8 @@ const VECTOR_TENANT = 'merchant-vectors';
 const VECTOR_NOW = 1763630000;
 
 /**
- * One published test vector: a delivery exactly as sent, the time to judge it at, and the answer
- * a correct receiver gives. For partners who test their receiver in their own CI without Node.
+ * One published test vector, a delivery exactly as sent with the time to judge it at and the
+ * answer a correct receiver gives. For partners who test their receiver in their own CI without Node.
  *
  * @example
  * ```ts
