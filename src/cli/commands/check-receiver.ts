@@ -42,8 +42,10 @@ function parseUrl(value: string | undefined): string {
 
 function printCase(io: CliIo, result: CheckReceiverReport['cases'][number]): void {
   const style = createStyle(io);
-  if (result.pass) {
-    io.stdout.write(`${style.pass}  ${result.name}  ${style.dim(result.observed)}\n`);
+  if (result.pass || result.fix === undefined) {
+    io.stdout.write(
+      `${result.pass ? style.pass : style.fail}  ${result.name}  ${style.dim(result.observed)}\n`,
+    );
     return;
   }
   io.stdout.write(
