@@ -106,11 +106,11 @@ async function runCase(
     const again = first.answered ? await send(request) : first;
     const exchanges = first === again ? [first] : [first, again];
     const pass = meets(item.verdict, first) && meets(item.verdict, again);
-    return {
-      pass,
-      observed: `first ${describeExchange(first)}; again ${describeExchange(again)}`,
-      exchanges,
-    };
+    const observed =
+      first === again
+        ? describeExchange(first)
+        : `first ${describeExchange(first)}; again ${describeExchange(again)}`;
+    return { pass, observed, exchanges };
   }
   if (item.send === 'at-once') {
     const copies = await Promise.all([1, 2, 3].map(() => send(request)));
