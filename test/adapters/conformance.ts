@@ -6,7 +6,7 @@
  * judged only by what comes back and by what the handlers saw.
  */
 import type { AdapterOptions } from 'loyalty-partner-sdk/node';
-import { samplePayload } from 'loyalty-partner-sdk/testing';
+import { checkReceiver, receiverCases, samplePayload } from 'loyalty-partner-sdk/testing';
 import { createReceiver, type Receiver, type ReceiverOptions } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
 import { createReceiver as createWebReceiver } from '../../src/webhooks/index.js';
@@ -107,6 +107,19 @@ export function describeConformance(adapter: string, mount: Mount, build: 'node'
   };
 
   describe(`${adapter}: the receiver conformance suite`, () => {
+    it("passes every case of the partners' conformance kit (checkReceiver), sent over the same transport", async () => {
+      const { receiver } = receiverOf();
+      const report = await serve(receiver, (target) =>
+        checkReceiver({ url: target.url, secret: SECRET, tenantId: 'merchant-1', fetch: target.send }),
+      );
+      expect(report.cases.filter((result) => !result.pass)).toEqual([]);
+      expect(report.cases.map((result) => result.id)).toEqual([
+        ...receiverCases.map((item) => item.id),
+        'prompt-answers',
+      ]);
+      expect(report).toMatchObject({ passed: receiverCases.length + 1, failed: 0 });
+    });
+
     it('answers 200 to a valid delivery and hands the handler the event and the delivery context', async () => {
       const { receiver, seen } = receiverOf();
       const event = outboundEvent('LoyaltyRuleChanged');

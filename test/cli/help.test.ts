@@ -15,6 +15,8 @@ const NAMES = [
   'backfill',
   'sign',
   'verify',
+  'check-receiver',
+  'trigger',
 ];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -1,4 +1,5 @@
 import { backfillCommand } from './backfill.js';
+import { checkReceiverCommand } from './check-receiver.js';
 import type { Command } from './command.js';
 import {
   branchCommand,
@@ -12,6 +13,7 @@ import { demoCommand } from './demo.js';
 import { emulateCommand } from './emulate.js';
 import { sendCommand } from './send.js';
 import { signCommand } from './sign.js';
+import { triggerCommand } from './trigger.js';
 import { verifyCommand } from './verify.js';
 
 /** Every subcommand, in the order `--help` lists them. */
@@ -28,4 +30,6 @@ export const COMMANDS: readonly Command[] = [
   backfillCommand,
   signCommand,
   verifyCommand,
+  checkReceiverCommand,
+  triggerCommand,
 ];

@@ -1,0 +1,109 @@
+import { writeFile } from 'node:fs/promises';
+import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
+import { integerFlag, parseCommandArgs } from '../args.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { type CliIo, createStyle } from '../io.js';
+import { junitReport } from '../junit-report.js';
+import { readSecretFile } from '../secret-file.js';
+import type { Command } from './command.js';
+
+const HELP = `Usage: loyalty-partner check-receiver <url> --secret-file <path> [options]
+
+Sends the contract's delivery cases to your running webhook receiver (any language), signed as
+the Loyalty service signs, and grades each answer: authentic deliveries of every outbound type,
+redeliveries and concurrent copies, raw bytes a JSON library would re-serialise differently,
+several v1 values, tampered and wrongly signed bodies, missing and malformed headers, timestamps
+inside and outside the 300 s tolerance, a body that is not JSON, and how fast each answer came.
+
+Options:
+  --secret-file <path>  file holding the tenant's signing secret (required; one final newline allowed)
+  --tenant <id>         X-TenantId to send (default tenant-check)
+  --slow-ms <ms>        flag answers slower than this (default 5000)
+  --timeout-ms <ms>     give up on one request after this long (default 10000)
+  --json                print { cases: [{ name, expected, observed, pass }], passed, failed }
+  --junit <path>        also write a JUnit XML report, for CI
+  -h, --help            show this help
+
+Point it at a test deployment: the cases are real, signed deliveries of sample events.
+The secret is never printed. Exit codes: 0 every case passed; 1 a case failed; 2 usage error;
+3 the receiver never answered (down or hanging).`;
+
+function parseUrl(value: string | undefined): string {
+  if (value === undefined)
+    throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`check-receiver: ${JSON.stringify(value)} is not an http(s) URL`);
+}
+
+function printCase(io: CliIo, result: CheckReceiverReport['cases'][number]): void {
+  const style = createStyle(io);
+  if (result.pass || result.fix === undefined) {
+    io.stdout.write(
+      `${result.pass ? style.pass : style.fail}  ${result.name}  ${style.dim(result.observed)}\n`,
+    );
+    return;
+  }
+  io.stdout.write(
+    `${style.fail}  ${result.name}\n      expected ${result.expected}; observed ${result.observed}\n      fix: ${result.fix}\n`,
+  );
+}
+
+/** `loyalty-partner check-receiver`: the conformance kit, run against a partner's own receiver. */
+export const checkReceiverCommand: Command = {
+  name: 'check-receiver',
+  summary: "grade your webhook receiver (any language) against the contract's delivery cases",
+  help: HELP,
+  async run(argv: readonly string[], io: CliIo) {
+    const { values, positionals } = parseCommandArgs('check-receiver', argv, {
+      'secret-file': { type: 'string' },
+      tenant: { type: 'string' },
+      'slow-ms': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      json: { type: 'boolean' },
+      junit: { type: 'string' },
+    });
+    if (values.help) {
+      io.stdout.write(`${HELP}\n`);
+      return EXIT.ok;
+    }
+    if (positionals.length > 1)
+      throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(positionals[1])}`);
+    const url = parseUrl(positionals[0]);
+    if (values['secret-file'] === undefined)
+      throw new UsageError('check-receiver: --secret-file <path> is required');
+    const secret = await readSecretFile(io, values['secret-file']);
+    const tenantId = values.tenant ?? 'tenant-check';
+    const slowMs = integerFlag('slow-ms', values['slow-ms'], 'milliseconds') ?? 5000;
+    const timeoutMs = integerFlag('timeout-ms', values['timeout-ms'], 'milliseconds') ?? 10_000;
+    if (!values.json) {
+      io.stdout.write(
+        `Checking ${url} as tenant ${tenantId} (answers slower than ${slowMs} ms are flagged)\n\n`,
+      );
+    }
+    const report = await checkReceiver({
+      url,
+      secret,
+      tenantId,
+      slowMs,
+      timeoutMs: Math.max(timeoutMs, 1),
+      ...(!values.json && { onResult: (result) => printCase(io, result) }),
+    });
+    if (values.junit !== undefined)
+      await writeFile(values.junit, junitReport(report, `check-receiver ${url}`));
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(report)}\n`);
+    } else {
+      const style = createStyle(io);
+      const failed = report.failed === 0 ? '0 failed' : style.red(`${report.failed} failed`);
+      io.stdout.write(`\n${style.green(`${report.passed} passed`)}, ${failed}\n`);
+    }
+    if (report.failed === 0) return EXIT.ok;
+    const answered = report.cases.some((result) => /\bHTTP \d{3}\b/.test(result.observed));
+    return answered ? EXIT.failed : EXIT.unavailable;
+  },
+};

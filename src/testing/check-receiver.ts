@@ -1,0 +1,200 @@
+import { newEventId } from '../contract/index.js';
+import { type ReceiverCase, type ReceiverVerdict, receiverCases } from './receiver-cases.js';
+import { describeExchange, type Exchange, exchange } from './receiver-exchange.js';
+
+/**
+ * Options of `checkReceiver`.
+ *
+ * @example
+ * ```ts
+ * import type { CheckReceiverOptions } from 'loyalty-partner-sdk/testing';
+ * const options: CheckReceiverOptions = { url: 'http://127.0.0.1:3000/loyalty/webhooks', secret: 'whsec_test' };
+ * ```
+ */
+export interface CheckReceiverOptions {
+  /** The receiver's URL, as registered with the service. */
+  url: string;
+  /** The tenant's signing secret, as the receiver has it. */
+  secret: string;
+  /** Sent as `X-TenantId`. @default 'tenant-check' */
+  tenantId?: string;
+  /** An answer slower than this fails the promptness case. @default 5000 */
+  slowMs?: number;
+  /** How long one request may take before it counts as unanswered. @default 10000 */
+  timeoutMs?: number;
+  /** Another transport, e.g. a fetch handler called in process. @default globalThis.fetch */
+  fetch?: (request: Request) => Promise<Response>;
+  /** The cases to send. @default receiverCases */
+  cases?: readonly ReceiverCase[];
+  /** Called as each case is graded, for progress output. */
+  onResult?: (result: ReceiverCaseResult) => void;
+}
+
+/**
+ * One graded case.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverCaseResult } from 'loyalty-partner-sdk/testing';
+ * const failed = (r: ReceiverCaseResult) => !r.pass && `${r.name}: ${r.fix}`;
+ * ```
+ */
+export interface ReceiverCaseResult {
+  id: string;
+  name: string;
+  expected: string;
+  observed: string;
+  pass: boolean;
+  /** What to change in the receiver; set when the receiver answered the case wrongly. */
+  fix?: string;
+}
+
+/**
+ * What `checkReceiver` found, case by case, with the number of cases passed and failed.
+ *
+ * @example
+ * ```ts
+ * import type { CheckReceiverReport } from 'loyalty-partner-sdk/testing';
+ * const ok = (report: CheckReceiverReport) => report.failed === 0;
+ * ```
+ */
+export interface CheckReceiverReport {
+  cases: ReceiverCaseResult[];
+  passed: number;
+  failed: number;
+}
+
+const EXPECTED: Record<ReceiverVerdict, string> = {
+  accept: '2xx',
+  'reject-signature': '401 (e.g. INVALID_SIGNATURE), not SIGNATURE_EXPIRED',
+  'reject-expired': '401 with SIGNATURE_EXPIRED in the body',
+  'reject-payload': '4xx (e.g. 400 INVALID_PAYLOAD)',
+};
+
+function meets(verdict: ReceiverVerdict, result: Exchange): boolean {
+  if (!result.answered) return false;
+  const { status, text } = result;
+  switch (verdict) {
+    case 'accept':
+      return status >= 200 && status < 300;
+    case 'reject-signature':
+      return status === 401 && !text.includes('SIGNATURE_EXPIRED');
+    case 'reject-expired':
+      return status === 401 && text.includes('SIGNATURE_EXPIRED');
+    case 'reject-payload':
+      return status >= 400 && status < 500;
+  }
+}
+
+/** 5xx and 429 are retried by the service (contract 3.2), so a copy answered so is not lost. */
+const retried = (result: Exchange) => result.answered && (result.status >= 500 || result.status === 429);
+
+/** Sends a case's request(s) and grades the answers; returns every exchange for timing. */
+async function runCase(
+  item: ReceiverCase,
+  send: (request: ReturnType<ReceiverCase['request']>) => Promise<Exchange>,
+  options: Required<Pick<CheckReceiverOptions, 'secret' | 'tenantId'>>,
+): Promise<{ pass: boolean; observed: string; exchanges: Exchange[] }> {
+  const request = item.request({
+    secret: options.secret,
+    tenantId: options.tenantId,
+    now: Math.floor(Date.now() / 1000),
+    eventId: newEventId(),
+  });
+  if (item.send === 'again') {
+    const first = await send(request);
+    const again = first.answered ? await send(request) : first;
+    const exchanges = first === again ? [first] : [first, again];
+    const pass = meets(item.verdict, first) && meets(item.verdict, again);
+    const observed =
+      first === again
+        ? describeExchange(first)
+        : `first ${describeExchange(first)}; again ${describeExchange(again)}`;
+    return { pass, observed, exchanges };
+  }
+  if (item.send === 'at-once') {
+    const copies = await Promise.all([1, 2, 3].map(() => send(request)));
+    const exchanges = [...copies];
+    let pass = copies.every((copy) => meets(item.verdict, copy) || retried(copy));
+    let observed = copies.map(describeExchange).join('; ');
+    // A copy refused with a retryable status comes again later, as the service would send it.
+    if (pass && copies.some(retried)) {
+      const later = await send(request);
+      exchanges.push(later);
+      pass = meets(item.verdict, later);
+      observed += `; redelivered later ${describeExchange(later)}`;
+    }
+    return { pass, observed, exchanges };
+  }
+  const result = await send(request);
+  return { pass: meets(item.verdict, result), observed: describeExchange(result), exchanges: [result] };
+}
+
+/**
+ * Sends the contract's delivery cases to a running receiver, signed as the service signs, and
+ * grades each answer against sections 3.2, 5.2, 5.3 and 8 of the contract. Cases run one after
+ * another; after two cases in a row get no answer at all (down, hanging), the rest are reported
+ * as not sent, so the whole run stays bounded. A last case checks that every answer came within
+ * `slowMs`. Never throws for anything the receiver does.
+ *
+ * @example
+ * ```ts
+ * import { checkReceiver } from 'loyalty-partner-sdk/testing';
+ * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/loyalty/webhooks', secret: 'whsec_test' });
+ * for (const c of report.cases) if (!c.pass) console.log(`${c.name}: ${c.observed}; fix: ${c.fix}`);
+ * ```
+ */
+export async function checkReceiver(options: CheckReceiverOptions): Promise<CheckReceiverReport> {
+  const { url, secret, tenantId = 'tenant-check', slowMs = 5000, timeoutMs = 10_000 } = options;
+  const transport = options.fetch ?? ((request: Request) => fetch(request));
+  const send = (request: ReturnType<ReceiverCase['request']>) => exchange(transport, url, request, timeoutMs);
+  const results: ReceiverCaseResult[] = [];
+  const report = (result: ReceiverCaseResult) => {
+    results.push(result);
+    options.onResult?.(result);
+  };
+  const timed: { ms: number; name: string }[] = [];
+  let unanswered = 0;
+  for (const item of options.cases ?? receiverCases) {
+    const expected = EXPECTED[item.verdict];
+    if (unanswered >= 2) {
+      const observed = 'not sent: the two cases before got no answer';
+      report({ id: item.id, name: item.name, expected, observed, pass: false });
+      continue;
+    }
+    const { pass, observed, exchanges } = await runCase(item, send, { secret, tenantId });
+    const answered = exchanges.some((result) => result.answered);
+    unanswered = answered ? 0 : unanswered + 1;
+    for (const result of exchanges) if (result.answered) timed.push({ ms: result.ms, name: item.name });
+    // Without an answer, the observation (refused, timed out) is the whole story.
+    const fix = !pass && answered ? { fix: item.fix } : {};
+    report({ id: item.id, name: item.name, expected, observed, pass, ...fix });
+  }
+  report(promptness(timed, slowMs));
+  const passed = results.filter((result) => result.pass).length;
+  return { cases: results, passed, failed: results.length - passed };
+}
+
+function promptness(timed: { ms: number; name: string }[], slowMs: number): ReceiverCaseResult {
+  const slowest = timed.reduce<{ ms: number; name: string } | undefined>(
+    (worst, item) => (worst === undefined || item.ms > worst.ms ? item : worst),
+    undefined,
+  );
+  const slow = timed.filter((item) => item.ms > slowMs).length;
+  const pass = slowest !== undefined && slow === 0;
+  const observed =
+    slowest === undefined
+      ? 'no answer to time'
+      : `slowest ${slowest.ms} ms (${slowest.name})${slow > 0 ? `; ${slow} of ${timed.length} answers over ${slowMs} ms` : ''}`;
+  return {
+    id: 'prompt-answers',
+    name: `answers every delivery within ${slowMs} ms`,
+    expected: `each answer within ${slowMs} ms`,
+    observed,
+    pass,
+    ...(!pass &&
+      slowest !== undefined && {
+        fix: 'answer 2xx as soon as the delivery is verified and stored; do slow work after answering (the service counts a slow answer as a timeout and retries)',
+      }),
+  };
+}

@@ -1,0 +1,224 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CheckReceiverReport } from 'loyalty-partner-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPythonReceiver } from './fixtures/receivers/python-receiver.js';
+import { cli } from './run.js';
+
+const SECRET = 'whsec_python_receiver_0123456789';
+const TENANT = 'merchant-1';
+let dir: string;
+let secretFile: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'check-receiver-'));
+  secretFile = join(dir, 'secret');
+  await writeFile(secretFile, `${SECRET}\n`);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** Runs `check-receiver --json` against receiver.py doing `mistake`, and returns the report. */
+async function checkPython(mistake: string, extra: string[] = []) {
+  const receiver = await startPythonReceiver({ secret: SECRET, tenant: TENANT, mistake });
+  try {
+    const run = await cli([
+      'check-receiver',
+      receiver.url,
+      '--secret-file',
+      secretFile,
+      '--tenant',
+      TENANT,
+      '--json',
+      ...extra,
+    ]);
+    return { ...run, report: JSON.parse(run.stdout) as CheckReceiverReport };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+const failedIds = (report: CheckReceiverReport) => report.cases.filter((c) => !c.pass).map((c) => c.id);
+
+describe('check-receiver against a receiver written in Python', () => {
+  it('passes every case of a correct receiver and exits 0', async () => {
+    const { code, report } = await checkPython('none');
+    expect(failedIds(report)).toEqual([]);
+    expect(report.failed).toBe(0);
+    expect(report.passed).toBe(report.cases.length);
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    ['reserialize', ['raw-bytes']],
+    ['no-tolerance', ['timestamp-301s-old', 'timestamp-302s-ahead']],
+    ['one-direction-tolerance', ['timestamp-302s-ahead']],
+    ['tolerance-60s', ['skew-240s-old', 'skew-240s-ahead']],
+    ['first-v1-only', ['several-v1']],
+    ['expired-as-invalid', ['timestamp-301s-old', 'timestamp-302s-ahead']],
+    ['duplicate-409', ['duplicate-again', 'duplicate-at-once']],
+    ['accepts-non-json', ['not-json']],
+  ])(
+    'fails exactly the case a receiver doing %s breaks, says what to fix, and exits 1',
+    async (mistake, ids) => {
+      const { code, report } = await checkPython(mistake);
+      expect(failedIds(report)).toEqual(ids);
+      for (const failed of report.cases.filter((c) => !c.pass)) {
+        expect(failed.fix).toMatch(/\w{3,}/);
+        expect(failed.observed).toMatch(/HTTP \d{3}/);
+      }
+      expect(code).toBe(1);
+    },
+  );
+
+  it('flags a receiver that answers slower than --slow-ms, naming the slow case', async () => {
+    const { code, report } = await checkPython('slow', ['--slow-ms', '2000']);
+    expect(failedIds(report)).toEqual(['prompt-answers']);
+    const [prompt] = report.cases.filter((c) => !c.pass);
+    expect(prompt).toMatchObject({
+      name: 'answers every delivery within 2000 ms',
+      observed: expect.stringMatching(
+        /^slowest \d+ ms \(accepts an authentic LoyaltyRuleChanged delivery\); 1 of \d+ answers over 2000 ms$/,
+      ),
+    });
+    expect(code).toBe(1);
+  });
+
+  it('prints each case, what was expected and observed, and the fix, for a person', async () => {
+    const receiver = await startPythonReceiver({
+      secret: SECRET,
+      tenant: TENANT,
+      mistake: 'expired-as-invalid',
+    });
+    try {
+      const run = await cli([
+        'check-receiver',
+        receiver.url,
+        '--secret-file',
+        secretFile,
+        '--tenant',
+        TENANT,
+      ]);
+      expect(run.stdout).toContain(
+        `Checking ${receiver.url} as tenant merchant-1 (answers slower than 5000 ms are flagged)`,
+      );
+      expect(run.stdout).toMatch(
+        /^PASS {2}accepts an authentic LoyaltyRuleChanged delivery {2}HTTP 200 \(\d+ ms\)$/m,
+      );
+      expect(run.stdout).toMatch(
+        /^FAIL {2}rejects a signature 301 s old with 401 SIGNATURE_EXPIRED\n {6}expected 401 with SIGNATURE_EXPIRED in the body; observed HTTP 401 INVALID_SIGNATURE \(\d+ ms\)\n {6}fix: reject a timestamp more than 300 s old with 401 and SIGNATURE_EXPIRED in the body/m,
+      );
+      expect(run.stdout).toMatch(/\n17 passed, 2 failed\n$/);
+      expect(run.stdout).not.toContain(SECRET);
+      expect(run.code).toBe(1);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('writes a JUnit XML report with one testcase per case and a failure for each failed one', async () => {
+    const junit = join(dir, 'report.xml');
+    await checkPython('first-v1-only', ['--junit', junit]);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites tests="19" failures="1">/);
+    expect(xml.match(/<testcase /g)).toHaveLength(19);
+    expect(xml).toMatch(
+      /<testcase classname="[^"]+" name="accepts several v1 values when the matching one is not first">\n\s+<failure message="expected 2xx; observed HTTP 401 INVALID_SIGNATURE/,
+    );
+  });
+});
+
+describe('check-receiver against a receiver that does not work at all', () => {
+  it('reports a receiver that answers HTML as failed cases with the status and content type, and exits 1', async () => {
+    const { code, report } = await checkPython('html');
+    expect(code).toBe(1);
+    expect(report.cases.find((c) => c.id === 'authentic-LoyaltyRuleChanged')).toMatchObject({
+      pass: false,
+      observed: expect.stringMatching(/^HTTP 404 text\/html \(\d+ ms\)$/),
+    });
+    expect(report.cases.filter((c) => c.pass).map((c) => c.id)).toEqual(['not-json', 'prompt-answers']);
+  });
+
+  it('gives up on a receiver that never answers after two cases, bounded by --timeout-ms, and exits 3', async () => {
+    const { code, report } = await checkPython('hang', ['--timeout-ms', '1000']);
+    expect(report.cases.slice(0, 2).map((c) => c.observed)).toEqual([
+      'no answer within 1000 ms (timed out)',
+      'no answer within 1000 ms (timed out)',
+    ]);
+    expect(new Set(report.cases.slice(2, -1).map((c) => c.observed))).toEqual(
+      new Set(['not sent: the two cases before got no answer']),
+    );
+    expect(report).toMatchObject({ passed: 0, failed: report.cases.length });
+    expect(code).toBe(3);
+  });
+
+  it('reports a receiver that is down as connection refused, without a crash, and exits 3', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const run = await cli([
+      'check-receiver',
+      `http://127.0.0.1:${port}/webhooks`,
+      '--secret-file',
+      secretFile,
+    ]);
+    expect(run.stdout).toMatch(
+      /^FAIL {2}accepts an authentic RefundReversalCompleted delivery {2}no answer: connection refused: is the receiver running at this URL\? \(ECONNREFUSED\)\nFAIL {2}accepts an authentic LoyaltyRuleChanged delivery {2}no answer: connection refused: is the receiver running at this URL\? \(ECONNREFUSED\)\nFAIL {2}accepts an authentic RedemptionExpiredOrCancelled delivery {2}not sent: the two cases before got no answer$/m,
+    );
+    expect(run.stdout).toMatch(/\n0 passed, 19 failed\n$/);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(3);
+  });
+});
+
+describe('check-receiver usage', () => {
+  it.each([
+    [['check-receiver'], /give the receiver URL/],
+    [['check-receiver', 'ftp://example.com'], /"ftp:\/\/example.com" is not an http\(s\) URL/],
+    [['check-receiver', 'http://127.0.0.1:9/'], /--secret-file <path> is required/],
+    [
+      ['check-receiver', 'http://127.0.0.1:9/', '--secret-file', '/nonexistent/secret'],
+      /cannot read \/nonexistent\/secret/,
+    ],
+  ])('refuses %j with a clear line and exit 2', async (argv, message) => {
+    const run = await cli(argv);
+    expect(run.stderr).toMatch(message);
+    expect(run.code).toBe(2);
+  });
+
+  it.each([
+    ['a secret with a trailing space', 'whsec_x \n', /starts or ends with whitespace/],
+    ['two final newlines', 'whsec_x\n\n', /more than one line/],
+    ['an empty file', '', /is empty/],
+  ])('refuses a secret file with %s, without printing the secret', async (_case, content, message) => {
+    const file = join(dir, 'bad-secret');
+    await writeFile(file, content);
+    const run = await cli(['check-receiver', 'http://127.0.0.1:9/', '--secret-file', file]);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toContain('whsec_x');
+    expect(run.code).toBe(2);
+  });
+
+  it('accepts a secret file ending in CRLF', async () => {
+    await writeFile(join(dir, 'crlf'), `${SECRET}\r\n`);
+    const receiver = await startPythonReceiver({ secret: SECRET, tenant: TENANT, mistake: 'none' });
+    try {
+      const run = await cli([
+        'check-receiver',
+        receiver.url,
+        '--secret-file',
+        join(dir, 'crlf'),
+        '--tenant',
+        TENANT,
+        '--json',
+      ]);
+      expect(JSON.parse(run.stdout)).toMatchObject({ failed: 0 });
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
