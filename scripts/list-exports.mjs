@@ -81,7 +81,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const text = readFileSync(file, 'utf8');
     const start = text.indexOf(DOCS_START);
     const end = text.indexOf(DOCS_END);
-    if (start < 0 || end < 0) throw new Error(`docs/entry-points.md lacks the ${DOCS_START} ... ${DOCS_END} markers`);
+    if (start < 0 || end < 0)
+      throw new Error(`docs/entry-points.md lacks the ${DOCS_START} ... ${DOCS_END} markers`);
     writeFileSync(file, text.slice(0, start) + renderPublicNames() + text.slice(end + DOCS_END.length));
     console.log('docs/entry-points.md: public names regenerated');
     process.exit(0);

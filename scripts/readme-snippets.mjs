@@ -22,7 +22,10 @@ const fence = /^```ts\n([\s\S]*?)^```$/gm;
 let total = 0;
 for (const source of sources) {
   const text = readFileSync(new URL(source, root), 'utf8');
-  const stem = source.replace(/^docs\//, 'docs-').replace(/\.md$/, '').toLowerCase();
+  const stem = source
+    .replace(/^docs\//, 'docs-')
+    .replace(/\.md$/, '')
+    .toLowerCase();
   let count = 0;
   for (const match of text.matchAll(fence)) {
     count += 1;

@@ -7,7 +7,7 @@
  * both are loaded with the first delivery, not at import.
  * Names exported here shadow the star re-export, as in `platform-node/index.ts`.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/webhooks
  */
 import { createReceiverWith } from '../webhooks/create-receiver.js';
 import type { ReceiverBuild } from '../webhooks/receiver-build.js';

@@ -76,7 +76,7 @@ describe('loyalty-partner demo (in process)', () => {
   });
 });
 
-describe("the demo excerpt of docs/emulator-and-cli.md", () => {
+describe('the demo excerpt of docs/emulator-and-cli.md', () => {
   it('shows the steps under their current numbers and titles', () => {
     const guide = readFileSync(new URL('../../docs/emulator-and-cli.md', import.meta.url), 'utf8');
     const excerpt = guide.slice(guide.indexOf('## What the demo shows'));

@@ -25,6 +25,7 @@ describe('bench/README.md', () => {
       (result) => result.goals ?? [],
     );
     expect(goals.length).toBeGreaterThan(5);
-    for (const { goal } of goals) expect(text).toMatch(new RegExp(`\\| (PASS|SHORT) \\| ${goal.replace(/[().*+?[\]\\/]/g, '\\$&')} \\|`));
+    for (const { goal } of goals)
+      expect(text).toMatch(new RegExp(`\\| (PASS|SHORT) \\| ${goal.replace(/[().*+?[\]\\/]/g, '\\$&')} \\|`));
   });
 });

@@ -20,13 +20,23 @@ describe('the guides’ generated tables (UPDATE_DOCS=1 rewrites them)', () => {
 
   it('docs/troubleshooting.md explains every code of ERROR_CODES, exactly as the catalogue renders it', () => {
     const table = renderErrorCodeTable();
-    const text = guideWithSection(guide('troubleshooting.md'), table, TROUBLESHOOTING_START, TROUBLESHOOTING_END);
+    const text = guideWithSection(
+      guide('troubleshooting.md'),
+      table,
+      TROUBLESHOOTING_START,
+      TROUBLESHOOTING_END,
+    );
     expect(text).toContain(table);
   });
 
   it('docs/troubleshooting.md explains every code a receiver answers with beyond the contract’s', () => {
     const table = renderReceiverCodeTable();
-    const text = guideWithSection(guide('troubleshooting.md'), table, RECEIVER_CODES_START, RECEIVER_CODES_END);
+    const text = guideWithSection(
+      guide('troubleshooting.md'),
+      table,
+      RECEIVER_CODES_START,
+      RECEIVER_CODES_END,
+    );
     expect(text).toContain(table);
   });
 });

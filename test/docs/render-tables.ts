@@ -28,7 +28,6 @@ export const TROUBLESHOOTING_START =
   '<!-- error-codes: generated from ERROR_CODES by test/docs/render-tables.ts; checked by test/docs/guides.test.ts -->';
 export const TROUBLESHOOTING_END = '<!-- /error-codes -->';
 
-
 /** Troubleshooting's table of the contract's codes: what each means, what to do. */
 export function renderErrorCodeTable(): string {
   const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
