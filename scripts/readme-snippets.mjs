@@ -1,23 +1,41 @@
-// Every ```ts block of README.md becomes a module under examples/readme/ so that `tsc --noEmit`
-// type-checks it against the package's public names (tsconfig `paths` map them to src/).
-// A sample that does not compile fails `npm test`; the README cannot drift from the code.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Every ```ts block of README.md and docs/*.md becomes a module under examples/readme/ (ignored by
+// git) so that `tsc --noEmit` type-checks it against the package's public names (tsconfig `paths`
+// map them to src/). A sample that does not compile fails `npm test`: the docs cannot drift from
+// the code. A block that cannot compile on its own (a Prisma client generated from your schema)
+// uses another fence language and says why.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const outDir = new URL('../examples/readme/', import.meta.url);
+const root = new URL('../', import.meta.url);
+const outDir = new URL('examples/readme/', root);
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
+const sources = [
+  'README.md',
+  ...readdirSync(new URL('docs/', root))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
 const fence = /^```ts\n([\s\S]*?)^```$/gm;
-let count = 0;
-for (const match of readme.matchAll(fence)) {
-  count += 1;
-  const line = readme.slice(0, match.index).split('\n').length;
-  const body = match[1] ?? '';
-  // `export {}` makes every sample a module, so samples do not collide on top-level names.
-  writeFileSync(
-    new URL(`snippet-${String(count).padStart(2, '0')}.ts`, outDir),
-    `// README.md line ${line}\n${body}\nexport {};\n`,
-  );
+let total = 0;
+for (const source of sources) {
+  const text = readFileSync(new URL(source, root), 'utf8');
+  const stem = source
+    .replace(/^docs\//, 'docs-')
+    .replace(/\.md$/, '')
+    .toLowerCase();
+  let count = 0;
+  for (const match of text.matchAll(fence)) {
+    count += 1;
+    const line = text.slice(0, match.index).split('\n').length;
+    // `export {}` makes every sample a module, so samples do not collide on top-level names.
+    writeFileSync(
+      new URL(`${stem}-${String(count).padStart(2, '0')}.ts`, outDir),
+      `// ${source} line ${line}\n${match[1] ?? ''}\nexport {};\n`,
+    );
+  }
+  total += count;
 }
-console.log(`readme-snippets: ${count} TypeScript samples extracted from README.md`);
+console.log(`readme-snippets: ${total} TypeScript samples extracted from ${sources.length} files`);

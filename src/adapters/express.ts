@@ -3,7 +3,7 @@
  * NestJS on its Express platform). Express is not imported, not even for its types: the
  * middleware is typed structurally, so it loads nothing for users of other frameworks.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/express
  */
 import type { ServerResponse } from 'node:http';
 import type { Receiver } from '../webhooks/receiver-types.js';

@@ -2,7 +2,7 @@
  * `loyalty-partner-sdk/fastify`: a webhook receiver as a Fastify plugin. Fastify is not imported,
  * not even for its types: the plugin is typed by the few methods it calls.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/fastify
  */
 import { LoyaltyValidationError } from '../contract/errors.js';
 import type { ReceiverResponse } from '../webhooks/answers.js';

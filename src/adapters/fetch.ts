@@ -2,7 +2,7 @@
  * `loyalty-partner-sdk/fetch`: a webhook receiver as a `(Request) => Promise<Response>` function,
  * the shape Hono, Bun, Deno and Cloudflare Workers serve. Free of `node:*` modules.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/fetch
  */
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';

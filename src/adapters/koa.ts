@@ -2,7 +2,7 @@
  * `loyalty-partner-sdk/koa`: a webhook receiver as Koa middleware. Koa is not imported, not even
  * for its types: the middleware is typed by the parts of the context it uses.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/koa
  */
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';

@@ -2,7 +2,7 @@
  * `loyalty-partner-sdk/next`: a webhook receiver as a Next.js App Router route handler or a
  * `pages/api` handler. The `next` package is not imported; both are typed structurally.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/next
  */
 import type { ServerResponse } from 'node:http';
 import type { Receiver } from '../webhooks/receiver-types.js';

@@ -1,7 +1,7 @@
 /**
  * `loyalty-partner-sdk/node`: a webhook receiver as a `node:http` request listener.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Receiver } from '../webhooks/receiver-types.js';

@@ -1,6 +1,8 @@
 /**
  * `loyalty-partner-sdk/outbox`: a durable queue for terminals that go offline. Events are on disk
  * before `enqueue` resolves and are delivered in order per tenant once the service is reachable.
+ *
+ * @module loyalty-partner-sdk/outbox
  */
 export {
   OutboxClosedError,

@@ -4,7 +4,7 @@
  * bound to Node crypto. `verifySignatureAsync` and `signPayloadAsync` stay on Web Crypto, which
  * Node 20 also has.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/signature
  */
 import { type SignPayload, signWith } from '../signature/sign.js';
 import { createVerify, type VerifySignature } from '../signature/verify.js';

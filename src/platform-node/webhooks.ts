@@ -5,7 +5,7 @@
  * with schemas zod compiles (`compiled-envelopes.ts`), which edge runtimes may forbid. Names
  * exported here shadow the star re-export, as in `platform-node/index.ts`.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/webhooks
  */
 import { createReceiverWith } from '../webhooks/create-receiver.js';
 import type { ReceiverBuild } from '../webhooks/receiver-build.js';

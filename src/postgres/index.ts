@@ -1,6 +1,8 @@
 /**
  * `loyalty-partner-sdk/postgres`: the production stores on the user's own Postgres client (`pg`
  * or postgres.js). No driver is imported: the client is passed in and recognised by its shape.
+ *
+ * @module loyalty-partner-sdk/postgres
  */
 export type { PostgresDb } from './database.js';
 export { PostgresStoreError } from './errors.js';

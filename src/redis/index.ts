@@ -1,6 +1,8 @@
 /**
  * `loyalty-partner-sdk/redis`: the receiver stores on the user's own Redis client (ioredis or
  * node-redis). No driver is imported: the client is passed in and recognised by its shape.
+ *
+ * @module loyalty-partner-sdk/redis
  */
 export type { RedisLike } from './client.js';
 export { RedisStoreError } from './errors.js';

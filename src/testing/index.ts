@@ -2,7 +2,7 @@
  * `loyalty-partner-sdk/testing`: a local emulator of the Loyalty service, msw handlers, test
  * signatures and sample payloads. For tests, demos and the CLI; nothing else in the SDK imports it.
  *
- * @packageDocumentation
+ * @module loyalty-partner-sdk/testing
  */
 
 export type { CheckReceiverOptions, CheckReceiverReport, ReceiverCaseResult } from './check-receiver.js';

@@ -76,10 +76,10 @@ describe('loyalty-partner demo (in process)', () => {
   });
 });
 
-describe("the README's demo excerpt", () => {
+describe('the demo excerpt of docs/emulator-and-cli.md', () => {
   it('shows the steps under their current numbers and titles', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const excerpt = readme.slice(readme.indexOf('### What the demo shows'));
+    const guide = readFileSync(new URL('../../docs/emulator-and-cli.md', import.meta.url), 'utf8');
+    const excerpt = guide.slice(guide.indexOf('## What the demo shows'));
     const shown = [...excerpt.matchAll(/^ ?(\d+)\. PASS (.+)$/gm)].map(([, n, title]) => [Number(n), title]);
     expect(shown.length).toBeGreaterThan(5);
     for (const [n, title] of shown) expect(title).toBe(STEPS[(n as number) - 1]);

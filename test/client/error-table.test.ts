@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, invoice } from './support/client-fixture.js';
 import { fail, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
 
-const README = new URL('../../README.md', import.meta.url);
+const README = new URL('../../docs/sending-and-retries.md', import.meta.url);
 const BEGIN = '<!-- error-table: generated from ERROR_CODES by test/client/error-table.test.ts -->';
 const END = '<!-- /error-table -->';
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fastOutbox, invoice, recordingHooks } from './fixtures/outbox-harness.js';
 import { apiError, ok, scriptedSender } from './fixtures/scripted-sender.js';
 
-const README = new URL('../../README.md', import.meta.url);
+const README = new URL('../../docs/outbox.md', import.meta.url);
 const BEGIN = '<!-- outbox-table: generated from ERROR_CODES by test/outbox/readme-table.test.ts -->';
 const END = '<!-- /outbox-table -->';
 
@@ -56,7 +56,7 @@ async function renderOutboxTable(): Promise<string> {
   ].join('\n');
 }
 
-describe('README outbox table', () => {
+describe('the outbox table of docs/outbox.md', () => {
   it('is exactly what the outbox does with each code of ERROR_CODES (UPDATE_README=1 rewrites it)', async () => {
     const table = await renderOutboxTable();
     let readme = readFileSync(README, 'utf8');
