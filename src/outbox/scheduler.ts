@@ -34,9 +34,9 @@ export class Scheduler {
   /** Transient failures in a row per event, for the backoff (this process's memory). */
   private readonly failures = new Map<string, number>();
   /**
-   * Outcomes written while one write is under way go together in the next: one statement for
-   * the answers that arrived meanwhile, where a statement each would cost the database as much
-   * again per event. A lone answer waits for no timer.
+   * A shared store's outcomes that land while one write is under way go together in the next
+   * statement, instead of a statement and a commit each; a lone answer waits for no timer. (A
+   * local store's queue records at once; the file store groups its journal writes itself.)
    */
   private readonly outcomes: GroupCommit<ClaimOutcome, readonly string[]>;
   private running = false;
