@@ -20,5 +20,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Thrown for a command line or environment the user must fix; printed as one line, exit 2. */
 export class UsageError extends Error {
-  override readonly name = 'UsageError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'UsageError' {
+    return 'UsageError';
+  }
 }

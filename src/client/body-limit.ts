@@ -6,7 +6,10 @@
 
 /** A transport read more than `maxResponseBytes` (or was told it would): it cut the connection. */
 export class TransportResponseTooLargeError extends Error {
-  override readonly name = 'TransportResponseTooLargeError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'TransportResponseTooLargeError' {
+    return 'TransportResponseTooLargeError';
+  }
 
   constructor(readonly limit: number) {
     super(`the answer's body is over maxResponseBytes (${limit} bytes); the connection was closed`);

@@ -67,7 +67,7 @@ export class LoyaltyApiError extends LoyaltyError {
   }
 
   // A literal, not `constructor.name`: minified browser bundles rename classes.
-  override get name(): string {
+  override get name(): 'LoyaltyApiError' {
     return 'LoyaltyApiError';
   }
 }
@@ -110,7 +110,7 @@ export class LoyaltyNetworkError extends LoyaltyError {
     this.attempts = facts.attempts;
   }
 
-  override get name(): string {
+  override get name(): 'LoyaltyNetworkError' {
     return 'LoyaltyNetworkError';
   }
 }
@@ -136,7 +136,7 @@ export class LoyaltyClientClosedError extends LoyaltyError {
     super('This LoyaltyClient is closed: create a new one to send more requests');
   }
 
-  override get name(): string {
+  override get name(): 'LoyaltyClientClosedError' {
     return 'LoyaltyClientClosedError';
   }
 }

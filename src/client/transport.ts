@@ -63,5 +63,8 @@ export interface TransportSettings {
 
 /** A transport error that the transport itself knows to be a timeout (connect, headers, body). */
 export class TransportTimeoutError extends Error {
-  override readonly name = 'TransportTimeoutError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'TransportTimeoutError' {
+    return 'TransportTimeoutError';
+  }
 }

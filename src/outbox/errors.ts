@@ -24,7 +24,10 @@ export type OutboxErrorCode =
  * ```
  */
 export class OutboxFullError extends LoyaltyError {
-  override readonly name = 'OutboxFullError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxFullError' {
+    return 'OutboxFullError';
+  }
   readonly code = 'OUTBOX_FULL';
   constructor(
     readonly limit: 'maxEvents' | 'maxBytes',
@@ -44,7 +47,10 @@ export class OutboxFullError extends LoyaltyError {
  * ```
  */
 export class OutboxClosedError extends LoyaltyError {
-  override readonly name = 'OutboxClosedError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxClosedError' {
+    return 'OutboxClosedError';
+  }
   readonly code = 'OUTBOX_CLOSED';
   constructor() {
     super('The outbox is closed; it takes no new events');
@@ -61,7 +67,10 @@ export class OutboxClosedError extends LoyaltyError {
  * ```
  */
 export class OutboxNotStartedError extends LoyaltyError {
-  override readonly name = 'OutboxNotStartedError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxNotStartedError' {
+    return 'OutboxNotStartedError';
+  }
   readonly code = 'OUTBOX_NOT_STARTED';
   constructor() {
     super('Call outbox.start() before using the outbox');
@@ -78,7 +87,10 @@ export class OutboxNotStartedError extends LoyaltyError {
  * ```
  */
 export class OutboxLockedError extends LoyaltyError {
-  override readonly name = 'OutboxLockedError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxLockedError' {
+    return 'OutboxLockedError';
+  }
   readonly code = 'OUTBOX_LOCKED';
   constructor(
     readonly dir: string,
@@ -99,7 +111,10 @@ export class OutboxLockedError extends LoyaltyError {
  * ```
  */
 export class OutboxStoreError extends LoyaltyError {
-  override readonly name = 'OutboxStoreError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxStoreError' {
+    return 'OutboxStoreError';
+  }
   readonly code = 'OUTBOX_STORE_FAILED';
   /** The store's directory, when the trouble is with it (read-only, not writable, missing). */
   readonly dir: string | undefined;
@@ -143,7 +158,10 @@ export function directoryError(dir: string, cause: unknown): OutboxStoreError {
  * ```
  */
 export class OutboxEventStateError extends LoyaltyError {
-  override readonly name = 'OutboxEventStateError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxEventStateError' {
+    return 'OutboxEventStateError';
+  }
   readonly code = 'OUTBOX_EVENT_STATE';
   constructor(
     readonly eventId: string,
@@ -165,7 +183,10 @@ export class OutboxEventStateError extends LoyaltyError {
  * ```
  */
 export class OutboxDuplicateRiskError extends LoyaltyError {
-  override readonly name = 'OutboxDuplicateRiskError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'OutboxDuplicateRiskError' {
+    return 'OutboxDuplicateRiskError';
+  }
   readonly code = 'OUTBOX_DUPLICATE_RISK';
   constructor(readonly eventId: string) {
     super(

@@ -1,16 +1,17 @@
-interface Entry<T> {
+interface Entry<T, R> {
   readonly item: T;
-  readonly resolve: () => void;
+  readonly resolve: (result: R) => void;
   readonly reject: (err: unknown) => void;
 }
 
 /**
  * Group commit: while one flush is under way, new submissions queue up, and the next flush
  * takes them all at once. Under load, many writers share one write and one fsync; alone, a
- * writer waits for no timer. Each submission settles with the write that carried it.
+ * writer waits for no timer. Each submission settles with the write that carried it, with what
+ * that write returned for its whole batch.
  */
-export class GroupCommit<T> {
-  private queue: Entry<T>[] = [];
+export class GroupCommit<T, R = void> {
+  private queue: Entry<T, R>[] = [];
   private running: Promise<void> | undefined;
 
   /**
@@ -18,12 +19,12 @@ export class GroupCommit<T> {
    * @param afterFlush Runs between batches, with nothing in flight (the file store compacts there).
    */
   constructor(
-    private readonly flush: (batch: readonly T[]) => Promise<void>,
+    private readonly flush: (batch: readonly T[]) => Promise<R>,
     private readonly afterFlush: () => Promise<void> = async () => {},
   ) {}
 
-  submit(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.running ??= this.drain();
     });
@@ -39,8 +40,8 @@ export class GroupCommit<T> {
       const batch = this.queue;
       this.queue = [];
       try {
-        await this.flush(batch.map((entry) => entry.item));
-        for (const entry of batch) entry.resolve();
+        const result = await this.flush(batch.map((entry) => entry.item));
+        for (const entry of batch) entry.resolve(result);
       } catch (err) {
         for (const entry of batch) entry.reject(err);
       }

@@ -216,7 +216,7 @@ export class LocalQueue implements SharedStore<never> {
     for (const [tenantId, queue] of this.pending) {
       if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
       // Called after every answer: while something is in flight, only the retry waits matter
-      // (below), and a pass over the whole backlog each time made a drain quadratic.
+      // (below); a pass over the whole backlog at every answer would make a drain quadratic.
       if (!idle) continue;
       const changes = new Set<string>();
       const needs = new Set<string>();

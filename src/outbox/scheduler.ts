@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { callHook } from '../contract/call-hook.js';
 import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
+import { GroupCommit } from './group-commit.js';
 import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
@@ -32,6 +33,12 @@ export class Scheduler {
   delivered = 0;
   /** Transient failures in a row per event, for the backoff (this process's memory). */
   private readonly failures = new Map<string, number>();
+  /**
+   * A shared store's outcomes that land while one write is under way go together in the next
+   * statement, instead of a statement and a commit each; a lone answer waits for no timer. (A
+   * local store's queue records at once; the file store groups its journal writes itself.)
+   */
+  private readonly outcomes: GroupCommit<ClaimOutcome, readonly string[]>;
   private running = false;
   private filling = false;
   private again = false;
@@ -72,6 +79,7 @@ export class Scheduler {
     // Every flight's call listens to it (`maxInFlight` × `concurrency` at once); 0: no limit.
     // Each listener is removed as its call ends (client/abort.ts), so none pile up.
     setMaxListeners(0, this.aborter.signal);
+    this.outcomes = new GroupCommit((batch) => source.record(batch));
   }
 
   tenant(tenantId: string): Tenant {
@@ -410,12 +418,13 @@ export class Scheduler {
 
   /**
    * Whether the outcome was recorded. A local store's queue applies it in memory at once (the
-   * events it held back can go while the journal syncs) and belongs to this process alone; a
-   * failed journal write is not fatal, since replaying an earlier state only repeats an attempt
-   * the service dedups. A shared store records it only while the claim is still this store's.
+   * events it held back can go while the journal syncs; the file store groups journal writes
+   * itself) and belongs to this process alone; a failed journal write is not fatal, since
+   * replaying an earlier state only repeats an attempt the service dedups. A shared store
+   * records it only while the claim is still this store's.
    */
   private async record(outcome: ClaimOutcome): Promise<boolean> {
-    const written = this.source.record([outcome]);
+    const written = this.local ? this.source.record([outcome]) : this.outcomes.submit(outcome);
     if (this.local) {
       this.pump();
       await written.catch(() => undefined);

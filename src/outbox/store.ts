@@ -103,8 +103,8 @@ export interface LocalStore {
   /** Records a state change of a stored event (never refused for lack of space). */
   update(eventId: string, patch: EventPatch): Promise<void>;
   /**
-   * Forgets events: delivered or discarded. The outbox passes every delivery answered since the
-   * last call at once, so many acknowledgements share one durable write.
+   * Forgets events: delivered or discarded. Concurrent calls may share one durable write (the file
+   * store groups them: one write and one fsync for many acknowledgements).
    */
   remove(eventIds: readonly string[]): Promise<void>;
   /** Records that a tenant is stopped (`stop`) or no longer (`null`). */

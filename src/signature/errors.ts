@@ -45,7 +45,7 @@ export class SignatureVerificationError extends LoyaltyError {
   }
 
   // A literal, not `constructor.name`: minified browser bundles rename classes.
-  override get name(): string {
+  override get name(): 'SignatureVerificationError' {
     return 'SignatureVerificationError';
   }
 

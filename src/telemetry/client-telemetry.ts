@@ -216,7 +216,7 @@ export class CallTelemetry {
   }
 }
 
-/** A call's telemetry, or `undefined` (nothing to record: the hot path's only cost). */
+/** A call's telemetry, or `undefined` (nothing to record: all that telemetry costs when it is off). */
 export function startCall(
   telemetry: Telemetry<ClientInstruments>,
   call: CallInfo,

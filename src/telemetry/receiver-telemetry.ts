@@ -171,7 +171,7 @@ export class DeliveryTelemetry {
   }
 }
 
-/** A delivery's telemetry, or `undefined` (nothing to record: the hot path's only cost). */
+/** A delivery's telemetry, or `undefined` (nothing to record: all that telemetry costs when it is off). */
 export function startDelivery(
   telemetry: Telemetry<ReceiverInstruments>,
   tenantId: string | undefined,

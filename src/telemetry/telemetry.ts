@@ -75,7 +75,7 @@ export class Telemetry<Instruments = undefined> {
     return provider?.getMeter(INSTRUMENTATION_SCOPE, SDK_VERSION);
   }
 
-  /** True when any of traces, metrics or logs is on: the callers' one test on their hot path. */
+  /** True when any of traces, metrics or logs is on: the one test callers make on every call. */
   enabled(): boolean {
     return this.logger !== undefined || this.tracer() !== undefined || this.instruments() !== undefined;
   }

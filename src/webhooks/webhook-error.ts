@@ -51,7 +51,7 @@ export class WebhookError extends LoyaltyError {
   }
 
   // A literal, not `constructor.name`: minified edge bundles rename classes.
-  override get name(): string {
+  override get name(): 'WebhookError' {
     return 'WebhookError';
   }
 }

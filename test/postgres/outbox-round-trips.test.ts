@@ -175,7 +175,7 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     await proxied.end();
   });
 
-  it('writes each outcome once, with one statement, and claims for many answers at a time', async () => {
+  it('writes the outcomes of answers that arrive together with one statement, and claims for many answers at a time', async () => {
     const drainSchema = uniqueName('outbox_wire_drain');
     await migrate(pool, { schema: drainSchema });
     // The service answers each request 10 ms later, as a remote one does.
@@ -215,10 +215,12 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
       `SELECT state, count(*)::int AS n FROM "${drainSchema}".outbox GROUP BY state`,
     );
     expect(rows).toEqual([{ state: 'delivered', n: events }]);
-    // One statement per outcome; a tenant near its cap claims again once half its slots are free,
-    // so answers arriving one after another share a claim. (Each of the 16 customers' four events
-    // waits for the one before it, which takes more claims than the cap alone would.)
-    expect(statements.record).toBe(events);
+    // At most one statement per outcome (answers arriving while one is written share the next);
+    // a tenant near its cap claims again once half its slots are free, so answers arriving one
+    // after another share a claim. (Each of the 16 customers' four events waits for the one
+    // before it, which takes more claims than the cap alone would.)
+    expect(statements.record).toBeGreaterThan(0);
+    expect(statements.record).toBeLessThanOrEqual(events);
     expect(statements.claim).toBeGreaterThan(0);
     expect(statements.claim).toBeLessThan(events);
     await outbox.close();

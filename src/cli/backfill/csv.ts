@@ -9,7 +9,10 @@ export interface CsvRecord {
 
 /** The file is not CSV the parser can split into records safely; names the line at fault. */
 export class CsvSyntaxError extends Error {
-  override readonly name = 'CsvSyntaxError';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'CsvSyntaxError' {
+    return 'CsvSyntaxError';
+  }
   readonly code = 'CSV_SYNTAX' as const;
   readonly line: number;
 

@@ -6,7 +6,10 @@ import { EMULATE_DEFAULTS } from './emulate-defaults.js';
 
 /** The control interface's answer to an action it refused: the emulator's own code and message. */
 export class ControlRefusal extends Error {
-  override readonly name = 'ControlRefusal';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'ControlRefusal' {
+    return 'ControlRefusal';
+  }
   constructor(
     readonly code: string,
     message: string,
@@ -17,7 +20,10 @@ export class ControlRefusal extends Error {
 
 /** The emulator cannot be reached at the URL given. */
 export class EmulatorUnreachable extends Error {
-  override readonly name = 'EmulatorUnreachable';
+  // A literal, not `constructor.name`: minifiers rename classes.
+  override get name(): 'EmulatorUnreachable' {
+    return 'EmulatorUnreachable';
+  }
 }
 
 /** Talks to a running emulator's control interface (`/__emulator/...`). */
