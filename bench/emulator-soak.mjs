@@ -5,8 +5,8 @@
  * and ProductSynced over 20,000 customers and products, and InvoiceEarned for new invoices.
  * Prints the rate and the emulator's RSS every 100,000 events, then checks two goals and prints
  * PASS or FAIL for each: RSS below 300 MiB throughout (memory stays bounded by `historyLimit`), and
- * the 10,000 events sent after the million answered at least 0.8x as fast as the first 10,000
- * (nothing the emulator keeps slows it down). Every event must be answered 200. The
+ * the 10,000 events sent after the million answered at least 0.8x as fast as the first 10,000,
+ * in events per emulator CPU-second (nothing the emulator keeps slows it down). Every event must be answered 200. The
  * emulator's own CPU time is printed beside the wall-clock rate: on a machine busy with other work
  * the wall clock measures the machine, the CPU time the emulator. The load generator's own CPU
  * time and the load average are printed too: the generator (this process: envelopes, signatures,
@@ -209,7 +209,9 @@ async function main() {
   const early = windowRate(marks.start, marks.early);
   const late = windowRate(marks.late, marks.end);
   const memoryPass = peakRss < GOAL.rssMb;
-  const throughputPass = late.eventsPerSecond >= GOAL.lateToEarly * early.eventsPerSecond;
+  // Judged by the emulator's own CPU time: on a machine shared with other work the wall clock
+  // measures the machine's load as much as the emulator. Both are printed.
+  const throughputPass = late.eventsPerCpuSecond >= GOAL.lateToEarly * early.eventsPerCpuSecond;
   const pass = memoryPass && throughputPass && failures === 0;
   const fmt = (n) => n.toLocaleString('en-US');
   console.log(
@@ -229,9 +231,9 @@ async function main() {
     `${memoryPass ? 'PASS' : 'FAIL'} memory: peak RSS ${peakRss.toFixed(0)} MiB through ${fmt(END)} events (goal < ${GOAL.rssMb} MiB)`,
   );
   console.log(
-    `${throughputPass ? 'PASS' : 'FAIL'} throughput: ${fmt(late.eventsPerSecond)} events/s for the ${fmt(WINDOW)} after ${fmt(TOTAL)} ` +
-      `vs ${fmt(early.eventsPerSecond)} for the first ${fmt(WINDOW)} (${(late.eventsPerSecond / early.eventsPerSecond).toFixed(2)}x, goal >= ${GOAL.lateToEarly}x; ` +
-      `per emulator CPU-second ${fmt(late.eventsPerCpuSecond)} vs ${fmt(early.eventsPerCpuSecond)})`,
+    `${throughputPass ? 'PASS' : 'FAIL'} throughput: ${fmt(late.eventsPerCpuSecond)} events per emulator CPU-second for the ${fmt(WINDOW)} after ${fmt(TOTAL)} ` +
+      `vs ${fmt(early.eventsPerCpuSecond)} for the first ${fmt(WINDOW)} (${(late.eventsPerCpuSecond / early.eventsPerCpuSecond).toFixed(2)}x, goal >= ${GOAL.lateToEarly}x; ` +
+      `wall clock ${fmt(late.eventsPerSecond)} vs ${fmt(early.eventsPerSecond)} events/s)`,
   );
   if (failures) console.log(`FAIL answers: ${failures} events not answered 200`);
   process.exitCode = pass ? 0 : 1;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,8 +56,10 @@ describe('loyalty-partner backfill (the built bin, against an emulator in this p
       ].join('\n'),
     );
     expect(result.stderr).toMatch(/^backfill: 3 rows sent, 100%, [\d,]+ rows\/s, ETA 0:00\n$/);
+    const sha256 = createHash('sha256').update(readFileSync(csv)).digest('hex');
     expect(readFileSync(report, 'utf8')).toBe(
-      '{"line":4,"path":"price","message":"must be a finite number"}\n' +
+      `${JSON.stringify({ file: csv, sha256 })}\n` +
+        '{"line":4,"path":"price","message":"must be a finite number"}\n' +
         '{"line":5,"path":"externalProductId","message":"is required"}\n',
     );
     const products = emulator.merchant(merchant.tenantId).products;
@@ -118,6 +121,45 @@ describe('loyalty-partner backfill (the built bin, against an emulator in this p
     expect(malformed).toMatchObject({
       code: 2,
       stderr: `error: ${broken}: line 2: a quoted field is never closed\n`,
+    });
+  });
+  it('reports a row with a stray quote in an unquoted field by its line, sends the others, exit 1', async () => {
+    const csv = file(
+      'pizza.csv',
+      'externalProductId,name,price,isActive\np-1,12" pizza,10,true\np-2,Tea,3,true\np-3,Cake,5,true\n',
+    );
+    const result = await runBin(['backfill', 'products', csv], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`FAIL backfill products from ${csv}: 3 rows read, 2 sent, 1 failed`);
+    expect(result.stdout).toContain('  line 2: a double quote inside a field that is not quoted');
+    const ids = emulator.merchant(merchant.tenantId).products.map((p) => p.externalProductId);
+    expect(ids).toEqual(expect.arrayContaining(['p-2', 'p-3']));
+    expect(ids).not.toContain('p-1');
+  });
+
+  it('stops at bytes that are not UTF-8 and at a row past --max-row-size, naming the line, exit 2', async () => {
+    const latin1 = join(dir, 'latin1.csv');
+    writeFileSync(
+      latin1,
+      Buffer.concat([
+        Buffer.from('externalBranchId,name,isActive\nb-utf8-1,One,true\nb-utf8-2,Caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(',true\nb-utf8-3,Three,true\n'),
+      ]),
+    );
+    const notUtf8 = await runBin(['backfill', 'branches', latin1], { env });
+    expect(notUtf8.code).toBe(2);
+    expect(notUtf8.stdout).toContain(`stopped reading ${latin1}: line 3: bytes that are not UTF-8`);
+    const names = emulator.merchant(merchant.tenantId).branches.map((b) => b.externalBranchId);
+    expect(names).toContain('b-utf8-1');
+    expect(names).not.toContain('b-utf8-2');
+    expect(names.join()).not.toContain('\ufffd');
+
+    const unclosed = file('unclosed.csv', `externalBranchId,name,isActive\nb-long,"${'x'.repeat(5000)}`);
+    const tooLong = await runBin(['backfill', 'branches', unclosed, '--max-row-size', '1000'], { env });
+    expect(tooLong).toMatchObject({
+      code: 2,
+      stderr: `error: ${unclosed}: line 2: a row longer than 1,000 characters (an unclosed quote?): pass --max-row-size to allow longer rows\n`,
     });
   });
 });

@@ -30,7 +30,9 @@ describe('POST /api/partner/v1/events', () => {
     // The log keeps the id the service made for the first answer (a UUID, each request its own).
     const [logged, replayed] = emulator.events({ eventId: first.eventId });
     expect(logged?.correlationId).toBe(first.headers.get('x-correlation-id'));
-    expect(logged?.correlationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(logged?.correlationId).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(replayed?.correlationId).not.toBe(logged?.correlationId);
   });
 

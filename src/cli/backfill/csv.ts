@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import { CsvError, parse } from 'csv-parse';
 
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
@@ -6,6 +5,15 @@ export interface CsvRecord {
   line: number;
   fields: string[];
 }
+
+/** A record the parser skipped, with why: the caller reports that row and reads on. */
+export interface CsvBadRecord {
+  line: number;
+  problem: string;
+}
+
+/** The longest row `backfill` reads by default (`--max-row-size`): 1,048,576 characters. */
+export const MAX_ROW_SIZE_DEFAULT = 1024 * 1024;
 
 /** The file is not CSV the parser can split into records safely; names the line at fault. */
 export class CsvSyntaxError extends Error {
@@ -22,86 +30,159 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-// Line breaks inside a record's fields: CRLF counts once, a lone CR or LF once each.
-function countBreaks(fields: readonly string[]): number {
+// Line breaks in a text: CRLF counts once, a lone CR or LF once each.
+function breaksIn(text: string): number {
   let breaks = 0;
-  for (const field of fields) {
-    for (let k = 0; k < field.length; k++) {
-      const ch = field.charCodeAt(k);
-      if (ch === 10 || (ch === 13 && field.charCodeAt(k + 1) !== 10)) breaks += 1;
-    }
+  for (let k = 0; k < text.length; k++) {
+    const ch = text.charCodeAt(k);
+    if (ch === 10 || (ch === 13 && text.charCodeAt(k + 1) !== 10)) breaks += 1;
   }
   return breaks;
 }
+
+const countBreaks = (fields: readonly string[]): number =>
+  fields.reduce((sum, field) => sum + breaksIn(field), 0);
 
 const MESSAGES: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
   CSV_INVALID_CLOSING_QUOTE: 'text after a closing quote (quote the whole field, double inner quotes)',
 };
 
+// A quote inside a field that does not start with one (`12" pizza`): that row is reported and the
+// parser reads on from the next line. Any other error leaves it unsure where records start.
+const STRAY_QUOTE = 'INVALID_OPENING_QUOTE';
+const STRAY_QUOTE_MESSAGE =
+  'a double quote inside a field that is not quoted: quote the whole field and double the quote ("12"" pizza")';
+
 /**
  * Streams RFC 4180 CSV records with `csv-parse`, one at a time, so a file of any size costs the
  * memory of one record: fields separated by commas; a field in double quotes may hold commas,
  * CR, LF and doubled quotes; records end with CRLF, LF or CR. A leading byte-order mark and blank
  * lines are skipped. Values are returned exactly, untrimmed; records may differ in length (the
- * caller reports that per row).
+ * caller reports that per row). A record with a stray quote in an unquoted field comes out as a
+ * `CsvBadRecord`, and reading goes on.
  *
- * @throws {CsvSyntaxError} for an unterminated quoted field or text after a closing quote
+ * @throws {CsvSyntaxError} for an unterminated quoted field, text after a closing quote, a row
+ * longer than `maxRowSize` characters, or bytes that are not UTF-8
  */
 export async function* csvRecords(
   input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
-): AsyncGenerator<CsvRecord> {
+  maxRowSize = MAX_ROW_SIZE_DEFAULT,
+): AsyncGenerator<CsvRecord | CsvBadRecord> {
   const parser = parse({
     bom: true,
     relax_column_count: true,
     skip_empty_lines: true,
     info: true,
     record_delimiter: ['\r\n', '\n', '\r'],
+    skip_records_with_error: true,
+    max_record_size: maxRowSize,
   });
   // Written by hand and read through 'data': every record parsed before a syntax error is given
   // out first, so the error names the line of the record it broke, and memory holds one chunk.
-  const parsed: { record: string[]; info: { empty_lines: number } }[] = [];
+  type Parsed =
+    | { record: string[]; info: { empty_lines: number } }
+    | { skipped: CsvError & { lines?: number; empty_lines?: number } };
+  const parsed: Parsed[] = [];
   let failure: unknown;
-  parser.on('data', (entry) => parsed.push(entry));
+  parser.on('data', (entry) => {
+    if (failure === undefined) parsed.push(entry);
+  });
+  parser.on('skip', (err: CsvError) => {
+    if (failure !== undefined) return;
+    if (err.code === STRAY_QUOTE) parsed.push({ skipped: err });
+    else failure = err;
+  });
   parser.on('error', (err) => {
-    failure = err;
+    failure ??= err;
   });
   let next = 1;
   let emptySeen = 0;
-  function* take(): Generator<CsvRecord> {
-    for (const { record, info } of parsed.splice(0)) {
+  function* take(): Generator<CsvRecord | CsvBadRecord> {
+    for (const entry of parsed.splice(0)) {
+      if ('skipped' in entry) {
+        const line = entry.skipped.lines ?? next;
+        yield { line, problem: STRAY_QUOTE_MESSAGE };
+        next = line + 1;
+        emptySeen = entry.skipped.empty_lines ?? emptySeen;
+        continue;
+      }
+      const { record, info } = entry;
       next += info.empty_lines - emptySeen;
       emptySeen = info.empty_lines;
       yield { line: next, fields: record };
       next += countBreaks(record) + 1;
     }
-    if (failure !== undefined) throw syntaxError(failure, next);
+    if (failure !== undefined) throw syntaxError(failure, next, maxRowSize);
   }
   // Decoded here, and cut after a line break only: csv-parse 7 turns a non-ASCII character near
   // a chunk's end into U+FFFD (the property test in test/cli/backfill/csv.test.ts finds it).
-  const decoder = new StringDecoder('utf8');
+  // Bytes that are not UTF-8 stop the reading with their line, never become U+FFFD in a row.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let held = '';
+  let breaksWritten = 0;
+  const write = (text: string) => {
+    breaksWritten += breaksIn(text);
+    parser.write(text);
+  };
+  // Ends the parser, so it gives out the record it holds back until it sees what follows.
+  const finish = async () => {
+    if (failure !== undefined || parser.destroyed) return;
+    await new Promise<void>((resolve) => {
+      parser.once('end', resolve);
+      parser.once('error', () => resolve());
+      parser.once('close', resolve);
+      parser.end();
+    });
+  };
   for await (const chunk of input) {
-    held += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    if (typeof chunk === 'string') held += chunk;
+    else {
+      try {
+        held += decoder.decode(chunk, { stream: true });
+      } catch {
+        // The whole lines before the bad byte are read first: their rows are handled.
+        const lenient = new TextDecoder('utf-8').decode(chunk);
+        held += lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd')));
+        const line = breaksWritten + breaksIn(held) + 1;
+        const whole = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
+        if (whole > 0) write(held.slice(0, whole));
+        await finish();
+        yield* take();
+        throw new CsvSyntaxError(line, NOT_UTF8);
+      }
+    }
     const cut = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
     if (cut > 0) {
-      parser.write(held.slice(0, cut));
+      write(held.slice(0, cut));
       held = held.slice(cut);
     }
     yield* take();
+    // A line this long is a row this long: stop before holding more of it.
+    if (held.length > maxRowSize) throw tooLong(breaksWritten + 1, maxRowSize);
   }
-  held += decoder.end();
-  if (held) parser.write(held);
-  await new Promise<void>((resolve) => {
-    parser.once('end', resolve);
-    parser.once('error', () => resolve());
-    parser.end();
-  });
+  try {
+    held += decoder.decode();
+  } catch {
+    yield* take();
+    throw new CsvSyntaxError(breaksWritten + breaksIn(held) + 1, NOT_UTF8);
+  }
+  if (held) write(held);
+  await finish();
   yield* take();
 }
 
-function syntaxError(err: unknown, next: number): unknown {
+const NOT_UTF8 = 'bytes that are not UTF-8: save the file as UTF-8';
+
+const tooLong = (line: number, maxRowSize: number) =>
+  new CsvSyntaxError(
+    line,
+    `a row longer than ${maxRowSize.toLocaleString('en-US')} characters (an unclosed quote?): pass --max-row-size to allow longer rows`,
+  );
+
+function syntaxError(err: unknown, next: number, maxRowSize: number): unknown {
   if (!(err instanceof CsvError)) return err;
+  if (err.code === 'CSV_MAX_RECORD_SIZE') return tooLong(next, maxRowSize);
   // An unclosed quote is reported where it opened: the record being read.
   const at = (err as { lines?: unknown }).lines;
   const line = err.code === 'CSV_QUOTE_NOT_CLOSED' || typeof at !== 'number' ? next : at;

@@ -1,36 +1,96 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../exit-codes.js';
+
+/** What a resume report says of the file it was written for: its SHA-256, hex. */
+export interface SourceStamp {
+  sha256: string;
+  /** How many lines the file has (line breaks + 1). */
+  lines: number;
+}
+
+/** The SHA-256 and line count of a file, read as a stream: the first line of its resume report. */
+export async function stampFile(path: string): Promise<SourceStamp> {
+  const hash = createHash('sha256');
+  let breaks = 0;
+  let lastWasCr = false;
+  try {
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      for (const byte of chunk) {
+        // CRLF counts once, a lone CR or LF once each, as the CSV reader counts lines.
+        if (byte === 10 && !lastWasCr) breaks += 1;
+        if (byte === 13) breaks += 1;
+        lastWasCr = byte === 13;
+      }
+    }
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+  return { sha256: hash.digest('hex'), lines: breaks + 1 };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The rows a `--resume <report>` run sends: the lines the report lists (rows not sent, refused or
  * invalid last time), each with the eventId it was sent under, when it was. Every other line was
  * sent and is skipped; a row resent under its old eventId gets the service's cached answer.
+ * The report must be the one written for this very file: its first line holds the file's SHA-256,
+ * and every line number must be in the file and every eventId a row's own, or nothing is sent.
  */
-export async function readResume(path: string): Promise<Map<number, string | undefined>> {
+export async function readResume(
+  path: string,
+  source: { path: string; stamp: SourceStamp },
+): Promise<Map<number, string | undefined>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
+  const refuse = (why: string) =>
+    new UsageError(
+      `${path} ${why}: pass the report a run over ${source.path} wrote, or run without --resume`,
+    );
   const lines = new Map<number, string | undefined>();
+  const lineOf = new Map<string, number>();
+  let stamped = false;
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
     if (raw.trim() === '') continue;
-    let entry: { line?: unknown; eventId?: unknown };
+    let entry: { line?: unknown; eventId?: unknown; sha256?: unknown };
     try {
       entry = JSON.parse(raw) as typeof entry;
     } catch {
-      throw new UsageError(
-        `${path} line ${index + 1} is not JSON: pass the --report file of the run to resume`,
-      );
+      throw refuse(`line ${index + 1} is not JSON`);
     }
-    if (typeof entry.line !== 'number')
-      throw new UsageError(
-        `${path} line ${index + 1} has no row line: pass the --report file of the run to resume`,
-      );
-    const eventId = typeof entry.eventId === 'string' ? entry.eventId : lines.get(entry.line);
-    lines.set(entry.line, eventId);
+    if (!stamped) {
+      if (typeof entry.sha256 !== 'string') throw refuse('does not start with the hash of its file');
+      if (entry.sha256 !== source.stamp.sha256)
+        throw refuse(
+          `was written for another file, or ${source.path} changed since: its hash does not match`,
+        );
+      stamped = true;
+      continue;
+    }
+    const line = entry.line;
+    if (typeof line !== 'number' || !Number.isInteger(line) || line < 1)
+      throw refuse(`line ${index + 1} has no row line`);
+    if (line > source.stamp.lines)
+      throw refuse(`lists line ${line}, past the end of ${source.path} (${source.stamp.lines} lines)`);
+    if (entry.eventId !== undefined) {
+      if (typeof entry.eventId !== 'string' || !UUID.test(entry.eventId))
+        throw refuse(`line ${index + 1} has an eventId that is not a UUID`);
+      const other = lineOf.get(entry.eventId);
+      if (other !== undefined && other !== line)
+        throw refuse(`gives rows ${other} and ${line} the same eventId: only one of them could be sent`);
+      lineOf.set(entry.eventId, line);
+    }
+    const eventId = typeof entry.eventId === 'string' ? entry.eventId : lines.get(line);
+    lines.set(line, eventId);
   }
+  if (!stamped) throw refuse('is empty');
   return lines;
 }
 

@@ -84,9 +84,17 @@ export async function* jsonLinesRows(
 export async function* csvRows(
   input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   target: BackfillTarget,
+  maxRowSize?: number,
 ): AsyncGenerator<RowResult> {
   let columns: string[] | undefined;
-  for await (const { line, fields } of csvRecords(input)) {
+  for await (const record of csvRecords(input, maxRowSize)) {
+    const { line } = record;
+    if ('problem' in record) {
+      if (columns === undefined) throw new UsageError(`line ${line} (the CSV header): ${record.problem}`);
+      yield { line, failures: [{ line, path: '', message: record.problem }] };
+      continue;
+    }
+    const { fields } = record;
     if (columns === undefined) {
       columns = header(fields, target);
       continue;

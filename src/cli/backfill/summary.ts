@@ -19,6 +19,8 @@ export interface BackfillSummary {
   failures: readonly RowFailure[];
   notes: readonly string[];
   report: string | undefined;
+  /** The SHA-256 of the file read, written first in the report: `--resume` checks it. */
+  sha256: string;
 }
 
 const describe = (f: RowFailure) => `line ${f.line}: ${f.path ? `${f.path} ${f.message}` : f.message}`;
@@ -51,7 +53,8 @@ export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promi
       (f) =>
         `${JSON.stringify({ line: f.line, path: f.path, message: f.message, ...(f.eventId && { eventId: f.eventId }) })}\n`,
     );
-    await writeFile(summary.report, lines.join('')).catch((err: NodeJS.ErrnoException) => {
+    const stamp = `${JSON.stringify({ file: summary.path, sha256: summary.sha256 })}\n`;
+    await writeFile(summary.report, stamp + lines.join('')).catch((err: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot write ${summary.report}: ${err.code ?? 'failed'}`);
     });
     io.stdout.write(`report: ${plural(failures.length, 'problem')} in ${summary.report}\n`);

@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { v7 as uuidV7 } from 'uuid';
 import { MAX_BATCH_ITEMS } from '../../contract/index.js';
-import { parseCommandArgs } from '../args.js';
+import { integerFlag, parseCommandArgs } from '../args.js';
 import { CsvSyntaxError } from '../backfill/csv.js';
 import { createProgress } from '../backfill/progress.js';
-import { readResume, resumePathFor } from '../backfill/resume.js';
+import { readResume, resumePathFor, stampFile } from '../backfill/resume.js';
 import { csvRows, jsonLinesRows, type OutgoingRow, type RowFailure } from '../backfill/rows.js';
 import { notSent, type SendState, sendChunk } from '../backfill/send-rows.js';
 import { reportBackfill } from '../backfill/summary.js';
@@ -24,9 +25,12 @@ Sends a bulk import of branches, customers, products or coupons with client.sync
 of ${MAX_BATCH_ITEMS}, sent as single-entity events while the batch type is Planned. Every row is
 validated by the contract first; bad rows are reported by line number and never sent.
 
-Files: JSON Lines (one object per line), or CSV with a header row naming the fields
+Files: JSON Lines (one object per line), or UTF-8 CSV with a header row naming the fields
 (${[...BACKFILL_TARGETS.values()].map((t) => `${t.name}: ${[...t.fields.keys()].join(', ')}`).join('; ')}).
 CSV cells become numbers and booleans where the field is one; an empty cell omits the field.
+A row with a double quote inside an unquoted field (12" pizza) is reported by its line and the
+others are sent; bytes that are not UTF-8, or a row past --max-row-size, stop the reading at their
+line (rows before it are sent).
 
 Environment: ${CLIENT_ENV.baseUrl}, ${CLIENT_ENV.apiKey}, ${CLIENT_ENV.signingSecret} (as for send).
 
@@ -35,8 +39,13 @@ Options:
   --report <file.jsonl>  write every failed row as {"line","path","message"}, one per line
                          (a row not sent also gets its "eventId")
   --resume <report>      send only the rows a stopped run's report lists, each under the eventId
-                         it had: rows sent before are skipped, none is processed twice
+                         it had: rows sent before are skipped, none is processed twice. The report
+                         starts with the file's SHA-256: one written for another file, or for this
+                         file before it changed, is refused, as are line numbers past its end and
+                         one eventId given to two rows
   --dry-run              validate only: send nothing, need no credentials
+  --max-row-size <n>     the longest CSV row read, in characters (default 1048576, 1 MiB): a
+                         longer one (an unclosed quote?) stops the reading with its line
   --secret-file <path>   file with one signing secret per line
   --no-retry             one attempt per event: stop at once if the service is unavailable
   -h, --help             show this help
@@ -87,6 +96,7 @@ export const backfillCommand: Command = {
       'dry-run': { type: 'boolean' },
       'secret-file': { type: 'string' },
       'no-retry': { type: 'boolean' },
+      'max-row-size': { type: 'string' },
     });
     if (values.help) {
       io.stdout.write(`${HELP}\n`);
@@ -100,16 +110,28 @@ export const backfillCommand: Command = {
       );
     }
     const format = formatOf(path, values.format);
-    const resume = values.resume === undefined ? undefined : await readResume(values.resume);
+    if (values.resume !== undefined && path === '-')
+      throw new UsageError(
+        '--resume needs the file itself, not standard input: its report is checked against it',
+      );
+    const resume =
+      values.resume === undefined
+        ? undefined
+        : await readResume(values.resume, { path, stamp: await stampFile(path) });
     const source = await openSource(io, path);
     let bytes = 0;
+    // What was read of standard input, for its report; a file is hashed again in full.
+    const hash = createHash('sha256');
     const counted = async function* () {
       for await (const chunk of source.chunks) {
         bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+        if (path === '-') hash.update(chunk);
         yield chunk;
       }
     };
-    const rows = format === 'csv' ? csvRows(counted(), target) : jsonLinesRows(counted(), target);
+    const seen = new Set<number>();
+    const maxRowSize = integerFlag('max-row-size', values['max-row-size'], 'characters');
+    const rows = format === 'csv' ? csvRows(counted(), target, maxRowSize) : jsonLinesRows(counted(), target);
     const dryRun = Boolean(values['dry-run']);
     const client = dryRun
       ? undefined
@@ -148,6 +170,7 @@ export const backfillCommand: Command = {
     try {
       for await (const row of rows) {
         if (resume && !resume.has(row.line)) continue;
+        seen.add(row.line);
         read += 1;
         if ('failures' in row) {
           failures.push(...row.failures);
@@ -185,6 +208,11 @@ export const backfillCommand: Command = {
       );
       exit = stopped.exit;
     }
+    const unknown = resume ? [...resume.keys()].filter((line) => !seen.has(line)) : [];
+    if (unknown.length > 0) {
+      notes.push(`the resume report lists lines where no row of ${path} starts: ${unknown.join(', ')}`);
+      if (exit === EXIT.ok) exit = EXIT.usage;
+    }
     failures.sort((a, b) => a.line - b.line);
     const failedRows = await reportBackfill(io, {
       entity: target.name,
@@ -194,6 +222,7 @@ export const backfillCommand: Command = {
       failures,
       notes,
       report,
+      sha256: report === undefined ? '' : path === '-' ? hash.digest('hex') : (await stampFile(path)).sha256,
     });
     if (exit !== EXIT.ok) return exit;
     return failedRows > 0 ? EXIT.failed : EXIT.ok;
