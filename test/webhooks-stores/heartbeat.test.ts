@@ -15,7 +15,7 @@ import { bodyOf, outboundEvent, SECRET, signedDelivery } from '../webhooks/suppo
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LEASE_MS = 300;
 
-const closers: Array<() => Promise<unknown> | void> = [];
+const closers: Array<() => unknown> = [];
 afterAll(async () => {
   for (const close of closers) await close();
 });
