@@ -20,6 +20,7 @@ const MODULES = [
   'outbox-drain',
   'outbox-postgres',
   'stores',
+  'deferred',
   'import-time',
 ];
 /**

@@ -1,6 +1,13 @@
 import { runWithSpan } from './global-otel.js';
 import { writeLog } from './logger.js';
-import type { CounterLike, HistogramLike, MeterLike, SpanLike } from './otel-types.js';
+import type {
+  BatchObservableResultLike,
+  CounterLike,
+  HistogramLike,
+  MeterLike,
+  ObservableLike,
+  SpanLike,
+} from './otel-types.js';
 import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
 import { ATTR, DURATION_BUCKETS, MESSAGING_SYSTEM } from './semconv.js';
 import { Telemetry, type TelemetryOptions } from './telemetry.js';
@@ -9,7 +16,14 @@ import { Telemetry, type TelemetryOptions } from './telemetry.js';
 export interface ReceiverInstruments {
   deliveries: CounterLike;
   handlerDuration: HistogramLike;
+  /** Deferred mode: deliveries stored, and the outcome of each run from the inbox. */
+  deferred: CounterLike;
+  /** Deferred mode: stored deliveries per state, read from the inbox at each collection. */
+  inboxDepth: ObservableLike;
 }
+
+/** The attribute of a stored delivery's state on `loyalty.receiver.inbox.depth`. */
+const INBOX_STATE = 'loyalty.inbox.state';
 
 const receiverInstruments = (meter: MeterLike): ReceiverInstruments => ({
   deliveries: meter.createCounter('loyalty.receiver.deliveries', {
@@ -21,6 +35,15 @@ const receiverInstruments = (meter: MeterLike): ReceiverInstruments => ({
     description: 'Time of the handler (or onUnhandled) of one event',
     unit: 's',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  }),
+  deferred: meter.createCounter('loyalty.receiver.deferred', {
+    description:
+      'Deferred receiver: deliveries stored, and runs from the inbox by outcome (handled, retried, dead, parked)',
+    unit: '{delivery}',
+  }),
+  inboxDepth: meter.createObservableGauge('loyalty.receiver.inbox.depth', {
+    description: 'Deliveries stored in the receiver inbox, per state (pending, handled, dead, parked)',
+    unit: '{delivery}',
   }),
 });
 
@@ -178,4 +201,77 @@ export function startDelivery(
   correlationId: string,
 ): DeliveryTelemetry | undefined {
   return telemetry.enabled() ? new DeliveryTelemetry(telemetry, tenantId, correlationId) : undefined;
+}
+
+/** Counts a deferred delivery's step: `stored`, `parked` (when stored) or a run's outcome. */
+export function countDeferred(
+  telemetry: Telemetry<ReceiverInstruments>,
+  outcome: string,
+  eventType: string,
+  tenantId: string,
+): void {
+  const instruments = telemetry.instruments();
+  if (!instruments) return;
+  const attributes: Record<string, string> = { [ATTR.outcome]: outcome, [ATTR.destination]: eventType };
+  if (tenantId) attributes[ATTR.tenant] = tenantId;
+  instruments.deferred.add(1, attributes);
+}
+
+/**
+ * One run of a stored delivery from the inbox: a `process {eventType}` CONSUMER span (the
+ * handler's spans are its children), ended with the run's outcome, which is also counted.
+ */
+export async function traceStoredRun<R extends string>(
+  telemetry: Telemetry<ReceiverInstruments>,
+  claim: { eventId: string; eventType: string; tenantId: string; correlationId: string; attempt: number },
+  run: () => Promise<R>,
+): Promise<R> {
+  const tracer = telemetry.tracer();
+  const span = tracer?.startSpan(`process ${claim.eventType}`, {
+    kind: SPAN_KIND.CONSUMER,
+    attributes: {
+      [ATTR.messagingSystem]: MESSAGING_SYSTEM,
+      [ATTR.operationType]: 'process',
+      [ATTR.operationName]: 'process',
+      [ATTR.correlationId]: claim.correlationId,
+      [ATTR.destination]: claim.eventType,
+      [ATTR.messageId]: claim.eventId,
+      'loyalty.attempt': claim.attempt,
+      ...(claim.tenantId ? { [ATTR.tenant]: claim.tenantId } : {}),
+    },
+  });
+  try {
+    const outcome = await (span ? runWithSpan(span, run) : run());
+    span?.setAttribute(ATTR.outcome, outcome);
+    if (outcome !== 'handled' && outcome !== 'parked') span?.setStatus({ code: SPAN_STATUS.ERROR });
+    countDeferred(telemetry, outcome, claim.eventType, claim.tenantId);
+    return outcome;
+  } finally {
+    span?.end();
+  }
+}
+
+/**
+ * Registers the inbox depth gauge with the meter in use now; returns what unregisters it.
+ * `read` (the store's `stats`) is called at each collection, never between.
+ */
+export function observeInbox(
+  telemetry: Telemetry<ReceiverInstruments>,
+  read: () => Promise<Record<string, number>>,
+): () => void {
+  const meter = telemetry.meter();
+  const instruments = telemetry.instruments();
+  if (!meter || !instruments) return () => undefined;
+  const { inboxDepth } = instruments;
+  // A store that cannot answer reports nothing this time rather than failing the collection.
+  const callback = async (result: BatchObservableResultLike) => {
+    const counts = await Promise.resolve()
+      .then(read)
+      .catch(() => ({}));
+    for (const [state, count] of Object.entries(counts)) {
+      result.observe(inboxDepth, count, { [INBOX_STATE]: state });
+    }
+  };
+  meter.addBatchObservableCallback(callback, [inboxDepth]);
+  return () => meter.removeBatchObservableCallback(callback, [inboxDepth]);
 }

@@ -1,5 +1,5 @@
 import { LoyaltyValidationError } from '../contract/errors.js';
-import { DeliveryTelemetry } from '../telemetry/receiver-telemetry.js';
+import { countDeferred, DeliveryTelemetry } from '../telemetry/receiver-telemetry.js';
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
 import { DeferredRunner } from './deferred-runner.js';
 import { dispatchEvent } from './dispatch-event.js';
@@ -158,6 +158,8 @@ async function receive(
     const toStore = { eventId, eventType, rawBody: delivery.rawBody, base, job, parkedBecause };
     const { answer, stored } = await storeDelivery(config, inbox, toStore, scope);
     if (stored === 'pending') build.runner?.wake();
+    if (stored && trace)
+      countDeferred(config.telemetry, stored === 'pending' ? 'stored' : 'parked', eventType, scope.tenantId);
     return answer;
   }
   if (!job) {

@@ -1,8 +1,9 @@
+import { observeInbox, traceStoredRun } from '../telemetry/receiver-telemetry.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import { startHeartbeat } from './lease-heartbeat.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
-import { runStored, type StoredOutcome } from './run-stored.js';
+import { runStored } from './run-stored.js';
 
 /** Handlers one process runs at once. */
 const CONCURRENCY = 16;
@@ -24,6 +25,7 @@ export class DeferredRunner {
   private readonly running = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopHeartbeat: (() => void) | undefined;
+  private stopGauge: (() => void) | undefined;
   private pumping = false;
   private again = false;
   private started = false;
@@ -34,7 +36,6 @@ export class DeferredRunner {
     private readonly config: NormalizedReceiverOptions,
     private readonly inbox: DeferredInboxStore<unknown>,
     private readonly parser: () => Promise<DeliveryParser>,
-    private readonly observe: (outcome: StoredOutcome, claim: ClaimedDelivery) => void = () => {},
   ) {}
 
   /** Starts claiming; resolves once the parser is loaded (so a start-up failure shows here). */
@@ -45,6 +46,8 @@ export class DeferredRunner {
     this.stopHeartbeat = startHeartbeat(this.inbox.leaseMs, () =>
       this.running.size ? this.inbox.extendLease(this.owner, [...this.running.keys()]) : undefined,
     );
+    if (this.config.telemetry.enabled())
+      this.stopGauge = observeInbox(this.config.telemetry, () => this.inbox.stats());
     this.wake();
   }
 
@@ -64,6 +67,7 @@ export class DeferredRunner {
     clearTimeout(this.timer);
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
     this.stopHeartbeat?.();
+    this.stopGauge?.();
   }
 
   private async pump(): Promise<void> {
@@ -93,9 +97,13 @@ export class DeferredRunner {
   }
 
   private launch(claim: ClaimedDelivery, parse: DeliveryParser): void {
-    const run = runStored(this.config, this.inbox, parse, claim)
-      .then((outcome) => this.observe(outcome, claim))
-      .catch(() => undefined)
+    const { config, inbox } = this;
+    const stored = () => runStored(config, inbox, parse, claim);
+    const run = (config.telemetry.enabled() ? traceStoredRun(config.telemetry, claim, stored) : stored())
+      .then(
+        () => undefined,
+        () => undefined,
+      )
       .finally(() => {
         this.running.delete(claim.eventId);
         this.wake();

@@ -1,0 +1,214 @@
+/**
+ * Deferred receivers (issue 31), on a real PostgreSQL and real HTTP, with the built package:
+ * 1. time to answer a delivery in deferred mode with a 1 s handler, p50 and p99, beside immediate
+ *    mode with a no-op handler, in one run (goal: deferred p99 at most 1.5x the no-op's);
+ * 2. handled deliveries per second from the inbox with 4 worker processes against 1, handlers of
+ *    20 ms (goal: at least 3x).
+ * `node bench/run.mjs deferred` after `npm run build`.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+// First: the built `/postgres` entry imported on its own fails to load (layer-delivery evaluates
+// before the contract's event types; reported), the root entry first loads the layers in order.
+import 'loyalty-partner-sdk';
+import { createNodeListener } from 'loyalty-partner-sdk/node';
+import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
+import { signPayload } from 'loyalty-partner-sdk/signature';
+import { createReceiver } from 'loyalty-partner-sdk/webhooks';
+import pg from 'pg';
+import { ruleChangedEnvelope, SECRET } from './fixtures.mjs';
+import { goal, median } from './harness.mjs';
+
+const SETTINGS = {
+  latencyDeliveries: Number(process.env.LATENCY_DELIVERIES ?? 400),
+  latencyConcurrency: 4,
+  throughputDeliveries: Number(process.env.THROUGHPUT_DELIVERIES ?? 3_000),
+  handlerMs: 20,
+};
+const SELF = fileURLToPath(import.meta.url);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function realServers() {
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-deferred-'));
+  const outfile = join(dir, 'real-servers.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('../test/support/real-servers.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    logLevel: 'error',
+  });
+  const module = await import(pathToFileURL(outfile).href);
+  return { startPostgres: module.startPostgres, cleanUp: () => rm(dir, { recursive: true, force: true }) };
+}
+
+const signed = () => {
+  const body = JSON.stringify(ruleChangedEnvelope(globalThis.crypto.randomUUID()));
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-tenantid': 'merchant-1',
+      'x-signature': signPayload(body, SECRET),
+    },
+  };
+};
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+async function serve(receiver) {
+  const server = createServer(createNodeListener(receiver));
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+}
+
+/** Answer times of both receivers, interleaved request by request, in one run. */
+async function answerTimes(url) {
+  const pool = new pg.Pool({ connectionString: url, max: 30 });
+  const schema = `bench_latency_${process.pid}`;
+  await migrate(pool, { schema });
+  const deferred = createReceiver({
+    secrets: SECRET,
+    inbox: postgresInbox(pool, { schema, transactional: true }),
+    deferred: true,
+    handlers: { LoyaltyRuleChanged: () => sleep(1_000) },
+  });
+  const immediate = createReceiver({
+    secrets: SECRET,
+    inbox: postgresInbox(pool, { schema, transactional: true }),
+    handlers: { LoyaltyRuleChanged: () => undefined },
+  });
+  await deferred.start();
+  const servers = { deferred: await serve(deferred), immediate: await serve(immediate) };
+  const times = { deferred: [], immediate: [] };
+  const post = async (name) => {
+    const delivery = signed();
+    const started = performance.now();
+    const response = await fetch(servers[name].url, { method: 'POST', ...delivery });
+    await response.text();
+    if (response.status !== 200) throw new Error(`${name} answered ${response.status}`);
+    times[name].push(performance.now() - started);
+  };
+  // Warm-up, untimed.
+  for (let i = 0; i < 50; i++) await Promise.all([post('deferred'), post('immediate')]);
+  times.deferred.length = 0;
+  times.immediate.length = 0;
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < SETTINGS.latencyDeliveries; i = next++) {
+      await post(i % 2 ? 'deferred' : 'immediate');
+      await post(i % 2 ? 'immediate' : 'deferred');
+    }
+  };
+  await Promise.all(Array.from({ length: SETTINGS.latencyConcurrency }, lane));
+  await deferred.close();
+  for (const server of Object.values(servers)) server.close();
+  await pool.end();
+  return times;
+}
+
+/** A worker process: runs the stored deliveries until told to stop. */
+async function worker(url, schema) {
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  const receiver = createReceiver({
+    secrets: SECRET,
+    inbox: postgresInbox(pool, { schema, transactional: true }),
+    deferred: true,
+    handlers: { LoyaltyRuleChanged: () => sleep(SETTINGS.handlerMs) },
+  });
+  process.on('message', async () => {
+    await receiver.close();
+    await pool.end();
+    process.exit(0);
+  });
+  await receiver.start();
+  process.send('started');
+}
+
+/** Deliveries handled per second by `processes` workers draining a full inbox. */
+async function throughput(url, processes) {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const schema = `bench_throughput_${processes}_${process.pid}`;
+  await migrate(pool, { schema });
+  const inbox = postgresInbox(pool, { schema });
+  const storing = createReceiver({
+    secrets: SECRET,
+    inbox,
+    deferred: true,
+    handlers: { LoyaltyRuleChanged: () => undefined },
+  });
+  for (let i = 0; i < SETTINGS.throughputDeliveries; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const { body, headers } = signed();
+        const answer = await storing.handle({ rawBody: body, headers });
+        if (answer.status !== 200) throw new Error(`store answered ${answer.status}`);
+      }),
+    );
+  }
+  const children = Array.from({ length: processes }, () => fork(SELF, ['--worker', url, schema]));
+  const started = performance.now();
+  await Promise.all(children.map((child) => once(child, 'message')));
+  while ((await inbox.stats()).handled < SETTINGS.throughputDeliveries) await sleep(20);
+  const seconds = (performance.now() - started) / 1000;
+  for (const child of children) child.send('stop');
+  await Promise.all(children.map((child) => once(child, 'exit')));
+  await pool.end();
+  return SETTINGS.throughputDeliveries / seconds;
+}
+
+export async function run() {
+  const { startPostgres, cleanUp } = await realServers();
+  const server = await startPostgres({ maxConnections: 200 });
+  try {
+    const times = await answerTimes(server.url);
+    const one = await throughput(server.url, 1);
+    const four = await throughput(server.url, 4);
+    const row = (name, values) => [
+      { name: `${name}, p50`, value: median(values) },
+      { name: `${name}, p99`, value: percentile(values, 99) },
+    ];
+    const ratio = percentile(times.deferred, 99) / percentile(times.immediate, 99);
+    return {
+      sections: [
+        {
+          title: `Time to answer, ${SETTINGS.latencyDeliveries} deliveries each, ${SETTINGS.latencyConcurrency} at once (Postgres inbox)`,
+          unit: 'ms',
+          rows: [
+            ...row('deferred, 1 s handler', times.deferred),
+            ...row('immediate, no-op handler', times.immediate),
+          ],
+        },
+        {
+          title: `Handled from the inbox, ${SETTINGS.throughputDeliveries} deliveries, ${SETTINGS.handlerMs} ms handlers (Postgres, transactional)`,
+          unit: 'events/s',
+          rows: [
+            { name: '1 worker process', value: one },
+            { name: '4 worker processes', value: four },
+          ],
+        },
+      ],
+      goals: [
+        goal('deferred p99 answer (1 s handler) / immediate no-op p99', ratio, 1.5, { atMost: true }),
+        goal('handled/s, 4 worker processes / 1', four / one, 3),
+      ],
+    };
+  } finally {
+    await server.stop();
+    await cleanUp();
+  }
+}
+
+if (process.argv[2] === '--worker') await worker(process.argv[3], process.argv[4]);
