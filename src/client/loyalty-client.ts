@@ -1,5 +1,6 @@
 import { envelopeOf } from '../contract/create-envelope.js';
 import type { BatchEventType, InboundEventType } from '../contract/event-types.js';
+import { redactor } from '../contract/redact.js';
 import type { InboundEnvelope, PayloadInput } from '../contract/schemas/envelope.js';
 import { assertInboundEventType, parseInboundEnvelope, parsePayload } from '../contract/validate.js';
 import { isSealedValid } from '../contract/validated-envelopes.js';
@@ -14,7 +15,6 @@ import { createFetchTransport } from './fetch-transport.js';
 import { normalizeOptions, type ResolvedOptions } from './normalize-options.js';
 import type { LoyaltyClientOptions } from './options.js';
 import { type ClientPlatform, webPlatform } from './platform.js';
-import { redactor } from '../contract/redact.js';
 import { RetryBudget } from './retry-budget.js';
 import { runCall } from './retry-loop.js';
 import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult, SendTrace } from './send-types.js';

@@ -1,11 +1,6 @@
 import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox } from 'loyalty-partner-sdk/outbox';
-import {
-  migrate,
-  OutboxTransactionError,
-  type PostgresOutboxTx,
-  postgresStore,
-} from 'loyalty-partner-sdk/postgres';
+import { migrate, OutboxTransactionError, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
