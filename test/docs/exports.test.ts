@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without declarations
-import {
-  FIRST_WAVE_BUDGET,
-  firstWaveValues,
-  listExports,
-  renderPublicNames,
-} from '../../scripts/list-exports.mjs';
+import * as exportsScript from '../../scripts/list-exports.mjs';
+
+const { FIRST_WAVE_BUDGET, firstWaveValues, listExports, renderPublicNames } = exportsScript;
 
 const guide = readFileSync(new URL('../../docs/entry-points.md', import.meta.url), 'utf8');
 
