@@ -55,11 +55,11 @@ const plan: LayerPlan = {
     },
     {
       name: 'layer-client',
-      owns: /^(client\/(?!user-agent)|telemetry\/client-telemetry|contract\/(schemas\/|validate|validated-envelopes|create-envelope|index)|platform-node\/compiled-payloads)/,
+      owns: /^(client\/(?!user-agent|backoff)|telemetry\/client-telemetry|contract\/(schemas\/|validate|validated-envelopes|create-envelope|index)|platform-node\/compiled-payloads)/,
     },
     {
       name: 'layer-core',
-      owns: /^((telemetry|webhooks|adapters)\/|contract\/(?!(errors|issue-message|tolerance)\.ts$)|client\/user-agent)/,
+      owns: /^((telemetry|webhooks|adapters)\/|contract\/(?!(errors|issue-message|tolerance)\.ts$)|client\/(user-agent|backoff))/,
     },
     { name: 'layer-signature', owns: /^(signature\/|contract\/(errors|issue-message|tolerance)\.ts$)/ },
     { name: 'layer-testing', owns: /^testing\// },
