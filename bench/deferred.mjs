@@ -14,9 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-// First: the built `/postgres` entry imported on its own fails to load (layer-delivery evaluates
-// before the contract's event types; reported), the root entry first loads the layers in order.
-import 'loyalty-partner-sdk';
 import { createNodeListener } from 'loyalty-partner-sdk/node';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import { signPayload } from 'loyalty-partner-sdk/signature';
