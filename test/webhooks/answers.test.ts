@@ -39,6 +39,7 @@ describe('answers', () => {
       INBOX_UNAVAILABLE: 503,
       RECEIVER_FAILED: 500,
       PAYLOAD_TOO_LARGE: 413,
+      REQUEST_TIMEOUT: 408,
       RAW_BODY_UNAVAILABLE: 500,
       METHOD_NOT_ALLOWED: 405,
     };
