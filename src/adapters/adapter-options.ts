@@ -71,8 +71,15 @@ export function normalizeAdapterOptions(
     wholeNumber('maxBodyBytes', merged.maxBodyBytes, 1, undefined, 'bytes'),
     wholeNumber('bodyTimeoutMs', merged.bodyTimeoutMs, 1, MAX_TIMER_MS, 'milliseconds'),
     functionOrAbsent('onError', onError),
-    ['logger', logger === undefined || logger === false || warns, 'must have a warn(message) method, or be false'],
+    [
+      'logger',
+      logger === undefined || logger === false || warns,
+      'must have a warn(message) method, or be false',
+    ],
   ]);
-  throwIfInvalid(issues, (all) => new LoyaltyValidationError('INVALID_OPTIONS', `Invalid ${adapter} arguments`, all));
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_OPTIONS', `Invalid ${adapter} arguments`, all),
+  );
   return merged;
 }

@@ -28,16 +28,18 @@ export function wholeNumber(
 ): OptionCheck {
   const range = max !== undefined ? ` from ${min} to ${max}` : min === 1 ? ' > 0' : ` >= ${min}`;
   const ok =
-    Number.isSafeInteger(value) && (value as number) >= min && (max === undefined || (value as number) <= max);
+    Number.isSafeInteger(value) &&
+    (value as number) >= min &&
+    (max === undefined || (value as number) <= max);
   return [path, ok, `must be a whole number${unit ? ` of ${unit}` : ''}${range}`];
 }
 
 /** A function, or nothing. */
-export const functionOrAbsent = (path: string, value: unknown, expected = 'must be a function'): OptionCheck => [
-  path,
-  value === undefined || typeof value === 'function',
-  expected,
-];
+export const functionOrAbsent = (
+  path: string,
+  value: unknown,
+  expected = 'must be a function',
+): OptionCheck => [path, value === undefined || typeof value === 'function', expected];
 
 /** One of a few literal values: "must be 'system' or 'manual'". */
 export function oneOf(path: string, value: unknown, choices: readonly (string | boolean)[]): OptionCheck {
@@ -56,7 +58,11 @@ export function unknownKeys(
   if (typeof given !== 'object' || given === null) return [];
   return Object.keys(given)
     .filter((key) => !known.includes(key))
-    .map((key) => [prefix ? `${prefix}.${key}` : key, false, `is not an option of ${owner} (check its spelling)`]);
+    .map((key) => [
+      prefix ? `${prefix}.${key}` : key,
+      false,
+      `is not an option of ${owner} (check its spelling)`,
+    ]);
 }
 
 /** `leaseMs must be ...; ttlMs must be ...`: the issues in one line, for error classes without `issues`. */

@@ -75,6 +75,13 @@ export function normaliseStoreOptions(
     wholeNumber('maxBytes', merged.maxBytes, 1, undefined, 'bytes'),
     wholeNumber('compactAfterBytes', merged.compactAfterBytes, 1, undefined, 'bytes'),
   ]);
-  throwIfInvalid(issues, (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid store options', all));
-  return { maxEvents: merged.maxEvents, maxBytes: merged.maxBytes, compactAfterBytes: merged.compactAfterBytes };
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid store options', all),
+  );
+  return {
+    maxEvents: merged.maxEvents,
+    maxBytes: merged.maxBytes,
+    compactAfterBytes: merged.compactAfterBytes,
+  };
 }

@@ -1,6 +1,12 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import { describeIssues, oneOf, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
+import {
+  describeIssues,
+  oneOf,
+  optionIssues,
+  throwIfInvalid,
+  wholeNumber,
+} from '../contract/options-check.js';
 import { PostgresStoreError } from './errors.js';
 
 /**

@@ -74,7 +74,10 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): I
     wholeNumber('leaseMs', leaseMs, 1, undefined, 'milliseconds'),
     wholeNumber('ttlMs', ttlMs, 1, undefined, 'milliseconds'),
   ]);
-  throwIfInvalid(issues, (all) => new RedisStoreError('INVALID_OPTIONS', `redisInbox: ${describeIssues(all)}`));
+  throwIfInvalid(
+    issues,
+    (all) => new RedisStoreError('INVALID_OPTIONS', `redisInbox: ${describeIssues(all)}`),
+  );
   const command = toRedisCommand(redis, 'redisInbox');
   const keyOf = (key: InboxKey) => `${prefix}inbox:${key.eventId}`;
   // This process's claims, so `release` deletes only a claim it still holds.

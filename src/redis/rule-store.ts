@@ -39,7 +39,10 @@ return {1, previous or ''}`;
 export function redisRuleStore(redis: RedisLike, options: RedisRuleStoreOptions = {}): RuleVersionStore {
   const { prefix } = mergeDefaults<RedisRuleStoreOptions>({ prefix: 'loyalty:' }, options);
   const issues = optionIssues([['prefix', typeof prefix === 'string', 'must be a string']]);
-  throwIfInvalid(issues, (all) => new RedisStoreError('INVALID_OPTIONS', `redisRuleStore: ${describeIssues(all)}`));
+  throwIfInvalid(
+    issues,
+    (all) => new RedisStoreError('INVALID_OPTIONS', `redisRuleStore: ${describeIssues(all)}`),
+  );
   const command = toRedisCommand(redis, 'redisRuleStore');
   const keyOf = (key: RuleKey) =>
     `${prefix}rule:${JSON.stringify([key.tenantId, key.externalStoreId, key.ruleType, key.stampCardId ?? null])}`;
