@@ -27,12 +27,12 @@ export function wholeNumber(
   unit?: string,
 ): OptionCheck {
   const range = max !== undefined ? ` from ${min} to ${max}` : min === 1 ? ' > 0' : ` >= ${min}`;
-  const ok =
-    Number.isSafeInteger(value) &&
-    (value as number) >= min &&
-    (max === undefined || (value as number) <= max);
-  return [path, ok, `must be a whole number${unit ? ` of ${unit}` : ''}${range}`];
+  return [path, isWhole(value, min, max), `must be a whole number${unit ? ` of ${unit}` : ''}${range}`];
 }
+
+/** A safe integer from `min` to `max`. */
+export const isWhole = (value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean =>
+  Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
 
 /** A function, or nothing. */
 export const functionOrAbsent = (
