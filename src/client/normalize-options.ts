@@ -51,22 +51,9 @@ export interface ResolvedOptions {
 
 // Messages are written here, never taken from the input: an option may hold the key or secret.
 const OWNER = 'LoyaltyClient';
-const TOP = [
-  'baseUrl',
-  'apiKey',
-  'signingSecret',
-  'timeoutMs',
-  'maxResponseBytes',
-  'retry',
-  'fetch',
-  'hooks',
-  'paths',
-  'connections',
-  'now',
-  'tracerProvider',
-  'meterProvider',
-  'logger',
-];
+const TOP = 'baseUrl apiKey signingSecret timeoutMs maxResponseBytes retry fetch hooks paths connections now'
+  .concat(' tracerProvider meterProvider logger')
+  .split(' ');
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 // Not blank: a secret of spaces is a configuration slip (an unset variable padded by a template),

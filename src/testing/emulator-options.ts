@@ -152,19 +152,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
     issues,
     (all) => new EmulatorError('INVALID_OPTIONS', `createEmulator: ${describeIssues(all)}`),
   );
-  return {
-    clock: merged.clock,
-    startTime: start,
-    timeScale: merged.timeScale,
-    environment: merged.environment,
-    receiverUrl: merged.receiverUrl,
-    deliveryTimeoutMs: merged.deliveryTimeoutMs,
-    redemptionTtlMs: merged.redemptionTtlMs,
-    clockSkewSeconds: merged.clockSkewSeconds,
-    fetch: transport,
-    historyLimit: merged.historyLimit,
-    latencyMs: merged.latencyMs,
-  };
+  return { ...merged, startTime: start, fetch: transport } as ResolvedEmulatorOptions;
 }
 
 const latencyCheck = (ms: number): OptionCheck => [
