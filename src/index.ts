@@ -45,4 +45,4 @@ export {
   verifySignature,
   verifySignatureAsync,
 } from './signature/index.js';
-export type { Logger } from './telemetry/logger.js';
+export type { Logger } from './contract/logger.js';

@@ -1,5 +1,6 @@
-import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { LoyaltyValidationError } from '../contract/errors.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import { functionOrAbsent, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import type { MisconfigurationReporting } from './misconfiguration.js';
 
@@ -9,7 +10,7 @@ import type { MisconfigurationReporting } from './misconfiguration.js';
  * @example
  * ```ts
  * import type { AdapterOptions } from 'loyalty-partner-sdk/fetch';
- * const options: AdapterOptions = { maxBodyBytes: 256 * 1024 };
+ * const options: AdapterOptions = { maxBodyBytes: 256 * 1024, bodyTimeoutMs: 5_000 };
  * ```
  */
 export interface AdapterOptions extends MisconfigurationReporting {
@@ -20,7 +21,17 @@ export interface AdapterOptions extends MisconfigurationReporting {
    * @default 1_048_576 (1 MiB)
    */
   maxBodyBytes?: number;
+  /**
+   * Longest wait for the whole body, in milliseconds, from the moment the adapter starts reading
+   * it. A sender that trickles bytes slower than that is answered 408 `REQUEST_TIMEOUT` and the
+   * connection is closed, so a slow client cannot hold a connection and its buffer open for long.
+   * The service sends a few kilobytes at once.
+   * @default 10_000
+   */
+  bodyTimeoutMs?: number;
 }
+
+type Limits = Pick<AdapterOptions, 'maxBodyBytes' | 'bodyTimeoutMs'>;
 
 /**
  * The defaults of every adapter, declared once.
@@ -31,12 +42,16 @@ export interface AdapterOptions extends MisconfigurationReporting {
  * ADAPTER_DEFAULTS.maxBodyBytes; // 1048576
  * ```
  */
-export const ADAPTER_DEFAULTS = { maxBodyBytes: 1024 * 1024 } as const satisfies Required<
-  Pick<AdapterOptions, 'maxBodyBytes'>
->;
+export const ADAPTER_DEFAULTS = {
+  maxBodyBytes: 1024 * 1024,
+  bodyTimeoutMs: 10_000,
+} as const satisfies Required<Limits>;
 
-/** An adapter's options once checked: the size limit decided, the reporting as given. */
-export type NormalizedAdapterOptions = { maxBodyBytes: number } & MisconfigurationReporting;
+/** An adapter's options once checked: the limits decided, the reporting as given. */
+export type NormalizedAdapterOptions = Required<Limits> & MisconfigurationReporting;
+
+// setTimeout fires at once for a delay above 2^31 - 1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Checks an adapter's arguments once, when the handler is created. */
 export function normalizeAdapterOptions(
@@ -45,29 +60,26 @@ export function normalizeAdapterOptions(
   options: AdapterOptions | undefined,
 ): NormalizedAdapterOptions {
   const { onError, logger, ...limits } = options ?? {};
-  const merged = {
-    ...mergeDefaults<Pick<AdapterOptions, 'maxBodyBytes'>>(ADAPTER_DEFAULTS, limits),
-    onError,
-    logger,
-  };
-  const issues: ValidationIssue[] = [];
-  if (typeof (receiver as Partial<Receiver> | null)?.handle !== 'function') {
-    issues.push({ path: 'receiver', message: 'must be a receiver from createReceiver()' });
-  }
-  if (!(Number.isSafeInteger(merged.maxBodyBytes) && merged.maxBodyBytes > 0)) {
-    issues.push({ path: 'maxBodyBytes', message: 'must be a whole number of bytes > 0' });
-  }
-  if (merged.onError !== undefined && typeof merged.onError !== 'function') {
-    issues.push({ path: 'onError', message: 'must be a function' });
-  }
-  if (
-    logger !== undefined &&
-    logger !== false &&
-    typeof (logger as { warn?: unknown } | null)?.warn !== 'function'
-  ) {
-    issues.push({ path: 'logger', message: 'must have a warn(message) method, or be false' });
-  }
-  if (issues.length)
-    throw new LoyaltyValidationError('INVALID_OPTIONS', `Invalid ${adapter} arguments`, issues);
+  const merged = { ...mergeDefaults<Limits>(ADAPTER_DEFAULTS, limits), onError, logger };
+  const warns = typeof (logger as { warn?: unknown } | null)?.warn === 'function';
+  const issues = optionIssues([
+    [
+      'receiver',
+      typeof (receiver as Partial<Receiver> | null)?.handle === 'function',
+      'must be a receiver from createReceiver()',
+    ],
+    wholeNumber('maxBodyBytes', merged.maxBodyBytes, 1, undefined, 'bytes'),
+    wholeNumber('bodyTimeoutMs', merged.bodyTimeoutMs, 1, MAX_TIMER_MS, 'milliseconds'),
+    functionOrAbsent('onError', onError),
+    [
+      'logger',
+      logger === undefined || logger === false || warns,
+      'must have a warn(message) method, or be false',
+    ],
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_OPTIONS', `Invalid ${adapter} arguments`, all),
+  );
   return merged;
 }

@@ -9,7 +9,12 @@ import type { ReceiverResponse } from '../webhooks/answers.js';
 import type { HeadersLike } from '../webhooks/read-headers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
-import { methodNotAllowed, payloadTooLarge, rawBodyUnavailable } from './refusals.js';
+import { utf8Headers } from './header-bytes.js';
+import { type NodeRequest, readNodeBody } from './read-node-body.js';
+import { methodNotAllowed, payloadTooLarge, rawBodyUnavailable, requestTimeout } from './refusals.js';
+
+// A body a hook or parser read before the plugin's own parser: answered RAW_BODY_UNAVAILABLE.
+const CONSUMED = Object.freeze({});
 
 export type { AdapterOptions } from './adapter-options.js';
 
@@ -50,8 +55,11 @@ interface FastifyInstanceLike {
   removeAllContentTypeParsers(): void;
   addContentTypeParser(
     contentType: string,
-    options: { parseAs: 'buffer'; bodyLimit: number },
-    parser: (request: never, body: Uint8Array, done: (error: Error | null, body?: unknown) => void) => void,
+    parser: (
+      request: never,
+      payload: NodeRequest,
+      done: (error: Error | null, body?: unknown) => void,
+    ) => void,
   ): void;
   setErrorHandler(
     handler: (error: { code?: string }, request: FastifyRequestLike, reply: FastifyReplyLike) => unknown,
@@ -59,7 +67,6 @@ interface FastifyInstanceLike {
   route(options: {
     method: string[];
     url: string;
-    bodyLimit: number;
     handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>;
   }): unknown;
 }
@@ -112,19 +119,24 @@ export function fastifyWebhook(
 
   return async (instance) => {
     instance.removeAllContentTypeParsers();
-    instance.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: settings.maxBodyBytes },
-      (_request, body, done) => done(null, body),
-    );
+    // The body is read here, as every Node adapter reads it: same size limit, same deadline.
+    instance.addContentTypeParser('*', (_request, payload, done) => {
+      readNodeBody(payload, settings.maxBodyBytes, settings.bodyTimeoutMs).then((read) => {
+        if (read.kind === 'read') done(null, read.body);
+        else if (read.kind === 'consumed') done(null, CONSUMED);
+        else done(Object.assign(new Error(`Webhook body ${read.kind}`), { code: read.kind }));
+      });
+    });
     instance.setErrorHandler((error, request, to) => {
-      if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
-      return reply(to, payloadTooLarge(request.headers, settings.maxBodyBytes, true));
+      if (error.code === 'too-large')
+        return reply(to, payloadTooLarge(request.headers, settings.maxBodyBytes, true));
+      if (error.code === 'timed-out')
+        return reply(to, requestTimeout(request.headers, settings.bodyTimeoutMs, true));
+      throw error;
     });
     instance.route({
       method: METHODS,
       url: path,
-      bodyLimit: settings.maxBodyBytes,
       handler: async (request, to) => {
         if (request.method !== 'POST') return reply(to, methodNotAllowed(request.headers));
         const { body } = request;
@@ -133,7 +145,7 @@ export function fastifyWebhook(
         }
         const answer = await receiver.handle({
           rawBody: body ?? new Uint8Array(0),
-          headers: request.headers,
+          headers: utf8Headers(request.headers),
         });
         return reply(to, answer);
       },

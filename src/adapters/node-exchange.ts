@@ -1,8 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { ReceiverResponse } from '../webhooks/answers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
+import { utf8Headers } from './header-bytes.js';
 import { type NodeRequest, readNodeBody } from './read-node-body.js';
-import { type ExchangeOptions, methodNotAllowed, payloadTooLarge, rawBodyUnavailable } from './refusals.js';
+import {
+  type ExchangeOptions,
+  methodNotAllowed,
+  payloadTooLarge,
+  rawBodyUnavailable,
+  requestTimeout,
+} from './refusals.js';
 
 /**
  * One delivery through Node's `req` (node:http, Express, Koa, Next.js `pages/api`): read the raw
@@ -14,7 +21,7 @@ export async function nodeAnswer(
   options: ExchangeOptions,
 ): Promise<ReceiverResponse | undefined> {
   if (req.method !== 'POST') return methodNotAllowed(req.headers);
-  const read = await readNodeBody(req, options.maxBodyBytes);
+  const read = await readNodeBody(req, options.maxBodyBytes, options.bodyTimeoutMs);
   switch (read.kind) {
     case 'aborted':
       return undefined; // nobody is left to read an answer
@@ -22,8 +29,10 @@ export async function nodeAnswer(
       return rawBodyUnavailable(receiver, options, req.headers);
     case 'too-large':
       return payloadTooLarge(req.headers, options.maxBodyBytes, true);
+    case 'timed-out':
+      return requestTimeout(req.headers, options.bodyTimeoutMs, true);
     case 'read':
-      return receiver.handle({ rawBody: read.body, headers: req.headers });
+      return receiver.handle({ rawBody: read.body, headers: utf8Headers(req.headers) });
   }
 }
 

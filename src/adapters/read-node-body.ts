@@ -23,25 +23,31 @@ export type NodeBody =
   /** A parser read the stream first and kept no raw bytes: there is nothing left to verify. */
   | { kind: 'consumed' }
   /** The sender went away before the body was complete. */
-  | { kind: 'aborted' };
+  | { kind: 'aborted' }
+  /** The whole body did not arrive within the deadline; the rest is not read. */
+  | { kind: 'timed-out' };
 
 /**
- * The exact bytes of the body, read once, never past `maxBytes`. Bytes a parser preserved are
- * used as they are; a stream that was already read is reported at once instead of being waited
- * on (its `end` event is long gone, so waiting would hang). Never rejects.
+ * The exact bytes of the body, read once, never past `maxBytes` nor for longer than `timeoutMs`.
+ * Bytes a parser preserved are used as they are; a stream that was already read is reported at
+ * once instead of being waited on (its `end` event is long gone, so waiting would hang). Never
+ * rejects.
  */
-export function readNodeBody(req: NodeRequest, maxBytes: number): Promise<NodeBody> {
+export function readNodeBody(req: NodeRequest, maxBytes: number, timeoutMs: number): Promise<NodeBody> {
   const kept = [req.rawBody, req.body].find((value) => value instanceof Uint8Array) as Uint8Array | undefined;
   if (kept)
     return Promise.resolve(kept.byteLength > maxBytes ? { kind: 'too-large' } : { kind: 'read', body: kept });
   if (req.readableEnded) return Promise.resolve({ kind: 'consumed' });
   if (req.destroyed) return Promise.resolve({ kind: 'aborted' });
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
+  if (Number(req.headers?.['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
 
   return new Promise((resolve) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
+    // A sender trickling bytes must not hold the connection and its buffer open for long.
+    const deadline = setTimeout(() => finish({ kind: 'timed-out' }), timeoutMs);
     const finish = (result: NodeBody): void => {
+      clearTimeout(deadline);
       req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onAbort);
       resolve(result);
     };

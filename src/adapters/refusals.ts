@@ -34,6 +34,17 @@ export function payloadTooLarge(
   return close ? { ...refused, headers: { ...refused.headers, connection: 'close' } } : refused;
 }
 
+/** 408 when the body did not arrive whole within `bodyTimeoutMs`; the connection closes too. */
+export function requestTimeout(
+  headers: HeadersLike,
+  bodyTimeoutMs: number,
+  close: boolean,
+): ReceiverResponse {
+  const message = `The body did not arrive within ${bodyTimeoutMs} ms`;
+  const refused = errorResponse('REQUEST_TIMEOUT', message, correlationIdOf(headers));
+  return close ? { ...refused, headers: { ...refused.headers, connection: 'close' } } : refused;
+}
+
 /**
  * 500 `RAW_BODY_UNAVAILABLE` for a body a parser consumed first: reported through `onError` and
  * once in the log, since nothing else would tell anyone while the service retries for hours.

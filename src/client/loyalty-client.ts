@@ -5,14 +5,13 @@ import type { InboundEnvelope, PayloadInput } from '../contract/schemas/envelope
 import { assertInboundEventType, parseInboundEnvelope, parsePayload } from '../contract/validate.js';
 import { isSealedValid } from '../contract/validated-envelopes.js';
 import { CallTelemetry, clientTelemetry } from '../telemetry/client-telemetry.js';
-import { isLogger, writeLog } from '../telemetry/logger.js';
 import { type ApiResult, type CustomerLookupBody, lookupBody } from './api-result.js';
 import type { Call, ClientContext } from './attempt.js';
 import * as calls from './calls.js';
 import { ClockOffset } from './clock-offset.js';
 import { LoyaltyClientClosedError } from './errors.js';
 import { createFetchTransport } from './fetch-transport.js';
-import { normalizeOptions, type ResolvedOptions } from './normalize-options.js';
+import { normalizeOptions } from './normalize-options.js';
 import type { LoyaltyClientOptions } from './options.js';
 import { type ClientPlatform, webPlatform } from './platform.js';
 import { RetryBudget } from './retry-budget.js';
@@ -54,7 +53,7 @@ export class LoyaltyClient {
 
   constructor(options: LoyaltyClientOptions) {
     const platform = (new.target as typeof LoyaltyClient).platform;
-    const resolved = normalizeOrLog(options);
+    const resolved = normalizeOptions(options);
     const settings = {
       connections: resolved.connections,
       timeoutMs: resolved.timeoutMs,
@@ -229,21 +228,5 @@ export class LoyaltyClient {
       tenantId: trace?.tenantId,
       linkTo: trace?.link,
     });
-  }
-}
-
-/** Options refused are a misconfiguration: logged (paths only, never values) when a logger was given. */
-function normalizeOrLog(options: LoyaltyClientOptions): ResolvedOptions {
-  try {
-    return normalizeOptions(options);
-  } catch (error) {
-    const logger = (options as { logger?: unknown } | undefined)?.logger;
-    if (isLogger(logger)) {
-      const issues = (error as { issues?: { path: string }[] }).issues ?? [];
-      writeLog(logger, 'error', 'loyalty.client.misconfiguration', 'Invalid LoyaltyClient options', {
-        options: issues.map((issue) => issue.path).join(', '),
-      });
-    }
-    throw error;
   }
 }

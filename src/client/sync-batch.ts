@@ -3,6 +3,13 @@ import type { ErrorCode } from '../contract/error-codes.js';
 import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
 import { type BatchEventType, EVENT_TYPES, type InboundEventType } from '../contract/event-types.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import {
+  functionOrAbsent,
+  oneOf,
+  optionIssues,
+  throwIfInvalid,
+  wholeNumber,
+} from '../contract/options-check.js';
 import { MAX_BATCH_ITEMS } from '../contract/schemas/inbound-payloads.js';
 import { assertInboundEventType, parsePayload } from '../contract/validate.js';
 import { LoyaltyApiError } from './errors.js';
@@ -108,11 +115,15 @@ export async function runSyncBatch(
   const { fallbackToSingle, concurrency } = mergeDefaults<
     Pick<SyncBatchOptions, 'fallbackToSingle' | 'concurrency'>
   >(SYNC_BATCH_DEFAULTS, { fallbackToSingle: options.fallbackToSingle, concurrency: options.concurrency });
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new LoyaltyValidationError('INVALID_REQUEST', 'Invalid syncBatch options', [
-      { path: 'concurrency', message: 'must be a whole number >= 1' },
-    ]);
-  }
+  const issues = optionIssues([
+    wholeNumber('concurrency', concurrency, 1),
+    oneOf('fallbackToSingle', fallbackToSingle, [true, false]),
+    functionOrAbsent('onProgress', options.onProgress),
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_REQUEST', 'Invalid syncBatch options', all),
+  );
   const summary: SyncBatchSummary = { batchType, items: parsed.length, batches: 0, fallbacks: 0, chunks: [] };
   const noRetry = fallbackToSingle ? new Set<string>([PLANNED]) : undefined;
   let planned = false;

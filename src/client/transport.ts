@@ -1,4 +1,4 @@
-import type { Logger } from '../telemetry/logger.js';
+import type { Logger } from '../contract/logger.js';
 
 /** One HTTP attempt, as the client core hands it to a transport. */
 export interface TransportRequest {

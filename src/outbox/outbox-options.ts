@@ -1,7 +1,7 @@
 import { RETRY_WINDOW_MS } from '../client/options.js';
 import { type InboundEnvelope, LoyaltyValidationError } from '../contract/index.js';
-import { withoutUndefined } from '../contract/merge-defaults.js';
-import { isLogger, writeLog } from '../telemetry/logger.js';
+import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
+import { optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import { type OutboxInstruments, outboxTelemetry } from '../telemetry/outbox-telemetry.js';
 import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
 import { type OutboxHooks, withTelemetryHooks } from './outbox-hooks.js';
@@ -166,25 +166,10 @@ export const OUTBOX_DEFAULTS = {
   now: Date.now,
 } as const;
 
-const NUMERIC = [
-  'maxInFlight',
-  'concurrency',
-  'retryDelayMs',
-  'maxRetryDelayMs',
-  'probeIntervalMs',
-  'expireAfterMs',
-  'leaseMs',
-  'pollIntervalMs',
-] as const;
-const AT_LEAST_ONE: ReadonlySet<string> = new Set([
-  'maxInFlight',
-  'concurrency',
-  'leaseMs',
-  'pollIntervalMs',
-]);
+type Numeric = Exclude<keyof typeof OUTBOX_DEFAULTS, 'defaultTenantId' | 'now'>;
 
 /** Options with every default applied, checked once when the outbox is created. */
-export interface NormalizedOutboxOptions extends Record<(typeof NUMERIC)[number], number> {
+export interface NormalizedOutboxOptions extends Record<Numeric, number> {
   readonly store: OutboxStore<unknown>;
   readonly hooks: OutboxHooks;
   /** Spans, metrics and log lines; its hooks are already part of `hooks`. */
@@ -206,37 +191,48 @@ export function normalizeOutboxOptions(
     clientFor?: MultiTenantOptions['clientFor'];
     defaultTenantId?: string;
   };
-  const issues: { path: string; message: string }[] = [];
   const { client, clientFor, store } = options;
-  if ((client === undefined) === (clientFor === undefined)) {
-    issues.push({ path: 'client', message: 'give exactly one of client and clientFor' });
-  }
+  const merged = mergeDefaults<Partial<Record<Numeric, number>>>(OUTBOX_DEFAULTS, options);
   const kind = (store as { kind?: unknown } | undefined)?.kind;
-  if (typeof store?.append !== 'function' || (kind !== 'local' && kind !== 'shared')) {
-    issues.push({ path: 'store', message: 'must be a store such as fileStore(dir) or memoryStore()' });
-  }
-  const merged = {} as Record<(typeof NUMERIC)[number], number>;
-  for (const name of NUMERIC) {
-    const value = options[name] ?? OUTBOX_DEFAULTS[name];
-    merged[name] = value;
-    if (!Number.isSafeInteger(value) || value < (AT_LEAST_ONE.has(name) ? 1 : 0)) {
-      const least = AT_LEAST_ONE.has(name) ? 'a positive' : 'a non-negative';
-      issues.push({ path: name, message: `must be ${least} integer` });
-    }
-  }
+  const issues = optionIssues([
+    [
+      'client',
+      (client === undefined) !== (clientFor === undefined),
+      'give exactly one of client and clientFor',
+    ],
+    [
+      'store',
+      typeof store?.append === 'function' && (kind === 'local' || kind === 'shared'),
+      'must be a store such as fileStore(dir) or memoryStore()',
+    ],
+    wholeNumber('maxInFlight', merged.maxInFlight, 1),
+    wholeNumber('concurrency', merged.concurrency, 1),
+    wholeNumber('retryDelayMs', merged.retryDelayMs, 0, undefined, 'milliseconds'),
+    wholeNumber('maxRetryDelayMs', merged.maxRetryDelayMs, 0, undefined, 'milliseconds'),
+    wholeNumber('probeIntervalMs', merged.probeIntervalMs, 0, undefined, 'milliseconds'),
+    wholeNumber('expireAfterMs', merged.expireAfterMs, 0, undefined, 'milliseconds'),
+    wholeNumber('leaseMs', merged.leaseMs, 1, undefined, 'milliseconds'),
+    wholeNumber('pollIntervalMs', merged.pollIntervalMs, 1, undefined, 'milliseconds'),
+  ]);
   issues.push(...telemetryIssues(options));
-  if (issues.length > 0) {
-    const error = new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid outbox options', issues);
-    if (isLogger(options.logger)) {
-      writeLog(options.logger, 'error', 'loyalty.outbox.misconfiguration', error.message, {
-        options: issues.map((issue) => issue.path).join(', '),
-      });
-    }
-    throw error;
-  }
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid outbox options', all),
+    {
+      logger: options.logger,
+      event: 'loyalty.outbox.misconfiguration',
+    },
+  );
   const telemetry = outboxTelemetry(options);
   return {
-    ...merged,
+    maxInFlight: merged.maxInFlight,
+    concurrency: merged.concurrency,
+    retryDelayMs: merged.retryDelayMs,
+    maxRetryDelayMs: merged.maxRetryDelayMs,
+    probeIntervalMs: merged.probeIntervalMs,
+    expireAfterMs: merged.expireAfterMs,
+    leaseMs: merged.leaseMs,
+    pollIntervalMs: merged.pollIntervalMs,
     store: store!,
     hooks: withTelemetryHooks(options.hooks ?? {}, telemetry),
     telemetry,

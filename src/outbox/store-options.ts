@@ -1,3 +1,7 @@
+import { LoyaltyValidationError } from '../contract/errors.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
+import { optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
+
 /** Limits shared by `fileStore` and `memoryStore`. */
 export interface StoreLimits {
   /**
@@ -65,15 +69,19 @@ export type NormalizedStoreOptions = { readonly [K in keyof typeof STORE_DEFAULT
 export function normalizeStoreOptions(
   options: StoreLimits & { compactAfterBytes?: number } = {},
 ): NormalizedStoreOptions {
-  const merged = {
-    maxEvents: options.maxEvents ?? STORE_DEFAULTS.maxEvents,
-    maxBytes: options.maxBytes ?? STORE_DEFAULTS.maxBytes,
-    compactAfterBytes: options.compactAfterBytes ?? STORE_DEFAULTS.compactAfterBytes,
+  const merged = mergeDefaults<typeof options>(STORE_DEFAULTS, options) as NormalizedStoreOptions;
+  const issues = optionIssues([
+    wholeNumber('maxEvents', merged.maxEvents, 1),
+    wholeNumber('maxBytes', merged.maxBytes, 1, undefined, 'bytes'),
+    wholeNumber('compactAfterBytes', merged.compactAfterBytes, 1, undefined, 'bytes'),
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid store options', all),
+  );
+  return {
+    maxEvents: merged.maxEvents,
+    maxBytes: merged.maxBytes,
+    compactAfterBytes: merged.compactAfterBytes,
   };
-  for (const [name, value] of Object.entries(merged)) {
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new RangeError(`${name} must be a positive integer`);
-    }
-  }
-  return merged;
 }

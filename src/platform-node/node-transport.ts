@@ -1,6 +1,6 @@
 import { createFetchTransport } from '../client/fetch-transport.js';
 import type { Transport, TransportSettings } from '../client/transport.js';
-import { writeLog } from '../telemetry/logger.js';
+import { writeLog } from '../contract/logger.js';
 import { createUndiciAgent, createUndiciTransport } from './undici-transport.js';
 
 /**

@@ -1,5 +1,12 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import {
+  describeIssues,
+  oneOf,
+  optionIssues,
+  throwIfInvalid,
+  wholeNumber,
+} from '../contract/options-check.js';
 import { PostgresStoreError } from './errors.js';
 
 /**
@@ -75,25 +82,23 @@ export type ResolvedInboxOptions = {
       : number;
 };
 
-const whole = (value: number, min: number): boolean => Number.isSafeInteger(value) && value >= min;
-
 /** @throws {PostgresStoreError} `INVALID_OPTIONS` naming each option at fault */
 export function resolveInboxOptions(options: PostgresInboxOptions): ResolvedInboxOptions {
   const resolved = mergeDefaults<PostgresInboxOptions>(
     POSTGRES_INBOX_DEFAULTS,
     options,
   ) as ResolvedInboxOptions;
-  const problems: string[] = [];
-  if (!whole(resolved.leaseMs, 1)) problems.push('leaseMs must be a whole number of milliseconds > 0');
-  if (!whole(resolved.lockTimeoutMs, 1))
-    problems.push('lockTimeoutMs must be a whole number of milliseconds > 0');
-  if (!whole(resolved.retentionMs, 1))
-    problems.push('retentionMs must be a whole number of milliseconds > 0');
-  if (!whole(resolved.cleanupEvery, 0)) problems.push('cleanupEvery must be a whole number >= 0');
-  if (!whole(resolved.cleanupBatchSize, 1)) problems.push('cleanupBatchSize must be a whole number > 0');
-  if (typeof resolved.transactional !== 'boolean') problems.push('transactional must be true or false');
-  if (problems.length) {
-    throw new PostgresStoreError('INVALID_OPTIONS', `postgresInbox: ${problems.join('; ')}`);
-  }
+  const issues = optionIssues([
+    wholeNumber('leaseMs', resolved.leaseMs, 1, undefined, 'milliseconds'),
+    wholeNumber('lockTimeoutMs', resolved.lockTimeoutMs, 1, undefined, 'milliseconds'),
+    wholeNumber('retentionMs', resolved.retentionMs, 1, undefined, 'milliseconds'),
+    wholeNumber('cleanupEvery', resolved.cleanupEvery, 0),
+    wholeNumber('cleanupBatchSize', resolved.cleanupBatchSize, 1),
+    oneOf('transactional', resolved.transactional, [true, false]),
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new PostgresStoreError('INVALID_OPTIONS', `postgresInbox: ${describeIssues(all)}`),
+  );
   return resolved;
 }

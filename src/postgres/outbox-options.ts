@@ -1,5 +1,6 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import { describeIssues, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import { PostgresStoreError } from './errors.js';
 import { checkListenClient, type PostgresListenClient } from './outbox-listen.js';
 
@@ -70,8 +71,6 @@ export type ResolvedStoreOptions = {
   -readonly [K in keyof typeof POSTGRES_STORE_DEFAULTS]: K extends 'schema' ? string : number;
 } & { listen: PostgresListenClient | undefined };
 
-const whole = (value: number, min: number): boolean => Number.isSafeInteger(value) && value >= min;
-
 /** @throws {PostgresStoreError} `INVALID_OPTIONS` naming each option at fault */
 export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStoreOptions {
   const { listen, ...numbers } = options;
@@ -79,14 +78,15 @@ export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStor
     ...mergeDefaults<Omit<PostgresStoreOptions, 'listen'>>(POSTGRES_STORE_DEFAULTS, numbers),
     listen: checkListenClient(listen),
   } as ResolvedStoreOptions;
-  const problems: string[] = [];
-  if (!whole(resolved.retentionMs, 1))
-    problems.push('retentionMs must be a whole number of milliseconds > 0');
-  if (!whole(resolved.claimWindow, 1)) problems.push('claimWindow must be a whole number > 0');
-  if (!whole(resolved.cleanupEvery, 0)) problems.push('cleanupEvery must be a whole number >= 0');
-  if (!whole(resolved.cleanupBatchSize, 1)) problems.push('cleanupBatchSize must be a whole number > 0');
-  if (problems.length) {
-    throw new PostgresStoreError('INVALID_OPTIONS', `postgresStore: ${problems.join('; ')}`);
-  }
+  const issues = optionIssues([
+    wholeNumber('retentionMs', resolved.retentionMs, 1, undefined, 'milliseconds'),
+    wholeNumber('claimWindow', resolved.claimWindow, 1),
+    wholeNumber('cleanupEvery', resolved.cleanupEvery, 0),
+    wholeNumber('cleanupBatchSize', resolved.cleanupBatchSize, 1),
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new PostgresStoreError('INVALID_OPTIONS', `postgresStore: ${describeIssues(all)}`),
+  );
   return resolved;
 }

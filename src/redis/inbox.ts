@@ -1,5 +1,6 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import { describeIssues, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import type { DeferredInboxStore, InboxClaim, InboxKey } from '../webhooks/inbox.js';
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
 import { RedisStoreError, toRedisError } from './errors.js';
@@ -76,11 +77,15 @@ return 0`;
  */
 export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): DeferredInboxStore {
   const { prefix, leaseMs, ttlMs } = mergeDefaults<RedisInboxOptions>(REDIS_INBOX_DEFAULTS, options);
-  const problems: string[] = [];
-  if (typeof prefix !== 'string') problems.push('prefix must be a string');
-  if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0)) problems.push('leaseMs must be a whole number > 0');
-  if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0)) problems.push('ttlMs must be a whole number > 0');
-  if (problems.length) throw new RedisStoreError('INVALID_OPTIONS', `redisInbox: ${problems.join('; ')}`);
+  const issues = optionIssues([
+    ['prefix', typeof prefix === 'string', 'must be a string'],
+    wholeNumber('leaseMs', leaseMs, 1, undefined, 'milliseconds'),
+    wholeNumber('ttlMs', ttlMs, 1, undefined, 'milliseconds'),
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new RedisStoreError('INVALID_OPTIONS', `redisInbox: ${describeIssues(all)}`),
+  );
   const command = toRedisCommand(redis, 'redisInbox');
   const keyOf = (key: InboxKey) => `${prefix}inbox:${key.eventId}`;
   // This process's claims, so `release` deletes only a claim it still holds.

@@ -1,4 +1,5 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import { describeIssues, optionIssues, throwIfInvalid } from '../contract/options-check.js';
 import type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from '../webhooks/rule-store.js';
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
 import { RedisStoreError, toRedisError } from './errors.js';
@@ -37,8 +38,11 @@ return {1, previous or ''}`;
  */
 export function redisRuleStore(redis: RedisLike, options: RedisRuleStoreOptions = {}): RuleVersionStore {
   const { prefix } = mergeDefaults<RedisRuleStoreOptions>({ prefix: 'loyalty:' }, options);
-  if (typeof prefix !== 'string')
-    throw new RedisStoreError('INVALID_OPTIONS', 'redisRuleStore: prefix must be a string');
+  const issues = optionIssues([['prefix', typeof prefix === 'string', 'must be a string']]);
+  throwIfInvalid(
+    issues,
+    (all) => new RedisStoreError('INVALID_OPTIONS', `redisRuleStore: ${describeIssues(all)}`),
+  );
   const command = toRedisCommand(redis, 'redisRuleStore');
   const keyOf = (key: RuleKey) =>
     `${prefix}rule:${JSON.stringify([key.tenantId, key.externalStoreId, key.ruleType, key.stampCardId ?? null])}`;

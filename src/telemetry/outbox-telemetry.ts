@@ -1,4 +1,4 @@
-import { writeLog } from './logger.js';
+import { writeLog } from '../contract/logger.js';
 import type { BatchObservableResultLike, CounterLike, MeterLike, ObservableLike } from './otel-types.js';
 import { SPAN_KIND } from './otel-types.js';
 import { ATTR, MESSAGING_SYSTEM } from './semconv.js';

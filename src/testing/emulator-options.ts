@@ -1,3 +1,12 @@
+import { mergeDefaults } from '../contract/merge-defaults.js';
+import {
+  describeIssues,
+  type OptionCheck,
+  oneOf,
+  optionIssues,
+  throwIfInvalid,
+  wholeNumber,
+} from '../contract/options-check.js';
 import { EmulatorError } from './emulator-error.js';
 import { HISTORY_LIMIT_DEFAULT } from './history.js';
 
@@ -115,59 +124,57 @@ export interface ResolvedEmulatorOptions {
   latencyMs: number;
 }
 
-const invalid = (message: string) => new EmulatorError('INVALID_OPTIONS', `createEmulator: ${message}`);
+const positive = (path: string, value: number): OptionCheck => [
+  path,
+  value > 0 && Number.isFinite(value),
+  'must be a finite number > 0',
+];
 
 /** Merges the defaults and refuses values that would make the emulator lie. */
 export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedEmulatorOptions {
-  const merged = { ...EMULATOR_DEFAULTS, ...options };
-  if (merged.clock !== 'system' && merged.clock !== 'manual')
-    throw invalid("clock must be 'system' or 'manual'");
-  if (!(merged.timeScale > 0 && Number.isFinite(merged.timeScale))) throw invalid('timeScale must be > 0');
-  if (merged.environment !== 'testing' && merged.environment !== 'production') {
-    throw invalid("environment must be 'testing' or 'production'");
-  }
-  for (const key of ['deliveryTimeoutMs', 'redemptionTtlMs'] as const) {
-    if (!(merged[key] > 0 && Number.isFinite(merged[key]))) throw invalid(`${key} must be a positive number`);
-  }
-  if (!(Number.isInteger(merged.historyLimit) && merged.historyLimit > 0))
-    throw invalid('historyLimit must be a positive whole number');
-  checkLatency(merged.latencyMs, invalid);
-  if (!Number.isFinite(merged.clockSkewSeconds)) throw invalid('clockSkewSeconds must be a finite number');
-  const startTime =
-    options.startTime instanceof Date ? options.startTime.getTime() : (options.startTime ?? Date.now());
-  if (!Number.isFinite(startTime)) throw invalid('startTime must be a valid Date or epoch milliseconds');
-  if (merged.receiverUrl !== undefined) checkUrl(merged.receiverUrl, 'receiverUrl');
-  const transport = options.fetch ?? globalThis.fetch;
-  if (typeof transport !== 'function') throw invalid('no fetch available: pass options.fetch');
-  return {
-    clock: merged.clock,
-    startTime,
-    timeScale: merged.timeScale,
-    environment: merged.environment,
-    receiverUrl: merged.receiverUrl,
-    deliveryTimeoutMs: merged.deliveryTimeoutMs,
-    redemptionTtlMs: merged.redemptionTtlMs,
-    clockSkewSeconds: merged.clockSkewSeconds,
-    fetch: transport,
-    historyLimit: merged.historyLimit,
-    latencyMs: merged.latencyMs,
-  };
+  const merged = mergeDefaults<EmulatorOptions>(EMULATOR_DEFAULTS as Required<EmulatorOptions>, options);
+  const { startTime = Date.now(), fetch: transport = globalThis.fetch } = merged;
+  const start = startTime instanceof Date ? startTime.getTime() : startTime;
+  const issues = optionIssues([
+    oneOf('clock', merged.clock, ['system', 'manual']),
+    positive('timeScale', merged.timeScale),
+    oneOf('environment', merged.environment, ['testing', 'production']),
+    positive('deliveryTimeoutMs', merged.deliveryTimeoutMs),
+    positive('redemptionTtlMs', merged.redemptionTtlMs),
+    wholeNumber('historyLimit', merged.historyLimit, 1),
+    latencyCheck(merged.latencyMs),
+    ['clockSkewSeconds', Number.isFinite(merged.clockSkewSeconds), 'must be a finite number'],
+    ['startTime', Number.isFinite(start), 'must be a valid Date or epoch milliseconds'],
+    merged.receiverUrl !== undefined && urlCheck('receiverUrl', merged.receiverUrl),
+    ['fetch', typeof transport === 'function', 'must be a function: no global fetch is available'],
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new EmulatorError('INVALID_OPTIONS', `createEmulator: ${describeIssues(all)}`),
+  );
+  return { ...merged, startTime: start, fetch: transport } as ResolvedEmulatorOptions;
+}
+
+const latencyCheck = (ms: number): OptionCheck => [
+  'latencyMs',
+  Number.isFinite(ms) && ms >= 0 && ms <= 60_000,
+  'must be between 0 and 60000',
+];
+
+function urlCheck(path: string, url: string): OptionCheck {
+  const protocol = URL.canParse(url) ? new URL(url).protocol : '';
+  return [path, protocol === 'http:' || protocol === 'https:', 'must be an absolute http(s) URL'];
 }
 
 /** Throws unless `ms` is a latency the emulator can wait: 0 to 60 000 milliseconds. */
 export function checkLatency(ms: number, fail: (message: string) => Error): void {
-  if (!(Number.isFinite(ms) && ms >= 0 && ms <= 60_000)) throw fail('latencyMs must be between 0 and 60000');
+  throwIfInvalid(optionIssues([latencyCheck(ms)]), (all) => fail(describeIssues(all)));
 }
 
 /** Throws `INVALID_OPTIONS` unless `url` is an absolute http(s) URL. */
 export function checkUrl(url: string, name: string): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch (cause) {
-    throw new EmulatorError('INVALID_OPTIONS', `${name} must be an absolute http(s) URL`, { cause });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new EmulatorError('INVALID_OPTIONS', `${name} must be an absolute http(s) URL`);
-  }
+  throwIfInvalid(
+    optionIssues([urlCheck(name, url)]),
+    (all) => new EmulatorError('INVALID_OPTIONS', describeIssues(all)),
+  );
 }

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../contract/error-codes.js';
 /** One row of {@link RECEIVER_ERROR_CODES}. */
 export interface ReceiverErrorCodeInfo {
   /** The HTTP status the receiver answers with. */
-  readonly status: 405 | 413 | 500 | 503;
+  readonly status: 405 | 408 | 413 | 500 | 503;
   /** When the receiver answers it, for people reading logs and docs. */
   readonly condition: string;
 }
@@ -50,6 +50,10 @@ export const RECEIVER_ERROR_CODES = {
     status: 413,
     condition: 'the body is larger than the adapter’s maxBodyBytes; reading stopped at the limit',
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    condition: 'the body did not arrive whole within the adapter’s bodyTimeoutMs; the connection is closed',
+  },
   RAW_BODY_UNAVAILABLE: {
     status: 500,
     condition: 'a body parser consumed the request before the adapter and kept no raw bytes',
@@ -69,9 +73,9 @@ type ContractAnswerCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED' | 'INVALID_P
 /**
  * Every `code` a receiver (or an adapter) answers with or reports to `onError`: the one union of
  * receiver codes. 401 `INVALID_SIGNATURE` and `SIGNATURE_EXPIRED`, 400 `INVALID_PAYLOAD`, 503
- * `EVENT_IN_PROGRESS`, `HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`, `INBOX_UNAVAILABLE`, `SCHEMA_VERSION_UNSUPPORTED`, 500
- * `HANDLER_FAILED`, `RECEIVER_FAILED`, `RAW_BODY_UNAVAILABLE`, 413 `PAYLOAD_TOO_LARGE`, 405
- * `METHOD_NOT_ALLOWED`.
+ * `EVENT_IN_PROGRESS`, `HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`, `INBOX_UNAVAILABLE`,
+ * `SCHEMA_VERSION_UNSUPPORTED`, 500 `HANDLER_FAILED`, `RECEIVER_FAILED`, `RAW_BODY_UNAVAILABLE`,
+ * 413 `PAYLOAD_TOO_LARGE`, 408 `REQUEST_TIMEOUT`, 405 `METHOD_NOT_ALLOWED`.
  *
  * @example
  * ```ts

@@ -1,9 +1,16 @@
-import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { LoyaltyValidationError } from '../contract/errors.js';
 import { isInboundEventType, isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import {
+  functionOrAbsent,
+  type OptionCheck,
+  oneOf,
+  optionIssues,
+  throwIfInvalid,
+  wholeNumber,
+} from '../contract/options-check.js';
 import { readSecrets, type Secrets } from '../signature/secrets.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
-import { isLogger, writeLog } from '../telemetry/logger.js';
 import { type ReceiverInstruments, receiverTelemetry } from '../telemetry/receiver-telemetry.js';
 import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
 import { type InboxStore, isDeferredInboxStore, isInboxStore } from './inbox.js';
@@ -161,13 +168,11 @@ export interface NormalizedReceiverOptions {
   retry: Required<DeferredRetryOptions>;
 }
 
+// setTimeout fires at once for a delay above 2^31 - 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-const isFunctionOrAbsent = (value: unknown): boolean => value === undefined || typeof value === 'function';
 
 /** Checks every option at once and reports every problem in one `INVALID_OPTIONS` error. */
 export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): NormalizedReceiverOptions {
-  const issues: ValidationIssue[] = [];
   const given = (typeof options === 'object' && options !== null ? options : {}) as Partial<
     ReceiverOptions<unknown>
   >;
@@ -180,54 +185,45 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
       handlerTimeoutMs: given.handlerTimeoutMs,
     },
   );
-
-  if (typeof secrets !== 'function' && !readSecrets(secrets)) {
-    issues.push({
-      path: 'secrets',
-      message: 'must be a non-empty string, a non-empty list of them, or a function (tenantId) => secrets',
-    });
-  }
-  if (!(toleranceSeconds >= 0 && toleranceSeconds < Number.POSITIVE_INFINITY)) {
-    issues.push({ path: 'toleranceSeconds', message: 'must be a finite number of seconds >= 0' });
-  }
-  for (const [path, ms] of [
-    ['resolverTimeoutMs', resolverTimeoutMs],
-    ['handlerTimeoutMs', handlerTimeoutMs],
-  ] as const) {
-    // setTimeout fires at once for a delay above 2^31 - 1 ms.
-    if (!(Number.isSafeInteger(ms) && ms > 0 && ms <= MAX_TIMER_MS))
-      issues.push({ path, message: `must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}` });
-  }
-  if (inbox !== undefined && !isInboxStore(inbox)) {
-    issues.push({
-      path: 'inbox',
-      message: 'must have begin, complete and release methods, and transaction if any (an InboxStore)',
-    });
-  } else if (typeof inbox?.leaseMs === 'number' && !(handlerTimeoutMs < inbox.leaseMs)) {
-    issues.push({
-      path: 'handlerTimeoutMs',
-      message: `must be shorter than the inbox's leaseMs (${inbox.leaseMs}), or a redelivery could take over the claim of a handler the receiver still waits for`,
-    });
-  }
-  if (typeof handlers !== 'object' || handlers === null) {
-    issues.push({ path: 'handlers', message: 'must be an object of handlers by event type ({} for none)' });
-  } else {
-    for (const [name, handler] of Object.entries(handlers)) issues.push(...checkHandler(name, handler));
-  }
-  if (!isFunctionOrAbsent(onUnhandled)) issues.push({ path: 'onUnhandled', message: 'must be a function' });
-  if (!isFunctionOrAbsent(onError)) issues.push({ path: 'onError', message: 'must be a function' });
+  const handlersOk = typeof handlers === 'object' && handlers !== null;
+  const inboxOk = inbox === undefined || isInboxStore(inbox);
+  const issues = optionIssues([
+    [
+      'secrets',
+      typeof secrets === 'function' || readSecrets(secrets) !== undefined,
+      'must be a non-empty string, a non-empty list of them, or a function (tenantId) => secrets',
+    ],
+    [
+      'toleranceSeconds',
+      toleranceSeconds >= 0 && toleranceSeconds < Number.POSITIVE_INFINITY,
+      'must be a finite number of seconds >= 0',
+    ],
+    wholeNumber('resolverTimeoutMs', resolverTimeoutMs, 1, MAX_TIMER_MS, 'milliseconds'),
+    wholeNumber('handlerTimeoutMs', handlerTimeoutMs, 1, MAX_TIMER_MS, 'milliseconds'),
+    [
+      'inbox',
+      inboxOk,
+      'must have begin, complete and release methods, and transaction if any (an InboxStore)',
+    ],
+    inboxOk &&
+      typeof inbox?.leaseMs === 'number' && [
+        'handlerTimeoutMs',
+        handlerTimeoutMs < inbox.leaseMs,
+        `must be shorter than the inbox's leaseMs (${inbox.leaseMs}), or a redelivery could take over the claim of a handler the receiver still waits for`,
+      ],
+    ['handlers', handlersOk, 'must be an object of handlers by event type ({} for none)'],
+    ...(handlersOk ? Object.entries(handlers).map(([name, handler]) => checkHandler(name, handler)) : []),
+    functionOrAbsent('onUnhandled', onUnhandled),
+    functionOrAbsent('onError', onError),
+  ]);
   issues.push(...telemetryIssues(given));
   const retry = mergeDefaults<DeferredRetryOptions>(RETRY_DEFAULTS, given.retry ?? {});
-  issues.push(...deferredIssues(given, retry));
-  if (issues.length) {
-    const error = new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', issues);
-    if (isLogger(given.logger)) {
-      writeLog(given.logger, 'error', 'loyalty.receiver.misconfiguration', error.message, {
-        options: issues.map((issue) => issue.path).join(', '),
-      });
-    }
-    throw error;
-  }
+  issues.push(...optionIssues(deferredChecks(given, retry)));
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', all),
+    { logger: given.logger, event: 'loyalty.receiver.misconfiguration' },
+  );
 
   return {
     secrets: secretLookup(secrets as ReceiverOptions['secrets']),
@@ -245,49 +241,40 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   };
 }
 
-function deferredIssues(
+function deferredChecks(
   given: Partial<ReceiverOptions<unknown>>,
   retry: Required<DeferredRetryOptions>,
-): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
+): OptionCheck[] {
   const { deferred, inbox } = given;
-  if (deferred !== undefined && typeof deferred !== 'boolean')
-    issues.push({ path: 'deferred', message: 'must be true or false' });
-  if (deferred === true && inbox === undefined)
-    issues.push({
-      path: 'inbox',
-      message: 'is required with deferred: true (memoryInbox(), postgresInbox(), redisInbox())',
-    });
-  else if (deferred === true && isInboxStore(inbox) && !isDeferredInboxStore(inbox))
-    issues.push({
-      path: 'inbox',
-      message: 'must be a store with the deferred methods (a DeferredInboxStore) with deferred: true',
-    });
-  if (given.retry !== undefined && (typeof given.retry !== 'object' || given.retry === null))
-    issues.push({ path: 'retry', message: 'must be an object { maxAttempts, baseDelayMs, maxDelayMs }' });
-  if (!(Number.isSafeInteger(retry.maxAttempts) && retry.maxAttempts >= 1))
-    issues.push({ path: 'retry.maxAttempts', message: 'must be a whole number >= 1' });
-  for (const [path, ms] of [
-    ['retry.baseDelayMs', retry.baseDelayMs],
-    ['retry.maxDelayMs', retry.maxDelayMs],
-  ] as const) {
-    if (!(Number.isSafeInteger(ms) && ms >= 0))
-      issues.push({ path, message: 'must be a whole number of milliseconds >= 0' });
-  }
-  return issues;
+  return [
+    oneOf('deferred', deferred ?? false, [true, false]),
+    deferred === true && ['inbox', inbox !== undefined, 'is required with deferred: true (memoryInbox(), postgresInbox(), redisInbox())'],
+    deferred === true &&
+      isInboxStore(inbox) && [
+        'inbox',
+        isDeferredInboxStore(inbox),
+        'must be a store with the deferred methods (a DeferredInboxStore) with deferred: true',
+      ],
+    given.retry !== undefined && [
+      'retry',
+      typeof given.retry === 'object' && given.retry !== null,
+      'must be an object { maxAttempts, baseDelayMs, maxDelayMs }',
+    ],
+    wholeNumber('retry.maxAttempts', retry.maxAttempts, 1),
+    wholeNumber('retry.baseDelayMs', retry.baseDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
+    wholeNumber('retry.maxDelayMs', retry.maxDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
+  ];
 }
 
-function checkHandler(name: string, handler: unknown): ValidationIssue[] {
+function checkHandler(name: string, handler: unknown): OptionCheck {
   const path = `handlers.${name}`;
   if (isInboundEventType(name)) {
-    return [{ path, message: 'is an event partners send to the service; the service never delivers it' }];
+    return [path, false, 'is an event partners send to the service; the service never delivers it'];
   }
   if (!isOutboundEventType(name)) {
-    return [
-      { path, message: `is not an event type the service delivers (${OUTBOUND_EVENT_TYPES.join(', ')})` },
-    ];
+    return [path, false, `is not an event type the service delivers (${OUTBOUND_EVENT_TYPES.join(', ')})`];
   }
-  return isFunctionOrAbsent(handler) ? [] : [{ path, message: 'must be a function (event, ctx) => unknown' }];
+  return functionOrAbsent(path, handler, 'must be a function (event, ctx) => unknown');
 }
 
 function secretLookup(secrets: ReceiverOptions['secrets']): NormalizedReceiverOptions['secrets'] {

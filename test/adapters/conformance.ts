@@ -19,6 +19,7 @@ import {
   type SignedDelivery,
   signedDelivery,
 } from '../webhooks/support/deliveries.js';
+import { sendSlowly } from './support/slow-sender.js';
 import type { Target } from './support/targets.js';
 
 export type Mount = (receiver: Receiver, options?: AdapterOptions) => Promise<Target> | Target;
@@ -30,6 +31,8 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
+// Fastify names the charset of every string it sends; JSON is UTF-8 either way.
+const JSON_TYPE = expect.stringMatching(/^application\/json(; charset=utf-8)?$/);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Sends one delivery to a target and reads the whole answer. */
@@ -85,9 +88,16 @@ export const recordingReceiver = (overrides?: Partial<ReceiverOptions>, behaviou
 
 /**
  * `build: 'web'` serves the Web build's receiver (Web Crypto verification), as an edge runtime
- * resolves `loyalty-partner-sdk/webhooks`; the default is the Node build's.
+ * resolves `loyalty-partner-sdk/webhooks`; the default is the Node build's. `slowBody: 'reset'`
+ * for a fetch handler behind a node:http bridge, where a body read stopped at its deadline may
+ * reset the connection before the 408 gets through.
  */
-export function describeConformance(adapter: string, mount: Mount, build: 'node' | 'web' = 'node'): void {
+export function describeConformance(
+  adapter: string,
+  mount: Mount,
+  build: 'node' | 'web' = 'node',
+  slowBody: 'answered' | 'reset' = 'answered',
+): void {
   const create = build === 'web' ? createWebReceiver : createReceiver;
   const receiverOf = (overrides?: Partial<ReceiverOptions>, behaviour?: () => unknown) =>
     recordingReceiverOf(overrides, behaviour, create);
@@ -101,7 +111,7 @@ export function describeConformance(adapter: string, mount: Mount, build: 'node'
   }
 
   const expectError = (answer: Answer, status: number, code: string) => {
-    expect(answer).toMatchObject({ status, contentType: 'application/json', body: { code } });
+    expect(answer).toMatchObject({ status, contentType: JSON_TYPE, body: { code } });
     expect(Object.keys(answer.body).sort()).toEqual(['code', 'correlationId', 'message']);
     expect(answer.body.correlationId).toBe(answer.correlationHeader);
   };
@@ -128,7 +138,7 @@ export function describeConformance(adapter: string, mount: Mount, build: 'node'
       );
       expect(answer).toEqual({
         status: 200,
-        contentType: 'application/json',
+        contentType: JSON_TYPE,
         correlationHeader: 'corr-1',
         body: { outcome: 'handled', eventId: event.eventId, correlationId: 'corr-1' },
       });
@@ -340,6 +350,46 @@ export function describeConformance(adapter: string, mount: Mount, build: 'node'
       });
       expectError(answer, 413, 'PAYLOAD_TOO_LARGE');
       expect([...seen, ...unhandled]).toEqual([]);
+    });
+
+    it('answers 408 REQUEST_TIMEOUT to a body trickling in slower than bodyTimeoutMs, without running anything', async () => {
+      const { receiver, seen, unhandled } = receiverOf();
+      // A byte every 50 ms: the whole delivery would take over a minute.
+      const answer = await serve(
+        receiver,
+        (target) => sendSlowly(target, signedDelivery(outboundEvent('LoyaltyRuleChanged'))),
+        {
+          bodyTimeoutMs: 300,
+        },
+      );
+      // Behind a node:http bridge that hands the body over as Readable.toWeb(req), stopping the
+      // read destroys the request, so the 408 may lose the race with the connection's reset.
+      // Either way the slow sender no longer holds the connection.
+      if (!(slowBody === 'reset' && 'reset' in answer)) {
+        expect(answer).toMatchObject({ status: 408, body: { code: 'REQUEST_TIMEOUT' } });
+      }
+      expect([...seen, ...unhandled]).toEqual([]);
+    });
+
+    it('hands the secrets resolver a UTF-8 X-TenantId as sent, not decoded as Latin-1', async () => {
+      const tenant = 'مطعم-١';
+      const tenants: string[] = [];
+      const { receiver, seen } = receiverOf({
+        secrets: (tenantId) => {
+          tenants.push(tenantId);
+          return tenantId === tenant ? [SECRET] : undefined;
+        },
+      });
+      const delivery = signedDelivery(outboundEvent('LoyaltyRuleChanged'), {
+        // The header's UTF-8 bytes, one character per byte: what goes on the wire.
+        tenantId: Buffer.from(tenant, 'utf8').toString('latin1'),
+      });
+      const answer = await serve(receiver, (target) => post(target, delivery));
+      expect([answer.status, tenants, seen.map((event) => event.tenantId)]).toEqual([
+        200,
+        [tenant],
+        [tenant],
+      ]);
     });
   });
 }

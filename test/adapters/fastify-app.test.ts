@@ -3,6 +3,14 @@ import { fastifyWebhook } from 'loyalty-partner-sdk/fastify';
 import { describe, expect, it } from 'vitest';
 import { appAdapterOptions, appReceiver, PARSED_PATH, WEBHOOK_PATH } from '../apps/fixtures/app-receiver.js';
 import { describeAppConformance, type RunningApp } from '../apps/support/app-conformance.js';
+import { describeConformance } from './conformance.js';
+
+describeConformance('fastifyWebhook on Fastify 5', async (receiver, options) => {
+  const app = Fastify();
+  await app.register(fastifyWebhook(receiver, { ...options, path: '/loyalty/webhooks' }));
+  const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url: `${origin}/loyalty/webhooks`, send: (request) => fetch(request), close: () => app.close() };
+});
 
 // Fastify 5. Its own JSON parser stays in front of every route of the app, and the app adds
 // another one at the root: the plugin's encapsulated raw parser still sees the exact bytes.

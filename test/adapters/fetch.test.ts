@@ -12,12 +12,17 @@ describeConformance(
   'web',
 );
 
-describeConformance('fetchHandler in a Hono app, behind node:http', (receiver, options) => {
-  const onWebhook = fetchHandler(receiver, options);
-  const app = new Hono();
-  app.all('/loyalty/webhooks', (c) => onWebhook(c.req.raw));
-  return bridged((request) => Promise.resolve(app.fetch(request)));
-});
+describeConformance(
+  'fetchHandler in a Hono app, behind node:http',
+  (receiver, options) => {
+    const onWebhook = fetchHandler(receiver, options);
+    const app = new Hono();
+    app.all('/loyalty/webhooks', (c) => onWebhook(c.req.raw));
+    return bridged((request) => Promise.resolve(app.fetch(request)));
+  },
+  'node',
+  'reset',
+);
 
 describe('fetchHandler', () => {
   it('stops reading a streamed body at maxBodyBytes, without a Content-Length to go by', async () => {

@@ -4,6 +4,14 @@ import bodyParser from 'koa-bodyparser';
 import { koaWebhook } from 'loyalty-partner-sdk/koa';
 import { appAdapterOptions, appReceiver, PARSED_PATH, WEBHOOK_PATH } from '../apps/fixtures/app-receiver.js';
 import { describeAppConformance, inProcess } from '../apps/support/app-conformance.js';
+import { describeConformance } from './conformance.js';
+import { listen } from './support/targets.js';
+
+describeConformance('koaWebhook on Koa 3', (receiver, options) => {
+  const app = new Koa();
+  app.use(koaWebhook(receiver, options));
+  return listen(app.callback());
+});
 
 // Koa 3: the webhook before koa-bodyparser as the README says, and a second one behind it.
 describeAppConformance(

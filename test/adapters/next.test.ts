@@ -12,8 +12,11 @@ describeConformance(
   'web',
 );
 
-describeConformance('nextRouteHandler behind node:http, streaming the body', (receiver, options) =>
-  bridged(nextRouteHandler(receiver, options)),
+describeConformance(
+  'nextRouteHandler behind node:http, streaming the body',
+  (receiver, options) => bridged(nextRouteHandler(receiver, options)),
+  'node',
+  'reset',
 );
 
 // What Next.js does for a pages/api route with `config = { api: { bodyParser: false } }`: it

@@ -83,4 +83,21 @@ describe('createNodeListener', () => {
     expect(() => createNodeListener(receiver, { maxBodyBytes: 0 })).toThrow(/maxBodyBytes/);
     expect(ADAPTER_DEFAULTS.maxBodyBytes).toBe(1024 * 1024);
   });
+
+  it('names every bad option at once: maxBodyBytes, bodyTimeoutMs and onError', () => {
+    const { receiver } = recordingReceiver();
+    const attempt = () =>
+      createNodeListener(receiver, { maxBodyBytes: 1.5, bodyTimeoutMs: 0, onError: 'log' as never });
+    expect(attempt).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTIONS',
+        issues: [
+          { path: 'maxBodyBytes', message: 'must be a whole number of bytes > 0' },
+          { path: 'bodyTimeoutMs', message: 'must be a whole number of milliseconds from 1 to 2147483647' },
+          { path: 'onError', message: 'must be a function' },
+        ],
+      }),
+    );
+    expect(ADAPTER_DEFAULTS.bodyTimeoutMs).toBe(10_000);
+  });
 });

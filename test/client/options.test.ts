@@ -131,4 +131,25 @@ describe('INVALID_OPTIONS', () => {
       expect(error?.issues[0]?.message).toMatch(/blank/);
     }
   });
+
+  it('names a misspelt option inside retry, hooks and paths, and a hook that is not a function', () => {
+    const Client = clientFor(server).constructor as typeof LoyaltyClient;
+    const error = thrownBy(
+      () =>
+        new Client({
+          baseUrl: server.url,
+          apiKey: API_KEY,
+          signingSecret: SECRET,
+          retry: { maxAtempts: 3 } as never,
+          hooks: { onRequest: 'log' as never, onResponce: () => {} } as never,
+          paths: { events: 'api/events' },
+        }),
+    );
+    expect(error?.issues).toEqual([
+      { path: 'retry.maxAtempts', message: 'is not an option of LoyaltyClient (check its spelling)' },
+      { path: 'hooks.onResponce', message: 'is not an option of LoyaltyClient (check its spelling)' },
+      { path: 'hooks.onRequest', message: 'must be a function' },
+      { path: 'paths.events', message: "must start with a single '/' and hold no query, fragment or space" },
+    ]);
+  });
 });

@@ -139,16 +139,19 @@ describe('LoyaltyClient logger', () => {
     });
   });
 
-  it('logs invalid options by path, without their values', () => {
+  it('logs invalid options once, by path and what is expected, without their values', () => {
     const logger = memoryLogger();
     expect(() => clientFor(server, { logger, timeoutMs: -1, apiKey: 'has a space' })).toThrow(
       LoyaltyValidationError,
     );
+    expect(JSON.stringify(logger.lines)).not.toContain('has a space');
     expect(logger.lines).toEqual([
       {
         level: 'error',
         line: {
-          message: 'Invalid LoyaltyClient options',
+          message:
+            'Invalid LoyaltyClient options: apiKey: must be non-empty printable ASCII without spaces; ' +
+            'timeoutMs: must be a whole number of milliseconds from 1 to 600000',
           event: 'loyalty.client.misconfiguration',
           options: 'apiKey, timeoutMs',
         },

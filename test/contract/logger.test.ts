@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLogger, writeLog } from '../../src/telemetry/logger.js';
-import { memoryLogger } from './support/otel.js';
+import { isLogger, writeLog } from '../../src/contract/logger.js';
+import { memoryLogger } from '../telemetry/support/otel.js';
 
 describe('writeLog', () => {
   it('writes one object per line: message, event and the defined fields', () => {
