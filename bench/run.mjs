@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { goalLine, table } from '../scripts/bench-readme.mjs';
 
 /** The comparisons, in the order they run and print. */
 const MODULES = [
@@ -53,32 +54,6 @@ function versions() {
   };
 }
 
-const number = (value, unit) => {
-  if (unit === 'ops/s' || unit === 'events/s') return Math.round(value).toLocaleString('en-US');
-  return value >= 100 ? value.toFixed(0) : value.toFixed(value >= 10 ? 1 : 2);
-};
-
-/** One comparison as a Markdown table; ops/s tables get the SDK's speed relative to each row. */
-function table(section) {
-  const base = section.rows.find((row) => row.name === section.baseline);
-  const header = base
-    ? [`| ${section.title} | ${section.unit} | ± | SDK ÷ this |`, '|---|--:|--:|--:|']
-    : [`| ${section.title} | ${section.unit} |`, '|---|--:|'];
-  const lines = section.rows.map((row) => {
-    const value = row.opsPerSec ?? row.value;
-    const spread = row.spread === undefined ? '' : `${(row.spread * 100).toFixed(1)}%`;
-    if (!base) return `| ${row.name} | ${number(value, section.unit)} |`;
-    const relative = row === base ? '1.00x' : `${(base.opsPerSec / row.opsPerSec).toFixed(2)}x`;
-    return `| ${row.name} | ${number(value, section.unit)} | ${spread} | ${relative} |`;
-  });
-  return [...header, ...lines].join('\n');
-}
-
-function goalLine({ goal, value, target, unit, pass }) {
-  const shown =
-    unit === 'x' ? `${value.toFixed(2)}x` : `${number(value, unit === '/s' ? 'ops/s' : unit)}${unit}`;
-  return `| ${pass ? 'PASS' : 'FAIL'} | ${goal} | ${shown} | ${target} |`;
-}
 
 /** Runs one comparison in a child process and returns what its `run()` resolved to. */
 async function runIsolated(name) {

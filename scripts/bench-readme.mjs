@@ -43,13 +43,13 @@ const TITLES = {
   'import-time': 'Cold import',
 };
 
-const number = (value, unit) => {
+export const number = (value, unit) => {
   if (unit === 'ops/s' || unit === 'events/s') return Math.round(value).toLocaleString('en-US');
   return value >= 100 ? value.toFixed(0) : value.toFixed(value >= 10 ? 1 : 2);
 };
 
-/** One comparison as a Markdown table (the same layout `bench/run.mjs` prints). */
-function table(section) {
+/** One comparison as a Markdown table (also what `bench/run.mjs` prints). */
+export function table(section) {
   const base = section.rows.find((row) => row.name === section.baseline);
   const header = base
     ? [`| ${section.title} | ${section.unit} | ± | SDK ÷ this |`, '|---|--:|--:|--:|']
@@ -64,10 +64,11 @@ function table(section) {
   return [...header, ...lines].join('\n');
 }
 
-function goalLine({ goal, value, target, unit, pass }) {
+/** One goal as a table row: PASS, or FAIL when the figure misses its target. */
+export function goalLine({ goal, value, target, unit, pass }) {
   const shown =
     unit === 'x' ? `${value.toFixed(2)}x` : `${number(value, unit === '/s' ? 'ops/s' : unit)}${unit}`;
-  return `| ${pass ? 'PASS' : 'SHORT'} | ${goal} | ${shown} | ${target} |`;
+  return `| ${pass ? 'PASS' : 'FAIL'} | ${goal} | ${shown} | ${target} |`;
 }
 
 /** Where the figures were taken, as the results file recorded it. */

@@ -37,6 +37,7 @@ export {
   newEventId,
   schemas,
 } from './contract/index.js';
+export type { Logger } from './contract/logger.js';
 // Signing and verifying from the root, as API.md promises; the rest of the signature surface
 // (parseSignatureHeader, signPayloadAsync, their types) lives in `loyalty-partner-sdk/signature`.
 export {
@@ -45,4 +46,3 @@ export {
   verifySignature,
   verifySignatureAsync,
 } from './signature/index.js';
-export type { Logger } from './contract/logger.js';

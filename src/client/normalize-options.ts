@@ -1,5 +1,6 @@
 import { LoyaltyValidationError } from '../contract/errors.js';
 import { RETRY_WINDOW_HOURS, RETRY_WINDOW_MS } from '../contract/limits.js';
+import type { Logger } from '../contract/logger.js';
 import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
 import {
   functionOrAbsent,
@@ -10,7 +11,6 @@ import {
   unknownKeys,
   wholeNumber,
 } from '../contract/options-check.js';
-import type { Logger } from '../contract/logger.js';
 import type { MeterProviderLike, TracerProviderLike } from '../telemetry/otel-types.js';
 import { type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
 import type { ClientHooks } from './hooks.js';

@@ -1,5 +1,5 @@
-import { isLogger, writeLog } from './logger.js';
 import type { ValidationIssue } from './errors.js';
+import { isLogger, writeLog } from './logger.js';
 
 /**
  * One check of an options object: the option's path, whether its value passes, and what is

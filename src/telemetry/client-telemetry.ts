@@ -1,6 +1,6 @@
 import { errorCodeInfo } from '../contract/error-codes.js';
-import { contextWith } from './global-otel.js';
 import { type LogFields, writeLog } from '../contract/logger.js';
+import { contextWith } from './global-otel.js';
 import type { CounterLike, HistogramLike, MeterLike, SpanLike } from './otel-types.js';
 import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
 import { ATTR, DURATION_BUCKETS, MESSAGING_SYSTEM, serverOf } from './semconv.js';

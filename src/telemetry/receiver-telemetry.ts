@@ -1,5 +1,5 @@
-import { runWithSpan } from './global-otel.js';
 import { writeLog } from '../contract/logger.js';
+import { runWithSpan } from './global-otel.js';
 import type {
   BatchObservableResultLike,
   CounterLike,

@@ -1,6 +1,6 @@
+import { isLogger, type Logger } from '../contract/logger.js';
 import { SDK_VERSION } from '../contract/sdk-version.js';
 import { globalMeterProvider, globalTracerProvider } from './global-otel.js';
-import { isLogger, type Logger } from '../contract/logger.js';
 import type { MeterLike, MeterProviderLike, TracerLike, TracerProviderLike } from './otel-types.js';
 
 /**

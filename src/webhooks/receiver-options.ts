@@ -248,7 +248,11 @@ function deferredChecks(
   const { deferred, inbox } = given;
   return [
     oneOf('deferred', deferred ?? false, [true, false]),
-    deferred === true && ['inbox', inbox !== undefined, 'is required with deferred: true (memoryInbox(), postgresInbox(), redisInbox())'],
+    deferred === true && [
+      'inbox',
+      inbox !== undefined,
+      'is required with deferred: true (memoryInbox(), postgresInbox(), redisInbox())',
+    ],
     deferred === true &&
       isInboxStore(inbox) && [
         'inbox',
