@@ -54,7 +54,6 @@ function versions() {
   };
 }
 
-
 /** Runs one comparison in a child process and returns what its `run()` resolved to. */
 async function runIsolated(name) {
   const child = fork(fileURLToPath(import.meta.url), ['--child', name], {
