@@ -8,8 +8,8 @@
  * Whether `value` is a promise or another thenable, which `await` would adopt. The receiver
  * writes `isPromiseLike(x) ? await x : x` at its five steps (secrets, verify, claim, handler,
  * complete), which are synchronous in the common setup (fixed secrets, Node's HMAC, the memory
- * inbox, a synchronous handler): each needless await costs a microtask, together about 1 µs of
- * a 9 µs delivery, which the bench goal (>= 1.2x stripe constructEvent) does not leave.
+ * inbox, a synchronous handler): each needless await costs a turn of the event loop, which the
+ * receiver's goal beside stripe's constructEvent (bench/README.md) does not leave room for.
  */
 export const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';

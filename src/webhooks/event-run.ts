@@ -25,7 +25,7 @@ export function pickRun(
   base: BaseContext,
 ): EventRun | undefined {
   // Written out rather than spread: a spread followed by more fields leaves V8's fast object
-  // clone (Node 20); two such spreads took 3.5 µs of an 18 µs delivery (npm run bench, receiver).
+  // clone, which the receiver's goal beside stripe's constructEvent (bench/README.md) felt.
   if (parsed.kind === 'event') {
     const { event } = parsed;
     const handler = config.handlers[event.eventType] as Handler | undefined;

@@ -153,7 +153,7 @@ const RECEIVER_DEFAULTS = {
 
 /** The options once checked, with every default applied. */
 export interface NormalizedReceiverOptions {
-  /** Synchronous for fixed secrets and for a resolver that is: no promise on the hot path. */
+  /** Synchronous for fixed secrets and for a resolver that is: no promise where none is needed. */
   secrets: (tenantId: string | undefined) => Secrets | undefined | Promise<Secrets | undefined>;
   toleranceSeconds: number;
   resolverTimeoutMs: number;
