@@ -16,12 +16,14 @@ const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((name) => `node:
 /** Budget in bytes of each Web entry, min+gzip, with everything it imports. */
 const BUDGETS = {
   'loyalty-partner-sdk/signature': { files: ['dist/signature.js'], bytes: 2 * KB },
-  'loyalty-partner-sdk/webhooks': { files: ['dist/webhooks.js'], bytes: 24 * KB },
+  // 24 KB until the receiver learned deferred handling (store, run from the inbox, retries, list,
+  // replay): about 4 KB more, which a Worker receiver carries whether it defers or not.
+  'loyalty-partner-sdk/webhooks': { files: ['dist/webhooks.js'], bytes: 28 * KB },
   'loyalty-partner-sdk/fetch': { files: ['dist/fetch.js'], bytes: 24 * KB },
   // The App Router handler runs on Next.js's edge runtime too.
   'loyalty-partner-sdk/next': { files: ['dist/next.js'], bytes: 24 * KB },
   // fetchHandler takes a receiver made by /webhooks: a Worker ships both.
-  'a Worker: /webhooks and /fetch together': { files: ['dist/webhooks.js', 'dist/fetch.js'], bytes: 24 * KB },
+  'a Worker: /webhooks and /fetch together': { files: ['dist/webhooks.js', 'dist/fetch.js'], bytes: 28 * KB },
   'loyalty-partner-sdk (client on fetch)': { files: ['dist/index.js'], bytes: 30 * KB },
 } as const;
 
