@@ -98,6 +98,11 @@ export async function readSecrets(
     const lines = text.split(/\r?\n/);
     if (lines.at(-1) === '') lines.pop();
     for (const [index, line] of lines.entries()) {
+      // One final line break is what editors leave; a second one is whitespace around the secret.
+      if (line.length === 0)
+        throw new UsageError(
+          `line ${index + 1} of ${file} is empty: put one secret per line, with no empty lines`,
+        );
       // A line of spaces is no secret: signing or verifying under it would accept what anyone can sign.
       if (line.length > 0 && !/\S/.test(line))
         throw new UsageError(
@@ -108,9 +113,8 @@ export async function readSecrets(
           `line ${index + 1} of ${file} has whitespace before or after the secret (a space, a tab or a carriage return): remove it, it would change every signature`,
         );
     }
-    const secrets = lines.filter((line) => line.length > 0);
-    if (secrets.length === 0) throw new UsageError(`${file} holds no secret (one per line)`);
-    return secrets;
+    if (lines.length === 0) throw new UsageError(`${file} holds no secret (one per line)`);
+    return lines;
   }
   const name = options.secretEnv ?? 'LOYALTY_SIGNING_SECRET';
   const secret = io.env[name];

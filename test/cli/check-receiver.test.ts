@@ -191,9 +191,9 @@ describe('check-receiver usage', () => {
   });
 
   it.each([
-    ['a secret with a trailing space', 'whsec_x \n', /starts or ends with whitespace/],
-    ['two final newlines', 'whsec_x\n\n', /more than one line/],
-    ['an empty file', '', /is empty/],
+    ['a secret with a trailing space', 'whsec_x \n', /whitespace before or after the secret/],
+    ['two final newlines', 'whsec_x\n\n', /line 2 of .* is empty/],
+    ['an empty file', '', /holds no secret/],
   ])('refuses a secret file with %s, without printing the secret', async (_case, content, message) => {
     const file = join(dir, 'bad-secret');
     await writeFile(file, content);
