@@ -10,6 +10,8 @@ import {
 } from './control.js';
 import { demoCommand } from './demo.js';
 import { emulateCommand } from './emulate.js';
+import { inboxCommand } from './inbox.js';
+import { outboxCommand } from './outbox.js';
 import { sendCommand } from './send.js';
 import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
@@ -26,6 +28,8 @@ export const COMMANDS: readonly Command[] = [
   latencyCommand,
   sendCommand,
   backfillCommand,
+  outboxCommand,
+  inboxCommand,
   signCommand,
   verifyCommand,
 ];
