@@ -30,9 +30,7 @@ describeWithPostgres('loyalty-partner outbox, on a real Postgres outbox', (url) 
     expect(code).toBe(0);
     const stats = JSON.parse(stdout);
     expect(stats).toMatchObject({ pending: 0, parked: 0, dead: 5, expired: 0 });
-    expect(stats.tenants).toEqual([
-      { tenantId: 'cafe-ops', states: { dead: 5 }, oldestPendingAt: null },
-    ]);
+    expect(stats.tenants).toEqual([{ tenantId: 'cafe-ops', states: { dead: 5 }, oldestPendingAt: null }]);
   });
 
   it('lists them by eventId with the service error, as a table and as JSON', async () => {
@@ -49,7 +47,16 @@ describeWithPostgres('loyalty-partner outbox, on a real Postgres outbox', (url) 
       lastError: { code: 'STAMP_CARD_NOT_FOUND', status: 400 },
     });
     expect(json.stdout).not.toContain('inv-cafe-ops-1'); // payloads are never printed
-    const other = await cli(['outbox', 'list', '--state', 'dead', '--json', '--type', 'CustomerSynced', ...flags]);
+    const other = await cli([
+      'outbox',
+      'list',
+      '--state',
+      'dead',
+      '--json',
+      '--type',
+      'CustomerSynced',
+      ...flags,
+    ]);
     expect(JSON.parse(other.stdout)).toEqual([]);
   });
 
@@ -83,14 +90,22 @@ describeWithPostgres('loyalty-partner outbox, on a real Postgres outbox', (url) 
 
   it('discards all dead events of a tenant only after a yes', async () => {
     const no = await cli(['outbox', 'discard', '--all', '--state', 'dead', ...flags], { stdin: 'n\n' });
-    expect([no.code, no.stderr]).toEqual([1, expect.stringContaining('discard 5 events (dead events)? [y/N]')]);
-    const yes = await cli(['outbox', 'discard', '--all', '--state', 'dead', '--tenant', 'cafe-ops', ...flags], {
-      stdin: 'y\n',
-    });
+    expect([no.code, no.stderr]).toEqual([
+      1,
+      expect.stringContaining('discard 5 events (dead events)? [y/N]'),
+    ]);
+    const yes = await cli(
+      ['outbox', 'discard', '--all', '--state', 'dead', '--tenant', 'cafe-ops', ...flags],
+      {
+        stdin: 'y\n',
+      },
+    );
     expect(yes.code).toBe(0);
     const stats = JSON.parse((await cli(['outbox', 'stats', '--json', ...flags])).stdout);
     expect(stats.dead).toBe(0);
-    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${schema}".audit WHERE action = 'outbox.discard'`);
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM "${schema}".audit WHERE action = 'outbox.discard'`,
+    );
     expect(rows[0].n).toBe(5);
   });
 
@@ -100,6 +115,9 @@ describeWithPostgres('loyalty-partner outbox, on a real Postgres outbox', (url) 
     expect(code).toBe(3);
     expect(`${stdout}${stderr}`).not.toContain('s3cret-pass');
     const missing = await cli(['outbox', 'stats']);
-    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('--postgres <url> or set DATABASE_URL')]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      expect.stringContaining('--postgres <url> or set DATABASE_URL'),
+    ]);
   });
 });

@@ -42,7 +42,9 @@ delivery was refused (unknown, wrong state); 2 usage error, or the schema is not
 const stateFlag = (value: string | undefined, fallback?: DeliveryState): DeliveryState | undefined => {
   if (value === undefined) return fallback;
   if (!(DELIVERY_STATES as readonly string[]).includes(value))
-    throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}, not ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--state must be one of ${DELIVERY_STATES.join(', ')}, not ${JSON.stringify(value)}`,
+    );
   return value as DeliveryState;
 };
 
@@ -72,7 +74,9 @@ export const inboxCommand: Command = {
     }
     const [sub, ...ids] = positionals;
     if (sub !== 'stats' && sub !== 'list' && sub !== 'replay' && sub !== 'discard')
-      throw new UsageError('inbox: expected stats, list, replay or discard (see loyalty-partner inbox --help)');
+      throw new UsageError(
+        'inbox: expected stats, list, replay or discard (see loyalty-partner inbox --help)',
+      );
     if ((sub === 'stats' || sub === 'list') && ids.length > 0)
       throw new UsageError(`inbox ${sub} takes no event id`);
     if (values.postgres !== undefined && values.redis !== undefined)
@@ -129,7 +133,11 @@ export const inboxCommand: Command = {
           ids,
           all: Boolean(values.all),
           select: async () => (await select(state!, 100_000)).map((record) => record.eventId),
-          description: [`${state} deliveries`, values.tenant && `of tenant ${values.tenant}`, values.type && `of type ${values.type}`]
+          description: [
+            `${state} deliveries`,
+            values.tenant && `of tenant ${values.tenant}`,
+            values.type && `of type ${values.type}`,
+          ]
             .filter(Boolean)
             .join(' '),
           yes: Boolean(values.yes),

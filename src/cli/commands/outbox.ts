@@ -81,7 +81,9 @@ export const outboxCommand: Command = {
     }
     const [sub, ...ids] = positionals;
     if (sub !== 'stats' && sub !== 'list' && sub !== 'redeliver' && sub !== 'discard')
-      throw new UsageError('outbox: expected stats, list, redeliver or discard (see loyalty-partner outbox --help)');
+      throw new UsageError(
+        'outbox: expected stats, list, redeliver or discard (see loyalty-partner outbox --help)',
+      );
     if ((sub === 'stats' || sub === 'list') && ids.length > 0)
       throw new UsageError(`outbox ${sub} takes no event id`);
     const limit = integerFlag('limit', values.limit, 'events') ?? 100;
@@ -106,7 +108,9 @@ export const outboxCommand: Command = {
               ageOf(t.oldestPendingAt),
             ]);
             rows.push(['(all)', ...STATES.map((state) => String(totals[state])), '']);
-            io.stdout.write(`${formatTable(['TENANT', ...STATES.map((s) => s.toUpperCase()), 'OLDEST PENDING'], rows)}\n`);
+            io.stdout.write(
+              `${formatTable(['TENANT', ...STATES.map((s) => s.toUpperCase()), 'OLDEST PENDING'], rows)}\n`,
+            );
           }
           return EXIT.ok;
         }
@@ -133,13 +137,19 @@ export const outboxCommand: Command = {
         }
         const state = stateFlag(values.state, undefined);
         if (values.all && state === undefined)
-          throw new UsageError(`outbox ${sub} --all needs --state (${STATES.filter((s) => s !== 'pending').join(', ')})`);
+          throw new UsageError(
+            `outbox ${sub} --all needs --state (${STATES.filter((s) => s !== 'pending').join(', ')})`,
+          );
         return await actOnMany(io, backends, {
           action: sub === 'redeliver' ? 'outbox.redeliver' : 'outbox.discard',
           ids,
           all: Boolean(values.all),
           select: async () => (await select(state!, 100_000)).map((event) => event.eventId),
-          description: [`${state} events`, values.tenant && `of tenant ${values.tenant}`, values.type && `of type ${values.type}`]
+          description: [
+            `${state} events`,
+            values.tenant && `of tenant ${values.tenant}`,
+            values.type && `of type ${values.type}`,
+          ]
             .filter(Boolean)
             .join(' '),
           yes: Boolean(values.yes),

@@ -41,7 +41,12 @@ export async function runAction(
   const side = action.startsWith('outbox.') ? backends.outbox : backends.inbox;
   if (!side) return result(false, `no ${action.split('.')[0]} store is connected`);
   const audit = async (detail: Record<string, unknown>) =>
-    side.audit.record({ actor: context.actor, action, target: eventId, detail: { via: context.via, ...detail } });
+    side.audit.record({
+      actor: context.actor,
+      action,
+      target: eventId,
+      detail: { via: context.via, ...detail },
+    });
 
   if (backends.outbox && (action === 'outbox.redeliver' || action === 'outbox.discard')) {
     const { store } = backends.outbox;
@@ -56,7 +61,10 @@ export async function runAction(
     if (action === 'outbox.discard') {
       // A pending event may be in flight in a running outbox: only settled ones are discarded here.
       if (event.state === 'pending')
-        return result(false, 'it is pending (maybe in flight): discard acts on parked, dead or expired events');
+        return result(
+          false,
+          'it is pending (maybe in flight): discard acts on parked, dead or expired events',
+        );
       await store.remove([eventId]);
       await audit(detail);
       return result(true, `discarded (was ${event.state})`);

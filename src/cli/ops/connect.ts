@@ -1,10 +1,10 @@
+import type { SharedStore } from '../../outbox/store.js';
 import { PostgresStoreError } from '../../postgres/errors.js';
 import { postgresInbox } from '../../postgres/inbox.js';
 import { postgresStore } from '../../postgres/outbox-store.js';
 import { quoteSchema } from '../../postgres/schema/identifier.js';
 import { RedisStoreError } from '../../redis/errors.js';
 import { redisInbox } from '../../redis/inbox.js';
-import type { SharedStore } from '../../outbox/store.js';
 import type { DeferredInboxStore } from '../../webhooks/inbox.js';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -127,8 +127,7 @@ export async function withStoreErrors(
   urls: readonly (string | undefined)[],
   work: () => Promise<ExitCode>,
 ): Promise<ExitCode> {
-  const clean = (text: string) =>
-    urls.reduce<string>((out, url) => (url ? redactIn(out, url) : out), text);
+  const clean = (text: string) => urls.reduce<string>((out, url) => (url ? redactIn(out, url) : out), text);
   try {
     return await work();
   } catch (err) {

@@ -14,7 +14,9 @@ export function formatTable(
     return flat.length > maxWidth ? `${flat.slice(0, maxWidth - 1)}…` : flat;
   };
   const cells = rows.map((row) => row.map(clean));
-  const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((row) => row[i]?.length ?? 0)));
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...cells.map((row) => row[i]?.length ?? 0)),
+  );
   const line = (row: readonly string[]) =>
     row
       .map((cell, i) => cell.padEnd(widths[i] ?? 0))
