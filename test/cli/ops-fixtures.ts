@@ -7,8 +7,8 @@ import type pg from 'pg';
 /**
  * A merchant on the emulator whose POS outbox (postgresStore in `schema`) sent `count` sales
  * naming a stamp card the store does not have: the emulator answers each 400
- * STAMP_CARD_NOT_FOUND (fix the payload), so each ends `dead`. `customerName` goes into the
- * customer synced first (a hostile one shows how pages render it).
+ * STAMP_CARD_NOT_FOUND (fix the payload), so each ends `dead`. The error echoes `stampCardId`:
+ * a hostile one shows how a page renders payload text.
  */
 export async function deadSales(
   emulator: Emulator,
@@ -17,6 +17,7 @@ export async function deadSales(
   schema: string,
   count: number,
   tenantId: string,
+  stampCardId = 'card-that-is-not-there',
 ) {
   const merchant = emulator.createMerchant({ tenantId, autoConfirmBranches: true });
   const client = new LoyaltyClient({
@@ -43,7 +44,7 @@ export async function deadSales(
       ...samplePayload('InvoiceEarned'),
       externalInvoiceId: `inv-${tenantId}-${i}`,
       earnType: 'Stamps',
-      stampCardId: 'card-that-is-not-there',
+      stampCardId,
     });
     eventIds.push(eventId);
   }

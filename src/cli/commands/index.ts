@@ -8,6 +8,7 @@ import {
   ruleCommand,
   shipCommand,
 } from './control.js';
+import { dashboardCommand } from './dashboard.js';
 import { demoCommand } from './demo.js';
 import { emulateCommand } from './emulate.js';
 import { inboxCommand } from './inbox.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   backfillCommand,
   outboxCommand,
   inboxCommand,
+  dashboardCommand,
   signCommand,
   verifyCommand,
 ];
