@@ -13,6 +13,9 @@ const NAMES = [
   'latency',
   'send',
   'backfill',
+  'outbox',
+  'inbox',
+  'dashboard',
   'sign',
   'verify',
 ];

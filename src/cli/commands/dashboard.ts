@@ -32,7 +32,10 @@ Options:
   -h, --help             show this help
 
 The page shows event data as text only. Passwords in connection strings are never shown.
-Ctrl+C stops it.`;
+Ctrl+C stops it.
+
+Exit codes: 0 stopped by Ctrl+C; 2 usage error, or the schema is not migrated; 3 a store cannot
+be reached, or the port is taken.`;
 
 /** `loyalty-partner dashboard`: the operators' page over the outbox and inbox stores. */
 export const dashboardCommand: Command = {

@@ -35,9 +35,10 @@ Options:
   -h, --help               show this help
 
 Every replay and discard is written to the store's audit trail (Postgres: the schema's audit
-table; Redis: the list <prefix>audit). Bodies are never printed. Exit codes: 0 done; 1 a
-delivery was refused (unknown, wrong state); 2 usage error, or the schema is not migrated;
-3 the store cannot be reached.`;
+table; Redis: the list <prefix>audit). Bodies are never printed.
+
+Exit codes: 0 done; 1 a delivery was refused (unknown, wrong state) or a confirmation answered
+no; 2 usage error, or the schema is not migrated; 3 the store cannot be reached.`;
 
 const stateFlag = (value: string | undefined, fallback?: DeliveryState): DeliveryState | undefined => {
   if (value === undefined) return fallback;

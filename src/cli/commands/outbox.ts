@@ -36,7 +36,9 @@ Options:
   -h, --help               show this help
 
 Every redeliver and discard is written to the schema's audit table (who, when, what).
-Payloads are never printed. Exit codes: 0 done; 1 an event was refused (unknown, wrong state);
+Payloads are never printed.
+
+Exit codes: 0 done; 1 an event was refused (unknown, wrong state) or a confirmation answered no;
 2 usage error, or the schema is not migrated; 3 the database cannot be reached.`;
 
 const stateFlag = (value: string | undefined, fallback: EventState | undefined): EventState | undefined => {
