@@ -2,8 +2,9 @@ import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { actorOf } from '../ops/audit.js';
-import { openBackends, StoreUnavailable, withStoreErrors } from '../ops/connect.js';
+import { openBackends, withStoreErrors } from '../ops/connect.js';
 import { startDashboard } from '../ops/dashboard-server.js';
+import { StoreUnavailable } from '../ops/ops-stores.js';
 import { watchShutdown } from '../shutdown.js';
 import type { Command } from './command.js';
 

@@ -14,6 +14,7 @@ const HELP = `Usage: loyalty-partner outbox <stats|list|redeliver|discard> [even
 
 Looks into a transactional outbox in PostgreSQL (postgresStore) and acts on its events, while
 the POS servers keep running: a redelivered event is sent by whichever outbox claims it next.
+A file outbox (fileStore, --file) is opened only while no process holds its lock.
 
   stats                    events per tenant and state, and the age of the oldest pending one
   list                     events of one state (--state, default dead), oldest first
@@ -23,6 +24,7 @@ the POS servers keep running: a redelivered event is sent by whichever outbox cl
 Options:
   --postgres <url>         the database (default: DATABASE_URL); its password is never printed
   --schema <name>          the schema migrate created (default loyalty)
+  --file <dir>             a file outbox's directory instead (its POS process stopped)
   --state <state>          ${STATES.join(', ')} (list, --all)
   --tenant <id>            only this tenant's events (list, --all)
   --type <eventType>       only events of this type (list, --all)
@@ -35,7 +37,8 @@ Options:
   --json                   print JSON for scripts instead of a table
   -h, --help               show this help
 
-Every redeliver and discard is written to the schema's audit table (who, when, what).
+Every redeliver and discard is written to the store's audit trail (who, when, what): the
+schema's audit table, or <dir>/audit.jsonl.
 Payloads are never printed.
 
 Exit codes: 0 done; 1 an event was refused (unknown, wrong state) or a confirmation answered no;
@@ -67,6 +70,7 @@ export const outboxCommand: Command = {
     const { values, positionals } = parseCommandArgs('outbox', argv, {
       postgres: { type: 'string' },
       schema: { type: 'string' },
+      file: { type: 'string' },
       state: { type: 'string' },
       tenant: { type: 'string' },
       type: { type: 'string' },
@@ -90,7 +94,7 @@ export const outboxCommand: Command = {
       throw new UsageError(`outbox ${sub} takes no event id`);
     const limit = integerFlag('limit', values.limit, 'events') ?? 100;
     const json = Boolean(values.json);
-    const url = values.postgres ?? io.env.DATABASE_URL;
+    const url = values.file === undefined ? (values.postgres ?? io.env.DATABASE_URL) : undefined;
     return withStoreErrors(io, [url], async () => {
       const backends = await openBackends(io, values, { outbox: true, inbox: false, command: 'outbox' });
       try {

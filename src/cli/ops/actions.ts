@@ -1,4 +1,5 @@
 import { LoyaltyError } from '../../contract/index.js';
+import type { SharedStore } from '../../outbox/store.js';
 import { redeliver } from '../../outbox/tenant-control.js';
 import type { OpsBackends } from './connect.js';
 
@@ -70,7 +71,11 @@ export async function runAction(
       return result(true, `discarded (was ${event.state})`);
     }
     try {
-      await redeliver(store, event, { acceptDuplicateRisk: context.acceptDuplicateRisk === true });
+      // The outbox's own rule (pending refused, expired only with the risk accepted); it writes
+      // with `update` alone, which every operator store has.
+      await redeliver(store as SharedStore<unknown>, event, {
+        acceptDuplicateRisk: context.acceptDuplicateRisk === true,
+      });
     } catch (err) {
       if (err instanceof LoyaltyError) return result(false, err.message);
       throw err;

@@ -1,4 +1,3 @@
-import type { SharedStore } from '../../outbox/store.js';
 import { PostgresStoreError } from '../../postgres/errors.js';
 import { postgresInbox } from '../../postgres/inbox.js';
 import { postgresStore } from '../../postgres/outbox-store.js';
@@ -9,6 +8,8 @@ import type { DeferredInboxStore } from '../../webhooks/inbox.js';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type AuditTrail, postgresAudit, redisAudit } from './audit.js';
+import { openFileOutbox } from './file-outbox.js';
+import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
 import { redactIn, redactUrl } from './redact.js';
 
 /** The connection flags every operator command takes. */
@@ -17,13 +18,15 @@ export interface ConnectionFlags {
   readonly schema?: string | undefined;
   readonly redis?: string | undefined;
   readonly prefix?: string | undefined;
+  /** A file outbox's directory (`fileStore`), opened only while no process holds its lock. */
+  readonly file?: string | undefined;
 }
 
 /** The stores an operator command works on, each with its own audit trail. */
 export interface OpsBackends {
   /** Where it is connected, passwords redacted: printed in headings and errors. */
   readonly label: string;
-  readonly outbox?: { readonly store: SharedStore<unknown>; readonly audit: AuditTrail };
+  readonly outbox?: { readonly store: OpsOutboxStore; readonly audit: AuditTrail };
   readonly inbox?: { readonly store: DeferredInboxStore<unknown>; readonly audit: AuditTrail };
   close(): Promise<void>;
 }
@@ -35,6 +38,12 @@ type Wanted = { outbox: boolean; inbox: boolean; command: string };
  * dependencies, loaded only here: a missing one is a usage error naming the package to install.
  */
 export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wanted): Promise<OpsBackends> {
+  if (flags.file !== undefined) {
+    if (flags.postgres !== undefined)
+      throw new UsageError(`${wanted.command}: pass --file or --postgres, not both`);
+    const opened = await openFileOutbox(flags.file);
+    return { label: flags.file, outbox: { store: opened.store, audit: opened.audit }, close: opened.close };
+  }
   let postgresUrl = flags.postgres;
   let redisUrl = flags.redis;
   if (postgresUrl === undefined && redisUrl === undefined) {
@@ -111,11 +120,6 @@ async function loadDriver<M>(name: string, load: () => Promise<M>): Promise<M> {
       throw new UsageError(`this command needs the ${name} package: npm install ${name}`);
     throw err;
   }
-}
-
-/** A store that cannot be reached or read: exit 3, try again later. */
-export class StoreUnavailable extends Error {
-  override readonly name = 'StoreUnavailable';
 }
 
 /**
