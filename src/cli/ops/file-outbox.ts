@@ -47,12 +47,12 @@ export async function openFileOutbox(
         { tenantId: string; states: Partial<Record<EventState, number>>; oldestPendingAt: number | null }
       >();
       for (const event of ordered()) {
-        let tenant = tenants.get(event.tenantId);
-        if (!tenant)
-          tenants.set(
-            event.tenantId,
-            (tenant = { tenantId: event.tenantId, states: {}, oldestPendingAt: null }),
-          );
+        const tenant = tenants.get(event.tenantId) ?? {
+          tenantId: event.tenantId,
+          states: {},
+          oldestPendingAt: null,
+        };
+        tenants.set(event.tenantId, tenant);
         tenant.states[event.state] = (tenant.states[event.state] ?? 0) + 1;
         if (event.state === 'pending')
           tenant.oldestPendingAt = Math.min(tenant.oldestPendingAt ?? Infinity, event.enqueuedAt);
