@@ -46,10 +46,10 @@ export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wa
   }
   let postgresUrl = flags.postgres;
   let redisUrl = flags.redis;
+  // No flag: DATABASE_URL, else (for an inbox alone) REDIS_URL.
   if (postgresUrl === undefined && redisUrl === undefined) {
     postgresUrl = io.env.DATABASE_URL || undefined;
-    if (postgresUrl === undefined || !wanted.outbox) redisUrl = io.env.REDIS_URL || undefined;
-    if (postgresUrl !== undefined && !wanted.outbox && redisUrl !== undefined) redisUrl = undefined;
+    if (postgresUrl === undefined && !wanted.outbox) redisUrl = io.env.REDIS_URL || undefined;
   }
   if (wanted.outbox && !wanted.inbox && postgresUrl === undefined)
     throw new UsageError(`${wanted.command}: pass --postgres <url> or set DATABASE_URL`);
