@@ -1,4 +1,4 @@
--- loyalty-partner-sdk PostgreSQL schema, version 3, for schema "loyalty".
+-- loyalty-partner-sdk PostgreSQL schema, version 4, for schema "loyalty".
 -- Generated from src/postgres/schema/steps.ts; migrate(db, { schema }) runs the same statements
 -- under an advisory lock. Replace "loyalty" to use another schema. Run it in one transaction.
 
@@ -172,3 +172,14 @@ CREATE INDEX IF NOT EXISTS inbox_deliveries_due ON "loyalty".inbox_deliveries (n
 CREATE INDEX IF NOT EXISTS inbox_deliveries_settled ON "loyalty".inbox_deliveries (settled_at) WHERE state = 'handled';
 CREATE INDEX IF NOT EXISTS inbox_deliveries_by_state ON "loyalty".inbox_deliveries (state, received_at);
 INSERT INTO "loyalty".schema_version (version, description) VALUES (3, 'deferred receiver inbox: stored deliveries') ON CONFLICT (version) DO NOTHING;
+
+-- step 4: audit trail of operator actions
+CREATE TABLE IF NOT EXISTS "loyalty".audit (
+  at     timestamptz NOT NULL DEFAULT now(),
+  actor  text        NOT NULL,
+  action text        NOT NULL,
+  target text        NOT NULL,
+  detail jsonb
+);
+CREATE INDEX IF NOT EXISTS audit_at ON "loyalty".audit (at);
+INSERT INTO "loyalty".schema_version (version, description) VALUES (4, 'audit trail of operator actions') ON CONFLICT (version) DO NOTHING;

@@ -9,8 +9,11 @@ import {
   ruleCommand,
   shipCommand,
 } from './control.js';
+import { dashboardCommand } from './dashboard.js';
 import { demoCommand } from './demo.js';
 import { emulateCommand } from './emulate.js';
+import { inboxCommand } from './inbox.js';
+import { outboxCommand } from './outbox.js';
 import { sendCommand } from './send.js';
 import { signCommand } from './sign.js';
 import { triggerCommand } from './trigger.js';
@@ -28,6 +31,9 @@ export const COMMANDS: readonly Command[] = [
   latencyCommand,
   sendCommand,
   backfillCommand,
+  outboxCommand,
+  inboxCommand,
+  dashboardCommand,
   signCommand,
   verifyCommand,
   checkReceiverCommand,

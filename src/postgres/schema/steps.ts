@@ -70,4 +70,20 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
       `CREATE INDEX IF NOT EXISTS inbox_deliveries_by_state ON ${s}.inbox_deliveries (state, received_at)`,
     ],
   },
+  {
+    version: 4,
+    description: 'audit trail of operator actions',
+    statements: (s) => [
+      // One row per redeliver, replay or discard done with `loyalty-partner outbox|inbox|dashboard`:
+      // who, when, what. Never updated; read newest first.
+      `CREATE TABLE IF NOT EXISTS ${s}.audit (
+  at     timestamptz NOT NULL DEFAULT now(),
+  actor  text        NOT NULL,
+  action text        NOT NULL,
+  target text        NOT NULL,
+  detail jsonb
+)`,
+      `CREATE INDEX IF NOT EXISTS audit_at ON ${s}.audit (at)`,
+    ],
+  },
 ];

@@ -1,0 +1,96 @@
+import { LoyaltyError } from '../../contract/index.js';
+import type { SharedStore } from '../../outbox/store.js';
+import { redeliver } from '../../outbox/tenant-control.js';
+import type { OpsBackends } from './connect.js';
+
+/** What an operator can do to one event, from the CLI or the dashboard. */
+export type ActionName = 'outbox.redeliver' | 'outbox.discard' | 'inbox.replay' | 'inbox.discard';
+
+export const ACTION_NAMES: readonly ActionName[] = [
+  'outbox.redeliver',
+  'outbox.discard',
+  'inbox.replay',
+  'inbox.discard',
+];
+
+/** How one action on one event ended: `done`, or why not. */
+export interface ActionResult {
+  readonly eventId: string;
+  readonly action: ActionName;
+  readonly done: boolean;
+  readonly message: string;
+}
+
+/** Who acts and from where, written to the audit trail with every action done. */
+export interface ActionContext {
+  readonly actor: string;
+  readonly via: 'cli' | 'dashboard';
+  readonly acceptDuplicateRisk?: boolean | undefined;
+}
+
+/**
+ * Does `action` to one event and records it in the store's audit trail. A refusal (unknown id,
+ * wrong state) is a result, not an error; a store failure rejects.
+ */
+export async function runAction(
+  backends: OpsBackends,
+  action: ActionName,
+  eventId: string,
+  context: ActionContext,
+): Promise<ActionResult> {
+  const result = (done: boolean, message: string): ActionResult => ({ eventId, action, done, message });
+  const side = action.startsWith('outbox.') ? backends.outbox : backends.inbox;
+  if (!side) return result(false, `no ${action.split('.')[0]} store is connected`);
+  const audit = async (detail: Record<string, unknown>) =>
+    side.audit.record({
+      actor: context.actor,
+      action,
+      target: eventId,
+      detail: { via: context.via, ...detail },
+    });
+
+  if (backends.outbox && (action === 'outbox.redeliver' || action === 'outbox.discard')) {
+    const { store } = backends.outbox;
+    const event = await store.get(eventId);
+    if (!event) return result(false, 'not in the outbox (delivered, discarded or never enqueued)');
+    const detail = {
+      from: event.state,
+      tenantId: event.tenantId,
+      eventType: event.envelope.eventType,
+      lastError: event.lastError?.code ?? null,
+    };
+    if (action === 'outbox.discard') {
+      // A pending event may be in flight in a running outbox: only settled ones are discarded here.
+      if (event.state === 'pending')
+        return result(
+          false,
+          'it is pending (maybe in flight): discard acts on parked, dead or expired events',
+        );
+      await store.remove([eventId]);
+      await audit(detail);
+      return result(true, `discarded (was ${event.state})`);
+    }
+    try {
+      // The outbox's own rule (pending refused, expired only with the risk accepted); it writes
+      // with `update` alone, which every operator store has.
+      await redeliver(store as SharedStore<unknown>, event, {
+        acceptDuplicateRisk: context.acceptDuplicateRisk === true,
+      });
+    } catch (err) {
+      if (err instanceof LoyaltyError) return result(false, err.message);
+      throw err;
+    }
+    await audit(detail);
+    return result(true, `back in its tenant's queue (was ${event.state})`);
+  }
+
+  const { store } = backends.inbox!;
+  if (action === 'inbox.replay') {
+    if (!(await store.replay(eventId))) return result(false, 'not stored, or pending already');
+    await audit({});
+    return result(true, 'pending again: a running receiver handles it');
+  }
+  if (!(await store.discard(eventId))) return result(false, 'not stored, or handled already');
+  await audit({});
+  return result(true, 'discarded: marked handled without running its handler');
+}

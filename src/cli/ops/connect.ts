@@ -1,0 +1,157 @@
+import { PostgresStoreError } from '../../postgres/errors.js';
+import { postgresInbox } from '../../postgres/inbox.js';
+import { postgresStore } from '../../postgres/outbox-store.js';
+import { quoteSchema } from '../../postgres/schema/identifier.js';
+import { RedisStoreError } from '../../redis/errors.js';
+import { redisInbox } from '../../redis/inbox.js';
+import type { DeferredInboxStore } from '../../webhooks/inbox.js';
+import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { type AuditTrail, postgresAudit, redisAudit } from './audit.js';
+import { openFileOutbox } from './file-outbox.js';
+import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
+import { redactIn, redactUrl } from './redact.js';
+
+/** The connection flags every operator command takes. */
+export interface ConnectionFlags {
+  readonly postgres?: string | undefined;
+  readonly schema?: string | undefined;
+  readonly redis?: string | undefined;
+  readonly prefix?: string | undefined;
+  /** A file outbox's directory (`fileStore`), opened only while no process holds its lock. */
+  readonly file?: string | undefined;
+}
+
+/** The stores an operator command works on, each with its own audit trail. */
+export interface OpsBackends {
+  /** Where it is connected, passwords redacted: printed in headings and errors. */
+  readonly label: string;
+  readonly outbox?: { readonly store: OpsOutboxStore; readonly audit: AuditTrail };
+  readonly inbox?: { readonly store: DeferredInboxStore<unknown>; readonly audit: AuditTrail };
+  close(): Promise<void>;
+}
+
+type Wanted = { outbox: boolean; inbox: boolean; command: string };
+
+/**
+ * Opens what the flags (or `DATABASE_URL`, `REDIS_URL`) name. The drivers are optional peer
+ * dependencies, loaded only here: a missing one is a usage error naming the package to install.
+ */
+export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wanted): Promise<OpsBackends> {
+  if (flags.file !== undefined) {
+    if (flags.postgres !== undefined)
+      throw new UsageError(`${wanted.command}: pass --file or --postgres, not both`);
+    const opened = await openFileOutbox(flags.file);
+    return { label: flags.file, outbox: { store: opened.store, audit: opened.audit }, close: opened.close };
+  }
+  let postgresUrl = flags.postgres;
+  let redisUrl = flags.redis;
+  // No flag: DATABASE_URL, else (for an inbox alone) REDIS_URL.
+  if (postgresUrl === undefined && redisUrl === undefined) {
+    postgresUrl = io.env.DATABASE_URL || undefined;
+    if (postgresUrl === undefined && !wanted.outbox) redisUrl = io.env.REDIS_URL || undefined;
+  }
+  if (wanted.outbox && !wanted.inbox && postgresUrl === undefined)
+    throw new UsageError(`${wanted.command}: pass --postgres <url> or set DATABASE_URL`);
+  if (postgresUrl === undefined && redisUrl === undefined)
+    throw new UsageError(
+      `${wanted.command}: pass --postgres <url> or --redis <url> (or set DATABASE_URL or REDIS_URL)`,
+    );
+  const closers: (() => Promise<unknown>)[] = [];
+  const labels: string[] = [];
+  let outbox: OpsBackends['outbox'];
+  let inbox: OpsBackends['inbox'];
+  if (postgresUrl !== undefined) {
+    const schema = flags.schema ?? 'loyalty';
+    let quoted: string;
+    try {
+      quoted = quoteSchema(schema, '--schema');
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const pg = await loadDriver('pg', () => import('pg'));
+    const pool = new (pg.default ?? pg).Pool({ connectionString: postgresUrl, max: 4 });
+    // An idle connection that breaks must not end the process with an unhandled 'error'.
+    pool.on('error', () => {});
+    closers.push(() => pool.end());
+    labels.push(`${redactUrl(postgresUrl)} (schema ${schema})`);
+    const audit = postgresAudit(pool, quoted);
+    if (wanted.outbox) outbox = { store: postgresStore(pool, { schema, cleanupEvery: 0 }), audit };
+    if (wanted.inbox && redisUrl === undefined) inbox = { store: postgresInbox(pool, { schema }), audit };
+  }
+  if (redisUrl !== undefined && wanted.inbox) {
+    const prefix = flags.prefix ?? 'loyalty:';
+    const ioredis = await loadDriver('ioredis', () => import('ioredis'));
+    const redis = new ioredis.Redis(redisUrl, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => {});
+    try {
+      await redis.connect();
+    } catch (err) {
+      await closeAll(closers);
+      throw new StoreUnavailable(
+        `cannot reach Redis at ${redactUrl(redisUrl)}: ${redactIn((err as Error).message, redisUrl)}`,
+      );
+    }
+    closers.push(async () => redis.disconnect());
+    labels.push(`${redactUrl(redisUrl)} (prefix ${prefix})`);
+    inbox = { store: redisInbox(redis, { prefix }), audit: redisAudit(redis, prefix) };
+  }
+  return {
+    label: labels.join(', '),
+    ...(outbox && { outbox }),
+    ...(inbox && { inbox }),
+    close: () => closeAll(closers),
+  };
+}
+
+async function closeAll(closers: (() => Promise<unknown>)[]): Promise<void> {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+}
+
+async function loadDriver<M>(name: string, load: () => Promise<M>): Promise<M> {
+  try {
+    return await load();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
+      throw new UsageError(`this command needs the ${name} package: npm install ${name}`);
+    throw err;
+  }
+}
+
+/**
+ * Runs an operator command against its stores and turns a store failure into one line with the
+ * connection strings redacted: unreachable (exit 3) or not migrated (exit 2, run `migrate`).
+ */
+export async function withStoreErrors(
+  io: CliIo,
+  urls: readonly (string | undefined)[],
+  work: () => Promise<ExitCode>,
+): Promise<ExitCode> {
+  const clean = (text: string) => urls.reduce<string>((out, url) => (url ? redactIn(out, url) : out), text);
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(clean(err.message));
+    if (err instanceof StoreUnavailable) {
+      io.stderr.write(`error: ${clean(err.message)}\n`);
+      return EXIT.unavailable;
+    }
+    const coded = err instanceof PostgresStoreError || err instanceof RedisStoreError ? err : undefined;
+    const code = (err as { code?: unknown }).code;
+    if (coded?.code === 'NOT_MIGRATED' || code === '42P01') {
+      io.stderr.write(
+        `error: ${clean((err as Error).message)} (run migrate from loyalty-partner-sdk/postgres, or apply postgres/schema.sql)\n`,
+      );
+      return EXIT.usage;
+    }
+    if (coded || typeof code === 'string') {
+      io.stderr.write(`error: ${clean((err as Error).message)}\n`);
+      return EXIT.unavailable;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { controlRefusal } from '../../testing/control/request-guard.js';
+import { ACTION_NAMES, type ActionName, runAction } from './actions.js';
+import type { OpsBackends } from './connect.js';
+import { dashboardHtml } from './dashboard-page.js';
+import { readOverview } from './overview.js';
+
+/** How `loyalty-partner dashboard` serves the page. */
+export interface DashboardOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Redeliver, replay and discard; without it every action is refused (403). */
+  readonly allowActions: boolean;
+  /** Who acts, for the audit trail. */
+  readonly actor: string;
+  /** Host names besides localhost and IP addresses the page may be reached by. */
+  readonly allowedHosts: readonly string[];
+}
+
+/** A running dashboard: its address, and how to stop it. */
+export interface DashboardServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const MAX_ACTION_BYTES = 4096;
+
+/**
+ * Serves the page, its JSON (`GET api/overview`) and, with `allowActions`, its actions
+ * (`POST api/actions`, JSON only). Every request passes the emulator control interface's guard
+ * first: a `Host` that is localhost, an IP address or an allowed name (against DNS rebinding),
+ * an `Origin`, when sent, that is the page's own, and JSON for anything but GET: another site
+ * open in the operator's browser cannot act through it.
+ */
+export async function startDashboard(
+  backends: OpsBackends,
+  options: DashboardOptions,
+): Promise<DashboardServer> {
+  const server = createServer((request, response) => {
+    handle(backends, options, request, response).catch((err: unknown) => {
+      send(response, 500, { code: 'INTERNAL', message: (err as Error)?.message ?? String(err) });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(
+  backends: OpsBackends,
+  options: DashboardOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const method = request.method ?? 'GET';
+  const pathname = new URL(request.url ?? '/', 'http://dashboard').pathname;
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  };
+  const refusal = controlRefusal(
+    { method, pathname, search: '', header, body: async () => new Uint8Array() },
+    options.allowedHosts,
+  );
+  if (refusal) {
+    response.writeHead(refusal.status, refusal.headers).end(refusal.body);
+    return;
+  }
+  if (method === 'GET' && pathname === '/') {
+    const nonce = randomBytes(16).toString('base64');
+    response
+      .writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+      })
+      .end(dashboardHtml(nonce));
+    return;
+  }
+  if (method === 'GET' && pathname === '/api/overview') {
+    send(response, 200, await readOverview(backends, options.allowActions));
+    return;
+  }
+  if (method === 'POST' && pathname === '/api/actions') {
+    if (!options.allowActions) {
+      send(response, 403, {
+        code: 'READ_ONLY',
+        message: 'This dashboard is read-only: start it with --allow-actions to redeliver, replay or discard',
+      });
+      return;
+    }
+    const body = await readBody(request);
+    const { action, eventId } = (body ?? {}) as { action?: unknown; eventId?: unknown };
+    if (
+      !ACTION_NAMES.includes(action as ActionName) ||
+      typeof eventId !== 'string' ||
+      eventId.length === 0 ||
+      eventId.length > 200
+    ) {
+      send(response, 400, {
+        code: 'INVALID_ACTION',
+        message: `Send {"action": one of ${ACTION_NAMES.join(', ')}, "eventId": "<id>"}`,
+      });
+      return;
+    }
+    const result = await runAction(backends, action as ActionName, eventId, {
+      actor: options.actor,
+      via: 'dashboard',
+    });
+    send(response, result.done ? 200 : 409, result);
+    return;
+  }
+  send(response, 404, { code: 'NOT_FOUND', message: `No ${method} ${pathname} here` });
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  if (response.headersSent) return;
+  response
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+    .end(JSON.stringify(body));
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of request) {
+    total += (chunk as Buffer).length;
+    if (total > MAX_ACTION_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,15 @@
+import type { SharedStore } from '../../outbox/store.js';
+
+/**
+ * What the operator commands use of an outbox store: `postgresStore` has it all; a file outbox
+ * opened by the CLI (`--file`) provides it over its journal.
+ */
+export type OpsOutboxStore = Pick<
+  SharedStore<unknown>,
+  'get' | 'list' | 'counts' | 'countsByTenant' | 'update' | 'remove'
+>;
+
+/** A store that cannot be reached, read or opened now: exit 3, try again later. */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+}
