@@ -15,19 +15,46 @@ export class GroupCommit<T, R = void> {
   private running: Promise<void> | undefined;
 
   /**
-   * @param flush Makes a whole batch durable; throwing rejects every submission of the batch.
+   * @param write Makes a whole batch durable; throwing rejects every submission of the batch.
    * @param afterFlush Runs between batches, with nothing in flight (the file store compacts there).
    */
   constructor(
-    private readonly flush: (batch: readonly T[]) => Promise<R>,
+    private readonly write: (batch: readonly T[]) => Promise<R>,
     private readonly afterFlush: () => Promise<void> = async () => {},
   ) {}
 
   submit(item: T): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      this.running ??= this.drain();
-    });
+    const settled = this.add(item);
+    this.flush();
+    return settled;
+  }
+
+  /** Queues an item without starting a write: `flush()`, or another write that `take`s it, carries it. */
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => this.queue.push({ item, resolve, reject }));
+  }
+
+  /** Writes what is queued (after the write under way, if any). */
+  flush(): void {
+    if (this.queue.length > 0) this.running ??= this.drain();
+  }
+
+  /**
+   * Hands everything queued to another write that carries it; `settle` with what that write
+   * returned, or the error it failed with.
+   */
+  take(): { readonly items: readonly T[]; settle(result: R): void; fail(err: unknown): void } {
+    const batch = this.queue;
+    this.queue = [];
+    return {
+      items: batch.map((entry) => entry.item),
+      settle: (result) => {
+        for (const entry of batch) entry.resolve(result);
+      },
+      fail: (err) => {
+        for (const entry of batch) entry.reject(err);
+      },
+    };
   }
 
   /** Resolves once everything submitted so far has settled. */
@@ -40,7 +67,7 @@ export class GroupCommit<T, R = void> {
       const batch = this.queue;
       this.queue = [];
       try {
-        const result = await this.flush(batch.map((entry) => entry.item));
+        const result = await this.write(batch.map((entry) => entry.item));
         for (const entry of batch) entry.resolve(result);
       } catch (err) {
         for (const entry of batch) entry.reject(err);

@@ -5,7 +5,7 @@ import { GroupCommit } from './group-commit.js';
 import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
-import type { ClaimOutcome, EventPatch, SharedStore, StoredEvent } from './store.js';
+import type { ClaimOutcome, ClaimRequest, EventPatch, SharedStore, StoredEvent } from './store.js';
 import { stopTenant } from './tenant-control.js';
 import { Tenant } from './tenant-state.js';
 import { type Decision, decide } from './verdicts.js';
@@ -14,7 +14,8 @@ import { type Decision, decide } from './verdicts.js';
  * A shared store's claim is a statement that weighs the claim window: after an answer, a tenant
  * close to its `maxInFlight` claims again only once half its slots are free, or
  * `CLAIM_BATCH_WAIT_MS` after the first, so answers that arrive one after another share a claim
- * instead of paying one each (a local store's claims are in memory: at every answer).
+ * (and the write of their outcomes) instead of paying one each (a local store's claims are in
+ * memory: at every answer).
  */
 const CLAIM_BATCH_FRACTION = 2;
 const CLAIM_BATCH_WAIT_MS = 5;
@@ -34,9 +35,11 @@ export class Scheduler {
   /** Transient failures in a row per event, for the backoff (this process's memory). */
   private readonly failures = new Map<string, number>();
   /**
-   * A shared store's outcomes that land while one write is under way go together in the next
-   * statement, instead of a statement and a commit each; a lone answer waits for no timer. (A
-   * local store's queue records at once; the file store groups its journal writes itself.)
+   * A shared store's outcomes on their way to it. An answer frees its slot at once, and the
+   * claim that the free slot brings carries the outcome (`recordAndClaim`: one statement and one
+   * commit for both); an outcome no claim is coming for is written on its own, together with
+   * whatever else waits then. (A local store's queue records at once; the file store groups its
+   * journal writes itself.)
    */
   private readonly outcomes: GroupCommit<ClaimOutcome, readonly string[]>;
   private running = false;
@@ -122,6 +125,7 @@ export class Scheduler {
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     clearInterval(this.leaseTimer);
+    this.outcomes.flush();
     // A flush waiting for a retry timer that will no longer fire must not hang.
     this.notify();
     return [...this.runs];
@@ -186,6 +190,7 @@ export class Scheduler {
       if (this.wanted() && this.running) this.pump();
       else if (landed.length > 0 && this.running) this.afterLanding(landed);
       else this.notify();
+      this.writeOutcomesUnlessClaimComing();
     });
   }
 
@@ -216,7 +221,7 @@ export class Scheduler {
         // At most `concurrency` tenants send at once: when that many are sending, only they go on.
         const claimed = this.local
           ? await this.local.claim(request, newTenants)
-          : await this.source.claim(
+          : await this.claimShared(
               newTenants > 0
                 ? request
                 : { ...request, onlyTenants: sending.map((tenant) => tenant.tenantId) },
@@ -231,6 +236,27 @@ export class Scheduler {
       }
     } while (this.wanted() && this.running);
     this.schedule(failed);
+  }
+
+  /** A shared store's claim, carrying the outcomes that landed since the last write. */
+  private async claimShared(request: ClaimRequest): Promise<StoredEvent[]> {
+    const { source } = this;
+    if (!source.recordAndClaim) return source.claim(request);
+    const carried = this.outcomes.take();
+    try {
+      const { recorded, claimed } = await source.recordAndClaim(carried.items, request);
+      carried.settle(recorded);
+      return claimed;
+    } catch (err) {
+      carried.fail(err);
+      throw err;
+    }
+  }
+
+  /** Outcomes wait for a claim only while one is under way or due within `CLAIM_BATCH_WAIT_MS`. */
+  private writeOutcomesUnlessClaimComing(): void {
+    const claimComing = this.running && (this.filling || this.batchTimer !== undefined);
+    if (!claimComing || !this.source.recordAndClaim) this.outcomes.flush();
   }
 
   /** One event of each paused tenant whose probe is due, if nothing of it is in flight. */
@@ -297,7 +323,11 @@ export class Scheduler {
     this.runs.add(run);
   }
 
-  /** The event's outcome is recorded (or given up on): its slot is free. Once per event. */
+  /**
+   * The event's slot is free: a local store's once its outcome is recorded (or given up on), a
+   * shared store's as soon as its outcome is queued (the claim the free slot brings carries it).
+   * Once per event.
+   */
   private land(eventId: string): void {
     const tenant = this.flights.get(eventId);
     if (!tenant) return;
@@ -424,12 +454,16 @@ export class Scheduler {
    * records it only while the claim is still this store's.
    */
   private async record(outcome: ClaimOutcome): Promise<boolean> {
-    const written = this.local ? this.source.record([outcome]) : this.outcomes.submit(outcome);
     if (this.local) {
+      const written = this.source.record([outcome]);
       this.pump();
       await written.catch(() => undefined);
       return true;
     }
+    const written = this.outcomes.add(outcome);
+    // Its slot is free now: the claim that brings carries the outcome.
+    this.land(outcome.eventId);
+    this.writeOutcomesUnlessClaimComing();
     const recorded = await written.catch((): readonly string[] => []);
     return recorded.includes(outcome.eventId);
   }

@@ -207,6 +207,17 @@ export interface SharedStore<Tx> {
    * as stored. Due: never tried, or the `retryAfterMs` of its last `retry` outcome has passed.
    */
   claim(request: ClaimRequest): Promise<StoredEvent[]>;
+  /**
+   * Optional: `record(outcomes)`, then `claim(request)`, in one write. Outcomes mostly land just
+   * before a claim (an answer frees a slot, and the slot is claimed for again): carried together,
+   * they cost one statement and one commit instead of two, and the claim sees them (an event they
+   * held back can be claimed at once). When it rejects, none of the outcomes was recorded.
+   * Without it the outbox records outcomes on their own.
+   */
+  recordAndClaim?(
+    outcomes: readonly ClaimOutcome[],
+    request: ClaimRequest,
+  ): Promise<{ readonly recorded: readonly string[]; readonly claimed: StoredEvent[] }>;
   /** Pushes the lease of events this process still sends to `now + leaseMs`. */
   extendLease(eventIds: readonly string[], leaseMs: number): Promise<void>;
   /**

@@ -14,9 +14,11 @@
  *   first row that touches it, the first that changes it), one hash aggregate instead of a search
  *   per row; the rows that can hold back a row in the window are all in the window, since they
  *   are older. Rows are then locked `FOR UPDATE SKIP LOCKED`, per tenant in `seq` order.
- * - An outcome (`record` in `outbox-sql.ts`) is written only while the row's `claimed_by` is
- *   still the writer's, the owner the claim wrote: a process stopped past its lease, whose event
+ * - An outcome (`outbox_record`, step 5) is written only while the row's `claimed_by` is still
+ *   the writer's, the owner the claim wrote: a process stopped past its lease, whose event
  *   another process claimed meanwhile, writes nothing, and the outbox then reports nothing.
+ *   Outcomes mostly ride with the claim that follows them (`outbox_record_claim`): one statement
+ *   and one commit for both, and the events they held back are ready for that very claim.
  * - Two claims on different snapshots (A's statement began before B's committed, or after):
  *   causal order still holds, because readiness only ever grows for a row between snapshots.
  *   (1) An earlier conflicting row counts whether it is claimed or not, so B's claim of row r1
@@ -170,6 +172,62 @@ BEGIN
                                 OFFSET v_size LIMIT 1) AS beyond) = 0;
     v_size := least(p_window, v_size * 2);
   END LOOP;
+END
+$fn$`,
+  ],
+};
+
+/**
+ * Step 5: an attempt's outcome is written by one function, on its own or with the claim that
+ * follows it. The drain's statements per event are mostly claims and outcomes, each a commit:
+ * carrying the outcomes in the claim is what lets more drainer processes add throughput on a
+ * busy database (`npm run bench`, outbox-postgres, 4 processes against 1).
+ */
+export const OUTBOX_OUTCOMES_STEP: SchemaStep = {
+  version: 5,
+  description: 'outbox: outcomes ride with claims',
+  statements: (s) => [
+    // Written only while the claim is still `p_owner`'s, `delivered` too: a process that took
+    // the claim over (the lease ran out) may still have its own copy in flight, and later events
+    // about the same entity must wait for that answer as well; it records the outcome itself.
+    // Answers the ids it wrote. plpgsql: its plan is cached for the connection.
+    `CREATE OR REPLACE FUNCTION ${s}.outbox_record(
+  p_owner text, p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
+) RETURNS SETOF text LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $fn$
+BEGIN
+  RETURN QUERY
+  UPDATE ${s}.outbox u SET
+    state = CASE o.kind WHEN 'delivered' THEN 'delivered' ELSE coalesce(o.patch->>'state', u.state) END,
+    attempts = coalesce((o.patch->>'attempts')::integer, u.attempts),
+    first_attempt_at = CASE WHEN o.patch ? 'firstAttemptAt' THEN (o.patch->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
+    last_error = CASE WHEN o.patch ? 'lastError' THEN nullif(o.patch->'lastError', 'null'::jsonb) ELSE u.last_error END,
+    due_at = CASE o.kind
+      WHEN 'retry' THEN clock_timestamp() + o.delay_ms * interval '1 millisecond'
+      WHEN 'release' THEN '-infinity'::timestamptz
+      ELSE u.due_at END,
+    delivered_at = CASE o.kind WHEN 'delivered' THEN clock_timestamp() ELSE u.delivered_at END,
+    claimed_by = NULL,
+    claim_expires_at = NULL
+  FROM unnest(p_ids, p_kinds, p_patches, p_delays) AS o(event_id, kind, patch, delay_ms)
+  WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = p_owner
+  RETURNING u.event_id;
+END
+$fn$`,
+    // The outcomes first, then the claim, which sees them (each statement of a plpgsql function
+    // sees what the ones before it wrote). A row per outcome written (`recorded`), then a row
+    // per event claimed (`claimed`).
+    `CREATE OR REPLACE FUNCTION ${s}.outbox_record_claim(
+  p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
+  p_window integer, p_busy text[], p_busy_n integer[],
+  p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
+) RETURNS TABLE (recorded text, claimed ${s}.outbox) LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF cardinality(p_ids) > 0 THEN
+    RETURN QUERY SELECT r.id, NULL::${s}.outbox FROM ${s}.outbox_record(p_owner, p_ids, p_kinds, p_patches, p_delays) AS r(id);
+  END IF;
+  RETURN QUERY SELECT NULL::text, c FROM ${s}.outbox_claim(
+    p_owner, p_limit, p_max_in_flight, p_lease_ms, p_only, p_skip, p_window, p_busy, p_busy_n) AS c;
 END
 $fn$`,
   ],

@@ -8,6 +8,11 @@ export type OutboxSql = ReturnType<typeof outboxSql>;
 const COLUMNS =
   'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error, trace_context';
 
+/** The same columns of `outbox_record_claim`'s `claimed` rows. */
+const CLAIMED_COLUMNS = COLUMNS.split(', ')
+  .map((column) => `(c.claimed).${column}`)
+  .join(', ');
+
 /** Set (transaction-local) by the probe a pipelined enqueue sends before its INSERT. */
 const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 
@@ -62,34 +67,21 @@ export const outboxSql = (s: string, channel: string) => ({
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /**
    * $1 owner, $2 limit, $3 max in flight per tenant, $4 lease ms, $5 only tenants, $6 skip
-   * tenants, $7 window, $8/$9 tenants this outbox sends and how many of each.
+   * tenants, $7 window, $8/$9 tenants this outbox sends and how many of each; $10..$13 the
+   * outcomes to record first (`record`'s $2..$5). A row per outcome recorded (`recorded`, the
+   * rest null), then the claimed events in `seq` order.
    */
-  claim: `SELECT ${COLUMNS} FROM ${s}.outbox_claim($1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[]) ORDER BY seq`,
+  recordAndClaim: `SELECT c.recorded, ${CLAIMED_COLUMNS} FROM ${s}.outbox_record_claim(
+  $1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[],
+  $10::text[], $11::text[], $12::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
   /** $1 owner, $2 event ids, $3 lease ms. */
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
 WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'`,
   /**
    * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. Written
-   * only while the claim is still $1's (`claimed_by`, as the claim wrote it), `delivered` too: a
-   * process that took the claim over may still have its own copy in flight, and later events
-   * about the same entity must wait for that answer as well. It records the outcome itself.
-   * Returns the ids it wrote.
+   * only while the claim is still $1's (see `outbox_record`). Returns the ids it wrote.
    */
-  record: `UPDATE ${s}.outbox u SET
-  state = CASE o.kind WHEN 'delivered' THEN 'delivered' ELSE coalesce(o.patch->>'state', u.state) END,
-  attempts = coalesce((o.patch->>'attempts')::integer, u.attempts),
-  first_attempt_at = CASE WHEN o.patch ? 'firstAttemptAt' THEN (o.patch->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
-  last_error = CASE WHEN o.patch ? 'lastError' THEN nullif(o.patch->'lastError', 'null'::jsonb) ELSE u.last_error END,
-  due_at = CASE o.kind
-    WHEN 'retry' THEN clock_timestamp() + o.delay_ms * interval '1 millisecond'
-    WHEN 'release' THEN '-infinity'::timestamptz
-    ELSE u.due_at END,
-  delivered_at = CASE o.kind WHEN 'delivered' THEN clock_timestamp() ELSE u.delivered_at END,
-  claimed_by = NULL,
-  claim_expires_at = NULL
-FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::integer[]) AS o(event_id, kind, patch, delay_ms)
-WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = $1
-RETURNING u.event_id`,
+  record: `SELECT r.id AS event_id FROM ${s}.outbox_record($1::text, $2::text[], $3::text[], $4::jsonb[], $5::integer[]) AS r(id)`,
   /**
    * $1 event id, $2 patch. Back to `pending` from another state (redeliver): due now, unclaimed.
    * Otherwise (`firstAttemptAt` before a first attempt) the claim stays.

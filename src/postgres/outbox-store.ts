@@ -79,6 +79,59 @@ export function postgresStore(
   };
   const rows = async (text: string, params: readonly unknown[]): Promise<OutboxRow[]> =>
     (await database.query<OutboxRow>(text, params)).rows;
+  const claimRows = async (request: ClaimRequest, outcomes: readonly ClaimOutcome[]) => {
+    const params = [
+      owner,
+      request.limit,
+      request.maxInFlight,
+      request.leaseMs,
+      request.onlyTenants ?? null,
+      request.skipTenants,
+      settings.claimWindow,
+      Object.keys(request.inFlight ?? {}),
+      Object.values(request.inFlight ?? {}),
+      ...outcomeParams(outcomes),
+    ];
+    const { rows } = await database.query<OutboxRow & { recorded: string | null }>(sql.recordAndClaim, params);
+    const recorded: string[] = [];
+    const claimed: OutboxRow[] = [];
+    for (const row of rows) {
+      if (row.recorded === null) claimed.push(row);
+      else recorded.push(row.recorded);
+    }
+    return { recorded, claimed };
+  };
+
+  /** The outcomes first, in the same statement and commit, then the claim (which sees them). */
+  const recordAndClaim = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
+    run('claim', async () => {
+      if (claimsInDoubt) {
+        await database.query(sql.releaseOrphans, [owner, [...held]]);
+        claimsInDoubt = false;
+      }
+      // The outbox is done with these events either way: what this write leaves claimed (it
+      // failed) is freed by the next claim.
+      for (const outcome of outcomes) held.delete(outcome.eventId);
+      let result: { recorded: string[]; claimed: OutboxRow[] };
+      try {
+        result = await claimRows(request, outcomes);
+        // Only a claim open to every tenant, by a store sending nothing, can tell that it has
+        // nothing to do: one that still sends claims again as its answers come in.
+        const busy = held.size > 0 || result.claimed.length > 0;
+        if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
+          // A row committed between that claim and the idle mark notified no one: look again.
+          const again = await claimRows(request, []);
+          result.claimed = again.claimed;
+          await idle.afterClaim(again.claimed.length > 0);
+        }
+      } catch (err) {
+        claimsInDoubt = true;
+        throw err;
+      }
+      cleanup();
+      for (const row of result.claimed) held.add(row.event_id);
+      return { recorded: result.recorded, claimed: result.claimed.map(toStoredEvent) };
+    });
 
   return {
     kind: 'shared',
@@ -123,42 +176,8 @@ export function postgresStore(
       await run('append', () => database.query(sql.enqueue, params));
     },
 
-    claim: (request: ClaimRequest) =>
-      run('claim', async () => {
-        if (claimsInDoubt) {
-          await database.query(sql.releaseOrphans, [owner, [...held]]);
-          claimsInDoubt = false;
-        }
-        let claimed: OutboxRow[];
-        try {
-          const params = [
-            owner,
-            request.limit,
-            request.maxInFlight,
-            request.leaseMs,
-            request.onlyTenants ?? null,
-            request.skipTenants,
-            settings.claimWindow,
-            Object.keys(request.inFlight ?? {}),
-            Object.values(request.inFlight ?? {}),
-          ];
-          claimed = await rows(sql.claim, params);
-          // Only a claim open to every tenant, by a store sending nothing, can tell that it has
-          // nothing to do: one that still sends claims again as its answers come in.
-          const busy = held.size > 0 || claimed.length > 0;
-          if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
-            // A row committed between that claim and the idle mark notified no one: look again.
-            claimed = await rows(sql.claim, params);
-            await idle.afterClaim(claimed.length > 0);
-          }
-        } catch (err) {
-          claimsInDoubt = true;
-          throw err;
-        }
-        cleanup();
-        for (const row of claimed) held.add(row.event_id);
-        return claimed.map(toStoredEvent);
-      }),
+    claim: async (request: ClaimRequest) => (await recordAndClaim([], request)).claimed,
+    recordAndClaim,
 
     extendLease: (eventIds: readonly string[], leaseMs: number) =>
       run('extendLease', async () => {

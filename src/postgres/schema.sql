@@ -1,4 +1,4 @@
--- loyalty-partner-sdk PostgreSQL schema, version 4, for schema "loyalty".
+-- loyalty-partner-sdk PostgreSQL schema, version 5, for schema "loyalty".
 -- Generated from src/postgres/schema/steps.ts; migrate(db, { schema }) runs the same statements
 -- under an advisory lock. Replace "loyalty" to use another schema. Run it in one transaction.
 
@@ -183,3 +183,42 @@ CREATE TABLE IF NOT EXISTS "loyalty".audit (
 );
 CREATE INDEX IF NOT EXISTS audit_at ON "loyalty".audit (at);
 INSERT INTO "loyalty".schema_version (version, description) VALUES (4, 'audit trail of operator actions') ON CONFLICT (version) DO NOTHING;
+
+-- step 5: outbox: outcomes ride with claims
+CREATE OR REPLACE FUNCTION "loyalty".outbox_record(
+  p_owner text, p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
+) RETURNS SETOF text LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $fn$
+BEGIN
+  RETURN QUERY
+  UPDATE "loyalty".outbox u SET
+    state = CASE o.kind WHEN 'delivered' THEN 'delivered' ELSE coalesce(o.patch->>'state', u.state) END,
+    attempts = coalesce((o.patch->>'attempts')::integer, u.attempts),
+    first_attempt_at = CASE WHEN o.patch ? 'firstAttemptAt' THEN (o.patch->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
+    last_error = CASE WHEN o.patch ? 'lastError' THEN nullif(o.patch->'lastError', 'null'::jsonb) ELSE u.last_error END,
+    due_at = CASE o.kind
+      WHEN 'retry' THEN clock_timestamp() + o.delay_ms * interval '1 millisecond'
+      WHEN 'release' THEN '-infinity'::timestamptz
+      ELSE u.due_at END,
+    delivered_at = CASE o.kind WHEN 'delivered' THEN clock_timestamp() ELSE u.delivered_at END,
+    claimed_by = NULL,
+    claim_expires_at = NULL
+  FROM unnest(p_ids, p_kinds, p_patches, p_delays) AS o(event_id, kind, patch, delay_ms)
+  WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = p_owner
+  RETURNING u.event_id;
+END
+$fn$;
+CREATE OR REPLACE FUNCTION "loyalty".outbox_record_claim(
+  p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
+  p_window integer, p_busy text[], p_busy_n integer[],
+  p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
+) RETURNS TABLE (recorded text, claimed "loyalty".outbox) LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF cardinality(p_ids) > 0 THEN
+    RETURN QUERY SELECT r.id, NULL::"loyalty".outbox FROM "loyalty".outbox_record(p_owner, p_ids, p_kinds, p_patches, p_delays) AS r(id);
+  END IF;
+  RETURN QUERY SELECT NULL::text, c FROM "loyalty".outbox_claim(
+    p_owner, p_limit, p_max_in_flight, p_lease_ms, p_only, p_skip, p_window, p_busy, p_busy_n) AS c;
+END
+$fn$;
+INSERT INTO "loyalty".schema_version (version, description) VALUES (5, 'outbox: outcomes ride with claims') ON CONFLICT (version) DO NOTHING;

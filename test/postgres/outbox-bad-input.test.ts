@@ -256,7 +256,7 @@ describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
       if (terminated < 20) {
         const { rowCount } = await pool.query(
           `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-           WHERE query LIKE '%outbox_claim%' AND state = 'active' AND pid <> pg_backend_pid()`,
+           WHERE query LIKE '%outbox_record_claim%' AND state = 'active' AND pid <> pg_backend_pid()`,
         );
         terminated += rowCount ?? 0;
       }

@@ -6,7 +6,7 @@
  * `UPDATE_SCHEMA_SQL=1 npx vitest run test/postgres/schema-file.test.ts` (the test fails while
  * `src/postgres/schema.sql` differs from these steps). What a step holds: `schema-step.ts`.
  */
-import { OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
+import { OUTBOX_OUTCOMES_STEP, OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
 import type { SchemaStep } from './schema-step.js';
 
 export const SCHEMA_STEPS: readonly SchemaStep[] = [
@@ -86,4 +86,5 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
       `CREATE INDEX IF NOT EXISTS audit_at ON ${s}.audit (at)`,
     ],
   },
+  OUTBOX_OUTCOMES_STEP,
 ];
