@@ -92,7 +92,10 @@ export function postgresStore(
       Object.values(request.inFlight ?? {}),
       ...outcomeParams(outcomes),
     ];
-    const { rows } = await database.query<OutboxRow & { recorded: string | null }>(sql.recordAndClaim, params);
+    const { rows } = await database.query<OutboxRow & { recorded: string | null }>(
+      sql.recordAndClaim,
+      params,
+    );
     const recorded: string[] = [];
     const claimed: OutboxRow[] = [];
     for (const row of rows) {
