@@ -40,8 +40,6 @@ RETURNING ${columns}`,
   RETURNING 1
 )
 SELECT event_id FROM ${t} WHERE event_id = ANY($2::text[]) AND claimed_by = $1 AND state = 'pending'`,
-    /** $1 event id, $2 owner, $3 attempt: locks the row while this claim holds it. */
-    lockMine: `SELECT 1 AS held FROM ${t} WHERE ${mine} FOR UPDATE`,
     /** $1 event id, $2 owner, $3 attempt. */
     markHandled: `UPDATE ${t} SET state = 'handled', settled_at = now(), claimed_by = NULL, lease_until = NULL,
   last_error = NULL

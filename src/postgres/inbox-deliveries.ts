@@ -131,8 +131,9 @@ export function postgresDeliveries(
     let workFailed = false;
     try {
       return await database.transaction(async (tx, raw) => {
-        // The row lock is the claim from here to COMMIT: no claim takes a locked row.
-        const { rowCount } = await tx.query(sql.lockMine, mine(claim));
+        // Marked first: the mark's row lock is the claim from here to COMMIT (no claim takes a
+        // locked row), and a handler that throws rolls the mark back with its own writes.
+        const { rowCount } = await tx.query(sql.markHandled, mine(claim));
         if (rowCount !== 1) return false;
         const guard = guardTx(raw);
         try {
@@ -143,7 +144,7 @@ export function postgresDeliveries(
         } finally {
           guard.end();
         }
-        return (await tx.query(sql.markHandled, mine(claim))).rowCount === 1;
+        return true;
       });
     } catch (err) {
       if (workFailed) throw err;
