@@ -55,6 +55,10 @@ WHERE ${mine} RETURNING 1 AS marked`,
   last_error = $4
 WHERE ${mine} RETURNING 1 AS marked`,
     stats: `SELECT state, count(*)::int AS n FROM ${t} GROUP BY state`,
+    /** Per tenant and state, without the handled rows kept for the retention (by_state can skip them). */
+    statsByTenant: `SELECT tenant_id, state, count(*)::int AS n,
+  (extract(epoch FROM min(received_at)) * 1000)::float8 AS oldest_ms
+FROM ${t} WHERE state IN ('pending', 'dead', 'parked') GROUP BY tenant_id, state`,
     /** $1 state, $2 tenant or null, $3 limit. */
     list: `SELECT event_id, event_type, tenant_id, state, attempts, last_error,
   (extract(epoch FROM received_at) * 1000)::float8 AS received_ms,

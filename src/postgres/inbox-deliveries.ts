@@ -4,6 +4,7 @@ import type {
   DeliveryRecord,
   DeliveryState,
 } from '../webhooks/inbox.js';
+import { foldTenantStats, type TenantStateCount } from '../webhooks/tenant-stats.js';
 import type { Database } from './database.js';
 import type { deliveriesSql } from './inbox-deliveries-sql.js';
 import { guardTx } from './inbox-tx-guard.js';
@@ -102,6 +103,22 @@ export function postgresDeliveries(
       const { rows } = await run<{ state: DeliveryState; n: number }>('stats', sql.stats, []);
       for (const row of rows) counts[row.state] = Number(row.n);
       return counts;
+    },
+    async statsByTenant() {
+      const { rows } = await run<{
+        tenant_id: string;
+        state: TenantStateCount['state'];
+        n: number;
+        oldest_ms: number;
+      }>('statsByTenant', sql.statsByTenant, []);
+      return foldTenantStats(
+        rows.map((row) => ({
+          tenantId: row.tenant_id,
+          state: row.state,
+          n: Number(row.n),
+          oldest: Number(row.oldest_ms),
+        })),
+      );
     },
     async list({ state, tenantId, limit = 100 }) {
       const { rows } = await run<ListRow>('list', sql.list, [state, tenantId ?? null, limit]);

@@ -1,4 +1,5 @@
 import type { DeferredInboxStore, DeliveryRecord, DeliveryState } from '../webhooks/inbox.js';
+import { foldTenantStats, type TenantStateCount } from '../webhooks/tenant-stats.js';
 import type { RedisCommand } from './client.js';
 import { toRedisError } from './errors.js';
 import { SCRIPTS } from './inbox-scripts.js';
@@ -83,6 +84,20 @@ export function redisDeliveries(
         }
       }
       return counts;
+    },
+    async statsByTenant() {
+      const flat = (await run('statsByTenant', SCRIPTS.statsByTenant, [])) as string[];
+      const counts: TenantStateCount[] = [];
+      for (let i = 0; i < flat.length; i += 4) {
+        const [tenantId, state, n, oldest] = flat.slice(i, i + 4) as string[];
+        counts.push({
+          tenantId: tenantId!,
+          state: state as TenantStateCount['state'],
+          n: Number(n),
+          oldest: Number(oldest),
+        });
+      }
+      return foldTenantStats(counts);
     },
     async list({ state, tenantId, limit = 100 }) {
       const flat = (await run('list', SCRIPTS.list, [state, tenantId ?? '', limit])) as string[];

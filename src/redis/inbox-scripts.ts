@@ -5,8 +5,8 @@
  * Keys, under `P = <prefix>dlv:` (ARGV[1] of every script): `P<eventId>` a hash per delivery;
  * `Pdue` pending deliveries scored by when they may next be claimed (due time, or the end of the
  * lease of a claimed one); `Ps:<state>` each state's deliveries scored by reception (list,
- * stats); `Psettled` handled deliveries scored by when, for retention. The keys are built inside
- * the scripts, so the store needs one Redis server (not a Cluster).
+ * stats, statsByTenant); `Psettled` handled deliveries scored by when, for retention. The keys
+ * are built inside the scripts, so the store needs one Redis server (not a Cluster).
  */
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -118,6 +118,36 @@ for _, id in ipairs(ids) do
   redis.call('ZREM', P .. 's:handled', id)
 end
 return #ids`,
+  /**
+   * ARGV: P. Flat [tenant, state, count, oldest receivedAt]... for pending, dead and parked
+   * deliveries (handled ones, kept for the retention, are not read). Each state set is read in
+   * reception order, so a tenant's first delivery seen is its oldest.
+   */
+  statsByTenant: `local P = ARGV[1]
+local out = {}
+for _, state in ipairs({'pending', 'dead', 'parked'}) do
+  local counts, oldest, tenants, start = {}, {}, {}, 0
+  while true do
+    local page = redis.call('ZRANGE', P .. 's:' .. state, start, start + 199, 'WITHSCORES')
+    if #page == 0 then break end
+    start = start + 200
+    for i = 1, #page, 2 do
+      local tenant = redis.call('HGET', P .. page[i], 'tenant_id') or ''
+      if not counts[tenant] then
+        counts[tenant], oldest[tenant] = 0, page[i + 1]
+        table.insert(tenants, tenant)
+      end
+      counts[tenant] = counts[tenant] + 1
+    end
+  end
+  for _, tenant in ipairs(tenants) do
+    table.insert(out, tenant)
+    table.insert(out, state)
+    table.insert(out, tostring(counts[tenant]))
+    table.insert(out, oldest[tenant])
+  end
+end
+return out`,
   /** ARGV: P, state, tenant ('' for any), limit. Flat rows of LIST_FIELDS, id first. */
   list: `local P, state, tenant, limit = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local out, found, start = {}, 0, 0

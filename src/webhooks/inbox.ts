@@ -274,6 +274,28 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
   runHandled?(claim: ClaimedDelivery, work: (tx: Tx) => Promise<void>): Promise<boolean>;
   /** How many deliveries are in each state (handled ones within the retention). */
   stats(): Promise<Record<DeliveryState, number>>;
+  /**
+   * Per tenant holding `pending`, `dead` or `parked` deliveries, by tenant id: how many are in
+   * each of those states, and when its oldest pending one was received (epoch ms, `null` when it
+   * has none). Handled deliveries are not counted per tenant (their total is in `stats()`), so
+   * the ones kept for the retention are never read. The operators' dashboard and `loyalty-partner
+   * inbox stats` show it. Optional: without it they show the totals only.
+   *
+   * @example
+   * ```ts
+   * import { memoryInbox } from 'loyalty-partner-sdk/webhooks';
+   * const inbox = memoryInbox();
+   * for (const { tenantId, states, oldestPendingAt } of (await inbox.statsByTenant?.()) ?? [])
+   *   console.log(tenantId, states.dead ?? 0, oldestPendingAt); // 'merchant-1' 2 1763630000000
+   * ```
+   */
+  statsByTenant?(): Promise<
+    readonly {
+      readonly tenantId: string;
+      readonly states: Readonly<Partial<Record<'pending' | 'dead' | 'parked', number>>>;
+      readonly oldestPendingAt: number | null;
+    }[]
+  >;
   /** Deliveries in one state, oldest received first, without their bodies. */
   list(query: DeliveryQuery): Promise<DeliveryRecord[]>;
   /**

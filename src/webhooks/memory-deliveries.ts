@@ -7,6 +7,7 @@ import type {
   DeliveryState,
   StoredDelivery,
 } from './inbox.js';
+import { foldTenantStats, type TenantStateCount } from './tenant-stats.js';
 
 /** One stored delivery and where it stands. */
 interface Entry {
@@ -121,6 +122,13 @@ export function memoryDeliveries(settings: {
       const counts: Record<DeliveryState, number> = { pending: 0, handled: 0, dead: 0, parked: 0 };
       for (const entry of entries.values()) counts[entry.state] += 1;
       return counts;
+    },
+    async statsByTenant() {
+      const counts: TenantStateCount[] = [];
+      for (const { delivery, state } of entries.values())
+        if (state !== 'handled')
+          counts.push({ tenantId: delivery.tenantId, state, n: 1, oldest: delivery.receivedAt });
+      return foldTenantStats(counts);
     },
     async list({ state, tenantId, limit = 100 }: DeliveryQuery) {
       const found: DeliveryRecord[] = [];

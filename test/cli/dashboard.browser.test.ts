@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { PassThrough, Readable } from 'node:stream';
-import { migrate } from 'loyalty-partner-sdk/postgres';
+import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import { createEmulator } from 'loyalty-partner-sdk/testing';
 import pg from 'pg';
 import { type Browser, chromium } from 'playwright-core';
@@ -13,6 +14,29 @@ import { deadSales } from './ops-fixtures.js';
 const CHROMIUM = '/usr/bin/chromium';
 const ARTEFACTS = 'test-results';
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+
+/**
+ * A receiver's deferred inbox in the same schema: cafe-dash has one delivery pending for five
+ * minutes; cafe-olaya one dead (its handler kept failing) and one parked.
+ */
+async function inboxOfTwoTenants(pool: pg.Pool, schema: string) {
+  const inbox = postgresInbox(pool, { schema });
+  const delivery = (tenantId: string, receivedAt = Date.now()) => ({
+    eventId: randomUUID(),
+    eventType: 'LoyaltyRuleChanged',
+    tenantId,
+    rawBody: '{}',
+    correlationId: randomUUID(),
+    signatureTimestamp: Math.floor(receivedAt / 1000),
+    secretIndex: 0,
+    receivedAt,
+  });
+  await inbox.store(delivery('cafe-olaya'), 'pending');
+  const [claim] = await inbox.claimDue('a-receiver', 10);
+  await inbox.markFailed(claim!, { error: 'Error: the rules table is locked' });
+  await inbox.store(delivery('cafe-olaya'), 'parked', 'schemaVersion 2 is not supported');
+  await inbox.store(delivery('cafe-dash', Date.now() - 300_000), 'pending');
+}
 
 /** `loyalty-partner dashboard ...` in this process, on a free port, until the test stops it. */
 async function dashboard(args: string[]) {
@@ -53,6 +77,7 @@ describeWithPostgres('loyalty-partner dashboard, in a real headless Chromium', (
     await migrate(pool, { schema });
     const { url } = await emulator.listen();
     world = await deadSales(emulator, url, pool, schema, 3, 'cafe-dash', HOSTILE);
+    await inboxOfTwoTenants(pool, schema);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -71,7 +96,7 @@ describeWithPostgres('loyalty-partner dashboard, in a real headless Chromium', (
     await pool.end();
   });
 
-  it('shows the dead events by eventId with their errors, a hostile payload as text, and refuses actions read-only', async () => {
+  it('shows the dead events by eventId with their errors, the inbox per tenant and state, a hostile payload as text, and refuses actions read-only', async () => {
     const server = await dashboard(flags);
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -87,6 +112,13 @@ describeWithPostgres('loyalty-partner dashboard, in a real headless Chromium', (
       expect(await dead.locator('img, script').count()).toBe(0);
       expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await page.locator('#outbox-tenants').textContent()).toMatch(/cafe-dash\s*0\s*0\s*3\s*0/);
+      const inboxRow = (tenant: string) =>
+        page.locator('#inbox-tenants tr', { hasText: tenant }).locator('td').allTextContents();
+      // Tenant, pending, dead, parked, handled (all tenants only), oldest pending.
+      expect(await inboxRow('cafe-dash')).toEqual(['cafe-dash', '1', '0', '0', '', '5m']);
+      expect(await inboxRow('cafe-olaya')).toEqual(['cafe-olaya', '0', '1', '1', '', '']);
+      expect(await inboxRow('all tenants')).toEqual(['all tenants', '1', '1', '1', '0', '5m']);
+      expect(await page.locator('#inbox-attention').textContent()).toContain('the rules table is locked');
       expect(await dead.getByRole('button').count()).toBe(0);
       await mkdir(ARTEFACTS, { recursive: true });
       await page.screenshot({ path: `${ARTEFACTS}/dashboard-read-only.png`, fullPage: true });

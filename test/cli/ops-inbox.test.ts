@@ -61,7 +61,15 @@ function replaysADeadDelivery(
       ),
     );
     const stats = JSON.parse((await cli(['inbox', 'stats', '--json', ...flags()])).stdout);
-    expect(stats).toMatchObject({ dead: 1, pending: 0 });
+    expect(stats).toMatchObject({
+      dead: 1,
+      pending: 0,
+      tenants: [{ tenantId: 'merchant-1', states: { dead: 1 }, oldestPendingAt: null }],
+    });
+    const perTenant = await cli(['inbox', 'stats', ...flags()]);
+    expect(perTenant.stdout).toMatch(
+      /TENANT\s+PENDING\s+DEAD\s+PARKED\s+HANDLED\s+OLDEST PENDING\nmerchant-1\s+0\s+1\s+0\n\(all\)\s+0\s+1\s+0\s+0\n/,
+    );
 
     broken = false;
     const replay = await cli(['inbox', 'replay', event.eventId, '--actor', 'ops-bot', ...flags()]);

@@ -121,6 +121,31 @@ export function deferredConformance(
     expect((await store.stats()).parked).toBe(before.parked);
   });
 
+  it('counts pending, dead and parked deliveries per tenant with its oldest pending one, not the handled ones', async () => {
+    const store = make({ leaseMs: 60_000 });
+    const [waiting, failing] = [`tenant-a-${randomUUID()}`, `tenant-b-${randomUUID()}`];
+    const oldest = Date.now() - 5000;
+    const pending = [
+      delivery({ tenantId: waiting, receivedAt: oldest + 1000 }),
+      delivery({ tenantId: waiting, receivedAt: oldest }),
+    ];
+    const [toDead, toHandle] = [delivery({ tenantId: failing }), delivery({ tenantId: failing })];
+    for (const d of [...pending, toDead, toHandle]) await store.store(d, 'pending');
+    await store.store(delivery({ tenantId: failing }), 'parked', 'unknown type');
+    const [dead, handled] = await claimAll(store, [toDead.eventId, toHandle.eventId]);
+    expect(await store.markFailed(dead!, { error: 'boom' })).toBe(true);
+    expect(await store.markHandled(handled!)).toBe(true);
+
+    expect(store.statsByTenant).toBeTypeOf('function');
+    const tenants = await store.statsByTenant!();
+    expect(tenants.filter((t) => t.tenantId === waiting || t.tenantId === failing)).toEqual([
+      { tenantId: waiting, states: { pending: 2 }, oldestPendingAt: oldest },
+      { tenantId: failing, states: { dead: 1, parked: 1 }, oldestPendingAt: null },
+    ]);
+    const ids = tenants.map((t) => t.tenantId);
+    expect(ids).toEqual([...ids].sort());
+  });
+
   it('parks a claimed delivery, and lists one tenant only, oldest first, up to the limit', async () => {
     const store = make({ leaseMs: 60_000 });
     const own = `tenant-${randomUUID()}`;

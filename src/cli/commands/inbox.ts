@@ -13,7 +13,7 @@ const HELP = `Usage: loyalty-partner inbox <stats|list|replay|discard> [eventId.
 Looks into a deferred receiver's inbox (postgresInbox or redisInbox) and acts on its deliveries,
 while the receivers keep running: a replayed delivery is handled by whichever one claims it next.
 
-  stats                    deliveries per state
+  stats                    deliveries per tenant and state (handled ones: all tenants only)
   list                     deliveries of one state (--state, default dead), oldest first
   replay <eventId>...      dead, parked or handled deliveries back to pending: handled again
   discard <eventId>...     pending, dead or parked deliveries marked handled without running
@@ -39,6 +39,9 @@ table; Redis: the list <prefix>audit). Bodies are never printed.
 
 Exit codes: 0 done; 1 a delivery was refused (unknown, wrong state) or a confirmation answered
 no; 2 usage error, or the schema is not migrated; 3 the store cannot be reached.`;
+
+/** The states `statsByTenant` counts; handled deliveries are counted for all tenants only. */
+const PER_TENANT = ['pending', 'dead', 'parked'] as const;
 
 const stateFlag = (value: string | undefined, fallback?: DeliveryState): DeliveryState | undefined => {
   if (value === undefined) return fallback;
@@ -94,15 +97,26 @@ export const inboxCommand: Command = {
             .filter((record) => values.type === undefined || record.eventType === values.type)
             .slice(0, max);
         if (sub === 'stats') {
-          const stats = await store.stats();
-          if (json) io.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
-          else
+          const totals = await store.stats();
+          const tenants = (await store.statsByTenant?.()) ?? [];
+          if (json) io.stdout.write(`${JSON.stringify({ ...totals, tenants }, null, 2)}\n`);
+          else {
+            const rows = tenants.map((t) => [
+              t.tenantId,
+              ...PER_TENANT.map((state) => String(t.states[state] ?? 0)),
+              '',
+              ageOf(t.oldestPendingAt),
+            ]);
+            rows.push([
+              '(all)',
+              ...PER_TENANT.map((state) => String(totals[state])),
+              String(totals.handled),
+              '',
+            ]);
             io.stdout.write(
-              `${formatTable(
-                DELIVERY_STATES.map((s) => s.toUpperCase()),
-                [DELIVERY_STATES.map((s) => String(stats[s]))],
-              )}\n`,
+              `${formatTable(['TENANT', ...PER_TENANT.map((s) => s.toUpperCase()), 'HANDLED', 'OLDEST PENDING'], rows)}\n`,
             );
+          }
           return EXIT.ok;
         }
         if (sub === 'list') {

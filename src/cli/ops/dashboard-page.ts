@@ -1,6 +1,6 @@
 /**
- * The operators' dashboard (`loyalty-partner dashboard`): the outbox per tenant and state, the
- * inbox per state, the oldest pending age, the dead, parked and expired events with their last
+ * The operators' dashboard (`loyalty-partner dashboard`): the outbox and the inbox per tenant
+ * and state, the oldest pending age, the dead, parked and expired events with their last
  * error, and the audit trail. One page and a small script that polls `api/overview` every few
  * seconds and builds the DOM with `textContent` only: an event's data (a customer's name holding
  * `<script>`, an error echoing it) is always text, never markup. The server's
@@ -35,8 +35,8 @@ export function dashboardHtml(nonce: string): string {
 <table id="outbox-attention"></table>
 </section>
 <section id="inbox" hidden>
-<h2>Inbox: deliveries per state</h2>
-<table id="inbox-totals"></table>
+<h2>Inbox: deliveries per tenant and state</h2>
+<table id="inbox-tenants"></table>
 <h2>Inbox: deliveries needing a person</h2>
 <table id="inbox-attention"></table>
 </section>
@@ -139,8 +139,11 @@ function render(o) {
   }
   $('inbox').hidden = !o.inbox;
   if (o.inbox) {
-    const inboxStates = ['pending', 'handled', 'dead', 'parked'];
-    fill($('inbox-totals'), [...inboxStates, 'Oldest pending'], [[...inboxStates.map((s) => o.inbox.totals[s]), age(o.inbox.oldestPendingAt, o.now)]]);
+    // Handled deliveries are counted for all tenants only.
+    const inboxStates = ['pending', 'dead', 'parked'];
+    const rows = o.inbox.tenants.map((t) => [t.tenantId, ...inboxStates.map((s) => t.states[s] || 0), '', age(t.oldestPendingAt, o.now)]);
+    rows.push(['all tenants', ...inboxStates.map((s) => o.inbox.totals[s]), o.inbox.totals.handled, age(o.inbox.oldestPendingAt, o.now)]);
+    fill($('inbox-tenants'), ['Tenant', ...inboxStates, 'handled', 'Oldest pending'], rows);
     attention('inbox', $('inbox-attention'), o.inbox.attention, o.now);
   }
   fill($('audit'), ['When', 'Who', 'Action', 'Event id', 'Detail'], o.audit.map((a) => [

@@ -38,6 +38,12 @@ export interface Overview {
     readonly attention: readonly AttentionRow[];
   };
   readonly inbox?: {
+    /** Handled deliveries are counted in `totals` only. */
+    readonly tenants: readonly {
+      tenantId: string;
+      states: Partial<Record<'pending' | 'dead' | 'parked', number>>;
+      oldestPendingAt: number | null;
+    }[];
     readonly totals: Readonly<Record<DeliveryState, number>>;
     readonly oldestPendingAt: number | null;
     readonly attention: readonly AttentionRow[];
@@ -88,7 +94,12 @@ export async function readOverview(backends: OpsBackends, allowActions: boolean)
           lastError: record.lastError ?? '',
         });
     const [oldest] = await store.list({ state: 'pending', limit: 1 });
-    inbox = { totals: await store.stats(), oldestPendingAt: oldest?.receivedAt.getTime() ?? null, attention };
+    inbox = {
+      tenants: [...((await store.statsByTenant?.()) ?? [])],
+      totals: await store.stats(),
+      oldestPendingAt: oldest?.receivedAt.getTime() ?? null,
+      attention,
+    };
     // One Postgres database holds one trail: do not list it twice.
     if (backends.inbox.audit !== backends.outbox?.audit)
       for (const entry of await backends.inbox.audit.recent(AUDITED))
