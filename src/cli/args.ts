@@ -42,3 +42,34 @@ export function integerFlag(name: string, value: string | undefined, unit = 'sec
     throw new UsageError(`--${name} must be a whole number of ${unit}, not ${JSON.stringify(value)}`);
   return Number(value);
 }
+
+/** Parses a flag that takes one of a few words (`--state dead`), or says which it takes. */
+export function choiceFlag<T extends string>(
+  name: string,
+  value: string | undefined,
+  choices: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')}, not ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+/**
+ * The subcommand of an operator's command (`outbox list`) and the event ids after it; `stats`
+ * and `list` take none.
+ */
+export function subcommandOf<T extends string>(
+  command: string,
+  positionals: readonly string[],
+  subcommands: readonly T[],
+): { readonly sub: T; readonly ids: readonly string[] } {
+  const [sub, ...ids] = positionals;
+  if (!(subcommands as readonly string[]).includes(sub ?? '')) {
+    const names = `${subcommands.slice(0, -1).join(', ')} or ${subcommands.at(-1)}`;
+    throw new UsageError(`${command}: expected ${names} (see loyalty-partner ${command} --help)`);
+  }
+  if ((sub === 'stats' || sub === 'list') && ids.length > 0)
+    throw new UsageError(`${command} ${sub} takes no event id`);
+  return { sub: sub as T, ids };
+}

@@ -1,5 +1,5 @@
 import { DELIVERY_STATES, type DeliveryRecord, type DeliveryState } from '../../webhooks/inbox.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { choiceFlag, integerFlag, parseCommandArgs, subcommandOf } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { actOnMany } from '../ops/act-many.js';
@@ -43,15 +43,6 @@ no; 2 usage error, or the schema is not migrated; 3 the store cannot be reached.
 /** The states `statsByTenant` counts; handled deliveries are counted for all tenants only. */
 const PER_TENANT = ['pending', 'dead', 'parked'] as const;
 
-const stateFlag = (value: string | undefined, fallback?: DeliveryState): DeliveryState | undefined => {
-  if (value === undefined) return fallback;
-  if (!(DELIVERY_STATES as readonly string[]).includes(value))
-    throw new UsageError(
-      `--state must be one of ${DELIVERY_STATES.join(', ')}, not ${JSON.stringify(value)}`,
-    );
-  return value as DeliveryState;
-};
-
 /** `loyalty-partner inbox`: an operator's view of a deferred inbox, and its actions. */
 export const inboxCommand: Command = {
   name: 'inbox',
@@ -76,13 +67,7 @@ export const inboxCommand: Command = {
       io.stdout.write(`${HELP}\n`);
       return EXIT.ok;
     }
-    const [sub, ...ids] = positionals;
-    if (sub !== 'stats' && sub !== 'list' && sub !== 'replay' && sub !== 'discard')
-      throw new UsageError(
-        'inbox: expected stats, list, replay or discard (see loyalty-partner inbox --help)',
-      );
-    if ((sub === 'stats' || sub === 'list') && ids.length > 0)
-      throw new UsageError(`inbox ${sub} takes no event id`);
+    const { sub, ids } = subcommandOf('inbox', positionals, ['stats', 'list', 'replay', 'discard'] as const);
     if (values.postgres !== undefined && values.redis !== undefined)
       throw new UsageError('inbox: pass --postgres or --redis, not both');
     const limit = integerFlag('limit', values.limit, 'deliveries') ?? 100;
@@ -120,7 +105,7 @@ export const inboxCommand: Command = {
           return EXIT.ok;
         }
         if (sub === 'list') {
-          const records = await select(stateFlag(values.state, 'dead')!, limit);
+          const records = await select(choiceFlag('state', values.state, DELIVERY_STATES) ?? 'dead', limit);
           if (json) io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
           else
             io.stdout.write(
@@ -140,7 +125,7 @@ export const inboxCommand: Command = {
             );
           return EXIT.ok;
         }
-        const state = stateFlag(values.state);
+        const state = choiceFlag('state', values.state, DELIVERY_STATES);
         if (values.all && state === undefined)
           throw new UsageError(`inbox ${sub} --all needs --state (${DELIVERY_STATES.join(', ')})`);
         return await actOnMany(io, backends, {

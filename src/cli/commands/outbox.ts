@@ -1,5 +1,5 @@
 import type { EventState, StoredEvent } from '../../outbox/store.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { choiceFlag, integerFlag, parseCommandArgs, subcommandOf } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { actOnMany } from '../ops/act-many.js';
@@ -44,13 +44,6 @@ Payloads are never printed.
 Exit codes: 0 done; 1 an event was refused (unknown, wrong state) or a confirmation answered no;
 2 usage error, or the schema is not migrated; 3 the database cannot be reached.`;
 
-const stateFlag = (value: string | undefined, fallback: EventState | undefined): EventState | undefined => {
-  if (value === undefined) return fallback;
-  if (!(STATES as readonly string[]).includes(value))
-    throw new UsageError(`--state must be one of ${STATES.join(', ')}, not ${JSON.stringify(value)}`);
-  return value as EventState;
-};
-
 const asJson = (event: StoredEvent) => ({
   eventId: event.eventId,
   tenantId: event.tenantId,
@@ -85,13 +78,12 @@ export const outboxCommand: Command = {
       io.stdout.write(`${HELP}\n`);
       return EXIT.ok;
     }
-    const [sub, ...ids] = positionals;
-    if (sub !== 'stats' && sub !== 'list' && sub !== 'redeliver' && sub !== 'discard')
-      throw new UsageError(
-        'outbox: expected stats, list, redeliver or discard (see loyalty-partner outbox --help)',
-      );
-    if ((sub === 'stats' || sub === 'list') && ids.length > 0)
-      throw new UsageError(`outbox ${sub} takes no event id`);
+    const { sub, ids } = subcommandOf('outbox', positionals, [
+      'stats',
+      'list',
+      'redeliver',
+      'discard',
+    ] as const);
     const limit = integerFlag('limit', values.limit, 'events') ?? 100;
     const json = Boolean(values.json);
     const url = values.file === undefined ? (values.postgres ?? io.env.DATABASE_URL) : undefined;
@@ -121,7 +113,7 @@ export const outboxCommand: Command = {
           return EXIT.ok;
         }
         if (sub === 'list') {
-          const events = await select(stateFlag(values.state, 'dead')!, limit);
+          const events = await select(choiceFlag('state', values.state, STATES) ?? 'dead', limit);
           if (json) io.stdout.write(`${JSON.stringify(events.map(asJson), null, 2)}\n`);
           else
             io.stdout.write(
@@ -141,7 +133,7 @@ export const outboxCommand: Command = {
             );
           return EXIT.ok;
         }
-        const state = stateFlag(values.state, undefined);
+        const state = choiceFlag('state', values.state, STATES);
         if (values.all && state === undefined)
           throw new UsageError(
             `outbox ${sub} --all needs --state (${STATES.filter((s) => s !== 'pending').join(', ')})`,
