@@ -9,12 +9,8 @@
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { createNodeListener } from 'loyalty-partner-sdk/node';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import { signPayload } from 'loyalty-partner-sdk/signature';
@@ -22,6 +18,7 @@ import { createReceiver } from 'loyalty-partner-sdk/webhooks';
 import pg from 'pg';
 import { ruleChangedEnvelope, SECRET } from './fixtures.mjs';
 import { goal, median } from './harness.mjs';
+import { realServers } from './real-servers.mjs';
 
 const SETTINGS = {
   latencyDeliveries: Number(process.env.LATENCY_DELIVERIES ?? 400),
@@ -31,21 +28,6 @@ const SETTINGS = {
 };
 const SELF = fileURLToPath(import.meta.url);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function realServers() {
-  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-deferred-'));
-  const outfile = join(dir, 'real-servers.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('../test/support/real-servers.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile,
-    logLevel: 'error',
-  });
-  const module = await import(pathToFileURL(outfile).href);
-  return { startPostgres: module.startPostgres, cleanUp: () => rm(dir, { recursive: true, force: true }) };
-}
 
 const signed = () => {
   const body = JSON.stringify(ruleChangedEnvelope(globalThis.crypto.randomUUID()));

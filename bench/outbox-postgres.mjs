@@ -33,13 +33,11 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { createEnvelope, LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox } from 'loyalty-partner-sdk/outbox';
 import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
@@ -47,6 +45,7 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { SECRET } from './fixtures.mjs';
 import { goal, median } from './harness.mjs';
+import { realServers } from './real-servers.mjs';
 
 /** Settings of this comparison, declared once. */
 const SETTINGS = {
@@ -69,22 +68,6 @@ const SETTINGS = {
   claimWindow: process.env.CLAIM_WINDOW ? Number(process.env.CLAIM_WINDOW) : undefined,
 };
 const SELF = fileURLToPath(import.meta.url);
-
-/** `startPostgres` from the test harness, compiled on the fly (it is TypeScript). */
-async function realServers() {
-  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-pg-'));
-  const outfile = join(dir, 'real-servers.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('../test/support/real-servers.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile,
-    logLevel: 'error',
-  });
-  const module = await import(pathToFileURL(outfile).href);
-  return { startPostgres: module.startPostgres, cleanUp: () => rm(dir, { recursive: true, force: true }) };
-}
 
 const payload = (i, customer) => ({
   externalInvoiceId: `inv-${i}`,

@@ -7,11 +7,6 @@
  * does; both are tuned as test servers (no fsync), so Postgres commits cost no disk flush.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import { redisInbox } from 'loyalty-partner-sdk/redis';
@@ -20,6 +15,7 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { createClient } from 'redis';
 import { median } from './harness.mjs';
+import { realServers } from './real-servers.mjs';
 
 /** Settings of this comparison, declared once. */
 const SETTINGS = {
@@ -27,20 +23,6 @@ const SETTINGS = {
   deliveries: 3_000,
   warmup: 300,
 };
-
-/** test/support/real-servers.ts, compiled for this process (benches run without a TS loader). */
-async function realServers(dir) {
-  const outfile = join(dir, 'real-servers.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('../test/support/real-servers.ts', import.meta.url))],
-    outfile,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-  });
-  return import(pathToFileURL(outfile).href);
-}
 
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
@@ -67,8 +49,7 @@ const transactional = (inbox) => async (key) => {
 };
 
 export async function run() {
-  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-stores-'));
-  const { startPostgres, startRedis } = await realServers(dir);
+  const { startPostgres, startRedis, cleanUp } = await realServers();
   const [pgServer, redisServer] = await Promise.all([startPostgres(), startRedis()]);
   const pool = new pg.Pool({ connectionString: pgServer.url, max: 2 });
   const sql = postgres(pgServer.url, { max: 2, onnotice: () => undefined });
@@ -114,6 +95,6 @@ export async function run() {
     await Promise.allSettled([pool.end(), sql.end(), nodeRedis.quit()]);
     ioredis.disconnect();
     await Promise.allSettled([pgServer.stop(), redisServer.stop()]);
-    await rm(dir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
