@@ -1,3 +1,5 @@
+import { SAME_DATABASE_GUARD } from './same-database.js';
+
 /**
  * The statements of `postgresStore`, for one quoted schema name. Delivered rows are kept (state
  * `delivered`) until retention deletes them, and every read that shows events leaves them out.
@@ -39,15 +41,24 @@ export const outboxSql = (s: string, channel: string) => ({
    * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
    */
   enqueue: enqueueStatement(s, channel, ''),
-  /** `enqueue` prepared by name on a `pg` connection (one name per schema: one text per name). */
-  enqueueName: `loyalty_outbox_enqueue_${channel.slice('loyalty_outbox_'.length)}`,
+  /**
+   * `enqueue` with a caller's transaction: $12/$13 the store's database (`SAME_DATABASE_GUARD`),
+   * refused on another one. The variants below carry the same guard.
+   */
+  enqueueInTx: enqueueStatement(s, channel, SAME_DATABASE_GUARD),
+  /** `enqueueInTx` prepared by name on a `pg` connection (one name per schema: one text per name). */
+  enqueueInTxName: `loyalty_outbox_enqueue_tx_${channel.slice('loyalty_outbox_'.length)}`,
   /**
    * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
    * pipelines them: one round trip). It writes only if the probe ran in this transaction: when
    * the probe was refused (no transaction block), this statement runs on its own and must not
    * commit a row by itself.
    */
-  enqueueAfterProbe: enqueueStatement(s, channel, `AND current_setting('${PROBE_SETTING}', true) = 'on'`),
+  enqueueAfterProbe: enqueueStatement(
+    s,
+    channel,
+    `AND current_setting('${PROBE_SETTING}', true) = 'on' ${SAME_DATABASE_GUARD}`,
+  ),
   /** `enqueueAfterProbe` prepared by name on a `pg` client with queries still ahead of it. */
   enqueueAfterProbeName: `loyalty_outbox_enqueue_probed_${channel.slice('loyalty_outbox_'.length)}`,
   /**
@@ -62,7 +73,7 @@ export const outboxSql = (s: string, channel: string) => ({
    * when it wrote. An implicit transaction (no `BEGIN`) has no id yet when the guard is weighed:
    * the statement's own row comes after it.
    */
-  enqueueAfterWrite: `${enqueueStatement(s, channel, 'AND txid_current_if_assigned() IS NOT NULL')} RETURNING 1 AS written`,
+  enqueueAfterWrite: `${enqueueStatement(s, channel, `AND txid_current_if_assigned() IS NOT NULL ${SAME_DATABASE_GUARD}`)} RETURNING 1 AS written`,
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /**

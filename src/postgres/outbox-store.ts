@@ -173,7 +173,7 @@ export function postgresStore(
         locks.exclusive,
       ];
       if (tx !== undefined) {
-        await enqueueWithTx(sql, tx, params, settings.schema, ownDatabase);
+        await enqueueWithTx(sql, tx, [...params, ...ownDatabase.params()], settings.schema);
         return;
       }
       await run('append', () => database.query(sql.enqueue, params));

@@ -2,9 +2,7 @@ import { settledStatus } from './client-turn.js';
 import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
 import type { OutboxSql } from './outbox-sql.js';
-import { otherDatabaseError, type sameDatabase } from './same-database.js';
-
-type SameDatabase = ReturnType<typeof sameDatabase>;
+import { otherDatabaseError } from './same-database.js';
 
 /**
  * What `outbox.enqueue(type, payload, { tx })` accepts with `postgresStore`: the `pg` Client or
@@ -71,10 +69,13 @@ const aborted = (cause?: unknown) =>
  * not awaited), are probed with a savepoint, which PostgreSQL refuses outside a transaction
  * block, sent together with the INSERT; a `query(text, values)` adapter writes at once where the
  * transaction has already written, and is probed first otherwise. Nothing is written when the
- * check fails. A serialization failure of the caller's transaction (40001) is a
- * `QUERY_FAILED` whose `cause` is the driver's error: the caller retries its transaction.
+ * check fails. Every INSERT sent with `tx` also makes sure its session is on the store's
+ * database (`SAME_DATABASE_GUARD`; `params` ends with the store's database), once per
+ * connection, and fails, failing the transaction, where it is not. A serialization failure of
+ * the caller's transaction (40001) is a `QUERY_FAILED` whose `cause` is the driver's error: the
+ * caller retries its transaction.
  *
- * @throws {OutboxTransactionError} for a `tx` that is not a live transaction
+ * @throws {OutboxTransactionError} for a `tx` that is not a live transaction, or on another database
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
  */
 export async function enqueueWithTx(
@@ -82,7 +83,6 @@ export async function enqueueWithTx(
   tx: unknown,
   params: readonly unknown[],
   schema: string,
-  database: SameDatabase,
 ): Promise<void> {
   if (isPool(tx) || has(tx, 'begin')) {
     throw new OutboxTransactionError(
@@ -108,30 +108,17 @@ export async function enqueueWithTx(
     const status = pgClient ? settledStatus(tx) : undefined;
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
-    // A pg client not seen before is checked to be on the store's database, by a statement sent
-    // just ahead of the INSERT (same round trip, same order), never awaited alone: anything the
-    // caller sends after `enqueue` must stay behind the INSERT. A postgres.js transaction `sql`
-    // and an adapter name no connection that outlives their transaction, so a check would cost a
-    // statement at every sale: they are not checked.
-    const check = pgClient ? database.check(tx as object) : undefined;
     if (status === 'T') {
-      const checked = check && call(tx, runs, check.text, check.values);
-      checked?.catch(() => undefined);
       // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
       // statement: parsed and planned once per connection, not at every sale.
-      const inserted = call(tx, runs, { name: sql.enqueueName, text: sql.enqueue, values: [...params] });
-      inserted.catch(() => undefined);
-      if (checked) await checked;
-      await inserted;
+      await call(tx, runs, { name: sql.enqueueInTxName, text: sql.enqueueInTx, values: [...params] });
     } else if (runs === 'unsafe' || pgClient) {
       // postgres.js, and pg behind queries still ahead: the probe and the guarded INSERT are
       // sent together (pipelined where the driver pipelines), in order behind whatever the
       // caller sent before. Both are awaited so neither rejection is left unhandled; the probe's
       // refusal is the one that explains the other's.
-      // The database check, where needed, travels in the probe's own message.
-      const probe = check ? `${sql.probeTransaction}; ${check.inline}` : sql.probeTransaction;
       const [probed, inserted] = await Promise.allSettled([
-        call(tx, runs, probe),
+        call(tx, runs, sql.probeTransaction),
         runs === 'unsafe'
           ? // Prepared: otherwise postgres.js describes the statement first, a round trip of its own.
             call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true })
@@ -148,13 +135,11 @@ export async function enqueueWithTx(
       // transaction's first write, as in a sale, the guarded INSERT alone; otherwise (nothing
       // written yet, a duplicate eventId, an answer that says nothing) the savepoint probe, then
       // the INSERT.
-      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params])))
-        return database.passed(tx as object);
+      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params]))) return;
       await call(tx, runs, sql.probeSavepoint);
       await call(tx, runs, sql.probeRelease);
-      await call(tx, runs, sql.enqueue, [...params]);
+      await call(tx, runs, sql.enqueueInTx, [...params]);
     }
-    database.passed(tx as object);
   } catch (caught) {
     const err = otherDatabaseError(caught, schema);
     if (err instanceof OutboxTransactionError) throw err;

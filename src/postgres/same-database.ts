@@ -2,47 +2,54 @@ import type { SqlRunner } from './database.js';
 import { codeOf } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
 
-// The database and the cluster it lives in: two databases migrated alike differ here, even with
-// the same name on two servers. `pg_control_system()` is asked only where the role may call it.
-const IDENTITY = `current_database() || '/' || coalesce(CASE WHEN has_function_privilege('pg_control_system()', 'execute') THEN (SELECT system_identifier::text FROM pg_control_system()) END, '')`;
+// The cluster a database lives in: two databases migrated alike may have the same name on two
+// servers. NULL where the role may not call `pg_control_system()` (every role may by default).
+const SYSTEM_ID = `CASE WHEN has_function_privilege('pg_control_system()', 'execute') THEN (SELECT system_identifier::text FROM pg_control_system()) END`;
 
-// Sent in the caller's transaction just before the INSERT, in the same round trip: on another
-// database it fails (an unknown setting, 42704), which also makes the INSERT behind it fail, so
-// nothing is written there.
+// Reading a setting that does not exist fails (42704), and with it the statement and the
+// transaction: how the guard refuses, in the statement the driver already sends.
 const REFUSAL = 'loyalty_outbox.enqueue_on_another_database';
-const ASSERT = `SELECT CASE WHEN ${IDENTITY} = $1 THEN 1 ELSE current_setting('${REFUSAL}')::int END AS same`;
+// Set on a session once it is known to be on the store's database. A session never moves to
+// another database, so the check is made once per connection, whatever the driver, pool or
+// adapter in front of it; a transaction rolled back takes the mark with it (checked again).
+const CHECKED = 'loyalty_outbox.checked_database';
+
+/**
+ * Part of the WHERE of every INSERT sent with a caller's `tx`: $12 the store's database name,
+ * $13 its cluster's system identifier ('' when unknown). On a session already checked, one
+ * setting read; otherwise the comparison, then the mark; on another database, the refusal. The
+ * system identifiers are compared only where both sides can read theirs.
+ */
+export const SAME_DATABASE_GUARD = `AND CASE
+  WHEN $12::text IS NULL OR current_setting('${CHECKED}', true) = $13::text || '/' || $12::text THEN true
+  WHEN current_database() = $12::text AND ($13::text = '' OR coalesce(${SYSTEM_ID}, $13::text) = $13::text)
+    THEN set_config('${CHECKED}', $13::text || '/' || $12::text, false) IS NOT NULL
+  ELSE current_setting('${REFUSAL}') IS NULL END`;
 
 /**
  * Keeps `enqueue({ tx })` on the store's own database: an event enqueued with a transaction on
  * another one (migrated too: a test database, the wrong `DATABASE_URL`) would commit where no
- * drainer of this store ever looks. The store learns its database when the outbox starts; each
- * `pg` client the caller passes is checked at its first enqueue, then trusted.
+ * drainer of this store ever looks. The store learns its database when the outbox starts; the
+ * INSERT sent with `tx` compares it with the session's ({@link SAME_DATABASE_GUARD}), so no
+ * statement is added, whichever handle `tx` is.
  */
 export function sameDatabase() {
-  let own: string | undefined;
-  const checked = new WeakSet<object>();
+  let own: [name: string, systemId: string] | [null, null] = [null, null];
   return {
     /** Learns the store's own database (at `outbox.start()`); unknown, nothing is checked. */
     async learn(database: SqlRunner): Promise<void> {
-      const { rows } = await database.query<{ id: string }>(`SELECT ${IDENTITY} AS id`);
-      own = rows[0]?.id;
+      const { rows } = await database.query<{ name: string; system_id: string }>(
+        `SELECT current_database() AS name, coalesce(${SYSTEM_ID}, '') AS system_id`,
+      );
+      const [row] = rows;
+      if (row) own = [row.name, row.system_id];
     },
-    /**
-     * The statement to send before the INSERT on `tx` (with a parameter, and `inline`: the same
-     * as text to append to a simple-protocol probe), or undefined when none is needed.
-     */
-    check(tx: object): { text: string; values: string[]; inline: string } | undefined {
-      if (own === undefined || checked.has(tx)) return undefined;
-      const literal = `'${own.replaceAll("'", "''")}'`;
-      return { text: ASSERT, values: [own], inline: ASSERT.replace('$1', literal) };
-    },
-    passed(tx: object): void {
-      checked.add(tx);
-    },
+    /** $12 and $13 of the guarded INSERT. */
+    params: (): readonly unknown[] => own,
   };
 }
 
-/** The check's own failure, as the caller should read it; any other error as it is. */
+/** The guard's refusal, as the caller should read it; any other error as it is. */
 export function otherDatabaseError(err: unknown, schema: string): unknown {
   const message = err instanceof Error ? err.message : '';
   if (codeOf(err) !== '42704' || !message.includes(REFUSAL)) return err;
