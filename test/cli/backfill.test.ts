@@ -162,4 +162,30 @@ describe('loyalty-partner backfill (the built bin, against an emulator in this p
       stderr: `error: ${unclosed}: line 2: a row longer than 1,000 characters (an unclosed quote?): pass --max-row-size to allow longer rows\n`,
     });
   });
+
+  it('reads JSON Lines with the same bounds: a line past --max-row-size or bytes that are not UTF-8 stop it there, exit 2', async () => {
+    const line = (id: string, name: string) => JSON.stringify({ externalBranchId: id, name, isActive: true });
+    const long = file('long.jsonl', `${line('b-jl-1', 'One')}\r\n${line('b-jl-2', 'x'.repeat(5000))}\n`);
+    const tooLong = await runBin(['backfill', 'branches', long, '--max-row-size', '1000'], { env });
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stdout).toContain(
+      `stopped reading ${long}: line 2: a line longer than 1,000 characters: pass --max-row-size to allow longer lines`,
+    );
+    const latin1 = join(dir, 'latin1.jsonl');
+    writeFileSync(
+      latin1,
+      Buffer.concat([
+        Buffer.from(`${line('b-jl-3', 'Three')}\n{"externalBranchId":"b-jl-4","name":"Caf`),
+        Buffer.from([0xe9]),
+        Buffer.from('","isActive":true}\n'),
+      ]),
+    );
+    const notUtf8 = await runBin(['backfill', 'branches', latin1], { env });
+    expect(notUtf8.code).toBe(2);
+    expect(notUtf8.stdout).toContain(`stopped reading ${latin1}: line 2: bytes that are not UTF-8`);
+    const names = emulator.merchant(merchant.tenantId).branches.map((b) => b.externalBranchId);
+    expect(names).toEqual(expect.arrayContaining(['b-jl-1', 'b-jl-3']));
+    expect(names).not.toContain('b-jl-2');
+    expect(names).not.toContain('b-jl-4');
+  });
 });

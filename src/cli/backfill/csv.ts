@@ -1,4 +1,5 @@
 import { CsvError, parse } from 'csv-parse';
+import { FileSyntaxError, MAX_ROW_SIZE_DEFAULT, NOT_UTF8, tooLong } from './file-syntax-error.js';
 
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
@@ -10,24 +11,6 @@ export interface CsvRecord {
 export interface CsvBadRecord {
   line: number;
   problem: string;
-}
-
-/** The longest row `backfill` reads by default (`--max-row-size`): 1,048,576 characters. */
-export const MAX_ROW_SIZE_DEFAULT = 1024 * 1024;
-
-/** The file is not CSV the parser can split into records safely; names the line at fault. */
-export class CsvSyntaxError extends Error {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'CsvSyntaxError' {
-    return 'CsvSyntaxError';
-  }
-  readonly code = 'CSV_SYNTAX' as const;
-  readonly line: number;
-
-  constructor(line: number, message: string) {
-    super(`line ${line}: ${message}`);
-    this.line = line;
-  }
 }
 
 // Line breaks in a text: CRLF counts once, a lone CR or LF once each.
@@ -62,7 +45,7 @@ const STRAY_QUOTE_MESSAGE =
  * caller reports that per row). A record with a stray quote in an unquoted field comes out as a
  * `CsvBadRecord`, and reading goes on.
  *
- * @throws {CsvSyntaxError} for an unterminated quoted field, text after a closing quote, a row
+ * @throws {FileSyntaxError} for an unterminated quoted field, text after a closing quote, a row
  * longer than `maxRowSize` characters, or bytes that are not UTF-8
  */
 export async function* csvRecords(
@@ -149,7 +132,7 @@ export async function* csvRecords(
         if (whole > 0) write(held.slice(0, whole));
         await finish();
         yield* take();
-        throw new CsvSyntaxError(line, NOT_UTF8);
+        throw new FileSyntaxError(line, NOT_UTF8);
       }
     }
     const cut = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
@@ -165,20 +148,12 @@ export async function* csvRecords(
     held += decoder.decode();
   } catch {
     yield* take();
-    throw new CsvSyntaxError(breaksWritten + breaksIn(held) + 1, NOT_UTF8);
+    throw new FileSyntaxError(breaksWritten + breaksIn(held) + 1, NOT_UTF8);
   }
   if (held) write(held);
   await finish();
   yield* take();
 }
-
-const NOT_UTF8 = 'bytes that are not UTF-8: save the file as UTF-8';
-
-const tooLong = (line: number, maxRowSize: number) =>
-  new CsvSyntaxError(
-    line,
-    `a row longer than ${maxRowSize.toLocaleString('en-US')} characters (an unclosed quote?): pass --max-row-size to allow longer rows`,
-  );
 
 function syntaxError(err: unknown, next: number, maxRowSize: number): unknown {
   if (!(err instanceof CsvError)) return err;
@@ -186,5 +161,5 @@ function syntaxError(err: unknown, next: number, maxRowSize: number): unknown {
   // An unclosed quote is reported where it opened: the record being read.
   const at = (err as { lines?: unknown }).lines;
   const line = err.code === 'CSV_QUOTE_NOT_CLOSED' || typeof at !== 'number' ? next : at;
-  return new CsvSyntaxError(line, MESSAGES[err.code] ?? err.message);
+  return new FileSyntaxError(line, MESSAGES[err.code] ?? err.message);
 }

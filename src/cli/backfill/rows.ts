@@ -1,8 +1,7 @@
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import { LoyaltyValidationError, parsePayload } from '../../contract/index.js';
 import { UsageError } from '../exit-codes.js';
 import { csvRecords } from './csv.js';
+import { FileSyntaxError, MAX_ROW_SIZE_DEFAULT, NOT_UTF8, tooLong } from './file-syntax-error.js';
 import type { BackfillTarget, FieldKind } from './targets.js';
 
 /** One problem with one row: its line in the file, the field path (`''` for the row) and why. */
@@ -53,25 +52,60 @@ function judge(target: BackfillTarget, line: number, value: unknown): RowResult 
   }
 }
 
-/** Rows of a JSON Lines stream: one JSON object per non-blank line, read a line at a time. */
+/**
+ * Rows of a JSON Lines stream: one JSON object per non-blank line (LF or CRLF), read a line at a
+ * time, never holding more than `maxRowSize` characters of one line.
+ *
+ * @throws {FileSyntaxError} for a line longer than `maxRowSize`, or bytes that are not UTF-8
+ */
 export async function* jsonLinesRows(
   input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   target: BackfillTarget,
+  maxRowSize = MAX_ROW_SIZE_DEFAULT,
 ): AsyncGenerator<RowResult> {
-  const lines = createInterface({ input: Readable.from(input), crlfDelay: Number.POSITIVE_INFINITY });
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let held = '';
   let line = 0;
-  for await (const raw of lines) {
+  const row = (raw: string): RowResult | undefined => {
     line += 1;
-    if (raw.trim() === '') continue;
+    if (raw.length > maxRowSize) throw tooLong(line, maxRowSize, 'jsonl');
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (text.trim() === '') return undefined;
     let value: unknown;
     try {
-      value = JSON.parse(raw);
+      value = JSON.parse(text);
     } catch {
-      yield { line, failures: [{ line, path: '', message: 'is not valid JSON' }] };
-      continue;
+      return { line, failures: [{ line, path: '', message: 'is not valid JSON' }] };
     }
-    yield judge(target, line, value);
+    return judge(target, line, value);
+  };
+  for await (const chunk of input) {
+    let notUtf8 = false;
+    try {
+      held += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    } catch {
+      // The whole lines before the bad byte are read first: their rows are handled.
+      const lenient = new TextDecoder('utf-8').decode(chunk as Uint8Array);
+      held += lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd')));
+      notUtf8 = true;
+    }
+    let start = 0;
+    for (let end = held.indexOf('\n'); end !== -1; end = held.indexOf('\n', start)) {
+      const result = row(held.slice(start, end));
+      start = end + 1;
+      if (result) yield result;
+    }
+    held = held.slice(start);
+    if (notUtf8) throw new FileSyntaxError(line + 1, NOT_UTF8);
+    if (held.length > maxRowSize) throw tooLong(line + 1, maxRowSize, 'jsonl');
   }
+  try {
+    held += decoder.decode();
+  } catch {
+    throw new FileSyntaxError(line + 1, NOT_UTF8);
+  }
+  const last = held === '' ? undefined : row(held);
+  if (last) yield last;
 }
 
 /**

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { v7 as uuidV7 } from 'uuid';
 import { MAX_BATCH_ITEMS } from '../../contract/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
-import { CsvSyntaxError } from '../backfill/csv.js';
+import { FileSyntaxError } from '../backfill/file-syntax-error.js';
 import { createProgress } from '../backfill/progress.js';
 import { readResume, resumePathFor, stampFile } from '../backfill/resume.js';
 import { csvRows, jsonLinesRows, type OutgoingRow, type RowFailure } from '../backfill/rows.js';
@@ -44,8 +44,9 @@ Options:
                          file before it changed, is refused, as are line numbers past its end and
                          one eventId given to two rows
   --dry-run              validate only: send nothing, need no credentials
-  --max-row-size <n>     the longest CSV row read, in characters (default 1048576, 1 MiB): a
-                         longer one (an unclosed quote?) stops the reading with its line
+  --max-row-size <n>     the longest row (CSV) or line (JSON Lines) read, in characters
+                         (default 1048576, 1 MiB): a longer one (an unclosed quote?) stops
+                         the reading with its line
   --secret-file <path>   file with one signing secret per line
   --no-retry             one attempt per event: stop at once if the service is unavailable
   -h, --help             show this help
@@ -131,7 +132,10 @@ export const backfillCommand: Command = {
     };
     const seen = new Set<number>();
     const maxRowSize = integerFlag('max-row-size', values['max-row-size'], 'characters');
-    const rows = format === 'csv' ? csvRows(counted(), target, maxRowSize) : jsonLinesRows(counted(), target);
+    const rows =
+      format === 'csv'
+        ? csvRows(counted(), target, maxRowSize)
+        : jsonLinesRows(counted(), target, maxRowSize);
     const dryRun = Boolean(values['dry-run']);
     const client = dryRun
       ? undefined
@@ -183,7 +187,7 @@ export const backfillCommand: Command = {
       }
       await flush();
     } catch (err) {
-      if (!(err instanceof CsvSyntaxError)) throw err;
+      if (!(err instanceof FileSyntaxError)) throw err;
       // Rows before the broken line may have gone already: say so, and where reading stopped.
       await flush();
       if (read === 0) throw new UsageError(`${path}: ${err.message}`);

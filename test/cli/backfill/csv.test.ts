@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type CsvBadRecord,
-  type CsvRecord,
-  CsvSyntaxError,
-  csvRecords,
-} from '../../../src/cli/backfill/csv.js';
+import { type CsvBadRecord, type CsvRecord, csvRecords } from '../../../src/cli/backfill/csv.js';
+import { FileSyntaxError } from '../../../src/cli/backfill/file-syntax-error.js';
 
 /** Every record of `text`, streamed in chunks of `size` characters as a file would arrive. */
 async function parseCsv(text: string, size = 7): Promise<(CsvRecord | CsvBadRecord)[]> {
@@ -81,9 +77,9 @@ describe('csvRecords (csv-parse, streamed)', () => {
 
   it('refuses a quoted field that is never closed, naming the line it opened on', async () => {
     const error = await parseCsv('a,b\n1,"two\n3,4\n').catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(CsvSyntaxError);
+    expect(error).toBeInstanceOf(FileSyntaxError);
     expect(error).toMatchObject({
-      code: 'CSV_SYNTAX',
+      code: 'FILE_SYNTAX',
       line: 2,
       message: 'line 2: a quoted field is never closed',
     });

@@ -1,8 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvRows, type RowResult } from '../../../src/cli/backfill/rows.js';
+import { FileSyntaxError } from '../../../src/cli/backfill/file-syntax-error.js';
+import { csvRows, jsonLinesRows, type RowResult } from '../../../src/cli/backfill/rows.js';
 import { BACKFILL_TARGETS } from '../../../src/cli/backfill/targets.js';
 import { cli } from '../run.js';
 
@@ -105,5 +107,61 @@ describe('CSV rows', () => {
     const result = await dryRun('branches', 'ok.csv', 'externalBranchId,name,isActive\nb-1,Olaya,true\n');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^PASS backfill branches from \S+: 1 row read, 0 sent, 0 failed\n/);
+  });
+});
+
+describe('JSON Lines rows', () => {
+  const all = async (rows: AsyncIterable<RowResult>) => {
+    const out: RowResult[] = [];
+    for await (const row of rows) out.push(row);
+    return out;
+  };
+  const branch = fc.record({
+    externalBranchId: fc.string({ minLength: 1, maxLength: 12 }),
+    name: fc.string({ unit: 'grapheme', maxLength: 12 }),
+    isActive: fc.boolean(),
+  });
+
+  it('are the same rows however the bytes are cut, with LF or CRLF and blank lines, each with its line', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(branch, fc.constant(null)), { maxLength: 12 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (items, crlf, cuts) => {
+          const eol = crlf ? '\r\n' : '\n';
+          const text = items.map((item) => (item === null ? '' : JSON.stringify(item))).join(eol);
+          const bytes = new TextEncoder().encode(text);
+          const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, k) => bytes.subarray(from, [...at, bytes.length][k]));
+          const rows = await all(jsonLinesRows(chunks, target('branches')));
+          const expected = items.flatMap((item, k) => (item === null ? [] : [{ line: k + 1 }]));
+          expect(rows.map((row) => ({ line: row.line }))).toEqual(expected);
+          for (const row of rows) {
+            const item = items[row.line - 1]!;
+            if ('item' in row) expect(row.item).toEqual(item);
+            else expect(row.failures.length).toBeGreaterThan(0);
+          }
+        },
+      ),
+    );
+  });
+
+  it('stop at a line past the limit, whole or still arriving, naming it; the lines before it are read', async () => {
+    const ok = JSON.stringify({ externalBranchId: 'b-1', name: 'One', isActive: true });
+    for (const tail of ['\n', '']) {
+      const rows: RowResult[] = [];
+      const reading = (async () => {
+        for await (const row of jsonLinesRows(
+          [`${ok}\n`, `"${'x'.repeat(200)}`, tail],
+          target('branches'),
+          100,
+        ))
+          rows.push(row);
+      })();
+      await expect(reading).rejects.toThrow(FileSyntaxError);
+      await expect(reading).rejects.toThrow('line 2: a line longer than 100 characters');
+      expect(rows).toHaveLength(1);
+    }
   });
 });
