@@ -5,8 +5,8 @@
  * 2. handled deliveries per second from the inbox with 4 worker processes against 1, handlers of
  *    20 ms, timed from when the workers, loaded and connected, are told to start until the last
  *    delivery is handled; with the CPU each part spent per delivery. Goal: at least 3x with the
- *    default `postgresInbox(pool)` (a claim for several deliveries, one statement to mark each
- *    handled). Shown beside it, without a goal: `transactional: true`, whose BEGIN and COMMIT
+ *    default `postgresInbox(pool)` (one statement claims several deliveries and marks those
+ *    handled since the last). Shown beside it, without a goal: `transactional: true`, whose BEGIN and COMMIT
  *    around each handler are two statements more per delivery; on a machine where workers and
  *    PostgreSQL share two cores, that CPU per delivery bounds what four workers add.
  * `node bench/run.mjs deferred` after `npm run build`.

@@ -27,6 +27,35 @@ WHERE event_id IN (
 )
 RETURNING ${columns}`,
     /**
+     * $1 owner, $2 most rows, $3 lease in ms; $4 event ids and $5 attempts of this owner's claims
+     * whose handlers succeeded: marked `handled` (while still this claim's) in the same statement
+     * as the claim, which never takes them. A row per mark written (`marked`), then the claims.
+     */
+    markHandledAndClaim: `WITH marked AS (
+  UPDATE ${t} u SET state = 'handled', settled_at = now(), claimed_by = NULL, lease_until = NULL, last_error = NULL
+  FROM unnest($4::text[], $5::int[]) AS m(event_id, attempts)
+  WHERE u.event_id = m.event_id AND u.claimed_by = $1 AND u.attempts = m.attempts AND u.state = 'pending'
+  RETURNING u.event_id
+), claimed AS (
+  UPDATE ${t} SET claimed_by = $1, lease_until = ${lease}, attempts = attempts + 1
+  WHERE event_id IN (
+    SELECT event_id FROM ${t}
+    WHERE state = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+      AND NOT (event_id = ANY ($4::text[]))
+    ORDER BY next_attempt_at LIMIT $2
+    FOR UPDATE SKIP LOCKED
+  )
+  RETURNING ${columns}
+)
+SELECT event_id AS marked, NULL AS event_id, NULL AS event_type, NULL AS tenant_id, NULL AS raw_body,
+  NULL AS correlation_id, NULL::float8 AS signature_timestamp, NULL::int AS secret_index, NULL::float8 AS received_ms,
+  NULL::int AS attempts
+FROM marked
+UNION ALL
+SELECT NULL, event_id, event_type, tenant_id, raw_body, correlation_id, signature_timestamp, secret_index, received_ms,
+  attempts
+FROM claimed`,
+    /**
      * $1 owner, $2 event ids, $3 lease in ms: renews what is still held and answers the ids held.
      * A row locked by this process's own `runHandled` transaction is skipped, not waited for: no
      * claim takes a locked row either.

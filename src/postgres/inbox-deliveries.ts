@@ -38,6 +38,19 @@ interface ListRow {
   settled_ms: number | null;
 }
 
+const toClaim = (row: ClaimRow, owner: string): ClaimedDelivery => ({
+  eventId: row.event_id,
+  eventType: row.event_type,
+  tenantId: row.tenant_id,
+  rawBody: row.raw_body,
+  correlationId: row.correlation_id,
+  signatureTimestamp: Number(row.signature_timestamp),
+  secretIndex: row.secret_index,
+  receivedAt: Number(row.received_ms),
+  owner,
+  attempt: row.attempts,
+});
+
 /**
  * The deferred half of `postgresInbox()`, on `inbox_deliveries`. `fail` turns a driver error
  * into the store's error; `transactional` adds `runHandled` (the handler's `ctx.tx` writes and
@@ -71,18 +84,22 @@ export function postgresDeliveries(
     },
     async claimDue(owner, limit) {
       const { rows } = await run<ClaimRow>('claimDue', sql.claimDue, [owner, limit, leaseMs]);
-      return rows.map((row) => ({
-        eventId: row.event_id,
-        eventType: row.event_type,
-        tenantId: row.tenant_id,
-        rawBody: row.raw_body,
-        correlationId: row.correlation_id,
-        signatureTimestamp: Number(row.signature_timestamp),
-        secretIndex: row.secret_index,
-        receivedAt: Number(row.received_ms),
-        owner,
-        attempt: row.attempts,
-      }));
+      return rows.map((row) => toClaim(row, owner));
+    },
+    async markHandledAndClaim(handled, owner, limit) {
+      const params = [owner, limit, leaseMs, handled.map((c) => c.eventId), handled.map((c) => c.attempt)];
+      const { rows } = await run<ClaimRow & { marked: string | null }>(
+        'markHandledAndClaim',
+        sql.markHandledAndClaim,
+        params,
+      );
+      const marked: string[] = [];
+      const claims: ClaimedDelivery[] = [];
+      for (const row of rows) {
+        if (row.marked === null) claims.push(toClaim(row, owner));
+        else marked.push(row.marked);
+      }
+      return { marked, claims };
     },
     async extendLease(owner, eventIds) {
       if (eventIds.length === 0) return [];

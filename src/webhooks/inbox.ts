@@ -262,6 +262,18 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
   extendLease(owner: string, eventIds: readonly string[]): Promise<string[]>;
   /** The handler succeeded: `handled` (kept for the store's retention). False: claim lost. */
   markHandled(claim: ClaimedDelivery): Promise<boolean>;
+  /**
+   * Optional: `markHandled` for each of `handled`, then `claimDue(owner, limit)`, in one write.
+   * Handlers end just before the runner claims again (an ended handler frees the slot it claims
+   * for): carried together, the marks cost no statement of their own. Resolves with the event ids
+   * it marked (the others' claims were lost) and the new claims; when it rejects, none was marked.
+   * Without it the runner marks each delivery on its own.
+   */
+  markHandledAndClaim?(
+    handled: readonly ClaimedDelivery[],
+    owner: string,
+    limit: number,
+  ): Promise<{ readonly marked: readonly string[]; readonly claims: ClaimedDelivery[] }>;
   /** The handler failed: `pending` until `nextAttemptAt`, or `dead` without one. False: claim lost. */
   markFailed(claim: ClaimedDelivery, failure: DeliveryFailure): Promise<boolean>;
   /** This version cannot handle it (`reason` is listed as its `lastError`). False: claim lost. */
@@ -329,6 +341,7 @@ export function isDeferredInboxStore(value: unknown): value is DeferredInboxStor
       (name) => typeof store[name] === 'function',
     ) &&
     ['stats', 'list', 'replay', 'discard', 'cleanup'].every((name) => typeof store[name] === 'function') &&
-    (store.runHandled === undefined || typeof store.runHandled === 'function')
+    (store.runHandled === undefined || typeof store.runHandled === 'function') &&
+    (store.markHandledAndClaim === undefined || typeof store.markHandledAndClaim === 'function')
   );
 }

@@ -104,4 +104,67 @@ describeWithPostgres('a deferred receiver on postgresInbox, over HTTP', (url) =>
     expect([answer.status, answer.body.code]).toEqual([503, 'SCHEMA_VERSION_UNSUPPORTED']);
     expect(runs).toBe(0);
   });
+
+  it('marks handlers that succeeded in the claims that follow them: far fewer writes than deliveries, each handled once', async () => {
+    const marksSchema = uniqueName('deferred_marks');
+    await migrate(pool, { schema: marksSchema });
+    const statements = { carried: 0, alone: 0 };
+    class CountingPool extends pg.Pool {
+      // pg's query has many overloads: counted, then passed on as they came.
+      override query(...args: any[]): any {
+        const text: string = typeof args[0] === 'string' ? args[0] : args[0].text;
+        if (text.startsWith('WITH marked AS')) statements.carried += 1;
+        else if (text.includes("SET state = 'handled', settled_at = now()")) statements.alone += 1;
+        return (super.query as any)(...args);
+      }
+    }
+    const counted = new CountingPool({ connectionString: url, max: 4 });
+    const runs = new Map<string, number>();
+    const receiver = createReceiver({
+      secrets: SECRET,
+      inbox: postgresInbox(counted, { schema: marksSchema }),
+      deferred: true,
+      handlers: {
+        async LoyaltyRuleChanged(event) {
+          runs.set(event.eventId, (runs.get(event.eventId) ?? 0) + 1);
+          await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 10));
+        },
+      },
+    });
+    const deliveries = 96;
+    for (let i = 0; i < deliveries; i++) {
+      const answer = await receiver.handle(signedDelivery(outboundEvent('LoyaltyRuleChanged')));
+      expect(answer.status).toBe(200);
+    }
+    open.push(receiver);
+    await receiver.start();
+    await until(async () => (await receiver.stats()).handled === deliveries);
+    expect([...runs.values()]).toEqual(Array(deliveries).fill(1));
+    // Half the slots free before each claim: each claim carries several marks.
+    expect(statements.carried).toBeLessThan(deliveries / 3);
+    expect(statements.alone).toBeLessThan(deliveries / 4);
+    await receiver.close();
+    await counted.end();
+  });
+
+  it("markHandledAndClaim marks only this owner's claims and never claims what it marks", async () => {
+    const storeSchema = uniqueName('deferred_store');
+    await migrate(pool, { schema: storeSchema });
+    const inbox = postgresInbox(pool, { schema: storeSchema, leaseMs: 60_000 });
+    const receiver = createReceiver({
+      secrets: SECRET,
+      inbox,
+      deferred: true,
+      handlers: { LoyaltyRuleChanged: () => undefined },
+    });
+    for (let i = 0; i < 4; i++) await receiver.handle(signedDelivery(outboundEvent('LoyaltyRuleChanged')));
+    const mine = await inbox.claimDue('owner-a', 2);
+    const theirs = await inbox.claimDue('owner-b', 1);
+    const lost = { ...theirs[0]!, owner: 'owner-a' };
+    const { marked, claims } = await inbox.markHandledAndClaim!([mine[0]!, lost], 'owner-a', 10);
+    expect(marked).toEqual([mine[0]!.eventId]);
+    expect(claims).toHaveLength(1);
+    expect([mine[0]!.eventId, mine[1]!.eventId, theirs[0]!.eventId]).not.toContain(claims[0]!.eventId);
+    expect(await inbox.stats()).toMatchObject({ pending: 3, handled: 1 });
+  });
 });
