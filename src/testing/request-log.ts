@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BoundedMap } from './bounded-map.js';
+import { BoundedList } from './bounded-list.js';
 import type { FaultEndpoint, FaultKind } from './faults.js';
 
 /**
@@ -50,16 +50,16 @@ export interface RequestRecord {
  * answers; readers get copies.
  */
 export class RequestLog {
-  readonly #records: BoundedMap<number, RequestRecord>;
-  #last = 0;
+  // The record of seq s is at position s - 1.
+  readonly #records: BoundedList<RequestRecord>;
 
   constructor(limit: number) {
-    this.#records = new BoundedMap(limit);
+    this.#records = new BoundedList(limit);
   }
 
   /** The seq of the newest record, 0 before the first. */
   get lastSeq(): number {
-    return this.#last;
+    return this.#records.pushed;
   }
 
   /**
@@ -69,7 +69,7 @@ export class RequestLog {
   open(
     start: Pick<RequestRecord, 'at' | 'method' | 'path' | 'endpoint'> & { correlationId: string | null },
   ): RequestRecord {
-    const seq = ++this.#last;
+    const seq = this.#records.pushed + 1;
     // Every field in one literal, so that every record shares one hidden class: a record built
     // by spreading another object and then adding a field gets a hidden class of its own in V8
     // (a map and a descriptor array), larger than the record itself.
@@ -88,7 +88,7 @@ export class RequestLog {
       fault: null,
       correlationId: start.correlationId ?? randomUUID(),
     };
-    this.#records.set(seq, entry);
+    this.#records.push(entry);
     return entry;
   }
 
@@ -96,9 +96,9 @@ export class RequestLog {
   after(seq = 0): RequestRecord[] {
     const records: RequestRecord[] = [];
     // The records kept are the newest, with no gap: seqs (last - size, last].
-    const first = Math.max(seq + 1, this.#last - this.#records.size + 1);
-    for (let s = first; s <= this.#last; s++) {
-      const record = this.#records.get(s);
+    const last = this.lastSeq;
+    for (let s = Math.max(seq + 1, last - this.#records.size + 1); s <= last; s++) {
+      const record = this.#records.at(s - 1);
       if (record) records.push({ ...record });
     }
     return records;
