@@ -12,7 +12,7 @@
  * time and the load average are printed too: the generator (this process: envelopes, signatures,
  * HTTP) runs on the same machine, so a slow stretch with a busy generator or a high load average
  * says the emulator was not fed, not that it was slow.
- * Not part of `npm run bench` (it takes minutes); its figures are in the README, Performance.
+ * Not part of `npm run bench` (it takes minutes).
  * `node bench/emulator-soak.mjs 50000` runs a short version of the same checks.
  */
 import { spawn } from 'node:child_process';

@@ -75,9 +75,9 @@ export interface EmulatorOptions {
   fetch?: typeof fetch;
   /**
    * How many of the newest items each record keeps: the request log, the deliveries that reached
-   * an end state, each merchant's ledger and invoices, and the response cache (which also forgets
-   * after 24 h). Memory stays flat however many events arrive; balances stay exact. A refund or a
-   * replay of something forgotten is treated as the service treats one it never saw.
+   * an end state, and each merchant's ledger, invoices and cached answers (which are also
+   * forgotten after 24 h). Memory stays flat however many events arrive; balances stay exact. A
+   * refund or a replay of something forgotten is treated as the service treats one it never saw.
    * @default 50000
    */
   historyLimit?: number;

@@ -1,4 +1,4 @@
-import { BoundedMap } from './bounded-map.js';
+import { BoundedList } from './bounded-list.js';
 
 /**
  * One movement of points or stamps. Balances are the sums of these.
@@ -27,12 +27,10 @@ export interface LedgerEntry {
 
 /** A merchant's newest `limit` ledger entries. Balances are kept apart, as running sums. */
 export class LedgerHistory {
-  // By position in the ledger since the merchant was created, from 0.
-  readonly #entries: BoundedMap<number, LedgerEntry>;
-  #count = 0;
+  readonly #entries: BoundedList<LedgerEntry>;
 
   constructor(limit: number) {
-    this.#entries = new BoundedMap(limit);
+    this.#entries = new BoundedList(limit);
   }
 
   /** How many entries are kept. */
@@ -41,14 +39,26 @@ export class LedgerHistory {
   }
 
   push(entry: LedgerEntry): void {
-    this.#entries.set(this.#count++, { ...entry });
+    // Every field in one literal, in one order: each entry is a compact object of one shape.
+    this.#entries.push({
+      at: entry.at,
+      kind: entry.kind,
+      externalCustomerId: entry.externalCustomerId,
+      points: entry.points,
+      stamps: entry.stamps,
+      stampCardId: entry.stampCardId,
+      externalInvoiceId: entry.externalInvoiceId,
+      redemptionId: entry.redemptionId,
+      eventId: entry.eventId,
+    });
   }
 
   /** Copies of the newest `count` entries kept (all by default), oldest first. */
   entries(count = this.length): LedgerEntry[] {
     const entries: LedgerEntry[] = [];
-    for (let n = this.#count - Math.min(count, this.length); n < this.#count; n++) {
-      const entry = this.#entries.get(n);
+    const pushed = this.#entries.pushed;
+    for (let n = pushed - Math.min(count, this.length); n < pushed; n++) {
+      const entry = this.#entries.at(n);
       if (entry) entries.push({ ...entry });
     }
     return entries;

@@ -99,13 +99,6 @@ export async function routeRequest(
     // The route's own path when it matched: the same string for every request to it.
     path: route?.path ?? pathname,
     endpoint: route?.endpoint ?? 'unknown',
-    tenantId: null,
-    eventId: null,
-    eventType: null,
-    status: null,
-    code: null,
-    outcome: 'rejected',
-    fault: null,
     correlationId: sentCorrelationId(request),
   });
   const ctx: ReplyContext = { correlationId: entry.correlationId, now: deps.serviceNow() };

@@ -26,35 +26,42 @@ interface StoredResponse extends CachedResponse {
 }
 
 /**
- * The dedup cache of POST /events, per tenant and `eventId`: the newest `limit` answers, each
- * for 24 hours. Only successes are stored: a failed delivery is never cached, so a redelivery
- * after the setup is fixed is processed afresh.
+ * The dedup cache of POST /events, per tenant and `eventId`: each tenant's newest `limit` answers,
+ * each for 24 hours. Only successes are stored: a failed delivery is never cached, so a
+ * redelivery after the setup is fixed is processed afresh.
  */
 export class ResponseCache {
-  readonly #answers: BoundedMap<string, StoredResponse>;
+  // A map per tenant, keyed by the eventId string the request log keeps too: no key string is
+  // built per answer.
+  readonly #tenants = new Map<string, BoundedMap<string, StoredResponse>>();
   readonly #now: () => number;
+  readonly #limit: number;
 
   constructor(now: () => number, limit: number) {
     this.#now = now;
-    this.#answers = new BoundedMap(limit);
+    this.#limit = limit;
   }
 
   get(tenantId: string, eventId: string): CachedResponse | undefined {
-    const key = keyOf(tenantId, eventId);
-    const stored = this.#answers.get(key);
-    if (stored === undefined) return undefined;
+    const answers = this.#tenants.get(tenantId);
+    const stored = answers?.get(eventId);
+    if (answers === undefined || stored === undefined) return undefined;
     if (this.#now() - stored.storedAt >= RESPONSE_CACHE_TTL_MS) {
-      this.#answers.delete(key);
+      answers.delete(eventId);
       return undefined;
     }
     return { result: stored.result, correlationId: stored.correlationId };
   }
 
   set(tenantId: string, eventId: string, answer: CachedResponse): void {
-    const key = keyOf(tenantId, eventId);
+    let answers = this.#tenants.get(tenantId);
+    if (answers === undefined) {
+      answers = new BoundedMap(this.#limit);
+      this.#tenants.set(tenantId, answers);
+    }
     // Deleted first, so an answer stored again counts as the newest.
-    this.#answers.delete(key);
-    this.#answers.set(key, {
+    answers.delete(eventId);
+    answers.set(eventId, {
       result: answer.result,
       correlationId: answer.correlationId,
       storedAt: this.#now(),
@@ -63,9 +70,8 @@ export class ResponseCache {
 
   /** How many answers are kept, expired ones not yet read included. */
   get size(): number {
-    return this.#answers.size;
+    let size = 0;
+    for (const answers of this.#tenants.values()) size += answers.size;
+    return size;
   }
 }
-
-// A NUL never appears in a tenant id, so no two (tenant, eventId) pairs share a key.
-const keyOf = (tenantId: string, eventId: string) => `${tenantId}\u0000${eventId}`;

@@ -112,6 +112,30 @@ describe('memory stays flat however many events arrive (historyLimit)', () => {
     expect(emulator.events({ eventId: ids[29] }).at(-1)?.outcome).toBe('rejected');
   });
 
+  it("keeps each merchant's newest answers: another merchant's traffic never pushes them out", async () => {
+    const emulator = createEmulator({ clock: 'manual', historyLimit: 5 });
+    closers.push(() => emulator.close());
+    const clientOf = ({ apiKey, signingSecret }: { apiKey: string; signingSecret: string }) => {
+      const client = new LoyaltyClient({
+        baseUrl: 'http://loyalty.test',
+        apiKey,
+        signingSecret,
+        fetch: emulator.fetch,
+      });
+      closers.push(() => client.close());
+      return client;
+    };
+    const quiet = clientOf(emulator.createMerchant({ tenantId: 'quiet' }));
+    const busy = clientOf(emulator.createMerchant({ tenantId: 'busy' }));
+    const product = samplePayload('ProductSynced');
+    const { eventId } = await quiet.send('ProductSynced', product);
+    for (let i = 0; i < 20; i++)
+      await busy.send('ProductSynced', { ...product, externalProductId: `p-${i}` });
+    await quiet.send('ProductSynced', product, { eventId });
+    // The request log keeps 5 records in all: only the replay is still in it.
+    expect(emulator.events({ eventId }).map((r) => r.outcome)).toEqual(['replayed']);
+  });
+
   it('replays each of the newest answers and forgets every older one, after many more events than the limit', async () => {
     const { emulator, tenantId, client, ids } = await fill(100, 700);
     const send = (i: number) =>

@@ -44,7 +44,7 @@ Options:
   --fault-rate <0..1>      probability a request is faulted (default 1)
   --fault-seed <n>         seed of the fault draws (default 1)
   --history-limit <n>      newest requests, ledger entries, invoices and cached answers kept
-                           (default 50000): memory stays flat however long it runs
+                           (default ${EMULATE_DEFAULTS.historyLimit}): memory stays flat however long it runs
   -h, --help               show this help
 
 Exit codes: 0 stopped cleanly; 2 usage error (bad flag or config, port in use).`;
@@ -154,7 +154,7 @@ export const emulateCommand: Command = {
       createEmulator({
         ...(config.receiverUrl !== undefined && { receiverUrl: config.receiverUrl }),
         ...(config.latencyMs !== undefined && { latencyMs: config.latencyMs }),
-        ...(config.historyLimit !== undefined && { historyLimit: config.historyLimit }),
+        historyLimit: config.historyLimit ?? EMULATE_DEFAULTS.historyLimit,
       }),
     );
     try {
