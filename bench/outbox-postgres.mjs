@@ -392,6 +392,7 @@ export async function run() {
       jsSale: 0,
       jsWithEvent: 0,
       jsWithSelect: 0,
+      jsWithInsert: 0,
     };
     const onDisk = part === 'drain' ? skipped : await enqueueOverhead(durable.url, { withPostgresJs: true });
     const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
