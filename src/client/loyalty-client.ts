@@ -2,7 +2,13 @@ import { envelopeOf } from '../contract/create-envelope.js';
 import type { BatchEventType, InboundEventType } from '../contract/event-types.js';
 import { redactor } from '../contract/redact.js';
 import type { InboundEnvelope, PayloadInput } from '../contract/schemas/envelope.js';
-import { assertInboundEventType, parseInboundEnvelope, parsePayload } from '../contract/validate.js';
+import {
+  assertInboundEventType,
+  type PayloadSchemaOf,
+  parseInboundEnvelope,
+  parsePayloadWith,
+  plainPayloadSchema,
+} from '../contract/validate.js';
 import { isSealedValid } from '../contract/validated-envelopes.js';
 import { CallTelemetry, clientTelemetry } from '../telemetry/client-telemetry.js';
 import { type ApiResult, type CustomerLookupBody, lookupBody } from './api-result.js';
@@ -49,6 +55,7 @@ export class LoyaltyClient {
   readonly #headers: Record<string, string>;
   readonly #events: calls.EventRoute;
   readonly #closer = new AbortController();
+  readonly #payloadSchema: PayloadSchemaOf;
   #closing: Promise<void> | undefined;
 
   constructor(options: LoyaltyClientOptions) {
@@ -76,6 +83,7 @@ export class LoyaltyClient {
     this.#headers = calls.baseHeaders(resolved, userAgent(platform.runtime()));
     this.#events = calls.eventRoute(resolved, this.#headers);
     platform.allowManyListeners?.(this.#closer.signal);
+    this.#payloadSchema = platform.payloadSchemaOf ?? plainPayloadSchema;
   }
 
   /** Service clock minus local clock (ms), as learned from `401 SIGNATURE_EXPIRED`; 0 until then. */
@@ -187,7 +195,7 @@ export class LoyaltyClient {
     // The envelope's fields one by one, not a rest and a spread of `options`: two objects fewer per event.
     const { eventId, occurredAt, correlationId, entityId } = options;
     // createEnvelope's steps, with `now` from the corrected clock.
-    const envelope = envelopeOf(eventType, parsePayload(eventType, payload), {
+    const envelope = envelopeOf(eventType, parsePayloadWith(this.#payloadSchema, eventType, payload), {
       eventId,
       occurredAt: occurredAt ?? new Date(now),
       correlationId,

@@ -1,3 +1,4 @@
+import type { PayloadSchemaOf } from '../contract/validate.js';
 import { signWithAsync } from '../signature/sign.js';
 import { webCryptoHmac } from '../signature/web-crypto-hmac.js';
 import type { Signer } from './attempt.js';
@@ -21,6 +22,8 @@ export interface ClientPlatform {
    * caller's signal (and, with the fetch transport, one per attempt).
    */
   allowManyListeners?(signal: AbortSignal): void;
+  /** Where `send` finds a payload's schema (the Node build's are compiled); default: the contract's. */
+  payloadSchemaOf?: PayloadSchemaOf;
 }
 
 /** Web build: `globalThis.fetch` and Web Crypto's HMAC, the one every Web runtime has. */

@@ -52,8 +52,26 @@ export function assertInboundEventType(eventType: unknown): asserts eventType is
  * ```
  */
 export function parsePayload<T extends EventType>(eventType: T, payload: unknown): PayloadOf<T> {
+  return parsePayloadWith(plainPayloadSchema, eventType, payload);
+}
+
+/** Where a type's payload schema comes from: the contract's own, or (Node build) one zod compiled. */
+export type PayloadSchemaOf = (eventType: EventType) => (typeof payloadSchemas)[EventType];
+
+/** The contract's payload schema, as written. */
+export const plainPayloadSchema: PayloadSchemaOf = (eventType) => payloadSchemas[eventType];
+
+/**
+ * `parsePayload` with the schema `schemaOf` gives (the Node build's compiled ones); the same
+ * result and the same errors. Internal: not exported from the package.
+ */
+export function parsePayloadWith<T extends EventType>(
+  schemaOf: PayloadSchemaOf,
+  eventType: T,
+  payload: unknown,
+): PayloadOf<T> {
   if (!isEventType(eventType)) assertInboundEventType(eventType);
-  const result = payloadSchemas[eventType].safeParse(payload, PARSE_CONTEXT);
+  const result = schemaOf(eventType).safeParse(payload, PARSE_CONTEXT);
   if (!result.success) {
     throw new LoyaltyValidationError(
       'INVALID_PAYLOAD',

@@ -1,16 +1,21 @@
 import { setMaxListeners } from 'node:events';
 import { LoyaltyClient as CoreLoyaltyClient } from '../client/loyalty-client.js';
 import type { ClientPlatform } from '../client/platform.js';
+import { compiledPayloadSchema } from './compiled-schemas.js';
 import { createNodeTransport } from './node-transport.js';
 import { signPayload } from './signature.js';
 
-/** Node build: undici with its own keep-alive agent (else the runtime's fetch), and Node's HMAC. */
+/**
+ * Node build: undici with its own keep-alive agent (else the runtime's fetch), Node's HMAC, and
+ * payload schemas zod compiled.
+ */
 const nodePlatform: ClientPlatform = {
   createTransport: createNodeTransport,
   sign: (body, secrets, timestamp) => signPayload(body, secrets, { timestamp }),
   runtime: () => `node/${process.versions.node}`,
   // 0: no limit. Each listener is removed as its wait or call ends (client/abort.ts), so none leak.
   allowManyListeners: (signal) => setMaxListeners(0, signal),
+  payloadSchemaOf: compiledPayloadSchema,
 };
 
 /**

@@ -7,4 +7,5 @@
  */
 export * from '../index.js';
 export { LoyaltyClient } from './client.js';
+export { createEnvelope, parsePayload } from './envelope.js';
 export { signPayload, verifySignature } from './signature.js';

@@ -30,8 +30,15 @@ const MORE = ['testing', 'postgres', 'redis'];
 const FILES = ['index.node', 'signature.node', 'webhooks.node', 'index', 'signature', 'webhooks'];
 const ADAPTERS = ['node', 'express', 'next', 'fetch', 'fastify', 'koa', 'outbox', ...MORE];
 
-// What the Node build of an entry replaces in its Web build (Node HMAC, undici).
-const NODE_VARIANTS = ['LoyaltyClient', 'signPayload', 'verifySignature', 'createReceiver'];
+// What the Node build of an entry replaces in its Web build (Node HMAC, undici, compiled schemas).
+const NODE_VARIANTS = [
+  'LoyaltyClient',
+  'signPayload',
+  'verifySignature',
+  'createReceiver',
+  'createEnvelope',
+  'parsePayload',
+];
 
 /** Program text: compares the modules `mods` (an object of loaded entries) and prints findings. */
 const compare = `

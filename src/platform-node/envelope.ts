@@ -1,0 +1,43 @@
+import { type EnvelopeOptions, envelopeOf } from '../contract/create-envelope.js';
+import type { EventType } from '../contract/event-types.js';
+import type { Envelope, PayloadInput, PayloadOf } from '../contract/schemas/envelope.js';
+import { parsePayloadWith } from '../contract/validate.js';
+import { compiledPayloadSchema } from './compiled-schemas.js';
+
+/**
+ * Builds a complete, validated envelope: UUIDv7 `eventId`, `occurredAt` now (UTC), the
+ * `entityType` and `entityId` of the event type, `sourceSystem` and `schemaVersion: 1`, payload
+ * defaults applied. The same result and errors as the Web build's `createEnvelope`; the payload
+ * is validated with the schema zod compiled (`compiled-schemas.ts`). Throws
+ * `LoyaltyValidationError`.
+ *
+ * @example
+ * ```ts
+ * import { createEnvelope } from 'loyalty-partner-sdk';
+ * const envelope = createEnvelope('CustomerSynced', { externalCustomerId: 'c-42', phone: '+966500000000' });
+ * envelope.entityId; // 'c-42'
+ * ```
+ */
+export function createEnvelope<T extends EventType>(
+  eventType: T,
+  payload: PayloadInput<T>,
+  options: EnvelopeOptions = {},
+): Envelope<T> {
+  return envelopeOf(eventType, parsePayload(eventType, payload), options);
+}
+
+/**
+ * Validates a payload against its event type's schema and returns it with defaults applied.
+ * Throws `LoyaltyValidationError` with the path of every field at fault. The same result and
+ * errors as the Web build's `parsePayload`, with the schema zod compiled.
+ *
+ * @example
+ * ```ts
+ * import { parsePayload } from 'loyalty-partner-sdk';
+ * const product = parsePayload('ProductSynced', { externalProductId: 'p-1', name: 'Latte', price: 14 });
+ * product.isActive; // true (the contract's default)
+ * ```
+ */
+export function parsePayload<T extends EventType>(eventType: T, payload: unknown): PayloadOf<T> {
+  return parsePayloadWith(compiledPayloadSchema, eventType, payload);
+}
