@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { settledStatus } from './client-turn.js';
 import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
@@ -64,11 +65,13 @@ const aborted = (cause?: unknown) =>
 
 /**
  * Writes the event with the caller's transaction, after making sure it is one: a `pg` client
- * tells its transaction status itself (no round trip) when nothing it was sent is still ahead;
- * postgres.js, and a `pg` client with queries ahead (sent together in pipeline mode, a COMMIT
- * not awaited), are probed with a savepoint, which PostgreSQL refuses outside a transaction
- * block, sent together with the INSERT; a `query(text, values)` adapter writes at once where the
- * transaction has already written, and is probed first otherwise. Nothing is written when the
+ * tells its transaction status itself (no round trip) when nothing it was sent is still ahead.
+ * postgres.js and a `query(text, values)` adapter write at once where the transaction has
+ * already written (a sale's row before its event), which no statement outside a transaction
+ * block can have done; otherwise they, and a `pg` client with queries ahead (sent together in
+ * pipeline mode, a COMMIT not awaited), are probed with a savepoint, which PostgreSQL refuses
+ * outside a transaction block, before the INSERT (sent together where the driver pipelines).
+ * Nothing is written when the
  * check fails. Every INSERT sent with `tx` also makes sure its session is on the store's
  * database (`SAME_DATABASE_GUARD`; `params` ends with the store's database), once per
  * connection, and fails, failing the transaction, where it is not. A serialization failure of
@@ -112,33 +115,30 @@ export async function enqueueWithTx(
       // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
       // statement: parsed and planned once per connection, not at every sale.
       await call(tx, runs, { name: sql.enqueueInTxName, text: sql.enqueueInTx, values: [...params] });
-    } else if (runs === 'unsafe' || pgClient) {
-      // postgres.js, and pg behind queries still ahead: the probe and the guarded INSERT are
-      // sent together (pipelined where the driver pipelines), in order behind whatever the
-      // caller sent before. Both are awaited so neither rejection is left unhandled; the probe's
-      // refusal is the one that explains the other's.
-      const [probed, inserted] = await Promise.allSettled([
-        call(tx, runs, sql.probeTransaction),
-        runs === 'unsafe'
-          ? // Prepared: otherwise postgres.js describes the statement first, a round trip of its own.
-            call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true })
-          : call(tx, runs, {
-              name: sql.enqueueAfterProbeName,
-              text: sql.enqueueAfterProbe,
-              values: [...params],
-            }),
-      ]);
-      if (probed.status === 'rejected') throw probed.reason;
-      if (inserted.status === 'rejected') throw inserted.reason;
+    } else if (pgClient) {
+      // pg behind queries still ahead: the probe and the guarded INSERT are sent together, in
+      // order behind whatever the caller sent before. Both are awaited so neither rejection is
+      // left unhandled; the probe's refusal is the one that explains the other's.
+      await probedInsert(tx, runs, sql, params);
     } else {
-      // An adapter runs one statement at a time (Prisma prepares every one). After the
-      // transaction's first write, as in a sale, the guarded INSERT alone; otherwise (nothing
-      // written yet, a duplicate eventId, an answer that says nothing) the savepoint probe, then
-      // the INSERT.
-      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params]))) return;
-      await call(tx, runs, sql.probeSavepoint);
-      await call(tx, runs, sql.probeRelease);
-      await call(tx, runs, sql.enqueueInTx, [...params]);
+      // postgres.js and adapters: after the transaction's first write, as in a sale, the guarded
+      // INSERT alone (prepared: postgres.js would otherwise describe it first, a round trip of
+      // its own; Prisma prepares every statement anyway). Otherwise (nothing written yet, a
+      // duplicate eventId, an answer that says nothing) the savepoint probe, then the INSERT.
+      // postgres.js sends a query when it is awaited, and `sql.begin(tx => [sale, enqueue])`
+      // awaits the caller's queries only once the callback has returned: one turn of the event
+      // loop lets those go first, so the INSERT follows the sale's write it belongs behind.
+      if (runs === 'unsafe') await nextTurn();
+      const options = runs === 'unsafe' ? [{ prepare: true }] : [];
+      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params], ...options))) return;
+      if (runs === 'unsafe') {
+        await probedInsert(tx, runs, sql, params);
+      } else {
+        // An adapter runs one statement at a time.
+        await call(tx, runs, sql.probeSavepoint);
+        await call(tx, runs, sql.probeRelease);
+        await call(tx, runs, sql.enqueueInTx, [...params]);
+      }
     }
   } catch (caught) {
     const err = otherDatabaseError(caught, schema);
@@ -147,6 +147,26 @@ export async function enqueueWithTx(
     if (codeOf(err) === '25P02') throw aborted(err);
     throw toOutboxStoreError(err, 'enqueue', schema);
   }
+}
+
+/**
+ * The probe and the INSERT it guards, sent together: postgres.js pipelines them (one round trip)
+ * and a `pg` client queues them behind what it is still running.
+ */
+async function probedInsert(
+  tx: unknown,
+  runs: string,
+  sql: OutboxSql,
+  params: readonly unknown[],
+): Promise<void> {
+  const [probed, inserted] = await Promise.allSettled([
+    call(tx, runs, sql.probeTransaction),
+    runs === 'unsafe'
+      ? call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true })
+      : call(tx, runs, { name: sql.enqueueAfterProbeName, text: sql.enqueueAfterProbe, values: [...params] }),
+  ]);
+  if (probed.status === 'rejected') throw probed.reason;
+  if (inserted.status === 'rejected') throw inserted.reason;
 }
 
 /** The store's errors; the outbox's functions missing (step 2 not applied) read as "not migrated". */

@@ -71,7 +71,7 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     return outbox;
   };
 
-  it('adds one round trip with postgres.js, and none when the sale pipelines it', async () => {
+  it('is one statement with postgres.js behind the sale, awaited or pipelined', async () => {
     const sql = postgres(proxy.url, { max: 1, onnotice: () => undefined });
     const outbox = await outboxOn(pool);
     const insert = (tx: postgres.TransactionSql, id: string) =>
@@ -95,11 +95,24 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     await sale('inv-wire-3', true);
     const pipelined = [...proxy.writes];
 
-    // BEGIN, the sale, the probe with the INSERT (Query, then Bind/Execute/Sync), COMMIT.
-    expect(awaited).toEqual(['Q', 'BES', 'QBES', 'BES']);
-    // BEGIN, the enqueue and the sale together, COMMIT: as many round trips as the sale alone.
-    expect(pipelined).toEqual(['Q', 'QBESBES', 'BES']);
+    // BEGIN, the sale, the INSERT alone (the sale has written: no probe), COMMIT.
+    expect(awaited).toEqual(['Q', 'BES', 'BES', 'BES']);
+    // BEGIN, the sale and the enqueue together, COMMIT: as many round trips as the sale alone.
+    expect(pipelined).toEqual(['Q', 'BESBES', 'BES']);
     expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n).toBe(4);
+
+    // Before the transaction's first write, the INSERT writes nothing and the probe follows:
+    // BEGIN, the INSERT, the probe with the INSERT (Query, then Bind/Execute/Sync), the sale, COMMIT.
+    const enqueueFirst = (id: string) =>
+      sql.begin(async (tx) => {
+        await outbox.enqueue('InvoiceEarned', invoice(id), { tx });
+        await insert(tx, id);
+      });
+    await enqueueFirst('inv-wire-4');
+    proxy.writes.length = 0;
+    await enqueueFirst('inv-wire-5');
+    expect(proxy.writes).toEqual(['Q', 'BES', 'QBES', 'BES', 'BES']);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n).toBe(6);
     await outbox.close();
     await sql.end();
   });
