@@ -6,14 +6,15 @@ import {
   LoyaltyValidationError,
   type PayloadInput,
 } from '../contract/index.js';
-import { parsePayload } from '../contract/validate.js';
 import { sealValidated } from '../contract/validated-envelopes.js';
+import { parsePayload } from '../platform-node/envelope.js';
 import type { EnqueueOptions } from './outbox-api.js';
 import type { StoredEvent } from './store.js';
 
 /**
  * Validates an `enqueue` call exactly as `client.send` would (same contract functions, same
- * errors) and builds the event to store: its envelope, and with it its `eventId`, is final.
+ * errors, the Node build's compiled schemas: the outbox runs on Node) and builds the event to
+ * store: its envelope, and with it its `eventId`, is final.
  */
 export function newEvent<T extends InboundEventType>(
   eventType: T,
