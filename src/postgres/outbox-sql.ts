@@ -68,7 +68,7 @@ export const outboxSql = (s: string, channel: string) => ({
    */
   probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
   /**
-   * For a `query(text, values)` adapter (one statement at a time): the INSERT, written only where
+   * For postgres.js and a `query(text, values)` adapter: the INSERT, written only where
    * the transaction has already written something (its id is assigned), and answered with a row
    * when it wrote. An implicit transaction (no `BEGIN`) has no id yet when the guard is weighed:
    * the statement's own row comes after it.

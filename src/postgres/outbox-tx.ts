@@ -71,10 +71,9 @@ const aborted = (cause?: unknown) =>
  * block can have done; otherwise they, and a `pg` client with queries ahead (sent together in
  * pipeline mode, a COMMIT not awaited), are probed with a savepoint, which PostgreSQL refuses
  * outside a transaction block, before the INSERT (sent together where the driver pipelines).
- * Nothing is written when the
- * check fails. Every INSERT sent with `tx` also makes sure its session is on the store's
- * database (`SAME_DATABASE_GUARD`; `params` ends with the store's database), once per
- * connection, and fails, failing the transaction, where it is not. A serialization failure of
+ * Nothing is written when the check fails. Every INSERT sent with `tx` also makes sure its
+ * session is on the store's database (`SAME_DATABASE_GUARD`; `params` ends with the store's
+ * database), once per connection, and fails, failing the transaction, where it is not. A serialization failure of
  * the caller's transaction (40001) is a `QUERY_FAILED` whose `cause` is the driver's error: the
  * caller retries its transaction.
  *
