@@ -73,9 +73,9 @@ const aborted = (cause?: unknown) =>
  * outside a transaction block, before the INSERT (sent together where the driver pipelines).
  * Nothing is written when the check fails. Every INSERT sent with `tx` also makes sure its
  * session is on the store's database (`SAME_DATABASE_GUARD`; `params` ends with the store's
- * database), once per connection, and fails, failing the transaction, where it is not. A serialization failure of
- * the caller's transaction (40001) is a `QUERY_FAILED` whose `cause` is the driver's error: the
- * caller retries its transaction.
+ * database), once per connection, and fails, failing the transaction, where it is not. A
+ * serialization failure of the caller's transaction (40001) is a `QUERY_FAILED` whose `cause` is
+ * the driver's error: the caller retries its transaction.
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction, or on another database
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
@@ -115,9 +115,8 @@ export async function enqueueWithTx(
       // statement: parsed and planned once per connection, not at every sale.
       await call(tx, runs, { name: sql.enqueueInTxName, text: sql.enqueueInTx, values: [...params] });
     } else if (pgClient) {
-      // pg behind queries still ahead: the probe and the guarded INSERT are sent together, in
-      // order behind whatever the caller sent before. Both are awaited so neither rejection is
-      // left unhandled; the probe's refusal is the one that explains the other's.
+      // pg behind queries still ahead: the probe and the guarded INSERT, in order behind
+      // whatever the caller sent before.
       await probedInsert(tx, runs, sql, params);
     } else {
       // postgres.js and adapters: after the transaction's first write, as in a sale, the guarded
@@ -127,10 +126,13 @@ export async function enqueueWithTx(
       // postgres.js sends a query when it is awaited, and `sql.begin(tx => [sale, enqueue])`
       // awaits the caller's queries only once the callback has returned: one turn of the event
       // loop lets those go first, so the INSERT follows the sale's write it belongs behind.
-      if (runs === 'unsafe') await nextTurn();
-      const options = runs === 'unsafe' ? [{ prepare: true }] : [];
-      if (wrote(await call(tx, runs, sql.enqueueAfterWrite, [...params], ...options))) return;
-      if (runs === 'unsafe') {
+      const postgresJs = runs === 'unsafe';
+      if (postgresJs) await nextTurn();
+      const answer = postgresJs
+        ? await call(tx, runs, sql.enqueueAfterWrite, [...params], { prepare: true })
+        : await call(tx, runs, sql.enqueueAfterWrite, [...params]);
+      if (wrote(answer)) return;
+      if (postgresJs) {
         await probedInsert(tx, runs, sql, params);
       } else {
         // An adapter runs one statement at a time.
@@ -150,7 +152,8 @@ export async function enqueueWithTx(
 
 /**
  * The probe and the INSERT it guards, sent together: postgres.js pipelines them (one round trip)
- * and a `pg` client queues them behind what it is still running.
+ * and a `pg` client queues them behind what it is still running. Both are awaited so neither
+ * rejection is left unhandled; the probe's refusal is the one that explains the other's.
  */
 async function probedInsert(
   tx: unknown,
