@@ -19,26 +19,26 @@ const CLAIMED_COLUMNS = COLUMNS.split(', ')
 const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 
 /**
- * `woken` notifies the schema's channel only while a listening store is idle (its last claim
- * found nothing): a busy drainer claims again by itself, and a notifying commit takes a
- * database-wide lock. Same channel, same empty payload: one notification per transaction at most.
+ * The row, written once the WHERE holds: its first test takes the event's key locks, every one
+ * before the row (and its `seq`) is produced; its second notifies the schema's channel only while
+ * a listening store is idle (its last claim found nothing): a busy drainer claims again by itself,
+ * and a notifying commit takes a database-wide lock. Same channel, same empty payload: one
+ * notification per transaction at most. `guard` adds the tests of a caller's transaction.
  */
 const enqueueStatement = (s: string, channel: string, guard: string) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
 SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
-FROM (
-  SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
-                    ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END) AS locked,
-         (SELECT count(*) FROM (SELECT pg_notify('${channel}', '') FROM ${s}.outbox_idle_listeners
-                                WHERE idle_until > clock_timestamp() LIMIT 1) AS n) AS woken
-  FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)
-) AS locks WHERE locks.woken >= 0 ${guard}
+WHERE (SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
+                         ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END)
+       FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)) >= 0
+  AND (SELECT count(*) FROM (SELECT pg_notify('${channel}', '') FROM ${s}.outbox_idle_listeners
+                             WHERE idle_until > clock_timestamp() LIMIT 1) AS woken) >= 0 ${guard}
 ON CONFLICT (event_id) DO NOTHING`;
 
 export const outboxSql = (s: string, channel: string) => ({
   /**
-   * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). The aggregate takes
-   * every lock before the row (and its `seq`) is produced. One statement: no extra round trip.
+   * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). One statement: no
+   * extra round trip.
    */
   enqueue: enqueueStatement(s, channel, ''),
   /**
@@ -69,11 +69,15 @@ export const outboxSql = (s: string, channel: string) => ({
   probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
   /**
    * For postgres.js and a `query(text, values)` adapter: the INSERT, written only where
-   * the transaction has already written something (its id is assigned), and answered with a row
-   * when it wrote. An implicit transaction (no `BEGIN`) has no id yet when the guard is weighed:
-   * the statement's own row comes after it.
+   * the transaction has already written something (its id is assigned); the driver's count of
+   * rows inserted tells whether it wrote. An implicit transaction (no `BEGIN`) has no id yet
+   * when the guard is weighed: the statement's own row comes after it.
    */
-  enqueueAfterWrite: `${enqueueStatement(s, channel, `AND txid_current_if_assigned() IS NOT NULL ${SAME_DATABASE_GUARD}`)} RETURNING 1 AS written`,
+  enqueueAfterWrite: enqueueStatement(
+    s,
+    channel,
+    `AND txid_current_if_assigned() IS NOT NULL ${SAME_DATABASE_GUARD}`,
+  ),
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /**

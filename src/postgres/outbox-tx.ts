@@ -34,19 +34,18 @@ const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown
   Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
 
 /**
- * Whether an adapter's answer to a statement says it returned or changed a row: rows (an array,
- * or `rows` as pg and Kysely give them), or a count (Prisma's `$executeRawUnsafe`, `rowCount`,
- * Kysely's `numAffectedRows`). Anything else says nothing.
+ * Whether a driver's or an adapter's answer to the INSERT says it wrote the row: a count of rows
+ * (postgres.js `count`, pg `rowCount`, Kysely `numAffectedRows`, Prisma's `$executeRawUnsafe`
+ * answers with the number itself). An answer without a count says nothing.
  */
 function wrote(result: unknown): boolean {
   if (typeof result === 'number' || typeof result === 'bigint') return result > 0;
-  if (Array.isArray(result)) return result.length > 0;
   if (typeof result !== 'object' || result === null) return false;
-  const { rows, rowCount, numAffectedRows } = result as Record<string, unknown>;
-  if (Array.isArray(rows)) return rows.length > 0;
-  if (typeof rowCount === 'number') return rowCount > 0;
-  if (typeof numAffectedRows === 'number' || typeof numAffectedRows === 'bigint') return numAffectedRows > 0;
-  return false;
+  const { count, rowCount, numAffectedRows } = result as Record<string, unknown>;
+  const written = [count, rowCount, numAffectedRows].find(
+    (value) => typeof value === 'number' || typeof value === 'bigint',
+  ) as number | bigint | undefined;
+  return written !== undefined && written > 0;
 }
 
 const notInTransaction = (cause?: unknown) =>

@@ -4,7 +4,7 @@ import { OutboxTransactionError } from './outbox-errors.js';
 
 // The cluster a database lives in: two databases migrated alike may have the same name on two
 // servers. NULL where the role may not call `pg_control_system()` (every role may by default).
-const SYSTEM_ID = `CASE WHEN has_function_privilege('pg_control_system()', 'execute') THEN (SELECT system_identifier::text FROM pg_control_system()) END`;
+const SYSTEM_ID = `CASE WHEN has_function_privilege('pg_control_system()', 'execute') THEN (pg_control_system()).system_identifier::text END`;
 
 // Reading a setting that does not exist fails (42704), and with it the statement and the
 // transaction: how the guard refuses, in the statement the driver already sends.

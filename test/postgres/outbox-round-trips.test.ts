@@ -142,15 +142,23 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     const proxied = new pg.Pool({ connectionString: proxy.url, max: 1 });
     const outbox = await outboxOn(pool);
     const client = await proxied.connect();
-    // As Kysely's executeQuery answers (rows), and as Prisma's $executeRawUnsafe does (a count).
+    // pg's own answer (rowCount), and a bare count, as Prisma's $executeRawUnsafe answers.
     const withRows = { query: (text: string, values?: unknown[]) => client.query(text, values) };
     const withCount = {
       query: async (text: string, values?: unknown[]) => (await client.query(text, values)).rowCount,
     };
+    // Rows alone: an INSERT without RETURNING answers none, so the answer says nothing.
+    const rowsOnly = {
+      query: async (text: string, values?: unknown[]) => (await client.query(text, values)).rows,
+    };
     const rows = async () =>
       (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n as number;
     const before = await rows();
-    const sale = async (id: string, tx: typeof withRows | typeof withCount, enqueueFirst = false) => {
+    const sale = async (
+      id: string,
+      tx: typeof withRows | typeof withCount | typeof rowsOnly,
+      enqueueFirst = false,
+    ) => {
       await client.query('BEGIN');
       if (enqueueFirst) await outbox.enqueue('InvoiceEarned', invoice(id), { tx });
       await client.query(`INSERT INTO "${schema}".sales (invoice) VALUES ($1)`, [id]);
@@ -177,12 +185,22 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
       'PBDES',
       'Q',
     ]);
+    // An answer without a count: the probe and the INSERT follow, which finds the row written.
+    expect(await writesOf(() => sale('inv-adapter-5', rowsOnly))).toEqual([
+      'Q',
+      'PBDES',
+      'PBDES',
+      'Q',
+      'Q',
+      'PBDES',
+      'Q',
+    ]);
     // Outside a transaction: the guarded INSERT writes nothing on its own, the probe is refused.
     const refused = await outbox
       .enqueue('InvoiceEarned', invoice('inv-adapter-4'), { tx: withRows })
       .catch((err: Error) => err);
     expect(refused).toMatchObject({ name: 'OutboxTransactionError', code: 'NOT_IN_TRANSACTION' });
-    expect(await rows()).toBe(before + 3);
+    expect(await rows()).toBe(before + 4);
     client.release();
     await outbox.close();
     await proxied.end();
