@@ -1,4 +1,9 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+/**
+ * Resolves once the promise jobs queued so far have run (a `process.nextTick` waits for them):
+ * a driver that starts a query in a promise job, as postgres.js does, has started those queries.
+ */
+const afterQueuedJobs = () => new Promise<void>((resolve) => process.nextTick(resolve));
+
 import { settledStatus } from './client-turn.js';
 import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
@@ -121,12 +126,13 @@ export async function enqueueWithTx(
       // postgres.js and adapters: after the transaction's first write, as in a sale, the guarded
       // INSERT alone (prepared: postgres.js would otherwise describe it first, a round trip of
       // its own; Prisma prepares every statement anyway). Otherwise (nothing written yet, a
-      // duplicate eventId, an answer that says nothing) the savepoint probe, then the INSERT.
+      // duplicate eventId, an answer without a count) the savepoint probe, then the INSERT.
       // postgres.js sends a query when it is awaited, and `sql.begin(tx => [sale, enqueue])`
-      // awaits the caller's queries only once the callback has returned: one turn of the event
-      // loop lets those go first, so the INSERT follows the sale's write it belongs behind.
+      // awaits the caller's queries only once the callback has returned, in promise jobs:
+      // waiting for those lets the sale go first, so the INSERT follows the write it belongs
+      // behind (in the same socket write). Sent first anyway, it writes nothing and is probed.
       const postgresJs = runs === 'unsafe';
-      if (postgresJs) await nextTurn();
+      if (postgresJs) await afterQueuedJobs();
       const answer = postgresJs
         ? await call(tx, runs, sql.enqueueAfterWrite, [...params], { prepare: true })
         : await call(tx, runs, sql.enqueueAfterWrite, [...params]);
