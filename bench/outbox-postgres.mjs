@@ -52,9 +52,13 @@ import { realServers } from './real-servers.mjs';
 
 /** Settings of this comparison, declared once. */
 const SETTINGS = {
-  /** Sale transactions per sample, and samples per contender (the median is reported). */
+  /**
+   * Sale transactions per sample, and samples per contender (the median is reported). A sample
+   * on a small shared machine can swing by a tenth (a slow fsync, a checkpoint): the median of
+   * 41 keeps the ratios within a few hundredths from one run to the next, where 15 did not.
+   */
   salesPerSample: 200,
-  rounds: 15,
+  rounds: 41,
   /**
    * The drain: a merchant's backlog (one tenant: one process is held by its `maxInFlight` cap,
    * the default 16, which is what adding processes lifts), over enough customers that causal
