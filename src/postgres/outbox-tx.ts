@@ -1,9 +1,3 @@
-/**
- * Resolves once the promise jobs queued so far have run (a `process.nextTick` waits for them):
- * a driver that starts a query in a promise job, as postgres.js does, has started those queries.
- */
-const afterQueuedJobs = () => new Promise<void>((resolve) => process.nextTick(resolve));
-
 import { settledStatus } from './client-turn.js';
 import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
@@ -37,6 +31,12 @@ const isPool = (value: unknown): boolean =>
   has(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
 const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown> =>
   Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
+
+/**
+ * Resolves once the promise jobs queued so far have run (a `process.nextTick` waits for them):
+ * a driver that starts a query in a promise job, as postgres.js does, has started those queries.
+ */
+const afterQueuedJobs = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
 /**
  * Whether a driver's or an adapter's answer to the INSERT says it wrote the row: a count of rows
