@@ -31,6 +31,12 @@ const isPool = (value: unknown): boolean =>
   has(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
 const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown> =>
   Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
+// A statement with parameters through postgres.js or an adapter. postgres.js's are prepared:
+// otherwise it describes each one first, a round trip of its own.
+const send = (tx: unknown, runs: string, text: string, params: readonly unknown[]): Promise<unknown> =>
+  runs === 'unsafe'
+    ? call(tx, runs, text, [...params], { prepare: true })
+    : call(tx, runs, text, [...params]);
 
 /**
  * Resolves once the promise jobs queued so far have run (a `process.nextTick` waits for them):
@@ -124,8 +130,7 @@ export async function enqueueWithTx(
       await probedInsert(tx, runs, sql, params);
     } else {
       // postgres.js and adapters: after the transaction's first write, as in a sale, the guarded
-      // INSERT alone (prepared: postgres.js would otherwise describe it first, a round trip of
-      // its own; Prisma prepares every statement anyway). Otherwise (nothing written yet, a
+      // INSERT alone. Otherwise (nothing written yet, a
       // duplicate eventId, an answer without a count) the savepoint probe, then the INSERT.
       // postgres.js sends a query when it is awaited, and `sql.begin(tx => [sale, enqueue])`
       // awaits the caller's queries only once the callback has returned, in promise jobs:
@@ -133,17 +138,14 @@ export async function enqueueWithTx(
       // behind (in the same socket write). Sent first anyway, it writes nothing and is probed.
       const postgresJs = runs === 'unsafe';
       if (postgresJs) await afterQueuedJobs();
-      const answer = postgresJs
-        ? await call(tx, runs, sql.enqueueAfterWrite, [...params], { prepare: true })
-        : await call(tx, runs, sql.enqueueAfterWrite, [...params]);
-      if (wrote(answer)) return;
+      if (wrote(await send(tx, runs, sql.enqueueAfterWrite, params))) return;
       if (postgresJs) {
         await probedInsert(tx, runs, sql, params);
       } else {
         // An adapter runs one statement at a time.
         await call(tx, runs, sql.probeSavepoint);
         await call(tx, runs, sql.probeRelease);
-        await call(tx, runs, sql.enqueueInTx, [...params]);
+        await send(tx, runs, sql.enqueueInTx, params);
       }
     }
   } catch (caught) {
@@ -169,7 +171,7 @@ async function probedInsert(
   const [probed, inserted] = await Promise.allSettled([
     call(tx, runs, sql.probeTransaction),
     runs === 'unsafe'
-      ? call(tx, runs, sql.enqueueAfterProbe, [...params], { prepare: true })
+      ? send(tx, runs, sql.enqueueAfterProbe, params)
       : call(tx, runs, { name: sql.enqueueAfterProbeName, text: sql.enqueueAfterProbe, values: [...params] }),
   ]);
   if (probed.status === 'rejected') throw probed.reason;

@@ -143,7 +143,7 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     const outbox = await outboxOn(pool);
     const client = await proxied.connect();
     // pg's own answer (rowCount), and a bare count, as Prisma's $executeRawUnsafe answers.
-    const withRows = { query: (text: string, values?: unknown[]) => client.query(text, values) };
+    const asPg = { query: (text: string, values?: unknown[]) => client.query(text, values) };
     const withCount = {
       query: async (text: string, values?: unknown[]) => (await client.query(text, values)).rowCount,
     };
@@ -156,7 +156,7 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     const before = await rows();
     const sale = async (
       id: string,
-      tx: typeof withRows | typeof withCount | typeof rowsOnly,
+      tx: typeof asPg | typeof withCount | typeof rowsOnly,
       enqueueFirst = false,
     ) => {
       await client.query('BEGIN');
@@ -172,11 +172,11 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
       return [...proxy.writes];
     };
     // BEGIN, the sale, the enqueue (one unnamed statement: the adapter's own), COMMIT.
-    expect(await writesOf(() => sale('inv-adapter-1', withRows))).toEqual(['Q', 'PBDES', 'PBDES', 'Q']);
+    expect(await writesOf(() => sale('inv-adapter-1', asPg))).toEqual(['Q', 'PBDES', 'PBDES', 'Q']);
     expect(await writesOf(() => sale('inv-adapter-2', withCount))).toEqual(['Q', 'PBDES', 'PBDES', 'Q']);
     // Before any write the transaction has no id: the guarded INSERT writes nothing, then the
     // savepoint probe and the INSERT.
-    expect(await writesOf(() => sale('inv-adapter-3', withRows, true))).toEqual([
+    expect(await writesOf(() => sale('inv-adapter-3', asPg, true))).toEqual([
       'Q',
       'PBDES',
       'Q',
@@ -197,7 +197,7 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     ]);
     // Outside a transaction: the guarded INSERT writes nothing on its own, the probe is refused.
     const refused = await outbox
-      .enqueue('InvoiceEarned', invoice('inv-adapter-4'), { tx: withRows })
+      .enqueue('InvoiceEarned', invoice('inv-adapter-4'), { tx: asPg })
       .catch((err: Error) => err);
     expect(refused).toMatchObject({ name: 'OutboxTransactionError', code: 'NOT_IN_TRANSACTION' });
     expect(await rows()).toBe(before + 4);
