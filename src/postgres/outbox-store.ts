@@ -108,13 +108,13 @@ export function postgresStore(
   /** The outcomes first, in the same statement and commit, then the claim (which sees them). */
   const recordAndClaim = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
     run('claim', async () => {
+      // The outbox is done with these events either way, even when this call fails before its
+      // write (freeing the claims in doubt, below): what it leaves claimed the next claim frees.
+      for (const outcome of outcomes) held.delete(outcome.eventId);
       if (claimsInDoubt) {
         await database.query(sql.releaseOrphans, [owner, [...held]]);
         claimsInDoubt = false;
       }
-      // The outbox is done with these events either way: what this write leaves claimed (it
-      // failed) is freed by the next claim.
-      for (const outcome of outcomes) held.delete(outcome.eventId);
       let result: { recorded: string[]; claimed: OutboxRow[] };
       try {
         result = await claimRows(request, outcomes);
