@@ -73,20 +73,23 @@ describe('check-receiver against answers that never end', () => {
       'trickle',
       /^HTTP 200, but the answer was not complete within 5000 ms \(\d+ bytes came\): stopped reading$/,
     ],
-  ])('%s: ends within twice its timeout per case sent, below 200 MB, naming the problem', async (mistake, observed) => {
-    const run = await runAgainst(mistake, checkArgs);
-    const report = JSON.parse(run.stdout) as CheckReceiverReport;
-    const [first, second] = report.cases;
-    expect(first).toMatchObject({ pass: false, observed: expect.stringMatching(observed) });
-    expect(first?.fix).toMatch(/^answer with a short body that ends at once/);
-    expect(second).toMatchObject({ pass: false, observed: expect.stringMatching(observed) });
-    // After two cases without a whole answer the rest are not sent: the run stays bounded.
-    const sent = report.cases.filter((c) => !c.observed.startsWith('not sent')).length - 1;
-    expect(sent).toBe(2);
-    expect(run.ms).toBeLessThan(2 * TIMEOUT_MS * sent);
-    expect(run.peakKib).toBeLessThan(MEMORY_BOUND_KIB);
-    expect(run.code).toBe(1);
-  });
+  ])(
+    '%s: ends within twice its timeout per case sent, below 200 MB, naming the problem',
+    async (mistake, observed) => {
+      const run = await runAgainst(mistake, checkArgs);
+      const report = JSON.parse(run.stdout) as CheckReceiverReport;
+      const [first, second] = report.cases;
+      expect(first).toMatchObject({ pass: false, observed: expect.stringMatching(observed) });
+      expect(first?.fix).toMatch(/^answer with a short body that ends at once/);
+      expect(second).toMatchObject({ pass: false, observed: expect.stringMatching(observed) });
+      // After two cases without a whole answer the rest are not sent: the run stays bounded.
+      const sent = report.cases.filter((c) => !c.observed.startsWith('not sent')).length - 1;
+      expect(sent).toBe(2);
+      expect(run.ms).toBeLessThan(2 * TIMEOUT_MS * sent);
+      expect(run.peakKib).toBeLessThan(MEMORY_BOUND_KIB);
+      expect(run.code).toBe(1);
+    },
+  );
 });
 
 describe('trigger against answers that never end', () => {
