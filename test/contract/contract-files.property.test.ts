@@ -135,7 +135,12 @@ function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | nu
   return entries.flatMap(([key, child]) => [[...prefix, key], ...pathsOf(child, [...prefix, key])]);
 }
 
-type Change = { path: readonly (string | number)[]; kind: 'set' | 'delete' | 'extra'; value: unknown; key: string };
+type Change = {
+  path: readonly (string | number)[];
+  kind: 'set' | 'delete' | 'extra';
+  value: unknown;
+  key: string;
+};
 
 const isContainer = (value: unknown): value is Record<string | number, unknown> =>
   typeof value === 'object' && value !== null;
