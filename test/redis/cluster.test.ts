@@ -7,6 +7,7 @@ import { describeWithRedis, uniqueName } from '../support/servers.js';
 import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
 import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 import { ruleStoreConformance } from '../webhooks-stores/rule-store-conformance.js';
+import { receiverScenarios } from './receiver-scenarios.js';
 
 /*
  * Issue 40 item 3: the Redis stores on a three-master Redis Cluster, with ioredis `Cluster` and
@@ -39,6 +40,7 @@ describeWithRedis('Redis stores on a Redis Cluster', () => {
       deferredConformance(({ leaseMs }) => redisInbox(client(), { prefix, leaseMs })));
     describe(`redisRuleStore on ${name}`, () =>
       ruleStoreConformance(() => redisRuleStore(client(), { prefix })));
+    describe(`createReceiver with redisInbox on ${name}`, () => receiverScenarios(client));
   }
 
   it('keeps every inbox key in one hash slot, and a prefix with its own hash tag as it is', async () => {

@@ -6,6 +6,7 @@ import { describeWithRedis, uniqueName } from '../support/servers.js';
 import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
 import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 import { ruleStoreConformance } from '../webhooks-stores/rule-store-conformance.js';
+import { receiverScenarios } from './receiver-scenarios.js';
 
 describeWithRedis('Redis stores', (url) => {
   const prefix = `${uniqueName('t')}:`;
@@ -27,6 +28,7 @@ describeWithRedis('Redis stores', (url) => {
       deferredConformance(({ leaseMs }) => redisInbox(client, { prefix, leaseMs })));
     describe(`redisRuleStore on ${name}`, () =>
       ruleStoreConformance(() => redisRuleStore(client, { prefix })));
+    describe(`createReceiver with redisInbox on ${name}`, () => receiverScenarios(() => client));
   }
 
   it('keeps the record of an event handled immediately 25 hours, under one hash tag', async () => {
