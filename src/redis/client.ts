@@ -82,14 +82,14 @@ const ACCEPTED =
 export function toRedisCommand(redis: unknown, what: string): RedisCommand {
   const send = clientCommand(redis, what);
   keepAliveOnError(redis);
-  reconnectOnReadonly(redis);
+  const readonly = reconnectOnReadonly(redis);
   let policyChecked = false;
   return (args, key) => {
     if (!policyChecked) {
       policyChecked = true;
       warnIfEvicting(send, what);
     }
-    return withTimeout(send(args, key), what, args[0] ?? '');
+    return withTimeout(send(args, key).catch(readonly), what, args[0] ?? '');
   };
 }
 
@@ -131,14 +131,40 @@ function keepAliveOnError(redis: unknown): void {
 }
 
 /**
- * ioredis reads `options.reconnectOnError` at each error, so setting it on the user's client
- * takes effect at once; a value the user set is kept. `2`: reconnect, then send the failed
- * command again. A Cluster needs none: a write to a replica answers `MOVED` there, which it follows.
+ * After a failover, a connection left on the old primary (now a replica) answers every write
+ * `READONLY`: the client must connect again (to the address that now leads to the primary).
+ * ioredis reads `options.reconnectOnError` at each error, so a standalone client without one
+ * gets one (`2`: reconnect, then send the failed command again); a value the user set is kept.
+ * A node-redis client has no such option: the store closes and reopens its connection once per
+ * `READONLY` (the command fails, the next one goes to the new connection). A Cluster needs
+ * neither: a write to a replica answers `MOVED` there, which both clients follow.
  */
-function reconnectOnReadonly(redis: unknown): void {
-  const client = redis as { isCluster?: unknown; options?: { reconnectOnError?: unknown } };
-  if (client.isCluster !== false || !client.options || client.options.reconnectOnError) return;
-  client.options.reconnectOnError = (err: Error) => (err.message.startsWith('READONLY') ? 2 : false);
+function reconnectOnReadonly(redis: unknown): (err: unknown) => never {
+  const client = redis as {
+    isCluster?: unknown;
+    options?: { reconnectOnError?: unknown };
+    masters?: unknown;
+    disconnect?: () => Promise<void>;
+    connect?: () => Promise<unknown>;
+    sendCommand?: unknown;
+  };
+  if (client.isCluster === false && client.options && !client.options.reconnectOnError)
+    client.options.reconnectOnError = (err: Error) => (err.message.startsWith('READONLY') ? 2 : false);
+  const nodeRedis = client.isCluster === undefined && !('masters' in client) && isFunction(client.connect);
+  let reconnecting: Promise<void> | undefined;
+  return (err) => {
+    if (nodeRedis && !reconnecting && err instanceof Error && err.message.startsWith('READONLY')) {
+      reconnecting = (async () => {
+        await client.disconnect?.();
+        await client.connect?.();
+      })()
+        .catch(() => undefined)
+        .finally(() => {
+          reconnecting = undefined;
+        });
+    }
+    throw err;
+  };
 }
 
 function withTimeout(reply: Promise<unknown>, what: string, command: string): Promise<unknown> {

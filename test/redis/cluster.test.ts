@@ -14,7 +14,9 @@ import { receiverScenarios } from './receiver-scenarios.js';
  * node-redis `createCluster`: the same conformance suites as on a standalone Redis.
  */
 
-type NodeRedisCluster = Awaited<ReturnType<ReturnType<typeof createCluster>['connect']>>;
+const connectCluster = (urls: readonly string[]) =>
+  createCluster({ rootNodes: urls.map((url) => ({ url })) }).connect();
+type NodeRedisCluster = Awaited<ReturnType<typeof connectCluster>>;
 
 describeWithRedis('Redis stores on a Redis Cluster', () => {
   let cluster: RealRedisCluster;
@@ -23,7 +25,7 @@ describeWithRedis('Redis stores on a Redis Cluster', () => {
   beforeAll(async () => {
     cluster = await startRedisCluster();
     ioredis = new Cluster([...cluster.nodes]);
-    nodeRedis = await createCluster({ rootNodes: cluster.urls.map((url) => ({ url })) }).connect();
+    nodeRedis = await connectCluster(cluster.urls);
   }, 60_000);
   afterAll(async () => {
     ioredis?.disconnect();
