@@ -183,6 +183,11 @@ for i = 3, #ARGV do
     table.insert(out, id)
     for k = 2, 8 do table.insert(out, v[k]) end
     table.insert(out, tostring(attempt))
+  elseif due and (v[1] ~= 'pending' or not v[4]) then
+    -- Indexed as due, but not a stored pending record (re-created without its body after an
+    -- eviction): out of the due index, so it never takes the place of one that is.
+    redis.call('ZREM', DUE, id)
+    if not v[4] then redis.call('ZREM', SET.pending, id) end
   end
 end
 return {out, {}}`,

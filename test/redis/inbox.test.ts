@@ -69,6 +69,20 @@ describeWithRedis('redisInbox', (url) => {
     }
   });
 
+  it('drops from the due index a record re-created without its body by an immediate receipt', async () => {
+    const { prefix, inbox } = fresh();
+    const d = delivery();
+    await inbox.store(d, 'pending');
+    await redis.del(`${prefix}{inbox}:e:${d.eventId}`);
+    const key = { eventId: d.eventId, eventType: d.eventType, tenantId: d.tenantId };
+    expect(await inbox.begin(key)).toBe('new'); // the service sent it again, to an immediate receiver
+    expect(await inbox.claimDue('w', 10)).toEqual([]);
+    expect(await redis.zscore(`${prefix}{inbox}:due`, d.eventId)).toBeNull();
+    await inbox.complete(key);
+    expect(await inbox.begin(key)).toBe('done');
+    expect(await inbox.stats()).toMatchObject({ pending: 0 });
+  });
+
   it('refuses to discard a delivery while its handler runs; discards it once the claim ended', async () => {
     const { inbox } = fresh();
     const d = delivery();
