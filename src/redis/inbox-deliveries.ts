@@ -70,9 +70,9 @@ export function redisDeliveries(
     },
     markHandled: (claim) => settle('markHandled', claim, 'handled'),
     markFailed: (claim, failure) =>
-      failure.nextAttemptAt === undefined
+      failure.retryInMs === undefined
         ? settle('markFailed', claim, 'dead', failure.error)
-        : settle('markFailed', claim, 'retry', failure.error, failure.nextAttemptAt),
+        : settle('markFailed', claim, 'retry', failure.error, Date.now() + failure.retryInMs),
     markParked: (claim, reason) => settle('markParked', claim, 'parked', reason),
     async stats() {
       const counts = {} as Record<DeliveryState, number>;
@@ -85,7 +85,7 @@ export function redisDeliveries(
       }
       return counts;
     },
-    async statsByTenant() {
+    async statsByTenant(query) {
       const flat = (await run('statsByTenant', SCRIPTS.statsByTenant, [])) as string[];
       const counts: TenantStateCount[] = [];
       for (let i = 0; i < flat.length; i += 4) {
@@ -97,7 +97,7 @@ export function redisDeliveries(
           oldest: Number(oldest),
         });
       }
-      return foldTenantStats(counts);
+      return foldTenantStats(counts, query);
     },
     async list({ state, tenantId, limit = 100 }) {
       const flat = (await run('list', SCRIPTS.list, [state, tenantId ?? '', limit])) as string[];

@@ -146,6 +146,9 @@ async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
       return timedOut(d, callback, cause, () => {});
     }
     if (ran?.failed) return handlerFailed(d, ran.cause);
+    // The handler ended the store's transaction itself (ROLLBACK or COMMIT): its own failure.
+    if (ran && (cause as { code?: unknown } | null)?.code === 'HANDLER_ENDED_TRANSACTION')
+      return handlerFailed(d, cause);
     return notClaimed(d, cause);
   }
   if (claim !== 'new') return alreadyClaimed(d, claim);

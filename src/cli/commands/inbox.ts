@@ -83,7 +83,7 @@ export const inboxCommand: Command = {
             .slice(0, max);
         if (sub === 'stats') {
           const totals = await store.stats();
-          const tenants = (await store.statsByTenant?.()) ?? [];
+          const tenants = (await store.statsByTenant?.())?.tenants ?? [];
           if (json) io.stdout.write(`${JSON.stringify({ ...totals, tenants }, null, 2)}\n`);
           else {
             const rows = tenants.map((t) => [

@@ -95,7 +95,7 @@ export async function readOverview(backends: OpsBackends, allowActions: boolean)
         });
     const [oldest] = await store.list({ state: 'pending', limit: 1 });
     inbox = {
-      tenants: [...((await store.statsByTenant?.()) ?? [])],
+      tenants: [...((await store.statsByTenant?.())?.tenants ?? [])],
       totals: await store.stats(),
       oldestPendingAt: oldest?.receivedAt.getTime() ?? null,
       attention,
