@@ -4,8 +4,6 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
-import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
-import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 
 describeWithPostgres('postgresInbox', (url) => {
   const schema = uniqueName('inbox');
@@ -15,20 +13,6 @@ describeWithPostgres('postgresInbox', (url) => {
   afterAll(async () => {
     await Promise.all([pool.end(), sql.end({ timeout: 1 })]);
   });
-
-  const clients = { pg: pool, 'postgres.js': sql } as const;
-  for (const [driver, db] of Object.entries(clients)) {
-    describe(`on ${driver}, claims as rows`, () =>
-      inboxConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs })));
-    describe(`on ${driver}, transactional`, () =>
-      inboxConformance(({ leaseMs }) =>
-        postgresInbox(db, { schema, leaseMs, transactional: true, lockTimeoutMs: 300 }),
-      ));
-    describe(`on ${driver}, deferred`, () =>
-      deferredConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs })));
-    describe(`on ${driver}, deferred and transactional`, () =>
-      deferredConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs, transactional: true })));
-  }
 
   it('on pg, prepares its statements once per connection instead of planning them at every delivery', async () => {
     const client = new pg.Client({ connectionString: url });
