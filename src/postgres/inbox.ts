@@ -155,7 +155,12 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
   const sql = inboxSql(s);
   prepareStatements(Object.values(sql));
   const fail = (err: unknown, what: string) => toStoreError(err, `postgresInbox ${what}`, settings.schema);
-  const run = async <Row>(what: string, text: string, params: readonly unknown[], on: SqlRunner = database) => {
+  const run = async <Row>(
+    what: string,
+    text: string,
+    params: readonly unknown[],
+    on: SqlRunner = database,
+  ) => {
     try {
       return await on.query<Row>(text, params);
     } catch (err) {
@@ -241,7 +246,8 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
       const { rows } = await run<TenantRow>('statsByTenant', sql.statsByTenant, params);
       const tenants = rows.map((row) => {
         const states: Partial<Record<'pending' | 'dead' | 'parked', number>> = {};
-        for (const state of ['pending', 'dead', 'parked'] as const) if (row[state] > 0) states[state] = row[state];
+        for (const state of ['pending', 'dead', 'parked'] as const)
+          if (row[state] > 0) states[state] = row[state];
         const oldestPendingAt = row.oldest_ms === null ? null : Number(row.oldest_ms);
         return { tenantId: row.tenant_id, states, oldestPendingAt };
       });

@@ -34,7 +34,11 @@ export function foldTenantStats(
 ): { tenants: TenantStats[]; totalTenants: number } {
   const tenants = new Map<
     string,
-    { tenantId: string; states: Partial<Record<TenantStateCount['state'], number>>; oldestPendingAt: number | null }
+    {
+      tenantId: string;
+      states: Partial<Record<TenantStateCount['state'], number>>;
+      oldestPendingAt: number | null;
+    }
   >();
   for (const { tenantId, state, n, oldest } of counts) {
     if (query.tenantId !== undefined && tenantId !== query.tenantId) continue;

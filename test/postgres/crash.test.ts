@@ -70,7 +70,8 @@ describeWithPostgres('a receiver killed inside a transactional handler', (postgr
         expect(await answer.json()).toMatchObject({ outcome: 'handled', eventId: event.eventId });
         expect(await rows('effects')).toBe(1);
         expect(
-          (await pool.query(`SELECT state FROM ${schema}.inbox_events WHERE event_id = $1`, [event.eventId])).rows,
+          (await pool.query(`SELECT state FROM ${schema}.inbox_events WHERE event_id = $1`, [event.eventId]))
+            .rows,
         ).toEqual([{ state: 'handled' }]);
         expect(await (await post(survivor.url)).json()).toMatchObject({ outcome: 'duplicate' });
         expect(await rows('effects')).toBe(1);

@@ -50,7 +50,7 @@ describeWithPostgres('postgresInbox transactions and operators', (url) => {
       const event = outboundEvent('LoyaltyRuleChanged');
       const answer = await receiver.handle(signedDelivery(event));
       expect([answer.status, bodyOf(answer).code]).toEqual([500, 'HANDLER_FAILED']);
-      expect((failures[0]?.cause as { code?: string }).code).toBe('HANDLER_ENDED_TRANSACTION');
+      expect((failures[0]?.cause as { code?: string } | undefined)?.code).toBe('HANDLER_ENDED_TRANSACTION');
       const { rows } = await pool.query(`SELECT state FROM ${schema}.inbox_events WHERE event_id = $1`, [
         event.eventId,
       ]);

@@ -49,9 +49,10 @@ describeWithPostgres('postgresInbox', (url) => {
     ).rejects.toThrow('after the write');
     const { rows } = await pool.query(`SELECT event_id FROM ${schema}.effects`);
     expect(rows).toEqual([{ event_id: committed.eventId }]);
-    const claims = await pool.query(`SELECT event_id, state FROM ${schema}.inbox_events WHERE event_id = ANY($1)`, [
-      [committed.eventId, failed.eventId],
-    ]);
+    const claims = await pool.query(
+      `SELECT event_id, state FROM ${schema}.inbox_events WHERE event_id = ANY($1)`,
+      [[committed.eventId, failed.eventId]],
+    );
     expect(claims.rows).toEqual([{ event_id: committed.eventId, state: 'handled' }]);
   });
 
