@@ -60,7 +60,7 @@ describeWithPostgres('a receiver killed inside a transactional handler', (postgr
             ])
           ).rows[0].n;
         expect(await rows('effects')).toBe(0);
-        expect(await rows('inbox')).toBe(0);
+        expect(await rows('inbox_events')).toBe(0);
 
         // Postgres rolls the dead connection's transaction back as soon as it sees the socket
         // close; until then the redelivery may wait its lock timeout and get 503.
