@@ -319,7 +319,12 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
   // The record is marked handled last, in the same transaction as the handler's writes: until
   // then the lease (renewed by the runner's heartbeat) is the claim, and no row lock is held
   // while the handler runs, so receipts of the same event id never wait for it.
-  const runHandled = async (claim: ClaimedDelivery, work: (tx: unknown) => Promise<void>) => {
+  // At most a quarter of the pool in run transactions at once, whatever the runner's concurrency:
+  // the rest stays free for receipts, claims, heartbeats and the handlers' own queries.
+  const slots = limiter(Math.max(1, Math.floor((store.poolSize ?? 10) / 4)));
+  const runHandled = (claim: ClaimedDelivery, work: (tx: unknown) => Promise<void>) =>
+    slots(() => runInTransaction(claim, work));
+  const runInTransaction = async (claim: ClaimedDelivery, work: (tx: unknown) => Promise<void>) => {
     let workFailed = false;
     const token = `${claim.owner}/${claim.attempt}/${claim.eventId}`;
     try {
@@ -361,6 +366,23 @@ const isEndedByHandler = (err: unknown): err is PostgresStoreError =>
 class InProgress extends Error {}
 /** Thrown inside the transaction to roll back a run whose claim another run took over. */
 class LostClaim extends Error {}
+
+/** Runs at most `max` tasks at once; the others wait their turn, in order. */
+function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active < max) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
 
 /** Every `cleanupEvery` claims, one batch of expired rows is deleted in the background (inbox and outbox). */
 export function cleaner(
