@@ -55,6 +55,8 @@ describeWithPostgres('postgresInbox transactions and operators', (url) => {
         event.eventId,
       ]);
       expect(rows).toEqual([]);
+      // What it wrote after its ROLLBACK committed on its own: what the error tells the user.
+      expect(await effects(event.eventId)).toBe(1);
     });
 
     for (const [driver, db] of [
