@@ -16,8 +16,10 @@ export const inboxSql = (s: string) => {
   const takeable = `(i.state = 'pending' AND (i.lease_until IS NULL OR i.lease_until < now())) OR i.state IN ('dead', 'parked')`;
   const due = `state = 'pending' AND raw_body IS NOT NULL AND next_attempt_at <= now()
     AND (lease_until IS NULL OR lease_until < now())`;
-  const columns = `event_id, event_type, tenant_id, raw_body, correlation_id, signature_timestamp::float8 AS signature_timestamp,
-  secret_index, (extract(epoch FROM received_at) * 1000)::float8 AS received_ms, attempts`;
+  // A claim's row is a ClaimedDelivery as it is.
+  const columns = `event_id AS "eventId", event_type AS "eventType", tenant_id AS "tenantId", raw_body AS "rawBody",
+  correlation_id AS "correlationId", signature_timestamp::float8 AS "signatureTimestamp", secret_index AS "secretIndex",
+  (extract(epoch FROM received_at) * 1000)::float8 AS "receivedAt", claimed_by AS owner, attempts AS attempt`;
   const settled = `claimed_by = NULL, lease_until = NULL, settled_at = now()`;
   // $1 event id; $2 actor or null (no audit entry), $3 detail: the audit row commits with the action.
   const audited = (action: string, update: string) => `WITH prior AS (
@@ -95,14 +97,12 @@ RETURNING ${columns}`,
   )
   RETURNING ${columns}
 )
-SELECT event_id AS marked, NULL AS event_id, NULL AS event_type, NULL AS tenant_id, NULL AS raw_body,
-  NULL AS correlation_id, NULL::float8 AS signature_timestamp, NULL::int AS secret_index, NULL::float8 AS received_ms,
-  NULL::int AS attempts
+SELECT event_id AS marked, NULL AS "eventId", NULL AS "eventType", NULL AS "tenantId", NULL AS "rawBody",
+  NULL AS "correlationId", NULL::float8 AS "signatureTimestamp", NULL::int AS "secretIndex", NULL::float8 AS "receivedAt",
+  NULL AS owner, NULL::int AS attempt
 FROM marked
 UNION ALL
-SELECT NULL, event_id, event_type, tenant_id, raw_body, correlation_id, signature_timestamp, secret_index, received_ms,
-  attempts
-FROM claimed`,
+SELECT NULL, * FROM claimed`,
     /** $1 owner, $2 event ids, $3 lease in ms: renews what is still held, answers the ids held. */
     extendLease: `WITH renewed AS (
   UPDATE ${t} SET lease_until = ${lease(3)}

@@ -46,18 +46,6 @@ export type TransactionalInbox<D> = DeferredInboxStore<PostgresTx<D>> & {
   runHandled(claim: ClaimedDelivery, work: (tx: PostgresTx<D>) => Promise<void>): Promise<boolean>;
 };
 
-interface ClaimRow {
-  event_id: string;
-  event_type: string;
-  tenant_id: string;
-  raw_body: string;
-  correlation_id: string;
-  signature_timestamp: number;
-  secret_index: number;
-  received_ms: number;
-  attempts: number;
-}
-
 interface ListRow {
   event_id: string;
   event_type: string;
@@ -78,19 +66,6 @@ interface TenantRow {
   oldest_ms: number | null;
   total: number;
 }
-
-const toClaim = (row: ClaimRow, owner: string): ClaimedDelivery => ({
-  eventId: row.event_id,
-  eventType: row.event_type,
-  tenantId: row.tenant_id,
-  rawBody: row.raw_body,
-  correlationId: row.correlation_id,
-  signatureTimestamp: Number(row.signature_timestamp),
-  secretIndex: row.secret_index,
-  receivedAt: Number(row.received_ms),
-  owner,
-  attempt: row.attempts,
-});
 
 const toRecord = (row: ListRow): DeliveryRecord => ({
   eventId: row.event_id,
@@ -206,21 +181,17 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
       return (await changed('store', sql.store, params)) ? 'stored' : 'duplicate';
     },
     async claimDue(owner, limit) {
-      const { rows } = await run<ClaimRow>('claimDue', sql.claimDue, [owner, limit, leaseMs]);
-      return rows.map((row) => toClaim(row, owner));
+      return (await run<ClaimedDelivery>('claimDue', sql.claimDue, [owner, limit, leaseMs])).rows;
     },
     async markHandledAndClaim(handled, owner, limit) {
       const params = [owner, limit, leaseMs, handled.map((c) => c.eventId), handled.map((c) => c.attempt)];
-      const { rows } = await run<ClaimRow & { marked: string | null }>(
-        'markHandledAndClaim',
-        sql.markHandledAndClaim,
-        params,
-      );
+      type Row = ClaimedDelivery & { marked: string | null };
+      const { rows } = await run<Row>('markHandledAndClaim', sql.markHandledAndClaim, params);
       const marked: string[] = [];
       const claims: ClaimedDelivery[] = [];
-      for (const row of rows) {
-        if (row.marked === null) claims.push(toClaim(row, owner));
-        else marked.push(row.marked);
+      for (const { marked: id, ...claim } of rows) {
+        if (id === null) claims.push(claim);
+        else marked.push(id);
       }
       return { marked, claims };
     },
