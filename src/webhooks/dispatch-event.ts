@@ -160,11 +160,7 @@ function checkedClaim(claim: unknown): InboxClaim {
   return claim as InboxClaim;
 }
 
-/**
- * The scope of a failure once the event is known, for `onError`; built only on failure, since a
- * spread followed by more fields leaves V8's fast object clone, which the receiver's benchmark
- * goal felt.
- */
+/** The scope of a failure once the event is known, for `onError` (built only when one is reported). */
 const scopeOf = ({ scope, key }: Dispatch): FailureScope => ({
   ...scope,
   eventId: key.eventId,
