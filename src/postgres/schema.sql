@@ -245,11 +245,7 @@ CREATE INDEX IF NOT EXISTS inbox_events_due ON "loyalty".inbox_events (next_atte
 CREATE INDEX IF NOT EXISTS inbox_events_settled ON "loyalty".inbox_events (settled_at) WHERE state = 'handled';
 CREATE INDEX IF NOT EXISTS inbox_events_by_state ON "loyalty".inbox_events (state, received_at);
 LOCK TABLE "loyalty".inbox, "loyalty".inbox_deliveries IN SHARE ROW EXCLUSIVE MODE;
-INSERT INTO "loyalty".inbox_events (event_id, event_type, tenant_id, state, raw_body, correlation_id, signature_timestamp,
-  secret_index, received_at, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at)
-SELECT event_id, event_type, tenant_id, state, raw_body, correlation_id, signature_timestamp, secret_index,
-  received_at, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at
-FROM "loyalty".inbox_deliveries ON CONFLICT (event_id) DO NOTHING;
+INSERT INTO "loyalty".inbox_events (event_id, event_type, tenant_id, correlation_id, signature_timestamp, secret_index, received_at, state, raw_body, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at) SELECT event_id, event_type, tenant_id, correlation_id, signature_timestamp, secret_index, received_at, state, raw_body, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at FROM "loyalty".inbox_deliveries ON CONFLICT (event_id) DO NOTHING;
 INSERT INTO "loyalty".inbox_events AS e (event_id, event_type, tenant_id, state, attempts, claimed_by, lease_until, received_at,
   settled_at)
 SELECT event_id, event_type, tenant_id, CASE WHEN status = 'done' THEN 'handled' ELSE 'pending' END, 1,
@@ -274,14 +270,8 @@ BEGIN
     ON CONFLICT (event_id) DO UPDATE SET state = excluded.state, claimed_by = excluded.claimed_by,
       lease_until = excluded.lease_until, settled_at = excluded.settled_at;
   ELSIF TG_OP <> 'DELETE' THEN
-    INSERT INTO "loyalty".inbox_events (event_id, event_type, tenant_id, state, raw_body, correlation_id, signature_timestamp, secret_index,
-      received_at, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at)
-    VALUES (NEW.event_id, NEW.event_type, NEW.tenant_id, NEW.state, NEW.raw_body, NEW.correlation_id,
-      NEW.signature_timestamp, NEW.secret_index, NEW.received_at, NEW.attempts, NEW.next_attempt_at, NEW.claimed_by,
-      NEW.lease_until, NEW.last_error, NEW.settled_at)
-    ON CONFLICT (event_id) DO UPDATE SET state = excluded.state, raw_body = excluded.raw_body,
-      attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at, claimed_by = excluded.claimed_by,
-      lease_until = excluded.lease_until, last_error = excluded.last_error, settled_at = excluded.settled_at;
+    INSERT INTO "loyalty".inbox_events (event_id, event_type, tenant_id, correlation_id, signature_timestamp, secret_index, received_at, state, raw_body, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at) VALUES (NEW.event_id, NEW.event_type, NEW.tenant_id, NEW.correlation_id, NEW.signature_timestamp, NEW.secret_index, NEW.received_at, NEW.state, NEW.raw_body, NEW.attempts, NEW.next_attempt_at, NEW.claimed_by, NEW.lease_until, NEW.last_error, NEW.settled_at)
+    ON CONFLICT (event_id) DO UPDATE SET state = excluded.state, raw_body = excluded.raw_body, attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at, claimed_by = excluded.claimed_by, lease_until = excluded.lease_until, last_error = excluded.last_error, settled_at = excluded.settled_at;
   END IF;
   RETURN NULL;
 END

@@ -18,6 +18,28 @@ export const INBOX_EVENTS_STEP: SchemaStep = {
   statements: (s) => {
     const t = `${s}.inbox_events`;
     const receipt = (status: string) => `CASE WHEN ${status} = 'in-progress' THEN`;
+    // The columns of `inbox_deliveries`, all in `inbox_events`; `changed`: what a run changes.
+    const changed = [
+      'state',
+      'raw_body',
+      'attempts',
+      'next_attempt_at',
+      'claimed_by',
+      'lease_until',
+      'last_error',
+      'settled_at',
+    ];
+    const columns = [
+      'event_id',
+      'event_type',
+      'tenant_id',
+      'correlation_id',
+      'signature_timestamp',
+      'secret_index',
+      'received_at',
+      ...changed,
+    ];
+    const all = columns.join(', ');
     return [
       // raw_body and the signature's facts are NULL while only an immediate receipt holds the
       // record; claims, leases and retries change no indexed column but state.
@@ -47,11 +69,7 @@ export const INBOX_EVENTS_STEP: SchemaStep = {
       // The old tables' writers wait until this step commits: nothing is written between the copy
       // and the triggers.
       `LOCK TABLE ${s}.inbox, ${s}.inbox_deliveries IN SHARE ROW EXCLUSIVE MODE`,
-      `INSERT INTO ${t} (event_id, event_type, tenant_id, state, raw_body, correlation_id, signature_timestamp,
-  secret_index, received_at, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at)
-SELECT event_id, event_type, tenant_id, state, raw_body, correlation_id, signature_timestamp, secret_index,
-  received_at, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at
-FROM ${s}.inbox_deliveries ON CONFLICT (event_id) DO NOTHING`,
+      `INSERT INTO ${t} (${all}) SELECT ${all} FROM ${s}.inbox_deliveries ON CONFLICT (event_id) DO NOTHING`,
       // An event handled by an immediate receiver is handled, whatever the deferred table said.
       `INSERT INTO ${t} AS e (event_id, event_type, tenant_id, state, attempts, claimed_by, lease_until, received_at,
   settled_at)
@@ -78,14 +96,8 @@ BEGIN
     ON CONFLICT (event_id) DO UPDATE SET state = excluded.state, claimed_by = excluded.claimed_by,
       lease_until = excluded.lease_until, settled_at = excluded.settled_at;
   ELSIF TG_OP <> 'DELETE' THEN
-    INSERT INTO ${t} (event_id, event_type, tenant_id, state, raw_body, correlation_id, signature_timestamp, secret_index,
-      received_at, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at)
-    VALUES (NEW.event_id, NEW.event_type, NEW.tenant_id, NEW.state, NEW.raw_body, NEW.correlation_id,
-      NEW.signature_timestamp, NEW.secret_index, NEW.received_at, NEW.attempts, NEW.next_attempt_at, NEW.claimed_by,
-      NEW.lease_until, NEW.last_error, NEW.settled_at)
-    ON CONFLICT (event_id) DO UPDATE SET state = excluded.state, raw_body = excluded.raw_body,
-      attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at, claimed_by = excluded.claimed_by,
-      lease_until = excluded.lease_until, last_error = excluded.last_error, settled_at = excluded.settled_at;
+    INSERT INTO ${t} (${all}) VALUES (${columns.map((c) => `NEW.${c}`).join(', ')})
+    ON CONFLICT (event_id) DO UPDATE SET ${changed.map((c) => `${c} = excluded.${c}`).join(', ')};
   END IF;
   RETURN NULL;
 END
