@@ -174,7 +174,7 @@ async function throughput(url, processes, transactional) {
   const started = performance.now();
   for (const child of children) child.send('go');
   // One index probe per look (the pending rows' index), not a count of the table.
-  const pending = `SELECT EXISTS (SELECT 1 FROM "${schema}".inbox_deliveries WHERE state = 'pending') AS any`;
+  const pending = `SELECT EXISTS (SELECT 1 FROM "${schema}".inbox_events WHERE state = 'pending') AS any`;
   while ((await pool.query(pending)).rows[0].any) await sleep(POLL_MS);
   const seconds = (performance.now() - started) / 1000;
   const [pgAfter, machineAfter] = [postgresCpu(postmaster), machineCpu()];

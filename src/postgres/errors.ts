@@ -17,7 +17,10 @@ import { LoyaltyError } from '../contract/errors.js';
  *   say, on the client you also gave the store): the store's statement would have been part of
  *   it, so it was not sent. Give the store a Pool, or a client nothing else uses;
  * - `TRANSACTION_ENDED`: a handler used its `ctx.tx` after it returned: that transaction has
- *   committed or rolled back, and its connection may be running another event's.
+ *   committed or rolled back, and its connection may be running another event's;
+ * - `HANDLER_ENDED_TRANSACTION`: a transactional handler ended the claim's transaction itself
+ *   (ROLLBACK or COMMIT through `ctx.tx`): what it wrote after that committed on its own, so the
+ *   run is failed (a stored delivery goes `dead`). Let the handler throw instead.
  */
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'
@@ -29,7 +32,8 @@ export type PostgresStoreErrorCode =
   | 'NOT_MIGRATED'
   | 'QUERY_FAILED'
   | 'CLIENT_IN_TRANSACTION'
-  | 'TRANSACTION_ENDED';
+  | 'TRANSACTION_ENDED'
+  | 'HANDLER_ENDED_TRANSACTION';
 
 /**
  * An error of a Postgres store or of `migrate`: bad input when the store is created, or a

@@ -5,21 +5,21 @@ import { PostgresStoreError } from './errors.js';
  * commits or rolls back and its connection goes back to the pool, where the next event's
  * transaction may take it: a `ctx.tx` kept by the handler (a timer, a promise left running) would
  * otherwise write inside that other transaction. Every method (and, for postgres.js, the tagged
- * template itself) refuses with `TRANSACTION_ENDED` once `end()` was called.
+ * template itself) answers a promise rejected with `TRANSACTION_ENDED` once `end()` was called:
+ * never a synchronous throw, which from a timer would end the process.
  */
 export function guardTx(raw: unknown): { tx: unknown; end(): void } {
   if ((typeof raw !== 'object' && typeof raw !== 'function') || raw === null) {
     return { tx: raw, end: () => {} };
   }
   let ended = false;
-  const check = () => {
-    if (ended) {
-      throw new PostgresStoreError(
+  const refused = () =>
+    Promise.reject(
+      new PostgresStoreError(
         'TRANSACTION_ENDED',
         'ctx.tx was used after its handler returned: that transaction has ended. Await every statement inside the handler',
-      );
-    }
-  };
+      ),
+    );
   const wrapped = new Map<PropertyKey, unknown>();
   const tx = new Proxy(raw, {
     get(target, property) {
@@ -27,17 +27,13 @@ export function guardTx(raw: unknown): { tx: unknown; end(): void } {
       if (typeof value !== 'function') return value;
       let method = wrapped.get(property);
       if (method === undefined) {
-        method = (...args: unknown[]) => {
-          check();
-          return Reflect.apply(value, target, args);
-        };
+        method = (...args: unknown[]) => (ended ? refused() : Reflect.apply(value, target, args));
         wrapped.set(property, method);
       }
       return method;
     },
     apply(target, _this, args) {
-      check();
-      return Reflect.apply(target as (...args: unknown[]) => unknown, target, args);
+      return ended ? refused() : Reflect.apply(target as (...args: unknown[]) => unknown, target, args);
     },
   });
   return {

@@ -1,4 +1,4 @@
--- loyalty-partner-sdk PostgreSQL schema, version 5, for schema "loyalty".
+-- loyalty-partner-sdk PostgreSQL schema, version 6, for schema "loyalty".
 -- Generated from src/postgres/schema/steps.ts; migrate(db, { schema }) runs the same statements
 -- under an advisory lock. Replace "loyalty" to use another schema. Run it in one transaction.
 
@@ -222,3 +222,93 @@ BEGIN
 END
 $fn$;
 INSERT INTO "loyalty".schema_version (version, description) VALUES (5, 'outbox: outcomes ride with claims') ON CONFLICT (version) DO NOTHING;
+
+-- step 6: one inbox record per event id (inbox_events)
+CREATE TABLE IF NOT EXISTS "loyalty".inbox_events (
+  event_id            text        PRIMARY KEY,
+  event_type          text        NOT NULL,
+  tenant_id           text        NOT NULL DEFAULT '',
+  state               text        NOT NULL CHECK (state IN ('pending', 'handled', 'dead', 'parked')),
+  raw_body            text,
+  correlation_id      text,
+  signature_timestamp bigint,
+  secret_index        int,
+  received_at         timestamptz NOT NULL DEFAULT now(),
+  attempts            int         NOT NULL DEFAULT 0,
+  next_attempt_at     timestamptz NOT NULL DEFAULT now(),
+  claimed_by          text,
+  lease_until         timestamptz,
+  last_error          text,
+  settled_at          timestamptz
+) WITH (fillfactor = 80);
+CREATE INDEX IF NOT EXISTS inbox_events_due ON "loyalty".inbox_events (next_attempt_at) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS inbox_events_settled ON "loyalty".inbox_events (settled_at) WHERE state = 'handled';
+CREATE INDEX IF NOT EXISTS inbox_events_by_state ON "loyalty".inbox_events (state, received_at);
+LOCK TABLE "loyalty".inbox, "loyalty".inbox_deliveries IN SHARE ROW EXCLUSIVE MODE;
+INSERT INTO "loyalty".inbox_events (event_id, event_type, tenant_id, correlation_id, signature_timestamp, secret_index, received_at, state, raw_body, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at) SELECT event_id, event_type, tenant_id, correlation_id, signature_timestamp, secret_index, received_at, state, raw_body, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at FROM "loyalty".inbox_deliveries ON CONFLICT (event_id) DO NOTHING;
+INSERT INTO "loyalty".inbox_events AS e (event_id, event_type, tenant_id, state, attempts, claimed_by, lease_until, received_at,
+  settled_at)
+SELECT event_id, event_type, tenant_id, CASE WHEN status = 'done' THEN 'handled' ELSE 'pending' END, 1,
+  CASE WHEN status = 'in-progress' THEN 'receipt' END, CASE WHEN status = 'in-progress' THEN claimed_at + interval '10 minutes' END, claimed_at, done_at
+FROM "loyalty".inbox
+ON CONFLICT (event_id) DO UPDATE SET state = 'handled', settled_at = excluded.settled_at, claimed_by = NULL,
+  lease_until = NULL
+WHERE excluded.state = 'handled' AND e.state <> 'handled';
+CREATE OR REPLACE FUNCTION "loyalty".inbox_from_legacy() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF pg_trigger_depth() > 1 THEN RETURN NULL; END IF;
+  IF TG_TABLE_NAME = 'inbox' THEN
+    IF TG_OP = 'DELETE' THEN
+      -- A released claim; handled rows past the retention go with this side's own cleanup.
+      DELETE FROM "loyalty".inbox_events WHERE event_id = OLD.event_id AND raw_body IS NULL AND state = 'pending';
+      RETURN NULL;
+    END IF;
+    INSERT INTO "loyalty".inbox_events (event_id, event_type, tenant_id, state, attempts, claimed_by, lease_until, received_at, settled_at)
+    VALUES (NEW.event_id, NEW.event_type, NEW.tenant_id, CASE WHEN NEW.status = 'done' THEN 'handled' ELSE 'pending' END, 1,
+      CASE WHEN NEW.status = 'in-progress' THEN 'receipt' END, CASE WHEN NEW.status = 'in-progress' THEN NEW.claimed_at + interval '10 minutes' END,
+      NEW.claimed_at, NEW.done_at)
+    ON CONFLICT (event_id) DO UPDATE SET state = excluded.state, claimed_by = excluded.claimed_by,
+      lease_until = excluded.lease_until, settled_at = excluded.settled_at;
+  ELSIF TG_OP <> 'DELETE' THEN
+    INSERT INTO "loyalty".inbox_events (event_id, event_type, tenant_id, correlation_id, signature_timestamp, secret_index, received_at, state, raw_body, attempts, next_attempt_at, claimed_by, lease_until, last_error, settled_at) VALUES (NEW.event_id, NEW.event_type, NEW.tenant_id, NEW.correlation_id, NEW.signature_timestamp, NEW.secret_index, NEW.received_at, NEW.state, NEW.raw_body, NEW.attempts, NEW.next_attempt_at, NEW.claimed_by, NEW.lease_until, NEW.last_error, NEW.settled_at)
+    ON CONFLICT (event_id) DO UPDATE SET state = excluded.state, raw_body = excluded.raw_body, attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at, claimed_by = excluded.claimed_by, lease_until = excluded.lease_until, last_error = excluded.last_error, settled_at = excluded.settled_at;
+  END IF;
+  RETURN NULL;
+END
+$fn$;
+CREATE OR REPLACE FUNCTION "loyalty".inbox_to_legacy() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF pg_trigger_depth() > 1 THEN RETURN NULL; END IF;
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM "loyalty".inbox WHERE event_id = OLD.event_id;
+    DELETE FROM "loyalty".inbox_deliveries WHERE event_id = OLD.event_id AND raw_body IS NULL;
+    RETURN NULL;
+  END IF;
+  INSERT INTO "loyalty".inbox (event_id, event_type, tenant_id, status, claimed_at, done_at)
+  VALUES (NEW.event_id, NEW.event_type, NEW.tenant_id, CASE WHEN NEW.state = 'pending' THEN 'in-progress' ELSE 'done' END,
+    now(), CASE WHEN NEW.state <> 'pending' THEN now() END)
+  ON CONFLICT (event_id) DO UPDATE SET status = excluded.status, claimed_at = excluded.claimed_at, done_at = excluded.done_at;
+  INSERT INTO "loyalty".inbox_deliveries (event_id, event_type, tenant_id, state, correlation_id, signature_timestamp,
+    secret_index, received_at, settled_at)
+  VALUES (NEW.event_id, NEW.event_type, NEW.tenant_id, 'handled', coalesce(NEW.correlation_id, ''),
+    coalesce(NEW.signature_timestamp, 0), coalesce(NEW.secret_index, 0), NEW.received_at, now())
+  ON CONFLICT (event_id) DO NOTHING;
+  RETURN NULL;
+END
+$fn$;
+DO $do$
+BEGIN
+  IF EXISTS (SELECT 1 FROM "loyalty".inbox) OR EXISTS (SELECT 1 FROM "loyalty".inbox_deliveries) THEN
+    CREATE OR REPLACE TRIGGER inbox_from_legacy AFTER INSERT OR UPDATE OR DELETE ON "loyalty".inbox
+      FOR EACH ROW EXECUTE FUNCTION "loyalty".inbox_from_legacy();
+    CREATE OR REPLACE TRIGGER inbox_from_legacy AFTER INSERT OR UPDATE OR DELETE ON "loyalty".inbox_deliveries
+      FOR EACH ROW EXECUTE FUNCTION "loyalty".inbox_from_legacy();
+    CREATE OR REPLACE TRIGGER inbox_to_legacy AFTER INSERT OR UPDATE OR DELETE ON "loyalty".inbox_events
+      FOR EACH ROW EXECUTE FUNCTION "loyalty".inbox_to_legacy();
+  ELSE
+    DROP TABLE "loyalty".inbox, "loyalty".inbox_deliveries;
+    DROP FUNCTION "loyalty".inbox_from_legacy(), "loyalty".inbox_to_legacy();
+  END IF;
+END
+$do$;
+INSERT INTO "loyalty".schema_version (version, description) VALUES (6, 'one inbox record per event id (inbox_events)') ON CONFLICT (version) DO NOTHING;

@@ -146,6 +146,9 @@ async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
       return timedOut(d, callback, cause, () => {});
     }
     if (ran?.failed) return handlerFailed(d, ran.cause);
+    // The handler ended the store's transaction itself (ROLLBACK or COMMIT): its own failure.
+    if (ran && (cause as { code?: unknown } | null)?.code === 'HANDLER_ENDED_TRANSACTION')
+      return handlerFailed(d, cause);
     return notClaimed(d, cause);
   }
   if (claim !== 'new') return alreadyClaimed(d, claim);
@@ -157,11 +160,7 @@ function checkedClaim(claim: unknown): InboxClaim {
   return claim as InboxClaim;
 }
 
-/**
- * The scope of a failure once the event is known, for `onError`; built only on failure, since a
- * spread followed by more fields leaves V8's fast object clone, which the receiver's benchmark
- * goal felt.
- */
+/** The scope of a failure once the event is known, for `onError` (built only when one is reported). */
 const scopeOf = ({ scope, key }: Dispatch): FailureScope => ({
   ...scope,
   eventId: key.eventId,

@@ -205,8 +205,8 @@ export interface DeliveryQuery {
 }
 
 /**
- * A failed run: how long until it is tried again, or `dead` when `retryInMs` is absent. The store
- * adds the delay to its own clock, so a worker whose clock is off never makes a retry early.
+ * A failed run: due again `retryInMs` from now on the STORE's clock (so a worker whose clock is
+ * off never runs the retries early), or `dead` when `retryInMs` is absent.
  *
  * @example
  * ```ts
@@ -217,18 +217,19 @@ export interface DeliveryQuery {
 export interface DeliveryFailure {
   /** The error's message, as `list` shows it (never a secret: the receiver writes it). */
   readonly error: string;
-  /** Milliseconds until the next run, on the store's clock; absent: retries are exhausted, `dead`. */
+  /** Milliseconds until the next run; absent: retries are exhausted, the delivery is `dead`. */
   readonly retryInMs?: number | undefined;
 }
 
 /**
- * Who did an operator action, written by the store in the same transaction (or script) as the
- * action, with the state the delivery came from (`detail.from`).
+ * Who did an operator's action, written to the store's audit trail in the same transaction (or
+ * script) as the action: both happen or neither. The entry's detail also says the state the
+ * delivery came `from`.
  *
  * @example
  * ```ts
  * import type { InboxAudit } from 'loyalty-partner-sdk/webhooks';
- * const audit: InboxAudit = { actor: 'ops@host', detail: { reason: 'fixed the bug' } };
+ * const audit: InboxAudit = { actor: 'ana@ops-1', detail: { ticket: 'OPS-42' } };
  * ```
  */
 export interface InboxAudit {
@@ -236,35 +237,101 @@ export interface InboxAudit {
   readonly detail?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/**
- * One page of `statsByTenant`: the busiest tenants first (most pending, dead and parked
- * deliveries, then the oldest pending one), and how many tenants there are in all.
- *
- * @example
- * ```ts
- * import type { TenantStatsPage } from 'loyalty-partner-sdk/webhooks';
- * const busiest = (page: TenantStatsPage) => page.tenants[0]?.tenantId;
- * ```
- */
-export interface TenantStatsPage {
-  readonly tenants: readonly {
-    readonly tenantId: string;
-    readonly states: Readonly<Partial<Record<'pending' | 'dead' | 'parked', number>>>;
-    readonly oldestPendingAt: number | null;
-  }[];
-  readonly totalTenants: number;
+/** One tenant's line of `statsByTenant`. */
+export interface TenantStats {
+  readonly tenantId: string;
+  readonly states: Readonly<Partial<Record<'pending' | 'dead' | 'parked', number>>>;
+  /** When its oldest pending delivery was received (epoch ms), `null` when it has none. */
+  readonly oldestPendingAt: number | null;
 }
 
 /**
- * The methods an {@link InboxStore} adds to serve `createReceiver({ deferred: true })`: the web
- * process stores each verified delivery and answers 200 at once; `receiver.start()`, in any
- * process sharing the store, claims due deliveries and runs their handlers. The operators' CLI
- * (`loyalty-partner inbox stats|list|replay|discard`) uses the same methods.
+ * What `statsByTenant` selects: the busiest `limit` tenants (most pending, dead and parked
+ * deliveries, then the oldest pending one), or one tenant.
+ *
+ * @example
+ * ```ts
+ * import type { TenantStatsQuery } from 'loyalty-partner-sdk/webhooks';
+ * const top10: TenantStatsQuery = { limit: 10 };
+ * ```
+ */
+export interface TenantStatsQuery {
+  /** @default 50 */
+  limit?: number | undefined;
+  tenantId?: string | undefined;
+}
+
+/**
+ * The operators' part of a deferred inbox: what `receiver.stats|list|replay|discard`, the CLI
+ * (`loyalty-partner inbox ...`) and the dashboard call. Every action works on the one record per
+ * event id, whichever mode received it.
+ *
+ * @example
+ * ```ts
+ * import { memoryInbox, type InboxAdmin } from 'loyalty-partner-sdk/webhooks';
+ * const admin: InboxAdmin = memoryInbox();
+ * console.log(await admin.stats()); // { pending: 0, handled: 0, dead: 0, parked: 0 }
+ * ```
+ */
+export interface InboxAdmin {
+  /** How many records are in each state (handled ones within the retention). */
+  stats(): Promise<Record<DeliveryState, number>>;
+  /**
+   * Per tenant holding `pending`, `dead` or `parked` records: how many are in each of those
+   * states and when its oldest pending one was received; the busiest tenants first (most
+   * pending + dead + parked, then oldest pending), at most `limit` of them, with the number of
+   * such tenants in all. Handled records are not counted per tenant (their total is in
+   * `stats()`). Optional: without it the dashboard and `inbox stats` show the totals only.
+   *
+   * @example
+   * ```ts
+   * import { memoryInbox } from 'loyalty-partner-sdk/webhooks';
+   * const inbox = memoryInbox();
+   * const { tenants, totalTenants } = await inbox.statsByTenant({ limit: 10 });
+   * for (const { tenantId, states } of tenants) console.log(tenantId, states.dead ?? 0);
+   * console.log(`${totalTenants} tenants in all`);
+   * ```
+   */
+  statsByTenant?(
+    query?: TenantStatsQuery,
+  ): Promise<{ readonly tenants: readonly TenantStats[]; readonly totalTenants: number }>;
+  /** Records in one state, oldest received first, without their bodies. */
+  list(query: DeliveryQuery): Promise<DeliveryRecord[]>;
+  /**
+   * Back to `pending`, due now, attempts counted from 0, lease cleared: from `dead`, `parked` or
+   * `handled` (its handler runs again), when its body is stored. False when no such record
+   * exists, it has no body (received by an immediate receiver) or it is `pending` already. With
+   * `audit`, the entry (`inbox.replay`, detail `from`: the state it came from) is written in the
+   * same transaction.
+   */
+  replay(eventId: string, audit?: InboxAudit): Promise<boolean>;
+  /**
+   * Marks a `pending`, `dead` or `parked` record handled without running it and drops its body,
+   * so a redelivery is still a duplicate within the retention. False when none exists, it was
+   * handled already, or its handler is running right now (a live lease: its outcome would not
+   * be what `discard` says). With `audit`, the entry (`inbox.discard`, detail `from`) is written
+   * in the same transaction.
+   */
+  discard(eventId: string, audit?: InboxAudit): Promise<boolean>;
+  /**
+   * Deletes up to `batchSize` records `handled` more than the store's retention ago (their raw
+   * bodies with them); returns how many. `dead` and `parked` ones are never deleted here.
+   */
+  cleanup(batchSize: number): Promise<number>;
+}
+
+/**
+ * An {@link InboxStore} that also serves `createReceiver({ deferred: true })` and the operators:
+ * the handling part (`store`, `claimDue`, `extendLease`, `markHandled`, `markFailed`,
+ * `markParked`, `runHandled`, `markHandledAndClaim`) and the admin part ({@link InboxAdmin}).
+ * Immediate and deferred receipt share ONE record per event id, so switching a receiver between
+ * the modes never runs a handled event again and never loses a stored one.
  *
  * Every write about a claimed delivery (`extendLease`, `markHandled`, `markFailed`, `markParked`,
  * `runHandled`) takes effect only while `claim.owner` still holds it, so a process whose lease
  * ran out (it hung, or was presumed dead) never overwrites the outcome of the one that took over.
- * `memoryInbox()`, `postgresInbox()` and `redisInbox()` implement it.
+ * Due times and leases are computed on the store's clock. `memoryInbox()`, `postgresInbox()` and
+ * `redisInbox()` implement it.
  *
  * @example
  * ```ts
@@ -273,11 +340,13 @@ export interface TenantStatsPage {
  * console.log(await inbox.stats()); // { pending: 0, handled: 0, dead: 0, parked: 0 }
  * ```
  */
-export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
+export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx>, InboxAdmin {
   /**
    * Stores a verified delivery in `state` (`pending`, or `parked` when the storing receiver cannot
-   * handle it, `reason` saying why, listed as its `lastError`), due at once. `duplicate` when its
-   * `eventId` is stored already, in any state, or was discarded (nothing is written).
+   * handle it, `reason` saying why, listed as its `lastError`), due at once: `stored`. A record
+   * held by an immediate receipt still running (no body yet) gets the body and keeps its lease:
+   * `stored` too (if that run fails, the deferred runner runs it). Any other record of the event
+   * id: `duplicate`, nothing written.
    */
   store(
     delivery: StoredDelivery,
@@ -285,9 +354,9 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
     reason?: string,
   ): Promise<'stored' | 'duplicate'>;
   /**
-   * Claims up to `limit` pending deliveries that are due (`nextAttemptAt` passed) and not held
-   * by a live lease, oldest due first, for `leaseMs` under `owner`, counting one more attempt on
-   * each. Concurrent calls (from any process) never return the same delivery while its lease lives.
+   * Claims up to `limit` pending records with a body that are due and not held by a live lease,
+   * oldest due first, for `leaseMs` under `owner`, counting one more attempt on each. Concurrent
+   * calls (from any process) never return the same delivery while its lease lives.
    */
   claimDue(owner: string, limit: number): Promise<ClaimedDelivery[]>;
   /**
@@ -298,70 +367,36 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
   /** The handler succeeded: `handled` (kept for the store's retention). False: claim lost. */
   markHandled(claim: ClaimedDelivery): Promise<boolean>;
   /**
-   * Optional: `markHandled` for each of `handled`, then `claimDue(owner, limit)`, in one write.
-   * Handlers end just before the runner claims again (an ended handler frees the slot it claims
-   * for): carried together, the marks cost no statement of their own. Resolves with the event ids
-   * it marked (the others' claims were lost) and the new claims; when it rejects, none was marked.
-   * Without it the runner marks each delivery on its own.
+   * Optional: `markHandled` for each of `handled`, then `claimDue(owner, limit)`, in one write,
+   * for a claim loop that chooses to carry outcomes with its next claim (it calls this by name).
+   * Resolves with the event ids it marked (the others' claims were lost) and the new claims;
+   * when it rejects, none was marked.
    */
   markHandledAndClaim?(
     handled: readonly ClaimedDelivery[],
     owner: string,
     limit: number,
   ): Promise<{ readonly marked: readonly string[]; readonly claims: ClaimedDelivery[] }>;
-  /** The handler failed: `pending` for `retryInMs`, or `dead` without it. False: claim lost. */
+  /** The handler failed: `pending` again in `retryInMs` (store's clock), or `dead`. False: claim lost. */
   markFailed(claim: ClaimedDelivery, failure: DeliveryFailure): Promise<boolean>;
   /** This version cannot handle it (`reason` is listed as its `lastError`). False: claim lost. */
   markParked(claim: ClaimedDelivery, reason: string): Promise<boolean>;
   /**
    * Transactional stores only: runs `work(tx)` and marks the delivery `handled` in ONE
    * transaction, if `claim.owner` still holds it (else `work` does not run or is rolled back:
-   * false). Rejects with `work`'s error after rolling back, or with a store error.
+   * false). Rejects with `work`'s error after rolling back, or with a store error (a handler
+   * that ended the transaction itself, with ROLLBACK or COMMIT: `HANDLER_ENDED_TRANSACTION`, and
+   * the delivery is `dead`).
    */
   runHandled?(claim: ClaimedDelivery, work: (tx: Tx) => Promise<void>): Promise<boolean>;
-  /** How many deliveries are in each state (handled ones within the retention). */
-  stats(): Promise<Record<DeliveryState, number>>;
-  /**
-   * Per tenant holding `pending`, `dead` or `parked` deliveries: how many are in each of those
-   * states, and when its oldest pending one was received (epoch ms, `null` when it has none);
-   * the busiest `limit` tenants (default 50), or the one `tenantId`, and the total count of
-   * tenants. Handled deliveries are not counted per tenant. Optional: without it the dashboard
-   * and `loyalty-partner inbox stats` show the totals only.
-   *
-   * @example
-   * ```ts
-   * import { memoryInbox } from 'loyalty-partner-sdk/webhooks';
-   * const inbox = memoryInbox();
-   * const page = await inbox.statsByTenant?.({ limit: 10 });
-   * for (const { tenantId, states } of page?.tenants ?? []) console.log(tenantId, states.dead ?? 0);
-   * ```
-   */
-  statsByTenant?(query?: {
-    limit?: number | undefined;
-    tenantId?: string | undefined;
-  }): Promise<TenantStatsPage>;
-  /** Deliveries in one state, oldest received first, without their bodies. */
-  list(query: DeliveryQuery): Promise<DeliveryRecord[]>;
-  /**
-   * Back to `pending`, due now, with its attempts counted from 0 and its lease cleared: from
-   * `dead`, `parked` or `handled` (its handler runs again). False when no such delivery is stored
-   * or it is `pending` already. With `audit`, the store records the action in the same write.
-   */
-  replay(eventId: string, audit?: InboxAudit): Promise<boolean>;
-  /**
-   * Drops a `pending`, `dead` or `parked` delivery's body and marks it handled without running it,
-   * so a redelivery is still a duplicate within the retention. False when none is stored or it was
-   * handled already, or while its handler runs (a live lease). With `audit`, the store records the
-   * action in the same write.
-   */
-  discard(eventId: string, audit?: InboxAudit): Promise<boolean>;
-  /**
-   * Deletes up to `batchSize` deliveries `handled` more than the store's retention ago (their raw
-   * bodies with them); returns how many. `dead` and `parked` ones are never deleted here.
-   */
-  cleanup(batchSize: number): Promise<number>;
   /** How long a claim holds, in milliseconds (renewed by `extendLease` while its handler runs). */
   readonly leaseMs: number;
+  /**
+   * How many connections the store's client may open, where the driver says (a pg Pool's or a
+   * postgres.js sql's `max`): a transactional run holds one for its whole handler, so the
+   * runner's default concurrency stays well below it and receipts always find one.
+   */
+  readonly poolSize?: number | undefined;
 }
 
 /** Whether a store can serve `deferred: true` (checked once, when the receiver is created). */

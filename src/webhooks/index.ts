@@ -24,9 +24,13 @@ export type {
   DeliveryQuery,
   DeliveryRecord,
   DeliveryState,
+  InboxAdmin,
+  InboxAudit,
   InboxKey,
   InboxStore,
   StoredDelivery,
+  TenantStats,
+  TenantStatsQuery,
 } from './inbox.js';
 
 export { memoryInbox } from './memory-inbox.js';

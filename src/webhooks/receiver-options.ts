@@ -205,7 +205,11 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
       inboxOk,
       'must have begin, complete and release methods, and transaction if any (an InboxStore)',
     ],
+    // Only immediate claims that hold a lease: a deferred run has no handlerTimeoutMs, and a
+    // transactional claim is its transaction.
     inboxOk &&
+      given.deferred !== true &&
+      !inbox?.transaction &&
       typeof inbox?.leaseMs === 'number' && [
         'handlerTimeoutMs',
         handlerTimeoutMs < inbox.leaseMs,

@@ -1,9 +1,6 @@
-import type { DeferredInboxStore } from './inbox.js';
+import type { TenantStats, TenantStatsQuery } from './inbox.js';
 
-type TenantStats = Awaited<ReturnType<NonNullable<DeferredInboxStore['statsByTenant']>>>;
-type TenantQuery = Parameters<NonNullable<DeferredInboxStore['statsByTenant']>>[0];
-
-/** How many of one tenant's deliveries are in one state, and when the oldest was received. */
+/** How many of one tenant's records are in one state, and when the oldest was received. */
 export interface TenantStateCount {
   readonly tenantId: string;
   readonly state: 'pending' | 'dead' | 'parked';
@@ -12,12 +9,29 @@ export interface TenantStateCount {
   readonly oldest: number;
 }
 
+/** How many tenants `statsByTenant` answers when the query does not say. */
+export const TENANT_STATS_LIMIT = 50;
+
+/** Busiest first: most pending + dead + parked, then the oldest pending one, then by id. */
+export function busiestFirst(a: TenantStats, b: TenantStats): number {
+  const total = (t: TenantStats) => (t.states.pending ?? 0) + (t.states.dead ?? 0) + (t.states.parked ?? 0);
+  const oldest = (t: TenantStats) => t.oldestPendingAt ?? Number.POSITIVE_INFINITY;
+  return (
+    total(b) - total(a) ||
+    oldest(a) - oldest(b) ||
+    (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0)
+  );
+}
+
 /**
- * One line per tenant, by tenant id, from counts per tenant and state (a store's grouped query,
- * its script's answer, or one count per delivery held in memory): what `statsByTenant` answers,
- * the busiest first (most pending, dead and parked; then the oldest pending; then by id).
+ * What `statsByTenant` answers, from counts per tenant and state (a store's grouped query, its
+ * script's answer, or one count per record held in memory): one line per tenant, the busiest
+ * `limit` first (or the one tenant asked for), and how many tenants there are in all.
  */
-export function foldTenantStats(counts: Iterable<TenantStateCount>, query: TenantQuery = {}): TenantStats {
+export function foldTenantStats(
+  counts: Iterable<TenantStateCount>,
+  query: TenantStatsQuery = {},
+): { tenants: TenantStats[]; totalTenants: number } {
   const tenants = new Map<
     string,
     {
@@ -36,13 +50,6 @@ export function foldTenantStats(counts: Iterable<TenantStateCount>, query: Tenan
     tenant.states[state] = (tenant.states[state] ?? 0) + n;
     if (state === 'pending') tenant.oldestPendingAt = Math.min(tenant.oldestPendingAt ?? oldest, oldest);
   }
-  const total = (t: { states: Partial<Record<string, number>> }) =>
-    (t.states.pending ?? 0) + (t.states.dead ?? 0) + (t.states.parked ?? 0);
-  const sorted = [...tenants.values()].sort(
-    (a, b) =>
-      total(b) - total(a) ||
-      (a.oldestPendingAt ?? Number.POSITIVE_INFINITY) - (b.oldestPendingAt ?? Number.POSITIVE_INFINITY) ||
-      (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0),
-  );
-  return { tenants: sorted.slice(0, query.limit ?? 50), totalTenants: sorted.length };
+  const all = [...tenants.values()].sort(busiestFirst);
+  return { tenants: all.slice(0, query.limit ?? TENANT_STATS_LIMIT), totalTenants: all.length };
 }

@@ -138,7 +138,7 @@ describeWithPostgres('a Postgres connection dropped mid-claim', (url) => {
       try {
         await blocker.query('BEGIN');
         await blocker.query(
-          `INSERT INTO ${schema}.inbox (event_id, event_type, status) VALUES ($1, 'X', 'in-progress')`,
+          `INSERT INTO ${schema}.inbox_events (event_id, event_type, state) VALUES ($1, 'X', 'pending')`,
           [eventId],
         );
         const answered = http.post(delivery);

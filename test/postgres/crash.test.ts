@@ -60,7 +60,7 @@ describeWithPostgres('a receiver killed inside a transactional handler', (postgr
             ])
           ).rows[0].n;
         expect(await rows('effects')).toBe(0);
-        expect(await rows('inbox')).toBe(0);
+        expect(await rows('inbox_events')).toBe(0);
 
         // Postgres rolls the dead connection's transaction back as soon as it sees the socket
         // close; until then the redelivery may wait its lock timeout and get 503.
@@ -70,8 +70,9 @@ describeWithPostgres('a receiver killed inside a transactional handler', (postgr
         expect(await answer.json()).toMatchObject({ outcome: 'handled', eventId: event.eventId });
         expect(await rows('effects')).toBe(1);
         expect(
-          (await pool.query(`SELECT status FROM ${schema}.inbox WHERE event_id = $1`, [event.eventId])).rows,
-        ).toEqual([{ status: 'done' }]);
+          (await pool.query(`SELECT state FROM ${schema}.inbox_events WHERE event_id = $1`, [event.eventId]))
+            .rows,
+        ).toEqual([{ state: 'handled' }]);
         expect(await (await post(survivor.url)).json()).toMatchObject({ outcome: 'duplicate' });
         expect(await rows('effects')).toBe(1);
       } finally {

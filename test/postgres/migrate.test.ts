@@ -68,7 +68,7 @@ describeWithPostgres('migrate', (url) => {
     expect(results.every((r) => r.version === LATEST)).toBe(true);
     const versions = await pool.query(`SELECT version FROM ${schema}.schema_version ORDER BY version`);
     expect(versions.rows.map((row) => row.version)).toEqual(SCHEMA_STEPS.map((s) => s.version));
-    expect(await tables(schema)).toEqual(expect.arrayContaining(['inbox', 'rules', 'schema_version']));
+    expect(await tables(schema)).toEqual(expect.arrayContaining(['inbox_events', 'rules', 'schema_version']));
   }, 60_000);
 
   it('is idempotent: a second run applies nothing and changes nothing', async () => {

@@ -3,8 +3,6 @@ import { redisInbox, redisRuleStore } from 'loyalty-partner-sdk/redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithRedis, uniqueName } from '../support/servers.js';
-import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
-import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 import { ruleStoreConformance } from '../webhooks-stores/rule-store-conformance.js';
 import { receiverScenarios } from './receiver-scenarios.js';
 
@@ -22,10 +20,7 @@ describeWithRedis('Redis stores', (url) => {
 
   const clients = { ioredis, 'node-redis': nodeRedis } as const;
   for (const [name, client] of Object.entries(clients)) {
-    describe(`redisInbox on ${name}`, () =>
-      inboxConformance(({ leaseMs }) => redisInbox(client, { prefix, leaseMs })));
-    describe(`redisInbox on ${name}, deferred`, () =>
-      deferredConformance(({ leaseMs }) => redisInbox(client, { prefix, leaseMs })));
+    // The inbox conformance suite runs from test/webhooks-stores/stores.ts (one line per store).
     describe(`redisRuleStore on ${name}`, () =>
       ruleStoreConformance(() => redisRuleStore(client, { prefix })));
     describe(`createReceiver with redisInbox on ${name}`, () => receiverScenarios(() => client));

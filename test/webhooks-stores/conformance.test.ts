@@ -1,12 +1,20 @@
-import { memoryInbox, memoryRuleStore } from 'loyalty-partner-sdk/webhooks';
-import { describe } from 'vitest';
-import { deferredConformance } from './deferred-conformance.js';
-import { inboxConformance } from './inbox-conformance.js';
+import { memoryRuleStore } from 'loyalty-partner-sdk/webhooks';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { inboxConformance, type MakeInbox } from './inbox-conformance.js';
 import { ruleStoreConformance } from './rule-store-conformance.js';
+import { STORES } from './stores.js';
 
-// The reference: the in-memory stores pass the suites the Postgres and Redis stores pass
-// (test/postgres/*.test.ts, test/redis/*.test.ts).
-describe('memoryInbox conformance', () => inboxConformance(({ leaseMs }) => memoryInbox({ leaseMs })));
-describe('memoryInbox deferred conformance', () =>
-  deferredConformance(({ leaseMs }) => memoryInbox({ leaseMs })));
+// One suite, every store: memory is the reference the Postgres and Redis stores must match.
+for (const store of STORES) {
+  describe(`${store.name} conformance`, () => {
+    let built: Awaited<ReturnType<StoreUnderTest['setUp']>> | undefined;
+    beforeAll(async () => {
+      built = await store.setUp();
+    });
+    afterAll(() => built?.close());
+    inboxConformance((options) => (built!.make as MakeInbox)(options));
+  });
+}
 describe('memoryRuleStore conformance', () => ruleStoreConformance(() => memoryRuleStore()));
+
+type StoreUnderTest = (typeof STORES)[number];

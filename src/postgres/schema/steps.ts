@@ -7,6 +7,7 @@
  * `src/postgres/schema.sql` differs from these steps). What a step holds: `schema-step.ts`.
  */
 import { OUTBOX_OUTCOMES_STEP, OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
+import { INBOX_EVENTS_STEP } from './inbox-step.js';
 import type { SchemaStep } from './schema-step.js';
 
 export const SCHEMA_STEPS: readonly SchemaStep[] = [
@@ -87,4 +88,5 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     ],
   },
   OUTBOX_OUTCOMES_STEP,
+  INBOX_EVENTS_STEP,
 ];
