@@ -47,7 +47,8 @@ const JOURNAL_FILE = 'outbox.journal';
 export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
   const { onDamage, onCompactionError, encryptionKey } = options;
   const limits = normalizeStoreOptions(options);
-  const cipher = encryptionKey === undefined ? undefined : new RecordCipher(normalizeEncryptionKeys(encryptionKey));
+  const cipher =
+    encryptionKey === undefined ? undefined : new RecordCipher(normalizeEncryptionKeys(encryptionKey));
   return new JournalStore(resolve(dir), limits, { onDamage, onCompactionError }, cipher);
 }
 
@@ -183,7 +184,9 @@ class JournalStore implements FileStore {
         throw keyMismatch(`${this.path} is encrypted: give fileStore the encryptionKey it was written with`);
       const decoded = decodeEncryptedJournal(bytes, this.cipher);
       if (decoded.headerDamaged)
-        throw new OutboxStoreError(`The header of the encrypted journal ${this.path} is damaged; move it away`);
+        throw new OutboxStoreError(
+          `The header of the encrypted journal ${this.path} is damaged; move it away`,
+        );
       const unknownHeaderKey = decoded.headerKeyId !== undefined && !this.cipher.knows(decoded.headerKeyId);
       if (unknownHeaderKey || decoded.unknownKeyRecords > 0)
         throw keyMismatch(
@@ -199,8 +202,7 @@ class JournalStore implements FileStore {
       return { records: [], droppedBytes: bytes.length, damagedRegions: 0, damagedBytes: 0 };
     // A plain journal opened with a key is read, then rewritten encrypted by the compaction at open.
     const decoded = decodeJournal(bytes);
-    if (!decoded.isJournal)
-      throw new OutboxStoreError(`${this.path} is not an outbox journal; move it away`);
+    if (!decoded.isJournal) throw new OutboxStoreError(`${this.path} is not an outbox journal; move it away`);
     return decoded;
   }
 

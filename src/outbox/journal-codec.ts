@@ -97,7 +97,14 @@ export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal
 export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher): DecodedEncryptedJournal {
   const none = { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0, unknownKeyRecords: 0 };
   if (bytes.length < ENCRYPTED_HEADER_BYTES) {
-    return { ...none, droppedBytes: bytes.length, journalId: undefined, headerKeyId: undefined, headerDamaged: false, lastRecordNo: 0 };
+    return {
+      ...none,
+      droppedBytes: bytes.length,
+      journalId: undefined,
+      headerKeyId: undefined,
+      headerDamaged: false,
+      lastRecordNo: 0,
+    };
   }
   const crcAt = ENCRYPTED_HEADER_BYTES - 4;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -150,7 +157,12 @@ const PLAIN: BodyFormat = {
 };
 
 type Frame =
-  | { readonly kind: 'record'; readonly record: JournalRecord; readonly recordNo: number; readonly size: number }
+  | {
+      readonly kind: 'record';
+      readonly record: JournalRecord;
+      readonly recordNo: number;
+      readonly size: number;
+    }
   | { readonly kind: 'rejected' | 'unknown-key'; readonly size: number };
 
 function decodeFrames(

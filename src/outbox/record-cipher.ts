@@ -111,10 +111,14 @@ export function normalizeEncryptionKeys(input: EncryptionKeyInput): Uint8Array[]
   const issues: { path: string; message: string }[] = [];
   const keys: Uint8Array[] = [];
   if (!Array.isArray(list) || list.length === 0) {
-    issues.push({ path: 'encryptionKey', message: 'give at least one key (32 bytes, or base64 of 32 bytes)' });
+    issues.push({
+      path: 'encryptionKey',
+      message: 'give at least one key (32 bytes, or base64 of 32 bytes)',
+    });
   } else {
     for (const [i, value] of list.entries()) {
-      const path = typeof input === 'string' || input instanceof Uint8Array ? 'encryptionKey' : `encryptionKey.${i}`;
+      const path =
+        typeof input === 'string' || input instanceof Uint8Array ? 'encryptionKey' : `encryptionKey.${i}`;
       const key = decodeKey(value);
       if (typeof key === 'string') issues.push({ path, message: key });
       else keys.push(key);
