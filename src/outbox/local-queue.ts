@@ -51,7 +51,9 @@ export class LocalQueue implements SharedStore<never> {
 
   async open(): Promise<{ readonly stoppedTenants: readonly StoredTenantStop[] }> {
     const snapshot = await this.store.open();
-    for (const stop of snapshot.stoppedTenants) this.stops.set(stop.tenantId, stop);
+    // A kept wait (`until`) is no stop: the scheduler holds the tenant until it is over.
+    for (const stop of snapshot.stoppedTenants)
+      if (stop.until === undefined) this.stops.set(stop.tenantId, stop);
     for (const event of snapshot.events) this.hold(event);
     return { stoppedTenants: snapshot.stoppedTenants };
   }
