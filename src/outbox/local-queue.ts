@@ -206,6 +206,14 @@ export class LocalQueue implements SharedStore<never> {
     return counts;
   }
 
+  /**
+   * The tenant's link came back: its pending events waiting out a retry are due at `at` instead
+   * (they failed for want of the link, not for anything the service said).
+   */
+  dueBy(tenantId: string, at: number): void {
+    for (const entry of this.pending.get(tenantId) ?? []) if (entry.dueAt > at) entry.dueAt = at;
+  }
+
   /** Pending events of a tenant, in flight or not. */
   pendingOf(tenantId: string): number {
     return this.pending.get(tenantId)?.length ?? 0;

@@ -96,9 +96,9 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    */
   pollIntervalMs?: number;
   /**
-   * When a tenant's attempts got no answer (the link was down) and one is answered again, the
-   * rest of its queue starts within a random delay of up to this long: a fleet of kiosks that
-   * lost the network together does not come back in the same second. `0`: at once.
+   * When a tenant's attempts got no answer (the link was down) for at least this long and one is
+   * answered again, the rest of its queue starts after a random delay of up to this long: a fleet
+   * of kiosks that lost the network together does not come back in the same second. `0`: at once.
    * @default 5000
    */
   reconnectWindowMs?: number;

@@ -422,7 +422,7 @@ export class Scheduler {
     await this.stepTenant(tenant, decision.tenant);
     // kiosk (tenant-control.ts): the link's return, and the service's waits kept across restarts
     // (the store write is queued now, so close() still makes it durable; nothing waits for it).
-    void followService(this.local?.store, this.options, tenant, verdict, decision.tenant);
+    void followService(this.local, this.options, tenant, verdict, decision.tenant);
     const recorded = await this.record(decision.outcome);
     if (!recorded || decision.failuresInRow === 0) this.failures.delete(eventId);
     else if (decision.failuresInRow !== undefined) this.failures.set(eventId, decision.failuresInRow);

@@ -1,8 +1,9 @@
 import { callHook } from '../contract/call-hook.js';
 import type { Verdict } from './classify.js';
 import { OutboxDuplicateRiskError, OutboxEventStateError } from './errors.js';
+import type { LocalQueue } from './local-queue.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
-import type { EventPatch, LocalStore, SharedStore, StoredEvent, StoredTenantStop } from './store.js';
+import type { EventPatch, SharedStore, StoredEvent, StoredTenantStop } from './store.js';
 import type { Tenant } from './tenant-state.js';
 import type { TenantStep } from './verdicts.js';
 
@@ -73,15 +74,16 @@ type Answer = Verdict | { readonly kind: 'expire' };
 /**
  * What the service told a tenant, beyond the event (called after each attempt's tenant step):
  *
- * - The link: an attempt with no answer marks the tenant offline; the first answer after that
- *   holds the rest of its queue for a random part of `reconnectWindowMs`, so a fleet that lost
- *   the network together spreads its return.
+ * - The link: attempts with no answer mark the tenant offline; when one is answered after at
+ *   least `reconnectWindowMs` offline, the rest of its queue (its retry waits cut short) starts
+ *   after a random part of `reconnectWindowMs`, so a fleet that lost the network together
+ *   spreads its return.
  * - Waits: a pause (until its next probe) or a `Retry-After` is written to a local store with
  *   its due time (`StoredTenantStop.until`), so a restarted outbox honours it (`restoreTenant`);
  *   the kept wait is cleared once the tenant is answered without one.
  */
 export async function followService(
-  store: LocalStore | undefined,
+  local: LocalQueue | undefined,
   options: Pick<NormalizedOutboxOptions, 'now' | 'monotonic' | 'probeIntervalMs' | 'reconnectWindowMs'>,
   tenant: Tenant,
   answer: Answer,
@@ -90,11 +92,15 @@ export async function followService(
 ): Promise<void> {
   const monotonicNow = options.monotonic();
   const answered = 'answered' in answer ? answer.answered : answer.kind === 'delivered';
-  if (answer.kind === 'retry' && !answered) tenant.offline = true;
-  else if (answered && tenant.offline) {
-    tenant.offline = false;
+  const { offlineSince } = tenant;
+  if (answer.kind === 'retry' && !answered) tenant.offlineSince ??= monotonicNow;
+  else if (answered) tenant.offlineSince = undefined;
+  // An outage shorter than the window builds no herd worth spreading (nor does a lost answer).
+  if (answered && offlineSince !== undefined && monotonicNow - offlineSince >= options.reconnectWindowMs) {
     const hold = Math.floor(random() * options.reconnectWindowMs);
     tenant.holdUntil = Math.max(tenant.holdUntil, monotonicNow + hold);
+    // The backlog's backoff was the link's: it all starts when the window ends.
+    local?.dueBy(tenant.tenantId, tenant.holdUntil);
   }
   let waitMs: number | undefined;
   if (step.kind === 'pause' && tenant.state === 'paused')
@@ -103,6 +109,7 @@ export async function followService(
     waitMs = step.waitMs;
     tenant.holdUntil = Math.max(tenant.holdUntil, monotonicNow + waitMs);
   }
+  const store = local?.store;
   if (!store) return;
   const now = options.now();
   if (waitMs !== undefined && (step.kind === 'pause' || step.kind === 'resume')) {

@@ -39,8 +39,11 @@ export class Tenant {
    * `Retry-After` the service asked for, or the random start of its drain after the link came back.
    */
   holdUntil = 0;
-  /** Its last attempt got no answer (the link is down, as far as this tenant knows). */
-  offline = false;
+  /**
+   * Monotonic milliseconds of the first of its attempts in a row that got no answer (the link is
+   * down, as far as this tenant knows); `undefined` once one is answered.
+   */
+  offlineSince: number | undefined;
   /** A wait of the service is kept in the store for it, to clear once it is over. */
   keptWait = false;
   sender: Promise<OutboxSender> | undefined;

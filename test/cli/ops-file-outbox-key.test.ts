@@ -46,7 +46,15 @@ async function keyFile(content: string | Buffer, mode = 0o600): Promise<string> 
 describe('loyalty-partner outbox --file --key-file, on an encrypted file outbox', () => {
   it('lists the events with the key, as base64 text or as the 32 bytes', async () => {
     for (const content of [`${key.toString('base64')}\n`, key]) {
-      const listed = await cli(['outbox', 'list', '--file', outboxDir, '--key-file', await keyFile(content), '--json']);
+      const listed = await cli([
+        'outbox',
+        'list',
+        '--file',
+        outboxDir,
+        '--key-file',
+        await keyFile(content),
+        '--json',
+      ]);
       expect(listed.code).toBe(0);
       expect(JSON.parse(listed.stdout).map((e: StoredEvent) => e.eventId)).toEqual([event.eventId]);
     }
@@ -78,7 +86,14 @@ describe('loyalty-partner outbox --file --key-file, on an encrypted file outbox'
     expect(loose.stderr).toMatch(/chmod 600/);
     expect(loose.stderr).not.toContain(key.toString('base64'));
 
-    const notAKey = await cli(['outbox', 'list', '--file', outboxDir, '--key-file', await keyFile('hunter2')]);
+    const notAKey = await cli([
+      'outbox',
+      'list',
+      '--file',
+      outboxDir,
+      '--key-file',
+      await keyFile('hunter2'),
+    ]);
     expect(notAKey.code).toBe(2);
     expect(notAKey.stderr).toMatch(/holds no key/);
     expect(notAKey.stderr).not.toContain('hunter2');

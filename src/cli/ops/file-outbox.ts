@@ -2,9 +2,9 @@ import { appendFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { platform } from 'node:process';
 import { OutboxLockedError, OutboxStoreError } from '../../outbox/errors.js';
-import { UsageError } from '../exit-codes.js';
 import { fileStore } from '../../outbox/file-store.js';
 import type { EventState, StoredEvent } from '../../outbox/store.js';
+import { UsageError } from '../exit-codes.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
 
