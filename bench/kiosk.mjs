@@ -125,7 +125,11 @@ async function fleetChild() {
   const [{ url, merchants, events, reconnectWindowMs }] = await once(process, 'message');
   const kiosks = [];
   for (const merchant of merchants) {
-    const client = new LoyaltyClient({ baseUrl: url, apiKey: merchant.apiKey, signingSecret: merchant.signingSecret });
+    const client = new LoyaltyClient({
+      baseUrl: url,
+      apiKey: merchant.apiKey,
+      signingSecret: merchant.signingSecret,
+    });
     const outbox = createOutbox({
       client,
       store: memoryStore(),
@@ -205,7 +209,9 @@ export async function run() {
     goals: [
       goal('kiosk: durable enqueues encrypted vs plain', enqueue.sealed / enqueue.plain, 0.8),
       goal('kiosk: backlog drain encrypted vs plain', drain.sealed / drain.plain, 0.9),
-      goal('kiosk fleet: peak arrivals, window vs none', windowed.peak / baseline.peak, 0.2, { atMost: true }),
+      goal('kiosk fleet: peak arrivals, window vs none', windowed.peak / baseline.peak, 0.2, {
+        atMost: true,
+      }),
       goal('kiosk fleet: time to drain, window vs none', windowed.drainedMs / baseline.drainedMs, 1.3, {
         atMost: true,
       }),
