@@ -89,8 +89,14 @@ export interface FileStore extends LocalStore {
 
 interface Submission {
   readonly record: JournalRecord;
-  /** The record's JSON; framed (and sealed) when it is written, in the journal it lands in. */
+  /** The record's JSON. */
   readonly body: Uint8Array;
+  /**
+   * Framed (and sealed) when submitted, while an earlier group's fsync runs; sealed again at the
+   * write if a compaction swapped the journal in between (`journal` is no longer the file's).
+   */
+  readonly frame: Uint8Array;
+  readonly journal: Uint8Array | undefined;
   /** Bytes an append reserved against `maxBytes`, released when the record is applied. */
   readonly reserved: number;
 }
@@ -264,19 +270,24 @@ class JournalStore implements FileStore {
     const body = encodeBody(record);
     const reserved = this.sizeOf(body);
     this.table.reserve(reserved);
-    return this.submit({ record, body, reserved });
+    return this.submit(this.submission(record, body, reserved));
   }
 
   update(eventId: string, patch: EventPatch): Promise<void> {
-    return this.submit(plain({ op: 'patch', id: eventId, patch }));
+    return this.submit(this.submission({ op: 'patch', id: eventId, patch }));
   }
 
   async remove(eventIds: readonly string[]): Promise<void> {
-    await Promise.all(eventIds.map((id) => this.submit(plain({ op: 'del', id }))));
+    await Promise.all(eventIds.map((id) => this.submit(this.submission({ op: 'del', id }))));
   }
 
   setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
-    return this.submit(plain({ op: 'tenant', id: tenantId, stop }));
+    return this.submit(this.submission({ op: 'tenant', id: tenantId, stop }));
+  }
+
+  private submission(record: JournalRecord, body = encodeBody(record), reserved = 0): Submission {
+    const frame = this.releaseLock && !this.closed ? this.frame(body) : new Uint8Array(0);
+    return { record, body, frame, journal: this.sealing?.journalId, reserved };
   }
 
   stats(): JournalStats {
@@ -309,7 +320,12 @@ class JournalStore implements FileStore {
 
   /** One group: one write, one fsync, then the records count. */
   private async write(batch: readonly Submission[]): Promise<void> {
-    const frames = batch.map((item) => this.frame(item.body));
+    // Records are numbered in the order they are submitted, which is the order they are written;
+    // after a compaction swapped the journal, the whole group is sealed again, in that order.
+    const current = this.sealing?.journalId;
+    const frames = batch.some((item) => item.journal !== current)
+      ? batch.map((item) => this.frame(item.body))
+      : batch.map((item) => item.frame);
     const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
     try {
       if (!this.handle) throw this.broken ?? new Error('journal not open');
@@ -370,10 +386,6 @@ class JournalStore implements FileStore {
       }
     }
   }
-}
-
-function plain(record: JournalRecord): Submission {
-  return { record, body: encodeBody(record), reserved: 0 };
 }
 
 function keyMismatch(message: string): OutboxStoreError {
