@@ -277,6 +277,30 @@ describe('fileStore with an encryptionKey', () => {
     await outbox.close();
   });
 
+  it('keeps every record written while the compactions it triggers run', async () => {
+    const secret = key();
+    const store = fileStore(dir, { encryptionKey: secret, compactAfterBytes: 1 });
+    await store.open();
+    const events = backlog('tenant-a');
+    // Appends and removals race the compactions they trigger.
+    await Promise.all(
+      events.map(async (event, i) => {
+        await store.append(event);
+        if (i % 4 !== 0) await store.remove([event.eventId]);
+      }),
+    );
+    await store.close();
+    const { compactions } = store.stats();
+    const reopened = fileStore(dir, { encryptionKey: secret });
+    const snapshot = await reopened.open();
+    await reopened.close();
+    expect(compactions).toBeGreaterThan(1);
+    expect(reopened.stats().lostRecords).toBe(0);
+    expect(snapshot.events.map((event) => event.eventId)).toEqual(
+      events.filter((_, i) => i % 4 === 0).map((event) => event.eventId),
+    );
+  });
+
   it('encrypts a plain journal it is given a key for, at start()', async () => {
     const { events } = await writeBacklog(undefined);
     const secret = key();
