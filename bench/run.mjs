@@ -23,6 +23,7 @@ const MODULES = [
   'stores',
   'deferred',
   'import-time',
+  'kiosk',
 ];
 /**
  * Node flags of each comparison's process. Those timed by CPU time run V8's garbage collector on

@@ -46,6 +46,11 @@ export class LoyaltyApiError extends LoyaltyError {
   readonly eventId: string | undefined;
   readonly retryable: boolean;
   readonly attempts: number;
+  /**
+   * The answer's `Retry-After`, in milliseconds, when it had one: how long the service asked
+   * the caller to wait (the outbox keeps it as its tenant's wait, across restarts).
+   */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     facts: AttemptFacts & {
@@ -53,6 +58,7 @@ export class LoyaltyApiError extends LoyaltyError {
       code: ApiErrorCode;
       action: ErrorAction;
       correlationId?: string | undefined;
+      retryAfterMs?: number | undefined;
     },
     message: string,
   ) {
@@ -64,6 +70,7 @@ export class LoyaltyApiError extends LoyaltyError {
     this.eventId = facts.eventId;
     this.retryable = facts.retryable;
     this.attempts = facts.attempts;
+    this.retryAfterMs = facts.retryAfterMs;
   }
 
   // A literal, not `constructor.name`: minified browser bundles rename classes.

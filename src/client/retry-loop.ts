@@ -42,6 +42,12 @@ function apiError(
     remedy,
     correlationId && `correlationId ${correlationId}`,
   ];
+  // The service's own wait, for callers that keep it past this call (the outbox's tenant waits).
+  const retryAfterMs = parseRetryAfter(
+    outcome.headers.get('retry-after'),
+    outcome.headers.get('date'),
+    Date.now(),
+  );
   return new LoyaltyApiError(
     {
       status,
@@ -51,6 +57,7 @@ function apiError(
       eventId: call.eventId,
       retryable,
       attempts,
+      retryAfterMs,
     },
     sentences(text),
   );

@@ -28,6 +28,8 @@ export type Verdict =
       readonly failure: EventFailure;
       /** The service answered (as opposed to no answer, or a refusal by the SDK). */
       readonly answered: boolean;
+      /** The answer's `Retry-After`, in milliseconds: the wait the service asked for. */
+      readonly waitMs?: number | undefined;
     }
   | { readonly kind: 'aborted' };
 
@@ -38,6 +40,7 @@ interface ApiErrorLike {
   action: ErrorAction;
   retryable: boolean;
   correlationId?: string | undefined;
+  retryAfterMs?: number | undefined;
 }
 
 /**
@@ -54,6 +57,7 @@ export function classify(error: unknown, aborted: boolean): Verdict {
   if (aborted) return { kind: 'aborted' };
   if (isApiError(error)) {
     const failure = { code: error.code, message: error.message, status: error.status };
+    const { retryAfterMs: waitMs } = error;
     if (error.code === ALREADY_CREDITED) {
       return {
         kind: 'delivered',
@@ -66,10 +70,10 @@ export function classify(error: unknown, aborted: boolean): Verdict {
     const tenantWide = info ? info.tenantWide === true : error.status === 401;
     if (tenantWide || error.action === 'reauthenticate') {
       const pause = error.action === 'retry' || error.action === 'fix-setup';
-      return { kind: pause ? 'pause-tenant' : 'stop-tenant', failure, answered: true };
+      return { kind: pause ? 'pause-tenant' : 'stop-tenant', failure, answered: true, waitMs };
     }
     if (error.retryable || error.action === 'retry' || error.action === 'check-clock') {
-      return { kind: 'retry', failure, answered: true };
+      return { kind: 'retry', failure, answered: true, waitMs };
     }
     return { kind: error.action === 'fix-setup' ? 'park' : 'dead', failure, answered: true };
   }

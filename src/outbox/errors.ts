@@ -8,6 +8,7 @@ export type OutboxErrorCode =
   | 'OUTBOX_NOT_STARTED'
   | 'OUTBOX_LOCKED'
   | 'OUTBOX_STORE_FAILED'
+  | 'ENCRYPTION_KEY_MISMATCH'
   | 'OUTBOX_EVENT_STATE'
   | 'OUTBOX_DUPLICATE_RISK';
 
@@ -102,7 +103,9 @@ export class OutboxLockedError extends LoyaltyError {
 
 /**
  * The store could not read or write its journal (disk full, permissions, not a journal). The
- * operation did not happen; `cause` holds the system error.
+ * operation did not happen; `cause` holds the system error. `code` is `ENCRYPTION_KEY_MISMATCH`
+ * when an encrypted journal was opened without its key (or with another one): `start()` changed
+ * no file; give `fileStore` the key the journal was written with.
  *
  * @example
  * ```ts
@@ -115,13 +118,17 @@ export class OutboxStoreError extends LoyaltyError {
   override get name(): 'OutboxStoreError' {
     return 'OutboxStoreError';
   }
-  readonly code = 'OUTBOX_STORE_FAILED';
+  readonly code: 'OUTBOX_STORE_FAILED' | 'ENCRYPTION_KEY_MISMATCH';
   /** The store's directory, when the trouble is with it (read-only, not writable, missing). */
   readonly dir: string | undefined;
   /** The system error code behind it (`EROFS`, `EACCES`, `ENOSPC`, ...), when there is one. */
   readonly errno: string | undefined;
-  constructor(message: string, options?: { cause?: unknown; dir?: string }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown; dir?: string; code?: 'ENCRYPTION_KEY_MISMATCH' },
+  ) {
     super(message, options);
+    this.code = options?.code ?? 'OUTBOX_STORE_FAILED';
     this.dir = options?.dir;
     const errno = (options?.cause as { code?: unknown } | undefined)?.code;
     this.errno = typeof errno === 'string' ? errno : undefined;

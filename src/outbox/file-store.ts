@@ -6,7 +6,20 @@ import { EventTable, type JournalRecord } from './event-table.js';
 import { chunked, makeDirectory, readIfExists, replaceFileDurably, writeAll } from './file-durable.js';
 import { acquireDirLock } from './file-lock.js';
 import { GroupCommit } from './group-commit.js';
-import { decodeJournal, encodeRecord, JOURNAL_MAGIC } from './journal-codec.js';
+import {
+  type DecodedJournal,
+  decodeEncryptedJournal,
+  decodeJournal,
+  ENCRYPTED_HEADER_BYTES,
+  encodeBody,
+  encryptedHeader,
+  FRAME_OVERHEAD,
+  frameBody,
+  JOURNAL_MAGIC,
+  journalKind,
+  newJournalId,
+} from './journal-codec.js';
+import { normalizeEncryptionKeys, RecordCipher, SEALED_OVERHEAD } from './record-cipher.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import {
   type FileStoreOptions,
@@ -32,8 +45,11 @@ const JOURNAL_FILE = 'outbox.journal';
  * ```
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
-  const { onDamage, onCompactionError } = options;
-  return new JournalStore(resolve(dir), normalizeStoreOptions(options), { onDamage, onCompactionError });
+  const { onDamage, onCompactionError, encryptionKey } = options;
+  const limits = normalizeStoreOptions(options);
+  const cipher =
+    encryptionKey === undefined ? undefined : new RecordCipher(normalizeEncryptionKeys(encryptionKey));
+  return new JournalStore(resolve(dir), limits, { onDamage, onCompactionError }, cipher);
 }
 
 /**
@@ -73,7 +89,14 @@ export interface FileStore extends LocalStore {
 
 interface Submission {
   readonly record: JournalRecord;
+  /** The record's JSON. */
+  readonly body: Uint8Array;
+  /**
+   * Framed (and sealed) when submitted, while an earlier group's fsync runs; sealed again at the
+   * write if a compaction swapped the journal in between (`journal` is no longer the file's).
+   */
   readonly frame: Uint8Array;
+  readonly journal: Uint8Array | undefined;
   /** Bytes an append reserved against `maxBytes`, released when the record is applied. */
   readonly reserved: number;
 }
@@ -89,6 +112,10 @@ class JournalStore implements FileStore {
   private handle: FileHandle | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
   private fileBytes = 0;
+  /** Bytes before the first record of the journal file now open. */
+  private headerBytes = JOURNAL_MAGIC.length;
+  /** The journal file now open is encrypted: its id, and the number of its next record. */
+  private sealing: { journalId: Uint8Array; nextRecordNo: number } | undefined;
   private broken: unknown;
   private closed = false;
   private readonly counters = {
@@ -104,6 +131,7 @@ class JournalStore implements FileStore {
     private readonly dir: string,
     private readonly options: NormalizedStoreOptions,
     private readonly hooks: Pick<FileStoreOptions, 'onDamage' | 'onCompactionError'>,
+    private readonly cipher: RecordCipher | undefined,
   ) {
     this.table = new EventTable(options);
     this.path = join(dir, JOURNAL_FILE);
@@ -121,23 +149,23 @@ class JournalStore implements FileStore {
     }
     try {
       const bytes = await readIfExists(this.path);
-      const decoded = decodeJournal(bytes);
-      if (!decoded.isJournal)
-        throw new OutboxStoreError(`${this.path} is not an outbox journal; move it away`);
+      // Every refusal comes before the first write: a wrong key changes no file.
+      const decoded = this.decode(bytes);
       for (const { record, size } of decoded.records) this.table.apply(record, size);
       this.counters.recoveredBytes = decoded.droppedBytes;
       if (decoded.damagedRegions > 0) await this.keepDamaged(decoded.damagedRegions, decoded.damagedBytes);
       this.handle = await open(this.path, 'a');
       this.fileBytes = (await this.handle.stat()).size;
-      if (this.fileBytes === 0) {
-        await writeAll(this.handle, JOURNAL_MAGIC);
-        await this.handle.datasync();
-        this.fileBytes = JOURNAL_MAGIC.length;
-      }
       // Cut a torn tail before appending after it; then compact if the disk has room.
       if (decoded.droppedBytes > 0 && decoded.damagedRegions === 0) {
         await this.handle.truncate(this.fileBytes - decoded.droppedBytes);
         this.fileBytes -= decoded.droppedBytes;
+      }
+      if (this.fileBytes === 0) {
+        const header = this.newHeader();
+        await writeAll(this.handle, header);
+        await this.handle.datasync();
+        this.fileBytes = header.length;
       }
       await this.compactOrReport();
     } catch (err) {
@@ -149,6 +177,64 @@ class JournalStore implements FileStore {
         : new OutboxStoreError(`Cannot open ${this.path}`, { cause: err, dir: this.dir });
     }
     return this.table.snapshot();
+  }
+
+  /**
+   * Reads the journal's records, or refuses it: not a journal, or encrypted under keys not given.
+   * Sets the format appends use until the next compaction rewrites the file.
+   */
+  private decode(bytes: Uint8Array): Omit<DecodedJournal, 'isJournal'> {
+    const kind = journalKind(bytes);
+    if (kind === 'encrypted') {
+      if (!this.cipher)
+        throw keyMismatch(`${this.path} is encrypted: give fileStore the encryptionKey it was written with`);
+      const decoded = decodeEncryptedJournal(bytes, this.cipher);
+      if (decoded.headerDamaged)
+        throw new OutboxStoreError(
+          `The header of the encrypted journal ${this.path} is damaged; move it away`,
+        );
+      const unknownHeaderKey = decoded.headerKeyId !== undefined && !this.cipher.knows(decoded.headerKeyId);
+      if (unknownHeaderKey || decoded.unknownKeyRecords > 0)
+        throw keyMismatch(
+          `${this.path} was encrypted under a key not given: give fileStore that encryptionKey (a list during a rotation: the new key first, then the old ones)`,
+        );
+      if (decoded.journalId) {
+        this.sealing = { journalId: decoded.journalId, nextRecordNo: decoded.lastRecordNo + 1 };
+        this.headerBytes = ENCRYPTED_HEADER_BYTES;
+      }
+      return decoded;
+    }
+    if (kind === 'empty')
+      return { records: [], droppedBytes: bytes.length, damagedRegions: 0, damagedBytes: 0 };
+    // A plain journal opened with a key is read, then rewritten encrypted by the compaction at open.
+    const decoded = decodeJournal(bytes);
+    if (!decoded.isJournal) throw new OutboxStoreError(`${this.path} is not an outbox journal; move it away`);
+    return decoded;
+  }
+
+  /** The first bytes of a new journal file: plain, or encrypted under the first key. */
+  private newHeader(): Uint8Array {
+    if (!this.cipher) {
+      this.sealing = undefined;
+      this.headerBytes = JOURNAL_MAGIC.length;
+      return JOURNAL_MAGIC;
+    }
+    const journalId = newJournalId();
+    this.sealing = { journalId, nextRecordNo: 1 };
+    this.headerBytes = ENCRYPTED_HEADER_BYTES;
+    return encryptedHeader(journalId, this.cipher.primaryId);
+  }
+
+  /** Frames a body for the journal file now open: sealed there when it is encrypted. */
+  private frame(body: Uint8Array): Uint8Array {
+    const { sealing, cipher } = this;
+    if (!sealing || !cipher) return frameBody(body);
+    return frameBody(cipher.seal(body, sealing.journalId, sealing.nextRecordNo++));
+  }
+
+  /** Bytes a body takes in the journal once framed (and sealed). */
+  private sizeOf(body: Uint8Array): number {
+    return body.length + FRAME_OVERHEAD + (this.cipher ? SEALED_OVERHEAD : 0);
   }
 
   /**
@@ -181,21 +267,27 @@ class JournalStore implements FileStore {
 
   async append(event: StoredEvent): Promise<void> {
     const record: JournalRecord = { op: 'put', event };
-    const frame = encodeRecord(record);
-    this.table.reserve(frame.length);
-    return this.submit({ record, frame, reserved: frame.length });
+    const body = encodeBody(record);
+    const reserved = this.sizeOf(body);
+    this.table.reserve(reserved);
+    return this.submit(this.submission(record, body, reserved));
   }
 
   update(eventId: string, patch: EventPatch): Promise<void> {
-    return this.submit(plain({ op: 'patch', id: eventId, patch }));
+    return this.submit(this.submission({ op: 'patch', id: eventId, patch }));
   }
 
   async remove(eventIds: readonly string[]): Promise<void> {
-    await Promise.all(eventIds.map((id) => this.submit(plain({ op: 'del', id }))));
+    await Promise.all(eventIds.map((id) => this.submit(this.submission({ op: 'del', id }))));
   }
 
   setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
-    return this.submit(plain({ op: 'tenant', id: tenantId, stop }));
+    return this.submit(this.submission({ op: 'tenant', id: tenantId, stop }));
+  }
+
+  private submission(record: JournalRecord, body = encodeBody(record), reserved = 0): Submission {
+    const frame = this.releaseLock && !this.closed ? this.frame(body) : new Uint8Array(0);
+    return { record, body, frame, journal: this.sealing?.journalId, reserved };
   }
 
   stats(): JournalStats {
@@ -228,7 +320,13 @@ class JournalStore implements FileStore {
 
   /** One group: one write, one fsync, then the records count. */
   private async write(batch: readonly Submission[]): Promise<void> {
-    const bytes = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((item) => item.frame));
+    // Records are numbered in the order they are submitted, which is the order they are written;
+    // after a compaction swapped the journal, the whole group is sealed again, in that order.
+    const current = this.sealing?.journalId;
+    const frames = batch.some((item) => item.journal !== current)
+      ? batch.map((item) => this.frame(item.body))
+      : batch.map((item) => item.frame);
+    const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
     try {
       if (!this.handle) throw this.broken ?? new Error('journal not open');
       await writeAll(this.handle, bytes);
@@ -245,29 +343,38 @@ class JournalStore implements FileStore {
       for (const item of batch) if (item.reserved) this.table.release(item.reserved);
       throw new OutboxStoreError(`Cannot write the journal ${this.path}`, { cause: err });
     }
-    for (const item of batch) {
+    for (const [i, item] of batch.entries()) {
       if (item.reserved) this.table.release(item.reserved);
-      this.table.apply(item.record, item.frame.length);
+      this.table.apply(item.record, frames[i]!.length);
     }
   }
 
   private async compactIfWorthIt(): Promise<void> {
-    const dead = this.fileBytes - JOURNAL_MAGIC.length - this.table.bytes;
+    const dead = this.fileBytes - this.headerBytes - this.table.bytes;
     // If compaction fails, the old journal is still whole; the next trigger tries again.
     if (dead > this.options.compactAfterBytes && dead > this.table.bytes) await this.compactOrReport();
   }
 
-  /** Rewrites the live records into a new journal and swaps it in atomically. */
+  /**
+   * Rewrites the live records into a new journal and swaps it in atomically. With a key, every
+   * record is sealed afresh under the first key, in a journal with a new id: records under an
+   * old key, or a plain journal, leave the disk's live file here.
+   */
   private async compact(): Promise<void> {
     const records = this.table.liveRecords();
-    const frames = records.map(encodeRecord);
+    const before = { sealing: this.sealing, headerBytes: this.headerBytes };
+    const header = this.newHeader();
+    const frames = records.map((record) => this.frame(encodeBody(record)));
     await this.handle?.close();
     this.handle = undefined;
     try {
-      await replaceFileDurably(this.dir, this.path, chunked([JOURNAL_MAGIC, ...frames]));
+      await replaceFileDurably(this.dir, this.path, chunked([header, ...frames]));
       for (const [i, record] of records.entries()) this.table.apply(record, frames[i]!.length);
       this.counters.compactions += 1;
     } catch (err) {
+      // The old journal stays: appends go on in its format, under its id.
+      this.sealing = before.sealing;
+      this.headerBytes = before.headerBytes;
       await unlink(`${this.path}.tmp`).catch(() => undefined);
       throw err;
     } finally {
@@ -281,6 +388,6 @@ class JournalStore implements FileStore {
   }
 }
 
-function plain(record: JournalRecord): Submission {
-  return { record, frame: encodeRecord(record), reserved: 0 };
+function keyMismatch(message: string): OutboxStoreError {
+  return new OutboxStoreError(message, { code: 'ENCRYPTION_KEY_MISMATCH' });
 }

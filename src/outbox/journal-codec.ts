@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { crc32 } from './crc32.js';
 import type { JournalRecord } from './event-table.js';
+import { KEY_ID_BYTES, type RecordCipher } from './record-cipher.js';
 
 /** First bytes of every journal file: a format name and version, so a foreign file is never replayed. */
 export const JOURNAL_MAGIC = new TextEncoder().encode('LPOUTBOX1\n');
@@ -15,15 +17,190 @@ const OPEN_BRACE = 0x7b;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Frames one record: length, checksum, body. */
-export function encodeRecord(record: JournalRecord): Uint8Array {
-  const body = encoder.encode(JSON.stringify(record));
+/** The JSON body of one record, before framing (and sealing, in an encrypted journal). */
+export function encodeBody(record: JournalRecord): Uint8Array {
+  return encoder.encode(JSON.stringify(record));
+}
+
+/** Frames one body: length, checksum, body. */
+export function frameBody(body: Uint8Array): Uint8Array {
   const frame = new Uint8Array(FRAME_HEADER + body.length);
   const view = new DataView(frame.buffer);
   view.setUint32(0, body.length, true);
   view.setUint32(4, crc32(body), true);
   frame.set(body, FRAME_HEADER);
   return frame;
+}
+
+/** Frames one record of a plain journal: length, checksum, body. */
+export function encodeRecord(record: JournalRecord): Uint8Array {
+  return frameBody(encodeBody(record));
+}
+
+/** Bytes a frame adds to its body. */
+export const FRAME_OVERHEAD = FRAME_HEADER;
+
+/** First bytes of an encrypted journal; then its random id (16 bytes), a key id, a CRC-32 of them. */
+export const ENCRYPTED_MAGIC = new TextEncoder().encode('LPOUTBOXE\n');
+const JOURNAL_ID_BYTES = 16;
+export const ENCRYPTED_HEADER_BYTES = ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES + KEY_ID_BYTES + 4;
+
+/** The header of an encrypted journal: its id (authenticated with every record) and its key's id. */
+export function encryptedHeader(journalId: Uint8Array, keyId: Uint8Array): Uint8Array {
+  const header = new Uint8Array(ENCRYPTED_HEADER_BYTES);
+  header.set(ENCRYPTED_MAGIC, 0);
+  header.set(journalId, ENCRYPTED_MAGIC.length);
+  header.set(keyId, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
+  const crcAt = ENCRYPTED_HEADER_BYTES - 4;
+  new DataView(header.buffer).setUint32(crcAt, crc32(header.subarray(0, crcAt)), true);
+  return header;
+}
+
+/** A new journal id: a record sealed for one journal file never opens in another. */
+export function newJournalId(): Uint8Array {
+  return new Uint8Array(randomBytes(JOURNAL_ID_BYTES));
+}
+
+/**
+ * Which kind of journal the bytes start: none yet, encrypted, or plain (`decodeJournal` then
+ * tells a plain journal from a foreign file).
+ */
+export function journalKind(bytes: Uint8Array): 'empty' | 'plain' | 'encrypted' {
+  if (bytes.length === 0) return 'empty';
+  if (startsWith(bytes, ENCRYPTED_MAGIC)) return 'encrypted';
+  // A torn first write of an encrypted journal's magic: nothing was stored in it yet.
+  if (bytes.length < ENCRYPTED_MAGIC.length && startsWith(ENCRYPTED_MAGIC, bytes)) return 'empty';
+  return 'plain';
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  return bytes.length >= prefix.length && prefix.every((byte, i) => bytes[i] === byte);
+}
+
+/** What an encrypted journal's bytes hold. */
+export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal'> {
+  /** `undefined`: the header is torn (nothing was stored yet) or damaged (`headerDamaged`). */
+  readonly journalId: Uint8Array | undefined;
+  readonly headerKeyId: Uint8Array | undefined;
+  readonly headerDamaged: boolean;
+  /** Intact records sealed under a key that was not given. */
+  readonly unknownKeyRecords: number;
+  /** Number of the last record read; the next one appended must be higher. */
+  readonly lastRecordNo: number;
+}
+
+/**
+ * Reads an encrypted journal as `decodeJournal` reads a plain one. A record whose frame is intact
+ * but fails authentication (tampered, moved, replayed: its number not above the one before) is
+ * damage: it is skipped whole and counted, never returned.
+ */
+export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher): DecodedEncryptedJournal {
+  const none = { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0, unknownKeyRecords: 0 };
+  if (bytes.length < ENCRYPTED_HEADER_BYTES) {
+    return {
+      ...none,
+      droppedBytes: bytes.length,
+      journalId: undefined,
+      headerKeyId: undefined,
+      headerDamaged: false,
+      lastRecordNo: 0,
+    };
+  }
+  const crcAt = ENCRYPTED_HEADER_BYTES - 4;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (crc32(bytes.subarray(0, crcAt)) !== view.getUint32(crcAt, true)) {
+    return { ...none, journalId: undefined, headerKeyId: undefined, headerDamaged: true, lastRecordNo: 0 };
+  }
+  const journalId = bytes.slice(ENCRYPTED_MAGIC.length, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
+  const headerKeyId = bytes.slice(ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES, crcAt);
+  let last = 0;
+  const format: BodyFormat = {
+    open: (body) => {
+      const opened = cipher.open(body, journalId);
+      if (opened.kind !== 'record') return opened.kind;
+      if (opened.recordNo <= last) return 'rejected';
+      const record = parseRecord(opened.body);
+      return record ? { record, recordNo: opened.recordNo } : 'rejected';
+    },
+    skipsRejected: true,
+    nextStart: (data, from) => {
+      for (let at = from; at + KEY_ID_BYTES <= data.length; at++) {
+        if (cipher.startsWithKnownId(data, at)) return at;
+      }
+      return -1;
+    },
+  };
+  const decoded = decodeFrames(bytes, view, ENCRYPTED_HEADER_BYTES, format, (recordNo) => {
+    last = recordNo;
+  });
+  return { ...decoded, journalId, headerKeyId, headerDamaged: false, lastRecordNo: last };
+}
+
+type Opening = { readonly record: JournalRecord; readonly recordNo: number } | 'rejected' | 'unknown-key';
+
+/** How the bodies of one kind of journal are opened, and where the next one may start. */
+interface BodyFormat {
+  open(body: Uint8Array): Opening;
+  /** An intact frame whose body is refused is skipped whole (counted as damage). */
+  readonly skipsRejected: boolean;
+  /** The next offset at or after `from` where a body may start; -1: none. */
+  nextStart(bytes: Uint8Array, from: number): number;
+}
+
+const PLAIN: BodyFormat = {
+  open: (body) => {
+    const record = parseRecord(body);
+    return record ? { record, recordNo: 0 } : 'rejected';
+  },
+  skipsRejected: false,
+  nextStart: (bytes, from) => bytes.indexOf(OPEN_BRACE, from),
+};
+
+type Frame =
+  | {
+      readonly kind: 'record';
+      readonly record: JournalRecord;
+      readonly recordNo: number;
+      readonly size: number;
+    }
+  | { readonly kind: 'rejected' | 'unknown-key'; readonly size: number };
+
+function decodeFrames(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  format: BodyFormat,
+  accepted: (recordNo: number) => void = () => undefined,
+): Omit<DecodedJournal, 'isJournal'> & { unknownKeyRecords: number } {
+  const records: { record: JournalRecord; size: number }[] = [];
+  let damagedRegions = 0;
+  let damagedBytes = 0;
+  let unknownKeyRecords = 0;
+  let offset = start;
+  while (offset < bytes.length) {
+    const frame = frameAt(bytes, view, offset, format);
+    if (frame?.kind === 'record') {
+      records.push({ record: frame.record, size: frame.size });
+      accepted(frame.recordNo);
+      offset += frame.size;
+      continue;
+    }
+    if (frame) {
+      if (frame.kind === 'unknown-key') unknownKeyRecords += 1;
+      else {
+        damagedRegions += 1;
+        damagedBytes += frame.size;
+      }
+      offset += frame.size;
+      continue;
+    }
+    const next = nextFrame(bytes, view, offset + 1, format);
+    if (next === undefined) break;
+    damagedRegions += 1;
+    damagedBytes += next - offset;
+    offset = next;
+  }
+  return { records, droppedBytes: bytes.length - offset, damagedRegions, damagedBytes, unknownKeyRecords };
 }
 
 /** What a journal's bytes hold. */
@@ -61,55 +238,49 @@ export function decodeJournal(bytes: Uint8Array): DecodedJournal {
     };
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const records: { record: JournalRecord; size: number }[] = [];
   const magicIntact = JOURNAL_MAGIC.every((byte, i) => byte === bytes[i]);
-  let damagedRegions = magicIntact ? 0 : 1;
-  let damagedBytes = 0;
-  let offset = JOURNAL_MAGIC.length;
-  while (offset < bytes.length) {
-    const record = frameAt(bytes, view, offset);
-    if (record) {
-      records.push(record);
-      offset += record.size;
-      continue;
-    }
-    const next = nextFrame(bytes, view, offset + 1);
-    if (next === undefined) break;
-    damagedRegions += 1;
-    damagedBytes += next - offset;
-    offset = next;
-  }
+  const { records, droppedBytes, damagedRegions, damagedBytes } = decodeFrames(
+    bytes,
+    view,
+    JOURNAL_MAGIC.length,
+    PLAIN,
+  );
   // A damaged header on a file with no intact record: not ours (or nothing worth saving).
   if (!magicIntact && records.length === 0) {
     return { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0, isJournal: false };
   }
-  return { records, droppedBytes: bytes.length - offset, damagedRegions, damagedBytes, isJournal: true };
+  return {
+    records,
+    droppedBytes,
+    damagedRegions: damagedRegions + (magicIntact ? 0 : 1),
+    damagedBytes,
+    isJournal: true,
+  };
 }
 
-function frameAt(
-  bytes: Uint8Array,
-  view: DataView,
-  offset: number,
-): { record: JournalRecord; size: number } | undefined {
+function frameAt(bytes: Uint8Array, view: DataView, offset: number, format: BodyFormat): Frame | undefined {
   if (offset + FRAME_HEADER > bytes.length) return undefined;
   const length = view.getUint32(offset, true);
   const end = offset + FRAME_HEADER + length;
   if (length === 0 || length > MAX_RECORD_BYTES || end > bytes.length) return undefined;
-  if (crc32(bytes.subarray(offset + FRAME_HEADER, end)) !== view.getUint32(offset + 4, true))
-    return undefined;
-  const record = parseRecord(bytes.subarray(offset + FRAME_HEADER, end));
-  return record ? { record, size: end - offset } : undefined;
+  const body = bytes.subarray(offset + FRAME_HEADER, end);
+  if (crc32(body) !== view.getUint32(offset + 4, true)) return undefined;
+  const opened = format.open(body);
+  const size = end - offset;
+  if (typeof opened === 'object') return { kind: 'record', ...opened, size };
+  if (opened === 'rejected' && !format.skipsRejected) return undefined;
+  return { kind: opened, size };
 }
 
-/** The next offset from `from` where an intact record starts (bodies start with `{"op":`). */
-function nextFrame(bytes: Uint8Array, view: DataView, from: number): number | undefined {
+/** The next offset from `from` where an intact frame starts (a plain body starts with `{"op":`). */
+function nextFrame(bytes: Uint8Array, view: DataView, from: number, format: BodyFormat): number | undefined {
   for (
-    let at = bytes.indexOf(OPEN_BRACE, from + FRAME_HEADER);
+    let at = format.nextStart(bytes, from + FRAME_HEADER);
     at !== -1;
-    at = bytes.indexOf(OPEN_BRACE, at + 1)
+    at = format.nextStart(bytes, at + 1)
   ) {
     const start = at - FRAME_HEADER;
-    if (start >= from && frameAt(bytes, view, start)) return start;
+    if (start >= from && frameAt(bytes, view, start, format)) return start;
   }
   return undefined;
 }

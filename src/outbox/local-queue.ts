@@ -51,7 +51,9 @@ export class LocalQueue implements SharedStore<never> {
 
   async open(): Promise<{ readonly stoppedTenants: readonly StoredTenantStop[] }> {
     const snapshot = await this.store.open();
-    for (const stop of snapshot.stoppedTenants) this.stops.set(stop.tenantId, stop);
+    // A kept wait (`until`) is no stop: the scheduler holds the tenant until it is over.
+    for (const stop of snapshot.stoppedTenants)
+      if (stop.until === undefined) this.stops.set(stop.tenantId, stop);
     for (const event of snapshot.events) this.hold(event);
     return { stoppedTenants: snapshot.stoppedTenants };
   }
@@ -202,6 +204,14 @@ export class LocalQueue implements SharedStore<never> {
     const counts: Record<EventState, number> = { pending: 0, parked: 0, dead: 0, expired: 0 };
     for (const { event } of this.entries.values()) counts[event.state] += 1;
     return counts;
+  }
+
+  /**
+   * The tenant's link came back: its pending events waiting out a retry are due at `at` instead
+   * (they failed for want of the link, not for anything the service said).
+   */
+  dueBy(tenantId: string, at: number): void {
+    for (const entry of this.pending.get(tenantId) ?? []) if (entry.dueAt > at) entry.dueAt = at;
   }
 
   /** Pending events of a tenant, in flight or not. */

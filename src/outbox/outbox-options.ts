@@ -95,6 +95,13 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    * @default 1000
    */
   pollIntervalMs?: number;
+  /**
+   * When a tenant's attempts got no answer (the link was down) for at least this long and one is
+   * answered again, the rest of its queue starts after a random delay of up to this long: a fleet
+   * of kiosks that lost the network together does not come back in the same second. `0`: at once.
+   * @default 5000
+   */
+  reconnectWindowMs?: number;
   /** Observers of every outcome; a hook that throws is ignored. */
   hooks?: OutboxHooks;
   /**
@@ -163,6 +170,7 @@ export const OUTBOX_DEFAULTS = {
   expireAfterMs: RETRY_WINDOW_MS,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
+  reconnectWindowMs: 5_000,
   now: Date.now,
 } as const;
 
@@ -213,6 +221,7 @@ export function normalizeOutboxOptions(
     wholeNumber('expireAfterMs', merged.expireAfterMs, 0, undefined, 'milliseconds'),
     wholeNumber('leaseMs', merged.leaseMs, 1, undefined, 'milliseconds'),
     wholeNumber('pollIntervalMs', merged.pollIntervalMs, 1, undefined, 'milliseconds'),
+    wholeNumber('reconnectWindowMs', merged.reconnectWindowMs, 0, undefined, 'milliseconds'),
   ]);
   issues.push(...telemetryIssues(options));
   throwIfInvalid(
@@ -233,6 +242,7 @@ export function normalizeOutboxOptions(
     expireAfterMs: merged.expireAfterMs,
     leaseMs: merged.leaseMs,
     pollIntervalMs: merged.pollIntervalMs,
+    reconnectWindowMs: merged.reconnectWindowMs,
     store: store!,
     hooks: withTelemetryHooks(options.hooks ?? {}, telemetry),
     telemetry,

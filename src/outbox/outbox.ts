@@ -20,7 +20,7 @@ import {
 } from './outbox-options.js';
 import { Scheduler } from './scheduler.js';
 import type { EventState, LocalStore, SharedStore, StoredEvent } from './store.js';
-import { discard, redeliver, resumeTenant, stopTenant } from './tenant-control.js';
+import { discard, redeliver, restoreTenant, resumeTenant, stopTenant } from './tenant-control.js';
 
 /**
  * A durable queue in front of the client: `enqueue` resolves once the event is stored, and the
@@ -214,7 +214,7 @@ class DurableOutbox {
       throw err;
     });
     for (const stop of opened.stoppedTenants) {
-      this.scheduler.tenant(stop.tenantId).setState('stopped', stop.reason, stop.since);
+      restoreTenant(this.scheduler.tenant(stop.tenantId), stop, this.options);
     }
     if (this.local) {
       this.nextSeq = this.local.lastSeq + 1;

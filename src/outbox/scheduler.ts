@@ -6,7 +6,7 @@ import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
 import type { ClaimOutcome, ClaimRequest, EventPatch, SharedStore, StoredEvent } from './store.js';
-import { stopTenant } from './tenant-control.js';
+import { followService, stopTenant } from './tenant-control.js';
 import { Tenant } from './tenant-state.js';
 import { type Decision, decide } from './verdicts.js';
 
@@ -205,8 +205,9 @@ export class Scheduler {
         await this.probePaused();
         const free = cap - this.flights.size;
         if (free <= 0) break;
+        const monotonicNow = options.monotonic();
         const skipTenants = [...this.tenants.values()]
-          .filter((tenant) => tenant.state !== 'active')
+          .filter((tenant) => !tenant.sendsAt(monotonicNow))
           .map((tenant) => tenant.tenantId);
         const sending = [...this.tenants.values()].filter((tenant) => tenant.inFlight > 0);
         const request = {
@@ -284,11 +285,11 @@ export class Scheduler {
     let wake = Number.POSITIVE_INFINITY;
     for (const tenant of this.tenants.values()) {
       if (tenant.state === 'paused') wake = Math.min(wake, Math.max(0, tenant.probeAt - now));
+      // kiosk: a tenant held (Retry-After, the reconnect window) is looked at again when it ends.
+      else if (tenant.holdUntil > now) wake = Math.min(wake, tenant.holdUntil - now);
     }
     if (local && !failed) {
-      const skip = new Set(
-        [...this.tenants.values()].filter((t) => t.state !== 'active').map((t) => t.tenantId),
-      );
+      const skip = new Set([...this.tenants.values()].filter((t) => !t.sendsAt(now)).map((t) => t.tenantId));
       wake = Math.min(wake, local.nextDueIn(skip, this.flights.size === 0) ?? Number.POSITIVE_INFINITY);
     } else {
       // Other processes add events and finish leases: look again now and then.
@@ -419,6 +420,9 @@ export class Scheduler {
       options: this.options,
     });
     await this.stepTenant(tenant, decision.tenant);
+    // kiosk (tenant-control.ts): the link's return, and the service's waits kept across restarts
+    // (the store write is queued now, so close() still makes it durable; nothing waits for it).
+    void followService(this.local, this.options, tenant, verdict, decision.tenant);
     const recorded = await this.record(decision.outcome);
     if (!recorded || decision.failuresInRow === 0) this.failures.delete(eventId);
     else if (decision.failuresInRow !== undefined) this.failures.set(eventId, decision.failuresInRow);
@@ -439,7 +443,7 @@ export class Scheduler {
         tenant.setState('paused', step.code, now);
         callHook(options.hooks.onTenantPaused, { tenantId: tenant.tenantId, code: step.code });
       }
-      tenant.probeAt = options.monotonic() + options.probeIntervalMs;
+      tenant.probeAt = options.monotonic() + Math.max(options.probeIntervalMs, step.waitMs ?? 0);
     } else if (step.kind === 'stop' && tenant.state !== 'stopped') {
       // Not fatal when the store cannot be reached: this process stops the tenant all the same.
       await stopTenant(this.source, options, tenant, step.code).catch(() => undefined);

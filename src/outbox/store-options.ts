@@ -1,6 +1,7 @@
 import { LoyaltyValidationError } from '../contract/errors.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
+import type { EncryptionKeyInput } from './record-cipher.js';
 
 /** Limits shared by `fileStore` and `memoryStore`. */
 export interface StoreLimits {
@@ -45,6 +46,19 @@ export interface FileStoreOptions extends StoreLimits {
    * the next trigger tries again. `cause` is the system error.
    */
   onCompactionError?: (cause: unknown) => void;
+  /**
+   * Encrypts the journal at rest: every record's body sealed with AES-256-GCM (a fresh random
+   * nonce per record, the record's place in its journal authenticated with it). 32 bytes, as a
+   * `Uint8Array` or its base64; a list during a rotation: the first key encrypts, any decrypts,
+   * and every compaction (one runs at each `start()`) rewrites all records under the first.
+   * An encrypted journal opened without its key, or with another: `start()` refuses with
+   * `OutboxStoreError` code `ENCRYPTION_KEY_MISMATCH` and changes no file. A plain journal
+   * opened with a key is rewritten encrypted at `start()`. Keep the key out of the store's
+   * directory (an OS keystore, a TPM, a secret the service manager passes); see docs/outbox.md,
+   * "A kiosk's queue at rest".
+   * @default undefined (the journal is plain JSON, as before)
+   */
+  encryptionKey?: EncryptionKeyInput;
 }
 
 /**
@@ -60,7 +74,7 @@ export const STORE_DEFAULTS = {
   maxEvents: 100_000,
   maxBytes: 64 * 1024 * 1024,
   compactAfterBytes: 4 * 1024 * 1024,
-} as const satisfies Required<Omit<FileStoreOptions, 'onDamage' | 'onCompactionError'>>;
+} as const satisfies Required<Omit<FileStoreOptions, 'onDamage' | 'onCompactionError' | 'encryptionKey'>>;
 
 /** Store options with every default filled in and checked. */
 export type NormalizedStoreOptions = { readonly [K in keyof typeof STORE_DEFAULTS]: number };

@@ -72,6 +72,13 @@ export interface StoredTenantStop {
   /** `Disabled`, `Disconnected` (from IntegrationStatusChanged) or an error code. */
   readonly reason: string;
   readonly since: number;
+  /**
+   * Not a stop but a wait the service asked for (a pause, a `Retry-After`): Unix milliseconds
+   * when it is over. Local stores only; a restarted outbox sends nothing of the tenant before.
+   */
+  readonly until?: number;
+  /** The wait is a pause (INTEGRATION_PAUSED, SUBSCRIPTION_LAPSED, ...): probe at `until`. */
+  readonly paused?: boolean;
 }
 
 /** What a store holds when it is opened. */

@@ -1,8 +1,11 @@
 import { callHook } from '../contract/call-hook.js';
+import type { Verdict } from './classify.js';
 import { OutboxDuplicateRiskError, OutboxEventStateError } from './errors.js';
+import type { LocalQueue } from './local-queue.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
-import type { EventPatch, SharedStore, StoredEvent } from './store.js';
+import type { EventPatch, SharedStore, StoredEvent, StoredTenantStop } from './store.js';
 import type { Tenant } from './tenant-state.js';
+import type { TenantStep } from './verdicts.js';
 
 /*
  * The operator's side of the outbox: decisions about single events (redeliver, discard) and
@@ -64,4 +67,84 @@ export async function stopTenant(
   tenant.setState('stopped', reason, since);
   callHook(options.hooks.onTenantStopped, { tenantId: tenant.tenantId, reason });
   await store.setTenantStop(tenant.tenantId, { tenantId: tenant.tenantId, reason, since });
+}
+
+type Answer = Verdict | { readonly kind: 'expire' };
+
+/**
+ * What the service told a tenant, beyond the event (called after each attempt's tenant step):
+ *
+ * - The link: attempts with no answer mark the tenant offline; when one is answered after at
+ *   least `reconnectWindowMs` offline, the rest of its queue (its retry waits cut short) starts
+ *   after a random part of `reconnectWindowMs`, so a fleet that lost the network together
+ *   spreads its return.
+ * - Waits: a pause (until its next probe) or a `Retry-After` is written to a local store with
+ *   its due time (`StoredTenantStop.until`), so a restarted outbox honours it (`restoreTenant`);
+ *   the kept wait is cleared once the tenant is answered without one.
+ */
+export async function followService(
+  local: LocalQueue | undefined,
+  options: Pick<NormalizedOutboxOptions, 'now' | 'monotonic' | 'probeIntervalMs' | 'reconnectWindowMs'>,
+  tenant: Tenant,
+  answer: Answer,
+  step: TenantStep,
+  random: () => number = Math.random,
+): Promise<void> {
+  const monotonicNow = options.monotonic();
+  const answered = 'answered' in answer ? answer.answered : answer.kind === 'delivered';
+  const { offlineSince } = tenant;
+  if (answer.kind === 'retry' && !answered) tenant.offlineSince ??= monotonicNow;
+  else if (answered) tenant.offlineSince = undefined;
+  // An outage shorter than the window builds no herd worth spreading (nor does a lost answer).
+  if (answered && offlineSince !== undefined && monotonicNow - offlineSince >= options.reconnectWindowMs) {
+    const hold = Math.floor(random() * options.reconnectWindowMs);
+    tenant.holdUntil = Math.max(tenant.holdUntil, monotonicNow + hold);
+    // The backlog's backoff was the link's: it all starts when the window ends.
+    local?.dueBy(tenant.tenantId, tenant.holdUntil);
+  }
+  let waitMs: number | undefined;
+  if (step.kind === 'pause' && tenant.state === 'paused')
+    waitMs = Math.max(options.probeIntervalMs, step.waitMs ?? 0);
+  else if (step.kind === 'resume' && step.waitMs !== undefined && tenant.state === 'active') {
+    waitMs = step.waitMs;
+    tenant.holdUntil = Math.max(tenant.holdUntil, monotonicNow + waitMs);
+  }
+  const store = local?.store;
+  if (!store) return;
+  const now = options.now();
+  if (waitMs !== undefined && (step.kind === 'pause' || step.kind === 'resume')) {
+    const wait: StoredTenantStop = {
+      tenantId: tenant.tenantId,
+      reason: step.code ?? 'RETRY_AFTER',
+      since: now,
+      until: now + waitMs,
+      ...(step.kind === 'pause' ? { paused: true } : {}),
+    };
+    tenant.keptWait = true;
+    await store.setTenantStop(tenant.tenantId, wait).catch(() => undefined);
+  } else if (tenant.keptWait && tenant.state === 'active' && answered && tenant.holdUntil <= monotonicNow) {
+    tenant.keptWait = false;
+    await store.setTenantStop(tenant.tenantId, null).catch(() => undefined);
+  }
+}
+
+/**
+ * A tenant as the store left it: stopped, or waiting (paused until its next probe, or held by a
+ * `Retry-After`) for what is left of the wait, measured on the wall clock across the restart.
+ */
+export function restoreTenant(
+  tenant: Tenant,
+  stop: StoredTenantStop,
+  options: Pick<NormalizedOutboxOptions, 'now' | 'monotonic'>,
+): void {
+  if (stop.until === undefined) {
+    tenant.setState('stopped', stop.reason, stop.since);
+    return;
+  }
+  tenant.keptWait = true;
+  const left = Math.max(0, stop.until - options.now());
+  if (stop.paused) {
+    tenant.setState('paused', stop.reason, stop.since);
+    tenant.probeAt = options.monotonic() + left;
+  } else tenant.holdUntil = options.monotonic() + left;
 }

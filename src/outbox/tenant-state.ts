@@ -34,6 +34,18 @@ export class Tenant {
   inFlight = 0;
   /** Monotonic milliseconds of the next probe while paused. */
   probeAt = 0;
+  /**
+   * Monotonic milliseconds before which nothing of the tenant is claimed, though it is active: a
+   * `Retry-After` the service asked for, or the random start of its drain after the link came back.
+   */
+  holdUntil = 0;
+  /**
+   * Monotonic milliseconds of the first of its attempts in a row that got no answer (the link is
+   * down, as far as this tenant knows); `undefined` once one is answered.
+   */
+  offlineSince: number | undefined;
+  /** A wait of the service is kept in the store for it, to clear once it is over. */
+  keptWait = false;
   sender: Promise<OutboxSender> | undefined;
 
   constructor(
@@ -47,6 +59,11 @@ export class Tenant {
     this.state = state;
     this.reason = reason;
     this.since = now;
+  }
+
+  /** Whether its events may be claimed now (active, and not held). */
+  sendsAt(monotonicNow: number): boolean {
+    return this.state === 'active' && this.holdUntil <= monotonicNow;
   }
 
   status(pending: number | undefined): TenantStatus {

@@ -8,9 +8,10 @@ import type { TenantState } from './tenant-state.js';
 /** What an attempt's answer does to its tenant. */
 export type TenantStep =
   | { readonly kind: 'none' }
-  /** Any answer but a pause ends a pause. */
-  | { readonly kind: 'resume' }
-  | { readonly kind: 'pause' | 'stop'; readonly code: string };
+  /** Any answer but a pause ends a pause; a `Retry-After` on it makes the tenant wait `waitMs`. */
+  | { readonly kind: 'resume'; readonly waitMs?: number | undefined; readonly code?: string }
+  /** `waitMs`: the answer's `Retry-After`, when it had one. */
+  | { readonly kind: 'pause' | 'stop'; readonly code: string; readonly waitMs?: number | undefined };
 
 /**
  * What one attempt decided. The scheduler records `outcome`; `hook` is called only once the
@@ -116,8 +117,12 @@ export function decide(
       // At least `retryDelayMs`, plus the client's full-jitter backoff on top: never a busy loop.
       const base = options.retryDelayMs;
       const jitter = { baseDelayMs: base, maxDelayMs: Math.max(0, options.maxRetryDelayMs - base) };
-      let delayMs = base + backoffDelay(failuresInRow, jitter);
-      let tenant = RESUME;
+      // A `Retry-After` is a minimum; the whole tenant waits it (and keeps it across a restart).
+      let delayMs = Math.max(base + backoffDelay(failuresInRow, jitter), verdict.waitMs ?? 0);
+      let tenant: TenantStep =
+        verdict.waitMs === undefined
+          ? RESUME
+          : { kind: 'resume', waitMs: verdict.waitMs, code: verdict.failure.code };
       // No answer says nothing about a pause: keep probing slowly. Any answer means it is over.
       if (context.tenantState === 'paused' && !verdict.answered) {
         delayMs = options.probeIntervalMs;
@@ -133,7 +138,7 @@ export function decide(
       // The tenant's other events in flight get their own answers; none is sent again until a
       // probe says the pause is over, or the operator resumes the tenant.
       const kind = verdict.kind === 'pause-tenant' ? 'pause' : 'stop';
-      const tenant = { kind, code: verdict.failure.code } as const;
+      const tenant = { kind, code: verdict.failure.code, waitMs: verdict.waitMs } as const;
       return { outcome: keep(verdict.failure, 0).outcome, hook: undefined, tenant, failuresInRow: undefined };
     }
   }

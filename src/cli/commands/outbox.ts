@@ -25,6 +25,8 @@ Options:
   --postgres <url>         the database (default: DATABASE_URL); its password is never printed
   --schema <name>          the schema migrate created (default loyalty)
   --file <dir>             a file outbox's directory instead (its POS process stopped)
+  --key-file <path>        the key of an encrypted file outbox (fileStore encryptionKey):
+                           base64 of 32 bytes, or the 32 bytes; readable by its owner only
   --state <state>          ${STATES.join(', ')} (list, --all)
   --tenant <id>            only this tenant's events (list, --all)
   --type <eventType>       only events of this type (list, --all)
@@ -64,6 +66,7 @@ export const outboxCommand: Command = {
       postgres: { type: 'string' },
       schema: { type: 'string' },
       file: { type: 'string' },
+      'key-file': { type: 'string' },
       state: { type: 'string' },
       tenant: { type: 'string' },
       type: { type: 'string' },

@@ -20,6 +20,8 @@ export interface ConnectionFlags {
   readonly prefix?: string | undefined;
   /** A file outbox's directory (`fileStore`), opened only while no process holds its lock. */
   readonly file?: string | undefined;
+  /** The key of an encrypted file outbox (`--key-file`): base64, or 32 raw bytes. */
+  readonly 'key-file'?: string | undefined;
 }
 
 /** The stores an operator command works on, each with its own audit trail. */
@@ -41,7 +43,7 @@ export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wa
   if (flags.file !== undefined) {
     if (flags.postgres !== undefined)
       throw new UsageError(`${wanted.command}: pass --file or --postgres, not both`);
-    const opened = await openFileOutbox(flags.file);
+    const opened = await openFileOutbox(flags.file, { keyFile: flags['key-file'] });
     return { label: flags.file, outbox: { store: opened.store, audit: opened.audit }, close: opened.close };
   }
   let postgresUrl = flags.postgres;

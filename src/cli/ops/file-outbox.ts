@@ -1,8 +1,10 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OutboxLockedError } from '../../outbox/errors.js';
+import { platform } from 'node:process';
+import { OutboxLockedError, OutboxStoreError } from '../../outbox/errors.js';
 import { fileStore } from '../../outbox/file-store.js';
 import type { EventState, StoredEvent } from '../../outbox/store.js';
+import { UsageError } from '../exit-codes.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
 
@@ -17,12 +19,18 @@ const AUDIT_FILE = 'audit.jsonl';
  */
 export async function openFileOutbox(
   dir: string,
+  options: { keyFile?: string | undefined } = {},
 ): Promise<{ store: OpsOutboxStore; audit: AuditTrail; close(): Promise<void> }> {
-  const store = fileStore(dir);
+  const encryptionKey = options.keyFile === undefined ? undefined : await readKeyFile(options.keyFile);
+  const store = fileStore(dir, { encryptionKey });
   let events: Map<string, StoredEvent>;
   try {
     events = new Map((await store.open()).events.map((event) => [event.eventId, event]));
   } catch (err) {
+    if (err instanceof OutboxStoreError && err.code === 'ENCRYPTION_KEY_MISMATCH')
+      throw new UsageError(
+        `${err.message}${options.keyFile === undefined ? ' (pass --key-file <path>)' : ` (not the key in ${options.keyFile})`}; no file was changed`,
+      );
     if (err instanceof OutboxLockedError)
       throw new StoreUnavailable(
         `${err.message}: a file outbox is opened by one process at a time; stop it first, or act from it (outbox.list, redeliver, discard)`,
@@ -86,4 +94,35 @@ export async function openFileOutbox(
     },
   };
   return { store: view, audit, close: () => store.close() };
+}
+
+/** A key file holds 32 bytes of key: as base64 text (one line), or the bytes themselves. */
+const KEY_BYTES = 32;
+
+/**
+ * The key of an encrypted file outbox, from `--key-file`. The file must be readable by its owner
+ * only (a key others can read protects nothing): a group or world permission is refused, as for
+ * an SSH key. Its content is never printed, in no error either.
+ */
+export async function readKeyFile(path: string): Promise<Uint8Array | string> {
+  let bytes: Buffer;
+  try {
+    const info = await stat(path);
+    // Windows has no POSIX modes: its ACLs are the administrator's to set.
+    if (platform !== 'win32' && (info.mode & 0o077) !== 0)
+      throw new UsageError(
+        `${path} is readable or writable by others (mode ${(info.mode & 0o777).toString(8)}): run chmod 600 ${path}`,
+      );
+    if (info.size > 4096) throw new UsageError(`${path} is too large for a key file: is it the right file?`);
+    bytes = await readFile(path);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+  if (bytes.length === KEY_BYTES) return new Uint8Array(bytes);
+  const text = bytes.toString('utf8').trim();
+  if (/^[A-Za-z0-9+/]+={0,2}$/.test(text) && Buffer.from(text, 'base64').length === KEY_BYTES) return text;
+  throw new UsageError(
+    `${path} holds no key: put the base64 of 32 bytes in it (e.g. openssl rand -base64 32), or the 32 bytes themselves`,
+  );
 }

@@ -1,0 +1,232 @@
+/**
+ * The kiosk of issue 44: its queue encrypted at rest, and a fleet that comes back gently.
+ *
+ * - Durable enqueues per second on `fileStore`, with `encryptionKey` and without (32 writers at
+ *   once, so group commit shares each fsync as in a busy kiosk), alternating rounds, medians.
+ * - The drain of the kiosk backlog of `outbox-drain.mjs` to the loopback server, with and without
+ *   the key, alternating rounds, medians.
+ * - The fleet: `KIOSK_FLEET` outboxes (default 500) in `KIOSK_PROCESSES` child processes (default
+ *   4), each with a kiosk backlog, sending to the emulator (`loyalty-partner-sdk/testing`) on
+ *   loopback; the emulator drops every connection for `KIOSK_OUTAGE_S` seconds (default 30), then
+ *   answers again. Measured: the peak of events per second the emulator processes after it came
+ *   back, and the time until the whole fleet is drained, with the default `reconnectWindowMs` and
+ *   with `reconnectWindowMs: 0` (the same fleet, the same outage, one run after the other).
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LoyaltyClient } from 'loyalty-partner-sdk';
+import { createOutbox, fileStore, memoryStore } from 'loyalty-partner-sdk/outbox';
+import { createEmulator } from 'loyalty-partner-sdk/testing';
+import { goal, median } from './harness.mjs';
+import { startLoopbackServer } from './loopback-server.mjs';
+import { backlog } from './outbox-drain.mjs';
+import { timedDrain } from './timed-drain.mjs';
+
+/** Settings of this comparison, declared once. */
+const SETTINGS = {
+  enqueues: 2_000,
+  writers: 32,
+  rounds: 5,
+  drainCustomers: 200,
+  drainRounds: 3,
+  fleet: Number(process.env.KIOSK_FLEET ?? 500),
+  processes: Number(process.env.KIOSK_PROCESSES ?? 4),
+  outageSeconds: Number(process.env.KIOSK_OUTAGE_S ?? 30),
+  /** Customers per kiosk backlog (`backlog(1)`: 5 branches and 10 events of one customer). */
+  fleetCustomers: 1,
+};
+
+const KEY = randomBytes(32);
+
+/** Durable enqueues per second on one fileStore, `writers` at a time. */
+async function enqueueRate(encryptionKey) {
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-kiosk-'));
+  const client = new LoyaltyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', signingSecret: 's' });
+  const outbox = createOutbox({ client, store: fileStore(dir, { encryptionKey }) });
+  const events = backlog(Math.ceil(SETTINGS.enqueues / 10)).slice(0, SETTINGS.enqueues);
+  try {
+    await outbox.start();
+    await outbox.stopTenant('default', 'held');
+    const started = performance.now();
+    let next = 0;
+    const writer = async () => {
+      while (next < events.length) {
+        const [type, payload] = events[next++];
+        await outbox.enqueue(type, payload);
+      }
+    };
+    await Promise.all(Array.from({ length: SETTINGS.writers }, writer));
+    return (events.length * 1000) / (performance.now() - started);
+  } finally {
+    await outbox.close({ deadlineMs: 0 });
+    await client.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The package with a fileStore that encrypts. */
+const encryptedSdk = {
+  LoyaltyClient,
+  createOutbox,
+  fileStore: (dir, options = {}) => fileStore(dir, { ...options, encryptionKey: KEY }),
+};
+const plainSdk = { LoyaltyClient, createOutbox, fileStore };
+
+/** One fleet run: peak processed events per second after the outage, and the time to drain. */
+async function fleetRun(reconnectWindowMs) {
+  const emulator = createEmulator({ historyLimit: 5_000_000 });
+  const { url } = await emulator.listen();
+  const merchants = Array.from({ length: SETTINGS.fleet }, () =>
+    emulator.createMerchant({ autoConfirmBranches: true }),
+  );
+  const events = backlog(SETTINGS.fleetCustomers);
+  const total = merchants.length * events.length;
+  emulator.injectFaults({ kinds: ['reset'], endpoints: ['events'] });
+  const children = [];
+  try {
+    for (let p = 0; p < SETTINGS.processes; p++) {
+      const share = merchants.filter((_, i) => i % SETTINGS.processes === p);
+      const child = fork(fileURLToPath(import.meta.url), ['--fleet'], { stdio: 'inherit' });
+      children.push(child);
+      child.send({ url, merchants: share, events, reconnectWindowMs });
+    }
+    // Every kiosk holds its backlog and has met the outage.
+    await Promise.all(children.map((child) => once(child, 'message')));
+    await new Promise((resolve) => setTimeout(resolve, SETTINGS.outageSeconds * 1000));
+    const upAt = Date.now();
+    emulator.clearFaults();
+    const processed = () => emulator.events().filter((record) => record.outcome === 'processed');
+    const deadline = Date.now() + 600_000;
+    while (processed().length < total) {
+      if (Date.now() > deadline) throw new Error(`fleet drained ${processed().length} of ${total}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    const arrivals = processed().map((record) => record.at - upAt);
+    const perSecond = new Map();
+    for (const at of arrivals) {
+      const second = Math.floor(at / 1000);
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    }
+    return { peak: Math.max(...perSecond.values()), drainedMs: Math.max(...arrivals), total };
+  } finally {
+    for (const child of children) child.send('close');
+    await Promise.all(children.map((child) => once(child, 'exit')));
+    await emulator.close();
+  }
+}
+
+/** A child process of the fleet: its kiosks, each an outbox with a backlog. */
+async function fleetChild() {
+  const [{ url, merchants, events, reconnectWindowMs }] = await once(process, 'message');
+  const kiosks = [];
+  for (const merchant of merchants) {
+    const client = new LoyaltyClient({
+      baseUrl: url,
+      apiKey: merchant.apiKey,
+      signingSecret: merchant.signingSecret,
+    });
+    const outbox = createOutbox({
+      client,
+      store: memoryStore(),
+      defaultTenantId: merchant.tenantId,
+      reconnectWindowMs,
+    });
+    await outbox.start();
+    for (const [type, payload] of events) await outbox.enqueue(type, payload);
+    kiosks.push({ client, outbox });
+  }
+  process.send('ready');
+  await once(process, 'message');
+  await Promise.all(kiosks.map(({ outbox }) => outbox.close({ deadlineMs: 0 })));
+  await Promise.all(kiosks.map(({ client }) => client.close()));
+  process.exit(0);
+}
+
+export async function run() {
+  const plainEnqueue = [];
+  const sealedEnqueue = [];
+  for (let round = 0; round < SETTINGS.rounds; round++) {
+    plainEnqueue.push(await enqueueRate(undefined));
+    sealedEnqueue.push(await enqueueRate(KEY));
+  }
+  const server = await startLoopbackServer();
+  const plainDrain = [];
+  const sealedDrain = [];
+  try {
+    const events = backlog(SETTINGS.drainCustomers);
+    for (let round = 0; round < SETTINGS.drainRounds; round++) {
+      plainDrain.push((await timedDrain(plainSdk, server.origin, events)).perSec);
+      sealedDrain.push((await timedDrain(encryptedSdk, server.origin, events)).perSec);
+    }
+  } finally {
+    server.stop();
+  }
+  const windowed = await fleetRun(5_000);
+  const baseline = await fleetRun(0);
+  const enqueue = { plain: median(plainEnqueue), sealed: median(sealedEnqueue) };
+  const drain = { plain: median(plainDrain), sealed: median(sealedDrain) };
+  const fleetTitle = `${SETTINGS.fleet} kiosks in ${SETTINGS.processes} processes, ${windowed.total} events, emulator down ${SETTINGS.outageSeconds} s`;
+  return {
+    sections: [
+      {
+        title: 'kiosk: durable enqueues on fileStore, 32 writers',
+        unit: 'events/s',
+        rows: [
+          { name: 'plain journal', opsPerSec: enqueue.plain },
+          { name: 'encryptionKey (AES-256-GCM)', opsPerSec: enqueue.sealed },
+        ],
+      },
+      {
+        title: `kiosk: drain of the ${backlog(SETTINGS.drainCustomers).length}-event backlog, 0 ms link`,
+        unit: 'events/s',
+        rows: [
+          { name: 'plain journal', opsPerSec: drain.plain },
+          { name: 'encryptionKey (AES-256-GCM)', opsPerSec: drain.sealed },
+        ],
+      },
+      {
+        title: `kiosk fleet: ${fleetTitle}; peak processed events per second after it came back`,
+        unit: 'events/s',
+        rows: [
+          { name: 'reconnectWindowMs 5000 (default)', opsPerSec: windowed.peak },
+          { name: 'reconnectWindowMs 0', opsPerSec: baseline.peak },
+        ],
+      },
+      {
+        title: `kiosk fleet: ${fleetTitle}; whole fleet drained, per second after it came back`,
+        unit: 'drains/s',
+        rows: [
+          { name: 'reconnectWindowMs 5000 (default)', opsPerSec: 1000 / windowed.drainedMs },
+          { name: 'reconnectWindowMs 0', opsPerSec: 1000 / baseline.drainedMs },
+        ],
+      },
+    ],
+    goals: [
+      goal('kiosk: durable enqueues encrypted vs plain', enqueue.sealed / enqueue.plain, 0.8),
+      goal('kiosk: backlog drain encrypted vs plain', drain.sealed / drain.plain, 0.9),
+      goal('kiosk fleet: peak arrivals, window vs none', windowed.peak / baseline.peak, 0.2, {
+        atMost: true,
+      }),
+      goal('kiosk fleet: time to drain, window vs none', windowed.drainedMs / baseline.drainedMs, 1.3, {
+        atMost: true,
+      }),
+    ],
+    ratios: {
+      enqueuePlain: enqueue.plain,
+      enqueueEncrypted: enqueue.sealed,
+      drainPlain: drain.plain,
+      drainEncrypted: drain.sealed,
+      fleetPeakWindow: windowed.peak,
+      fleetPeakNoWindow: baseline.peak,
+      fleetDrainedMsWindow: windowed.drainedMs,
+      fleetDrainedMsNoWindow: baseline.drainedMs,
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--fleet') await fleetChild();

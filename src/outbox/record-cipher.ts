@@ -1,0 +1,147 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { LoyaltyValidationError } from '../contract/errors.js';
+
+/** AES-256 takes a 32-byte key. */
+const KEY_BYTES = 32;
+/** GCM's standard nonce: 96 bits, fresh and random for every record. */
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+/** A key's id: the first bytes of an HMAC of a fixed label under the key (never the key itself). */
+export const KEY_ID_BYTES = 8;
+const KEY_ID_LABEL = 'loyalty-partner-sdk outbox journal key id v1';
+/** Key id, record number (u32 LE), nonce before the ciphertext; the tag after it. */
+const SEALED_HEADER = KEY_ID_BYTES + 4 + NONCE_BYTES;
+/** Bytes an encrypted body adds to the plain one. */
+export const SEALED_OVERHEAD = SEALED_HEADER + TAG_BYTES;
+
+/**
+ * What `fileStore`'s `encryptionKey` accepts: 32 bytes, as bytes or as their base64; a list for
+ * rotation (the first encrypts, any decrypts).
+ */
+export type EncryptionKeyInput = Uint8Array | string | readonly (Uint8Array | string)[];
+
+/** What opening a sealed body gave. */
+export type Opened =
+  | { readonly kind: 'record'; readonly recordNo: number; readonly body: Uint8Array }
+  /** Sealed under a key that was not given. */
+  | { readonly kind: 'unknown-key' }
+  /** Failed authentication: tampered, damaged, or from another journal. */
+  | { readonly kind: 'rejected' };
+
+/**
+ * AES-256-GCM over journal records. Each sealed body names its key by id, carries its record
+ * number and a fresh random nonce; the journal's id, the key id and the record number are
+ * authenticated with it (additional data), so a record moved from another journal or another
+ * place in this one fails to open. Holds the keys in memory only; nothing here ever prints them.
+ */
+export class RecordCipher {
+  private readonly keys: readonly { readonly id: Buffer; readonly key: Buffer }[];
+
+  constructor(keys: readonly Uint8Array[]) {
+    this.keys = keys.map((key) => ({ id: keyId(key), key: Buffer.from(key) }));
+  }
+
+  /** The id of the key that encrypts. */
+  get primaryId(): Buffer {
+    return this.keys[0]!.id;
+  }
+
+  knows(id: Uint8Array): boolean {
+    return this.keys.some((entry) => entry.id.equals(id));
+  }
+
+  /** Could a sealed body start at `at`? (Its first bytes are the id of a key given.) */
+  startsWithKnownId(bytes: Uint8Array, at: number): boolean {
+    return this.keys.some((entry) => entry.id.every((byte, i) => bytes[at + i] === byte));
+  }
+
+  seal(plain: Uint8Array, journalId: Uint8Array, recordNo: number): Uint8Array {
+    const { id, key } = this.keys[0]!;
+    const sealed = Buffer.allocUnsafe(SEALED_HEADER + plain.length + TAG_BYTES);
+    id.copy(sealed, 0);
+    sealed.writeUInt32LE(recordNo, KEY_ID_BYTES);
+    const nonce = randomBytes(NONCE_BYTES);
+    nonce.copy(sealed, KEY_ID_BYTES + 4);
+    const cipher = createCipheriv('aes-256-gcm', key, nonce);
+    cipher.setAAD(additionalData(journalId, sealed));
+    const head = cipher.update(plain);
+    const tail = cipher.final();
+    head.copy(sealed, SEALED_HEADER);
+    tail.copy(sealed, SEALED_HEADER + head.length);
+    cipher.getAuthTag().copy(sealed, SEALED_HEADER + plain.length);
+    return sealed;
+  }
+
+  open(sealed: Uint8Array, journalId: Uint8Array): Opened {
+    if (sealed.length < SEALED_OVERHEAD) return { kind: 'rejected' };
+    const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+    const id = bytes.subarray(0, KEY_ID_BYTES);
+    const entry = this.keys.find((candidate) => candidate.id.equals(id));
+    if (!entry) return { kind: 'unknown-key' };
+    const nonce = bytes.subarray(KEY_ID_BYTES + 4, SEALED_HEADER);
+    const tagAt = bytes.length - TAG_BYTES;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', entry.key, nonce);
+      decipher.setAAD(additionalData(journalId, bytes));
+      decipher.setAuthTag(bytes.subarray(tagAt));
+      const body = Buffer.concat([decipher.update(bytes.subarray(SEALED_HEADER, tagAt)), decipher.final()]);
+      return { kind: 'record', recordNo: bytes.readUInt32LE(KEY_ID_BYTES), body };
+    } catch {
+      return { kind: 'rejected' };
+    }
+  }
+}
+
+/** The journal's id, then the sealed body's key id and record number. */
+function additionalData(journalId: Uint8Array, sealed: Buffer): Buffer {
+  return Buffer.concat([journalId, sealed.subarray(0, KEY_ID_BYTES + 4)]);
+}
+
+/** A key's id: it tells which key sealed a record, and reveals nothing of the key. */
+export function keyId(key: Uint8Array): Buffer {
+  return createHmac('sha256', key).update(KEY_ID_LABEL).digest().subarray(0, KEY_ID_BYTES);
+}
+
+/**
+ * The keys of `encryptionKey`, checked: each must be 32 bytes, or the base64 of 32 bytes. The
+ * error names the position of a bad key and what is wrong with it, never any of its bytes.
+ */
+export function normalizeEncryptionKeys(input: EncryptionKeyInput): Uint8Array[] {
+  const list: readonly unknown[] = typeof input === 'string' || input instanceof Uint8Array ? [input] : input;
+  const issues: { path: string; message: string }[] = [];
+  const keys: Uint8Array[] = [];
+  if (!Array.isArray(list) || list.length === 0) {
+    issues.push({
+      path: 'encryptionKey',
+      message: 'give at least one key (32 bytes, or base64 of 32 bytes)',
+    });
+  } else {
+    for (const [i, value] of list.entries()) {
+      const path =
+        typeof input === 'string' || input instanceof Uint8Array ? 'encryptionKey' : `encryptionKey.${i}`;
+      const key = decodeKey(value);
+      if (typeof key === 'string') issues.push({ path, message: key });
+      else keys.push(key);
+    }
+  }
+  if (issues.length > 0) throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid store options', issues);
+  return keys;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The key's bytes, or what is wrong with it (never its content). */
+function decodeKey(value: unknown): Uint8Array | string {
+  if (value instanceof Uint8Array) {
+    return value.length === KEY_BYTES
+      ? new Uint8Array(value)
+      : `must be ${KEY_BYTES} bytes for AES-256 (got ${value.length})`;
+  }
+  if (typeof value === 'string') {
+    const text = value.trim();
+    const bytes = BASE64.test(text) && text.length % 4 === 0 ? Buffer.from(text, 'base64') : undefined;
+    if (bytes?.length === KEY_BYTES) return new Uint8Array(bytes);
+    return `must be the base64 of ${KEY_BYTES} bytes (e.g. from \`openssl rand -base64 32\`)`;
+  }
+  return `must be a Uint8Array of ${KEY_BYTES} bytes or its base64 (got ${value === null ? 'null' : typeof value})`;
+}
