@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 describeWithPostgres('postgresInbox', (url) => {
