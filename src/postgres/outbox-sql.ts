@@ -46,7 +46,13 @@ export const outboxSql = (s: string, channel: string) => ({
    * refused on another one. The variants below carry the same guard.
    */
   enqueueInTx: enqueueStatement(s, channel, SAME_DATABASE_GUARD),
-  /** `enqueueInTx` prepared by name on a `pg` connection (one name per schema: one text per name). */
+  /**
+   * `enqueueInTx` on a `pg` connection not known yet: the same, unnamed, and it returns the
+   * backend's process id, which tells whether the connection reaches the server directly
+   * (`connection-kind.ts`). Once known direct, `enqueueInTx` is prepared by name.
+   */
+  enqueueInTxLearning: `${enqueueStatement(s, channel, SAME_DATABASE_GUARD)}\nRETURNING pg_backend_pid() AS backend_pid`,
+  /** `enqueueInTx` prepared by name on a direct `pg` connection (one name per schema: one text per name). */
   enqueueInTxName: `loyalty_outbox_enqueue_tx_${channel.slice('loyalty_outbox_'.length)}`,
   /**
    * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
