@@ -17,7 +17,12 @@ import { LoyaltyError } from '../contract/errors.js';
  *   say, on the client you also gave the store): the store's statement would have been part of
  *   it, so it was not sent. Give the store a Pool, or a client nothing else uses;
  * - `TRANSACTION_ENDED`: a handler used its `ctx.tx` after it returned: that transaction has
- *   committed or rolled back, and its connection may be running another event's.
+ *   committed or rolled back, and its connection may be running another event's;
+ * - `LISTEN_NOT_WORKING`: reported (never thrown) to `onError` when the outbox's `listen`
+ *   connection does not hear its own test notification: it goes through a transaction pooler.
+ *   Give `listen` a direct or session-mode connection; meanwhile the outbox polls;
+ * - `PREPARES_BEHIND_POOLER`: reported (never thrown) to `onError` when a postgres.js `sql`
+ *   reaches the database through a pooler without `prepare: false`.
  */
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'
@@ -29,7 +34,9 @@ export type PostgresStoreErrorCode =
   | 'NOT_MIGRATED'
   | 'QUERY_FAILED'
   | 'CLIENT_IN_TRANSACTION'
-  | 'TRANSACTION_ENDED';
+  | 'TRANSACTION_ENDED'
+  | 'LISTEN_NOT_WORKING'
+  | 'PREPARES_BEHIND_POOLER';
 
 /**
  * An error of a Postgres store or of `migrate`: bad input when the store is created, or a

@@ -125,6 +125,8 @@ WHERE claimed_by = $1 AND state = 'pending' AND NOT (event_id = ANY ($2::text[])
   markIdle: `INSERT INTO ${s}.outbox_idle_listeners (owner, idle_until)
 VALUES ($1, clock_timestamp() + $2::integer * interval '1 millisecond')
 ON CONFLICT (owner) DO UPDATE SET idle_until = EXCLUDED.idle_until`,
+  /** $1 payload: the store's check that its `listen` connection hears the channel. */
+  notifyCheck: `SELECT pg_notify('${channel}', $1::text)`,
   /** $1 owner. */
   markBusy: `DELETE FROM ${s}.outbox_idle_listeners WHERE owner = $1`,
   stops: `SELECT tenant_id, reason, since FROM ${s}.outbox_tenant_stops ORDER BY tenant_id`,

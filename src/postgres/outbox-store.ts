@@ -8,9 +8,15 @@ import type {
   StoredEvent,
   StoredTenantStop,
 } from '../outbox/store.js';
-import { type PostgresDb, prepareStatements, toStoreDatabase } from './database.js';
+import {
+  checkPreparesBehindPooler,
+  type PostgresDb,
+  prepareStatements,
+  toStoreDatabase,
+} from './database.js';
+import { PostgresStoreError } from './errors.js';
 import { cleaner } from './inbox.js';
-import { idleMarks, listenOn } from './outbox-listen.js';
+import { checkListening, idleMarks, LISTEN_CHECK_MS, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
 import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
@@ -69,6 +75,15 @@ export function postgresStore(
   let claimsInDoubt = false;
   // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
   const idle = idleMarks(database, sql, owner);
+
+  // What is wrong with the connections, said where the user looks, the outbox going on.
+  const report = (err: PostgresStoreError) => {
+    try {
+      settings.onError?.(err);
+    } catch {}
+  };
+  // The check that `listen` hears the channel, while it runs.
+  let listenCheck: { heard(payload: string | undefined): void } | undefined;
 
   const run = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -141,10 +156,12 @@ export function postgresStore(
 
     open: () =>
       run('open', async () => {
-        const [{ rows: stops }] = await Promise.all([
+        const [{ rows: stops }, , prepares] = await Promise.all([
           database.query<{ tenant_id: string; reason: string; since: string }>(sql.stops),
           ownDatabase.learn(database),
+          checkPreparesBehindPooler(database).catch(() => undefined),
         ]);
+        if (prepares) report(new PostgresStoreError('PREPARES_BEHIND_POOLER', `postgresStore: ${prepares}`));
         return {
           stoppedTenants: stops.map((row) => ({
             tenantId: row.tenant_id,
@@ -246,9 +263,37 @@ export function postgresStore(
     ...(settings.listen && {
       watch: (wake: () => void) =>
         run('listen', async () => {
-          const stop = await listenOn(settings.listen!, channel, wake);
+          const probe = `check:${owner}`;
+          const stop = await listenOn(settings.listen!, channel, (payload) => {
+            listenCheck?.heard(payload);
+            wake();
+          });
           idle.listening(true);
+          // A notification through `db` must reach the listen connection; behind a transaction
+          // pooler it never does, and wake-ups would be lost without a word.
+          // Heard before the check is set up (the notification overtook its own answer): kept.
+          let heardEarly = false;
+          listenCheck = {
+            heard: (payload) => {
+              if (payload === probe) heardEarly = true;
+            },
+          };
+          const check = await checkListening((payload) => database.query(sql.notifyCheck, [payload]), probe);
+          listenCheck = check;
+          if (heardEarly) check.heard(probe);
+          void check.result.then((heard) => {
+            if (listenCheck === check) listenCheck = undefined;
+            if (heard !== false) return;
+            const message =
+              `postgresStore: the listen connection did not hear a notification within ${LISTEN_CHECK_MS} ms: ` +
+              'it goes through a transaction pooler (PgBouncer in transaction mode, Supabase, Neon, RDS Proxy), ' +
+              'where LISTEN cannot work. Give listen a direct or session-mode connection (docs/outbox.md); ' +
+              'meanwhile this outbox finds new events by polling (pollIntervalMs)';
+            warnOnce('LOYALTY_POSTGRES_LISTEN', message);
+            report(new PostgresStoreError('LISTEN_NOT_WORKING', message));
+          });
           return async () => {
+            check.cancel();
             await idle.listening(false);
             await stop();
           };
@@ -287,6 +332,16 @@ export function postgresStore(
       }),
   };
 }
+
+/** A Node warning, once per code per process (a log line wherever the process logs its stderr). */
+function warnOnce(code: string, message: string): void {
+  if (warned.has(code)) return;
+  warned.add(code);
+  (
+    globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
+  ).process?.emitWarning?.(message, { code });
+}
+const warned = new Set<string>();
 
 /** Outcomes as the four arrays `record` takes: event ids, kinds, patches, retry delays. */
 function outcomeParams(outcomes: readonly ClaimOutcome[]): unknown[] {
