@@ -95,9 +95,14 @@ export const outboxSql = (s: string, channel: string) => ({
   recordAndClaim: `SELECT c.recorded, ${CLAIMED_COLUMNS} FROM ${s}.outbox_record_claim(
   $1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[],
   $10::text[], $11::text[], $12::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
-  /** $1 owner, $2 event ids, $3 lease ms. */
+  /**
+   * $1 owner, $2 event ids, $3 lease ms. Returns the ids whose claim is still $1's (renewed):
+   * one another process took over after the lease ran out (this one was paused, say) is not, and
+   * must not be sent again by this one.
+   */
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
-WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'`,
+WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'
+RETURNING event_id`,
   /**
    * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. Written
    * only while the claim is still $1's (see `outbox_record`). Returns the ids it wrote.

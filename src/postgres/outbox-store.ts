@@ -199,9 +199,21 @@ export function postgresStore(
     claim: async (request: ClaimRequest) => (await recordAndClaim([], request)).claimed,
     recordAndClaim,
 
+    /**
+     * Renews the claims this store still holds among `eventIds` and resolves with their ids: a
+     * claim another drainer took over while this process stood still past its lease (SIGSTOP, a
+     * long GC pause, a frozen VM) is not among them. Called before a send, it is the check that
+     * the claim is still this drainer's, in the statement that renews it.
+     */
     extendLease: (eventIds: readonly string[], leaseMs: number) =>
       run('extendLease', async () => {
-        if (eventIds.length > 0) await database.query(sql.extendLease, [owner, eventIds, leaseMs]);
+        if (eventIds.length === 0) return [] as string[];
+        const { rows: held } = await database.query<{ event_id: string }>(sql.extendLease, [
+          owner,
+          eventIds,
+          leaseMs,
+        ]);
+        return held.map((row) => row.event_id);
       }),
 
     record: (outcomes: readonly ClaimOutcome[]) =>
