@@ -223,6 +223,7 @@ export interface SharedStore<Tx> {
    * resolves with the ids whose claim is still this process's (`postgresStore` does): one another
    * process took over after the lease ran out is not among them, and must not be sent again.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that cannot tell resolve with nothing (Promise<void>)
   extendLease(eventIds: readonly string[], leaseMs: number): Promise<readonly string[] | void>;
   /**
    * Records outcomes of attempts, each only while this store still holds the event's claim (the
