@@ -120,8 +120,35 @@ export function postgresStore(
     return { recorded, claimed };
   };
 
+  // A drain that fails (a restart, a failover, a read-only primary) is tried again at each poll
+  // by the outbox, which says nothing: the store says it, once per outage, and once recovered.
+  let failing: string | undefined;
+  const drainFailed = (err: unknown): never => {
+    const failure = toOutboxStoreError(err, 'claim', settings.schema);
+    if (failing === undefined) {
+      failing = failure.code;
+      warnOnce(`LOYALTY_POSTGRES_DRAIN_${failure.code}`, `${failure.message} (the outbox polls on)`);
+      report(failure);
+    }
+    throw failure;
+  };
+  const drainWorks = () => {
+    if (failing === undefined) return;
+    failing = undefined;
+    (
+      globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
+    ).process?.emitWarning?.('postgresStore: claims work again after the failure reported before', {
+      code: 'LOYALTY_POSTGRES_DRAIN_RECOVERED',
+    });
+  };
+
   /** The outcomes first, in the same statement and commit, then the claim (which sees them). */
   const recordAndClaim = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
+    claimOrSay(outcomes, request).then((result) => {
+      drainWorks();
+      return result;
+    }, drainFailed);
+  const claimOrSay = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
     run('claim', async () => {
       // The outbox is done with these events either way, even when this call fails before its
       // write (freeing the claims in doubt, below): what it leaves claimed the next claim frees.
