@@ -14,7 +14,7 @@ import {
   prepareStatements,
   toStoreDatabase,
 } from './database.js';
-import { PostgresStoreError } from './errors.js';
+import { isConflict, PostgresStoreError } from './errors.js';
 import { cleaner } from './inbox.js';
 import { checkListening, idleMarks, LISTEN_CHECK_MS, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
@@ -125,6 +125,9 @@ export function postgresStore(
   let failing: string | undefined;
   const drainFailed = (err: unknown): never => {
     const failure = toOutboxStoreError(err, 'claim', settings.schema);
+    // A serialization failure or deadlock that outlasted the statement's own retries is one
+    // poll's bad luck, not an outage.
+    if (isConflict(failure.cause ?? err)) throw failure;
     if (failing === undefined) {
       failing = failure.code;
       warnOnce(`LOYALTY_POSTGRES_DRAIN_${failure.code}`, `${failure.message} (the outbox polls on)`);
