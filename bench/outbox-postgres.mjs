@@ -92,9 +92,13 @@ const payload = (i, customer) => ({
  * the sale's INSERT and the enqueue are pipelined in the transaction, as postgres.js does for
  * the queries of `sql.begin(tx => [...])`: the enqueue then adds no round trip.
  */
-async function enqueueOverhead(url, { withPostgresJs }) {
+async function enqueueOverhead(url, { withPostgresJs, pooled = false, rounds = SETTINGS.rounds }) {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
-  const sql = withPostgresJs ? postgres(url, { max: 1, onnotice: () => undefined }) : undefined;
+  // Behind a transaction pooler (`pooled`): postgres.js without prepared statements, and the
+  // hand-written statements unnamed, as users must there.
+  const sql = withPostgresJs
+    ? postgres(url, { max: 1, onnotice: () => undefined, ...(pooled && { prepare: false }) })
+    : undefined;
   const schema = `bench_${process.pid}`;
   await migrate(pool, { schema });
   await pool.query(`CREATE TABLE IF NOT EXISTS "${schema}".sales (
@@ -130,9 +134,14 @@ VALUES ($1, 'default', 'InvoiceEarned', $2::jsonb, $3, $4::text[], '{}')`;
     await tx.query('BEGIN');
     await tx.query(insertSale, [`inv-${i}`, customer, 86.96]);
     if (extra === 'event') await outbox.enqueue('InvoiceEarned', payload(i, customer), { tx });
-    if (extra === 'select') await tx.query({ name: 'bench_select_1', text: 'SELECT 1' });
+    if (extra === 'select')
+      await tx.query(pooled ? 'SELECT 1' : { name: 'bench_select_1', text: 'SELECT 1' });
     if (extra === 'insert')
-      await tx.query({ name: 'bench_plain_insert', text: plainInsert, values: rowOf(i, customer) });
+      await tx.query(
+        pooled
+          ? { text: plainInsert, values: rowOf(i, customer) }
+          : { name: 'bench_plain_insert', text: plainInsert, values: rowOf(i, customer) },
+      );
     await tx.query('COMMIT');
   };
   const jsSale = (extra) => {
@@ -161,7 +170,7 @@ VALUES ($1, 'default', 'InvoiceEarned', $2::jsonb, $3, $4::text[], '{}')`;
       : []),
   ];
   const samples = Object.fromEntries(contenders.map(([name]) => [name, []]));
-  for (let round = -2; round < SETTINGS.rounds; round++) {
+  for (let round = -2; round < rounds; round++) {
     for (const [name, sale] of contenders) {
       const started = performance.now();
       for (let i = 0; i < SETTINGS.salesPerSample; i++) await sale();
@@ -379,7 +388,7 @@ async function drainRate(url, origin, count, servicePid) {
 }
 
 export async function run() {
-  const { startPostgres, cleanUp } = await realServers();
+  const { startPostgres, startPgBouncer, cleanUp } = await realServers();
   const durable = process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL, stop() {} }
     : await startPostgres({ durable: true });
@@ -400,6 +409,19 @@ export async function run() {
     };
     const onDisk = part === 'drain' ? skipped : await enqueueOverhead(durable.url, { withPostgresJs: true });
     const noFsync = part === 'drain' ? skipped : await enqueueOverhead(fast.url, { withPostgresJs: false });
+    // The same sale through PgBouncer in transaction mode (report only: no goal yet), where
+    // PgBouncer is installed; fewer rounds, the pooler's hop dominating both sides alike.
+    let pooled = skipped;
+    if (part !== 'drain' && !process.env.DATABASE_URL) {
+      const bouncer = await startPgBouncer(durable.url, { mode: 'transaction' }).catch(() => undefined);
+      if (bouncer) {
+        try {
+          pooled = await enqueueOverhead(bouncer.url, { withPostgresJs: true, pooled: true, rounds: 11 });
+        } finally {
+          await bouncer.stop();
+        }
+      }
+    }
     const [{ port }] = await once(server, 'message');
     const origin = `http://127.0.0.1:${port}`;
     const none = {
@@ -445,6 +467,18 @@ export async function run() {
             { name: 'pg: sale alone, fsync off', value: noFsync.pgSale },
             { name: 'pg: sale + enqueue({ tx }), fsync off', value: noFsync.pgWithEvent },
           ],
+        },
+        {
+          title:
+            'through PgBouncer in transaction mode, default durability: sale + enqueue({ tx }) / sale + a hand-written INSERT (report only)',
+          unit: 'x',
+          rows: [
+            { name: 'pg (statements unnamed)', value: pooled.pgWithEvent / pooled.pgWithInsert },
+            {
+              name: 'postgres.js, prepare: false, pipelined',
+              value: pooled.jsWithEvent / pooled.jsWithInsert,
+            },
+          ].filter((row) => Number.isFinite(row.value)),
         },
         {
           // The enqueue cannot cost less than one statement more in the transaction: the floor.
@@ -553,6 +587,7 @@ export async function run() {
       ratios: {
         onDisk,
         noFsync,
+        pooled,
         overhead,
         jsOverhead,
         noFsyncOverhead: noFsync.pgWithEvent / noFsync.pgSale - 1,

@@ -26,6 +26,7 @@ export async function realServers() {
   return {
     startPostgres: module.startPostgres,
     startRedis: module.startRedis,
+    startPgBouncer: module.startPgBouncer,
     cleanUp: () => rm(dir, { recursive: true, force: true }),
   };
 }

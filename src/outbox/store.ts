@@ -225,8 +225,13 @@ export interface SharedStore<Tx> {
     outcomes: readonly ClaimOutcome[],
     request: ClaimRequest,
   ): Promise<{ readonly recorded: readonly string[]; readonly claimed: StoredEvent[] }>;
-  /** Pushes the lease of events this process still sends to `now + leaseMs`. */
-  extendLease(eventIds: readonly string[], leaseMs: number): Promise<void>;
+  /**
+   * Pushes the lease of events this process still sends to `now + leaseMs`. A store that can tell
+   * resolves with the ids whose claim is still this process's (`postgresStore` does): one another
+   * process took over after the lease ran out is not among them, and must not be sent again.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores that cannot tell resolve with nothing (Promise<void>)
+  extendLease(eventIds: readonly string[], leaseMs: number): Promise<readonly string[] | void>;
   /**
    * Records outcomes of attempts, each only while this store still holds the event's claim (the
    * same owner the claim wrote): a claim another process took over after the lease ran out is

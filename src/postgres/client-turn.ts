@@ -3,6 +3,10 @@ import { PostgresStoreError } from './errors.js';
 /** What a single `pg` Client tells of the queries ahead of the next one and of its transaction. */
 interface PgClientState {
   readyForQuery?: unknown;
+  /** pg's marks of a client whose connection failed or ended: it will never drain again. */
+  _queryable?: unknown;
+  _ending?: unknown;
+  _ended?: unknown;
   getTransactionStatus?: () => string | null;
   once?: (event: string, listener: () => void) => unknown;
   removeListener?: (event: string, listener: () => void) => unknown;
@@ -61,6 +65,10 @@ export function outsideTransaction<T>(client: unknown, statement: () => Promise<
   const state = client as PgClientState;
   if (typeof state.getTransactionStatus !== 'function' || typeof state.once !== 'function')
     return statement();
+  // A client whose connection broke or ended keeps `readyForQuery` false for good and emits
+  // nothing more: waiting for its next `drain` would wait forever (a drainer stuck while looking
+  // alive). It answers the statement with its error at once.
+  if (state._queryable === false || state._ending === true || state._ended === true) return statement();
   if (state.readyForQuery === false) {
     return nextWake(state).then((event) =>
       // A client that failed or ended answers the statement with its error at once.

@@ -1,5 +1,11 @@
 import { crc32 } from '../outbox/crc32.js';
 import { outsideTransaction } from './client-turn.js';
+import {
+  knownDirect,
+  learnPgConnection,
+  POSTGRES_JS_PREPARE_WARNING,
+  postgresJsPooled,
+} from './connection-kind.js';
 import { isConflict, isConnectionError, PostgresStoreError } from './errors.js';
 
 /**
@@ -40,7 +46,10 @@ export interface PostgresJsLike {
     options?: { prepare?: boolean },
   ): PromiseLike<unknown[] & { count?: number | null }>;
   /** On the top-level `sql`. */
-  begin?: (work: (sql: PostgresJsLike) => Promise<unknown>) => PromiseLike<unknown>;
+  begin?: {
+    (work: (sql: PostgresJsLike) => Promise<unknown>): PromiseLike<unknown>;
+    (options: string, work: (sql: PostgresJsLike) => Promise<unknown>): PromiseLike<unknown>;
+  };
   /** On a transaction `sql`. */
   savepoint?: (work: (sql: PostgresJsLike) => Promise<unknown>) => PromiseLike<unknown>;
 }
@@ -76,8 +85,24 @@ export interface SqlRunner {
  */
 export interface Database extends SqlRunner {
   readonly driver: 'pg' | 'postgres.js';
+  /**
+   * `BEGIN ISOLATION LEVEL READ COMMITTED` (whatever the database's or the role's
+   * `default_transaction_isolation`: the stores' transactions are written for it) ... `COMMIT`.
+   * Nested in a postgres.js transaction `sql`, a savepoint of the caller's transaction instead.
+   */
   transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T>;
+  /**
+   * Whether the connections go through a pooler (true), reach the server directly (false), or
+   * cannot be told (undefined). Found once, with one statement, on first use; until then, and
+   * where it cannot be told, statements go out unnamed (safe behind a transaction pooler).
+   */
+  pooled(): Promise<boolean | undefined>;
+  /** postgres.js only: true when the user's `sql` prepares statements (no `prepare: false`). */
+  readonly prepares?: boolean;
 }
+
+/** The isolation the stores' own transactions run at, whatever the database's default. */
+const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
@@ -168,10 +193,11 @@ const describe = (value: unknown): string => {
 
 /**
  * The stores' own statements, by text, with the name each is prepared under on a `pg`
- * connection (pg re-plans an unnamed statement at every call, which cost Postgres more CPU than
- * running the outbox's record statement). Only texts a store registered: a user's statements
- * run through `ctx.tx.query` stay unnamed, or each distinct text would stay prepared on the
- * connection for good.
+ * connection known to reach the server directly (pg re-plans an unnamed statement at every call,
+ * which cost Postgres more CPU than running the outbox's record statement). Behind a pooler, or
+ * until the connection is known, they go out unnamed (`connection-kind.ts`). Only texts a store
+ * registered: a user's statements run through `ctx.tx.query` stay unnamed, or each distinct text
+ * would stay prepared on the connection for good.
  */
 const statementNames = new Map<string, string>();
 
@@ -187,9 +213,13 @@ export function prepareStatements(texts: Iterable<string>): void {
   }
 }
 
-const pgRunner = (client: PgClientLike): SqlRunner => ({
+/** The name `text` is prepared under, where `named` (the connection is known direct). */
+export const statementName = (text: string, named: boolean): string | undefined =>
+  named ? statementNames.get(text) : undefined;
+
+const pgRunner = (client: PgClientLike, named: () => boolean): SqlRunner => ({
   async query<Row>(text: string, params: readonly unknown[] = []) {
-    const name = statementNames.get(text);
+    const name = statementName(text, named());
     const result = await (name === undefined
       ? client.query(text, params as unknown[])
       : client.query({ name, text, values: params as unknown[] }));
@@ -201,14 +231,15 @@ const pgRunner = (client: PgClientLike): SqlRunner => ({
 async function inPgTransaction<T>(
   client: PgClientLike,
   work: (tx: SqlRunner, raw: unknown) => Promise<T>,
+  named: () => boolean,
 ): Promise<{ value: T } | { error: unknown; broken: boolean }> {
   try {
-    await client.query('BEGIN');
+    await client.query(BEGIN);
   } catch (error) {
     return { error, broken: true };
   }
   try {
-    const value = await work(pgRunner(client), client);
+    const value = await work(pgRunner(client, named), client);
     await client.query('COMMIT');
     return { value };
   } catch (error) {
@@ -222,10 +253,61 @@ async function inPgTransaction<T>(
   }
 }
 
+/** `SELECT pg_backend_pid()` on a `pg` connection: is it the backend the client started with? */
+async function probePgConnection(client: PgClientLike): Promise<boolean | undefined> {
+  const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+  return learnPgConnection(client, (rows[0] as { pid?: unknown } | undefined)?.pid);
+}
+
+/**
+ * What a pool's connections are, found once on first use and shared by every statement: a pool
+ * has one address, so one connection tells for all. A failed probe (the server is down) is made
+ * again at the next use.
+ */
+function poolKind(pool: PgPoolLike) {
+  let found: boolean | undefined;
+  let probing: Promise<boolean | undefined> | undefined;
+  const probe = (): Promise<boolean | undefined> => {
+    probing ??= (async () => {
+      const client = await pool.connect();
+      client.on?.('error', ignore);
+      try {
+        found = await probePgConnection(client);
+        client.release();
+      } catch (err) {
+        client.release(asError(err));
+        throw err;
+      } finally {
+        client.removeListener?.('error', ignore);
+      }
+      return found;
+    })().catch(() => {
+      probing = undefined;
+      return undefined;
+    });
+    return probing;
+  };
+  return {
+    /** True once known direct; starts finding out on the first call. */
+    named(): boolean {
+      if (found === undefined) void probe();
+      return found === true;
+    },
+    pooled: async () => {
+      const direct = found ?? (await probe());
+      return direct === undefined ? undefined : !direct;
+    },
+  };
+}
+
+const ignore = () => undefined;
+
 function pgPoolDatabase(pool: PgPoolLike): Database {
+  const kind = poolKind(pool);
   return {
     driver: 'pg',
-    ...pgRunner(pool),
+    ...pgRunner(pool, kind.named),
+    pooled: kind.pooled,
     async transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A checked-out client has no listener of the pool's: when the server ends its connection
@@ -239,7 +321,7 @@ function pgPoolDatabase(pool: PgPoolLike): Database {
       client.on?.('error', onError);
       let outcome: Awaited<ReturnType<typeof inPgTransaction<T>>>;
       try {
-        outcome = await inPgTransaction(client, work);
+        outcome = await inPgTransaction(client, work, kind.named);
       } finally {
         client.removeListener?.('error', onError);
       }
@@ -258,13 +340,30 @@ function pgClientDatabase(client: PgClientLike): Database {
   // One connection runs one transaction at a time: later ones wait their turn. Outside them,
   // a statement of the store never joins a transaction open on the client (`client-turn.ts`).
   let queue: Promise<unknown> = Promise.resolve();
-  const runner = pgRunner(client);
+  let probing: Promise<boolean | undefined> | undefined;
+  const probe = () => {
+    probing ??= outsideTransaction(client, () => probePgConnection(client)).catch(() => {
+      probing = undefined;
+      return undefined;
+    });
+    return probing;
+  };
+  const named = () => {
+    const direct = knownDirect(client);
+    if (direct === undefined) void probe();
+    return direct === true;
+  };
+  const runner = pgRunner(client, named);
   return {
     driver: 'pg',
     query: (text, params) => outsideTransaction(client, () => runner.query(text, params)),
+    pooled: async () => {
+      const direct = knownDirect(client) ?? (await probe());
+      return direct === undefined ? undefined : !direct;
+    },
     transaction(work) {
       const run = queue.then(async () => {
-        const outcome = await outsideTransaction(client, () => inPgTransaction(client, work));
+        const outcome = await outsideTransaction(client, () => inPgTransaction(client, work, named));
         if ('error' in outcome) throw outcome.error;
         return outcome.value;
       });
@@ -284,18 +383,48 @@ function postgresJsDatabase(sql: PostgresJsLike): Database {
       return { rows: [...result] as Row[], rowCount: result.count ?? result.length };
     },
   });
+  const options = (sql as { options?: { host?: unknown; port?: unknown; prepare?: unknown } }).options;
+  let probing: Promise<boolean | undefined> | undefined;
   return {
     driver: 'postgres.js',
     ...runner(sql),
+    prepares: options !== undefined && options.prepare !== false,
+    pooled() {
+      if (!options) return Promise.resolve(undefined);
+      probing ??= Promise.resolve(sql.unsafe("SELECT current_setting('port') AS port")).then(
+        (rows) => postgresJsPooled(options, (rows[0] as { port?: unknown } | undefined)?.port),
+        () => {
+          probing = undefined;
+          return undefined;
+        },
+      );
+      return probing;
+    },
     async transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T> {
       // Inside a transaction `sql`, a savepoint is the nested transaction (its `begin`, if any,
       // would open a second connection outside the user's transaction).
-      const open = sql.savepoint ?? sql.begin;
-      if (!open)
+      if (sql.savepoint) return (await sql.savepoint.call(sql, (tx) => work(runner(tx), tx))) as T;
+      if (!sql.begin)
         throw new PostgresStoreError('NOT_A_CLIENT', 'db: this postgres.js sql cannot open a transaction');
-      return (await open.call(sql, (tx) => work(runner(tx), tx))) as T;
+      return (await sql.begin.call(sql, 'isolation level read committed', (tx) => work(runner(tx), tx))) as T;
     },
   };
 }
+
+/**
+ * Says once per process, as a Node warning, that a postgres.js `sql` prepares statements behind
+ * a pooler ({@link POSTGRES_JS_PREPARE_WARNING}); returns the text, or undefined when all is well.
+ */
+export async function checkPreparesBehindPooler(database: Database): Promise<string | undefined> {
+  if (database.driver !== 'postgres.js' || !database.prepares || !(await database.pooled())) return undefined;
+  if (!warnedPrepare) {
+    warnedPrepare = true;
+    (
+      globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
+    ).process?.emitWarning?.(POSTGRES_JS_PREPARE_WARNING, { code: 'LOYALTY_POSTGRES_PREPARE' });
+  }
+  return POSTGRES_JS_PREPARE_WARNING;
+}
+let warnedPrepare = false;
 
 const asError = (value: unknown): Error => (value instanceof Error ? value : new Error(String(value)));

@@ -21,6 +21,13 @@ import { LoyaltyError } from '../contract/errors.js';
  * - `HANDLER_ENDED_TRANSACTION`: a transactional handler ended the claim's transaction itself
  *   (ROLLBACK or COMMIT through `ctx.tx`): what it wrote after that committed on its own, so the
  *   run is failed (a stored delivery goes `dead`). Let the handler throw instead.
+ * - `LISTEN_NOT_WORKING`: reported (never thrown) to `onError` when the outbox's `listen`
+ *   connection does not hear its own test notification: it goes through a transaction pooler.
+ *   Give `listen` a direct or session-mode connection; meanwhile the outbox polls;
+ * - `PREPARES_BEHIND_POOLER`: reported (never thrown) to `onError` when a postgres.js `sql`
+ *   reaches the database through a pooler without `prepare: false`;
+ * - `READ_ONLY`: the server refused a write (SQLSTATE 25006): a primary turned standby after a
+ *   failover, or a role or database set read-only. Point the URL at the writer endpoint.
  */
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'
@@ -33,7 +40,10 @@ export type PostgresStoreErrorCode =
   | 'QUERY_FAILED'
   | 'CLIENT_IN_TRANSACTION'
   | 'TRANSACTION_ENDED'
-  | 'HANDLER_ENDED_TRANSACTION';
+  | 'HANDLER_ENDED_TRANSACTION'
+  | 'LISTEN_NOT_WORKING'
+  | 'PREPARES_BEHIND_POOLER'
+  | 'READ_ONLY';
 
 /**
  * An error of a Postgres store or of `migrate`: bad input when the store is created, or a
@@ -121,6 +131,14 @@ export function toStoreError(err: unknown, what: string, schema: string): Postgr
     return new PostgresStoreError(
       'CONNECTION_LOST',
       `${what}: the PostgreSQL connection was lost (${code || detail}); the delivery is retried, check the server and the pool's connection limits`,
+      { cause: err },
+    );
+  }
+  if (code === '25006') {
+    return new PostgresStoreError(
+      'READ_ONLY',
+      `${what}: the server is read-only (25006: a primary turned standby after a failover, or a read-only role or database); ` +
+        "point the connection at the cluster's writer endpoint; the store tries again on new connections",
       { cause: err },
     );
   }

@@ -1,6 +1,6 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { type PostgresDb, type SqlRunner, toDatabase } from './database.js';
-import { PostgresStoreError, toStoreError } from './errors.js';
+import { isConflict, PostgresStoreError, toStoreError } from './errors.js';
 import { createdTables } from './schema/created-tables.js';
 import { quoteSchema } from './schema/identifier.js';
 import { LATEST_SCHEMA_VERSION, preambleStatements, recordStatement } from './schema/render.js';
@@ -48,35 +48,57 @@ export async function migrate(db: PostgresDb, options: MigrateOptions = {}): Pro
   const { schema } = mergeDefaults<MigrateOptions>({ schema: 'loyalty' }, options);
   const s = quoteSchema(schema, 'migrate');
   const database = toDatabase(db, 'migrate');
-  try {
-    return await database.transaction(async (tx) => {
-      // Serialises concurrent migrations of this schema; released at COMMIT or ROLLBACK.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`loyalty-partner-sdk:migrate:${schema}`]);
-      for (const statement of preambleStatements(s)) await tx.query(statement);
-      const { rows } = await tx.query<{ version: number | null }>(
-        `SELECT max(version)::int AS version FROM ${s}.schema_version`,
-      );
-      const current = rows[0]?.version ?? 0;
-      if (current > LATEST_SCHEMA_VERSION) {
-        throw new PostgresStoreError(
-          'QUERY_FAILED',
-          `migrate: schema "${schema}" is at version ${current}, newer than this package knows (${LATEST_SCHEMA_VERSION}): upgrade loyalty-partner-sdk`,
-        );
-      }
-      const applied: number[] = [];
-      for (const step of SCHEMA_STEPS) {
-        if (step.version <= current) continue;
-        const statements = step.statements(s);
-        await refuseForeignTables(tx, schema, statements);
-        for (const statement of statements) await tx.query(statement);
-        await tx.query(recordStatement(s, step));
-        applied.push(step.version);
-      }
-      return { version: Math.max(current, LATEST_SCHEMA_VERSION), applied };
-    });
-  } catch (err) {
-    throw toStoreError(err, 'migrate', schema);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(database, schema, s);
+    } catch (err) {
+      // READ COMMITTED makes a serialization failure unlikely; a deadlock with another
+      // process's DDL is not: the whole transaction rolled back, and runs again.
+      if (attempt < MIGRATE_ATTEMPTS && isConflict(err)) continue;
+      throw toStoreError(err, 'migrate', schema);
+    }
   }
+}
+
+/** Runs of the migration transaction that meet another transaction (40001, 40P01) before it fails. */
+const MIGRATE_ATTEMPTS = 5;
+
+async function migrateOnce(
+  database: ReturnType<typeof toDatabase>,
+  schema: string,
+  s: string,
+): Promise<MigrateResult> {
+  // READ COMMITTED (the database's default may be stricter): each statement sees what the
+  // process that held the lock before committed, never a snapshot taken before the wait.
+  return await database.transaction(async (tx) => {
+    // The role's `lock_timeout` (or the database's) would end the wait for the other
+    // processes' migration with 55P03: this transaction waits as long as it takes (SET LOCAL:
+    // only this transaction; no session setting outlives it, behind a pooler too).
+    await tx.query('SET LOCAL lock_timeout = 0');
+    // Serialises concurrent migrations of this schema; released at COMMIT or ROLLBACK.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`loyalty-partner-sdk:migrate:${schema}`]);
+    for (const statement of preambleStatements(s)) await tx.query(statement);
+    const { rows } = await tx.query<{ version: number | null }>(
+      `SELECT max(version)::int AS version FROM ${s}.schema_version`,
+    );
+    const current = rows[0]?.version ?? 0;
+    if (current > LATEST_SCHEMA_VERSION) {
+      throw new PostgresStoreError(
+        'QUERY_FAILED',
+        `migrate: schema "${schema}" is at version ${current}, newer than this package knows (${LATEST_SCHEMA_VERSION}): upgrade loyalty-partner-sdk`,
+      );
+    }
+    const applied: number[] = [];
+    for (const step of SCHEMA_STEPS) {
+      if (step.version <= current) continue;
+      const statements = step.statements(s);
+      await refuseForeignTables(tx, schema, statements);
+      for (const statement of statements) await tx.query(statement);
+      await tx.query(recordStatement(s, step));
+      applied.push(step.version);
+    }
+    return { version: Math.max(current, LATEST_SCHEMA_VERSION), applied };
+  });
 }
 
 /**

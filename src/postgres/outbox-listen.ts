@@ -15,8 +15,11 @@ const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
 export type PostgresListenClient =
   | {
       query(text: string): Promise<unknown>;
-      on(event: 'notification', listener: (message: { channel: string }) => void): unknown;
-      removeListener(event: 'notification', listener: (message: { channel: string }) => void): unknown;
+      on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+      removeListener(
+        event: 'notification',
+        listener: (message: { channel: string; payload?: string }) => void,
+      ): unknown;
     }
   | {
       listen(
@@ -72,17 +75,17 @@ const RELISTEN = { baseDelayMs: 250, maxDelayMs: 30_000 };
 export async function listenOn(
   client: PostgresListenClient,
   channel: string,
-  wake: () => void,
+  wake: (payload?: string) => void,
 ): Promise<() => Promise<void>> {
   if ('listen' in client) {
     // postgres.js listens on a connection of its own and listens again after a reconnect.
-    const { unlisten } = await client.listen(channel, () => wake());
+    const { unlisten } = await client.listen(channel, (payload) => wake(payload));
     return async () => {
       await unlisten();
     };
   }
-  const onNotification = (message: { channel: string }) => {
-    if (message.channel === channel) wake();
+  const onNotification = (message: { channel: string; payload?: string }) => {
+    if (message.channel === channel) wake(message.payload);
   };
   let current = client as PgListenClient;
   let stopped = false;
@@ -205,4 +208,55 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
       await write(sql.markBusy, [owner]).catch(() => undefined);
     },
   };
+}
+
+/** How long a store waits for its own test notification before it says `listen` does not work. */
+export const LISTEN_CHECK_MS = 5_000;
+
+/**
+ * Checks, once listening, that a notification sent through the store's `db` reaches the listen
+ * connection: behind a transaction pooler (PgBouncer in transaction mode, Supabase's, Neon's or
+ * RDS Proxy's pooled endpoints) `LISTEN` runs on whichever server connection is free and is
+ * forgotten with it, so wake-ups are lost without an error. Resolves once the notification is
+ * committed; its `result` then says true when it came, false when it did not within
+ * {@link LISTEN_CHECK_MS} (the outbox then finds events by polling alone), undefined when the
+ * check could not be sent or was cancelled.
+ */
+export async function checkListening(
+  send: (payload: string) => Promise<unknown>,
+  payload: string,
+): Promise<{
+  heard(payload: string | undefined): void;
+  result: Promise<boolean | undefined>;
+  cancel(): void;
+}> {
+  let settle: (value: boolean | undefined) => void = () => undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const result = new Promise<boolean | undefined>((resolve) => {
+    settle = (value) => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      settle = () => undefined;
+      resolve(value);
+    };
+  });
+  const check = {
+    heard: (arrived: string | undefined) => {
+      if (arrived === payload) settle(true);
+    },
+    result,
+    cancel: () => settle(undefined),
+  };
+  // Waited for: the notification is committed before the outbox's start() resolves, never
+  // sent later into someone else's listening.
+  const sent = await send(payload).then(
+    () => true,
+    () => false,
+  );
+  if (!sent) settle(undefined);
+  else {
+    timer = setTimeout(() => settle(false), LISTEN_CHECK_MS);
+    timer.unref?.();
+  }
+  return check;
 }

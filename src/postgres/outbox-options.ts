@@ -45,9 +45,17 @@ export interface PostgresStoreOptions {
    * `LISTEN`s, so an event committed by another process is sent at once instead of at the next
    * poll (`pollIntervalMs`). Only enqueues that find a listening outbox idle notify: under load
    * no committing transaction does (see the README, "Wake-ups"). The client stays yours: the
-   * store never closes it.
+   * store never closes it. Behind a transaction pooler `LISTEN` cannot work: give a direct or
+   * session-mode connection (docs/outbox.md, "Wake-ups behind a pooler"). At `start()` the store
+   * checks that its own test notification arrives, and says so when it does not (`onError`, a
+   * Node warning `LOYALTY_POSTGRES_LISTEN`): the outbox then finds events by polling.
    */
   listen?: PostgresListenClient | undefined;
+  /**
+   * Told what the store found wrong with its connections at `start()`, the outbox going on
+   * (`LISTEN_NOT_WORKING`, `PREPARES_BEHIND_POOLER`). Each is also a Node warning, once per process.
+   */
+  onError?: ((err: PostgresStoreError) => void) | undefined;
 }
 
 /**
@@ -65,19 +73,23 @@ export const POSTGRES_STORE_DEFAULTS = {
   claimWindow: 1_000,
   cleanupEvery: 100,
   cleanupBatchSize: 500,
-} as const satisfies Required<Omit<PostgresStoreOptions, 'listen'>>;
+} as const satisfies Required<Omit<PostgresStoreOptions, 'listen' | 'onError'>>;
 
 export type ResolvedStoreOptions = {
   -readonly [K in keyof typeof POSTGRES_STORE_DEFAULTS]: K extends 'schema' ? string : number;
-} & { listen: PostgresListenClient | undefined };
+} & { listen: PostgresListenClient | undefined; onError: ((err: PostgresStoreError) => void) | undefined };
 
 /** @throws {PostgresStoreError} `INVALID_OPTIONS` naming each option at fault */
 export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStoreOptions {
-  const { listen, ...numbers } = options;
+  const { listen, onError, ...numbers } = options;
   const resolved = {
-    ...mergeDefaults<Omit<PostgresStoreOptions, 'listen'>>(POSTGRES_STORE_DEFAULTS, numbers),
+    ...mergeDefaults<Omit<PostgresStoreOptions, 'listen' | 'onError'>>(POSTGRES_STORE_DEFAULTS, numbers),
     listen: checkListenClient(listen),
+    onError,
   } as ResolvedStoreOptions;
+  if (onError !== undefined && typeof onError !== 'function') {
+    throw new PostgresStoreError('INVALID_OPTIONS', 'postgresStore: onError must be a function');
+  }
   const issues = optionIssues([
     wholeNumber('retentionMs', resolved.retentionMs, 1, undefined, 'milliseconds'),
     wholeNumber('claimWindow', resolved.claimWindow, 1),

@@ -46,7 +46,13 @@ export const outboxSql = (s: string, channel: string) => ({
    * refused on another one. The variants below carry the same guard.
    */
   enqueueInTx: enqueueStatement(s, channel, SAME_DATABASE_GUARD),
-  /** `enqueueInTx` prepared by name on a `pg` connection (one name per schema: one text per name). */
+  /**
+   * `enqueueInTx` on a `pg` connection not known yet: the same, unnamed, and it returns the
+   * backend's process id, which tells whether the connection reaches the server directly
+   * (`connection-kind.ts`). Once known direct, `enqueueInTx` is prepared by name.
+   */
+  enqueueInTxLearning: `${enqueueStatement(s, channel, SAME_DATABASE_GUARD)}\nRETURNING pg_backend_pid() AS backend_pid`,
+  /** `enqueueInTx` prepared by name on a direct `pg` connection (one name per schema: one text per name). */
   enqueueInTxName: `loyalty_outbox_enqueue_tx_${channel.slice('loyalty_outbox_'.length)}`,
   /**
    * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
@@ -89,9 +95,14 @@ export const outboxSql = (s: string, channel: string) => ({
   recordAndClaim: `SELECT c.recorded, ${CLAIMED_COLUMNS} FROM ${s}.outbox_record_claim(
   $1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[],
   $10::text[], $11::text[], $12::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
-  /** $1 owner, $2 event ids, $3 lease ms. */
+  /**
+   * $1 owner, $2 event ids, $3 lease ms. Returns the ids whose claim is still $1's (renewed):
+   * one another process took over after the lease ran out (this one was paused, say) is not, and
+   * must not be sent again by this one.
+   */
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
-WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'`,
+WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'
+RETURNING event_id`,
   /**
    * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. Written
    * only while the claim is still $1's (see `outbox_record`). Returns the ids it wrote.
@@ -119,6 +130,8 @@ WHERE claimed_by = $1 AND state = 'pending' AND NOT (event_id = ANY ($2::text[])
   markIdle: `INSERT INTO ${s}.outbox_idle_listeners (owner, idle_until)
 VALUES ($1, clock_timestamp() + $2::integer * interval '1 millisecond')
 ON CONFLICT (owner) DO UPDATE SET idle_until = EXCLUDED.idle_until`,
+  /** $1 payload: the store's check that its `listen` connection hears the channel. */
+  notifyCheck: `SELECT pg_notify('${channel}', $1::text)`,
   /** $1 owner. */
   markBusy: `DELETE FROM ${s}.outbox_idle_listeners WHERE owner = $1`,
   stops: `SELECT tenant_id, reason, since FROM ${s}.outbox_tenant_stops ORDER BY tenant_id`,

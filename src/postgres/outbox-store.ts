@@ -8,9 +8,15 @@ import type {
   StoredEvent,
   StoredTenantStop,
 } from '../outbox/store.js';
-import { type PostgresDb, prepareStatements, toStoreDatabase } from './database.js';
+import {
+  checkPreparesBehindPooler,
+  type PostgresDb,
+  prepareStatements,
+  toStoreDatabase,
+} from './database.js';
+import { isConflict, PostgresStoreError } from './errors.js';
 import { cleaner } from './inbox.js';
-import { idleMarks, listenOn } from './outbox-listen.js';
+import { checkListening, idleMarks, LISTEN_CHECK_MS, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
 import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
@@ -70,6 +76,15 @@ export function postgresStore(
   // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
   const idle = idleMarks(database, sql, owner);
 
+  // What is wrong with the connections, said where the user looks, the outbox going on.
+  const report = (err: PostgresStoreError) => {
+    try {
+      settings.onError?.(err);
+    } catch {}
+  };
+  // The check that `listen` hears the channel, while it runs.
+  let listenCheck: { heard(payload: string | undefined): void } | undefined;
+
   const run = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -105,8 +120,38 @@ export function postgresStore(
     return { recorded, claimed };
   };
 
+  // A drain that fails (a restart, a failover, a read-only primary) is tried again at each poll
+  // by the outbox, which says nothing: the store says it, once per outage, and once recovered.
+  let failing: string | undefined;
+  const drainFailed = (err: unknown): never => {
+    const failure = toOutboxStoreError(err, 'claim', settings.schema);
+    // A serialization failure or deadlock that outlasted the statement's own retries is one
+    // poll's bad luck, not an outage.
+    if (isConflict(failure.cause ?? err)) throw failure;
+    if (failing === undefined) {
+      failing = failure.code;
+      warnOnce(`LOYALTY_POSTGRES_DRAIN_${failure.code}`, `${failure.message} (the outbox polls on)`);
+      report(failure);
+    }
+    throw failure;
+  };
+  const drainWorks = () => {
+    if (failing === undefined) return;
+    failing = undefined;
+    (
+      globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
+    ).process?.emitWarning?.('postgresStore: claims work again after the failure reported before', {
+      code: 'LOYALTY_POSTGRES_DRAIN_RECOVERED',
+    });
+  };
+
   /** The outcomes first, in the same statement and commit, then the claim (which sees them). */
   const recordAndClaim = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
+    claimOrSay(outcomes, request).then((result) => {
+      drainWorks();
+      return result;
+    }, drainFailed);
+  const claimOrSay = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
     run('claim', async () => {
       // The outbox is done with these events either way, even when this call fails before its
       // write (freeing the claims in doubt, below): what it leaves claimed the next claim frees.
@@ -141,10 +186,12 @@ export function postgresStore(
 
     open: () =>
       run('open', async () => {
-        const [{ rows: stops }] = await Promise.all([
+        const [{ rows: stops }, , prepares] = await Promise.all([
           database.query<{ tenant_id: string; reason: string; since: string }>(sql.stops),
           ownDatabase.learn(database),
+          checkPreparesBehindPooler(database).catch(() => undefined),
         ]);
+        if (prepares) report(new PostgresStoreError('PREPARES_BEHIND_POOLER', `postgresStore: ${prepares}`));
         return {
           stoppedTenants: stops.map((row) => ({
             tenantId: row.tenant_id,
@@ -182,9 +229,21 @@ export function postgresStore(
     claim: async (request: ClaimRequest) => (await recordAndClaim([], request)).claimed,
     recordAndClaim,
 
+    /**
+     * Renews the claims this store still holds among `eventIds` and resolves with their ids: a
+     * claim another drainer took over while this process stood still past its lease (SIGSTOP, a
+     * long GC pause, a frozen VM) is not among them. Called before a send, it is the check that
+     * the claim is still this drainer's, in the statement that renews it.
+     */
     extendLease: (eventIds: readonly string[], leaseMs: number) =>
       run('extendLease', async () => {
-        if (eventIds.length > 0) await database.query(sql.extendLease, [owner, eventIds, leaseMs]);
+        if (eventIds.length === 0) return [] as string[];
+        const { rows: held } = await database.query<{ event_id: string }>(sql.extendLease, [
+          owner,
+          eventIds,
+          leaseMs,
+        ]);
+        return held.map((row) => row.event_id);
       }),
 
     record: (outcomes: readonly ClaimOutcome[]) =>
@@ -246,9 +305,37 @@ export function postgresStore(
     ...(settings.listen && {
       watch: (wake: () => void) =>
         run('listen', async () => {
-          const stop = await listenOn(settings.listen!, channel, wake);
+          const probe = `check:${owner}`;
+          const stop = await listenOn(settings.listen!, channel, (payload) => {
+            listenCheck?.heard(payload);
+            wake();
+          });
           idle.listening(true);
+          // A notification through `db` must reach the listen connection; behind a transaction
+          // pooler it never does, and wake-ups would be lost without a word.
+          // Heard before the check is set up (the notification overtook its own answer): kept.
+          let heardEarly = false;
+          listenCheck = {
+            heard: (payload) => {
+              if (payload === probe) heardEarly = true;
+            },
+          };
+          const check = await checkListening((payload) => database.query(sql.notifyCheck, [payload]), probe);
+          listenCheck = check;
+          if (heardEarly) check.heard(probe);
+          void check.result.then((heard) => {
+            if (listenCheck === check) listenCheck = undefined;
+            if (heard !== false) return;
+            const message =
+              `postgresStore: the listen connection did not hear a notification within ${LISTEN_CHECK_MS} ms: ` +
+              'it goes through a transaction pooler (PgBouncer in transaction mode, Supabase, Neon, RDS Proxy), ' +
+              'where LISTEN cannot work. Give listen a direct or session-mode connection (docs/outbox.md); ' +
+              'meanwhile this outbox finds new events by polling (pollIntervalMs)';
+            warnOnce('LOYALTY_POSTGRES_LISTEN', message);
+            report(new PostgresStoreError('LISTEN_NOT_WORKING', message));
+          });
           return async () => {
+            check.cancel();
             await idle.listening(false);
             await stop();
           };
@@ -287,6 +374,16 @@ export function postgresStore(
       }),
   };
 }
+
+/** A Node warning, once per code per process (a log line wherever the process logs its stderr). */
+function warnOnce(code: string, message: string): void {
+  if (warned.has(code)) return;
+  warned.add(code);
+  (
+    globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
+  ).process?.emitWarning?.(message, { code });
+}
+const warned = new Set<string>();
 
 /** Outcomes as the four arrays `record` takes: event ids, kinds, patches, retry delays. */
 function outcomeParams(outcomes: readonly ClaimOutcome[]): unknown[] {

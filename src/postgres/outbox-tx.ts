@@ -1,4 +1,5 @@
 import { settledStatus } from './client-turn.js';
+import { knownDirect, learnPgConnection } from './connection-kind.js';
 import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
 import type { OutboxSql } from './outbox-sql.js';
@@ -122,8 +123,21 @@ export async function enqueueWithTx(
     if (status === 'E') throw aborted();
     if (status === 'T') {
       // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
-      // statement: parsed and planned once per connection, not at every sale.
-      await call(tx, runs, { name: sql.enqueueInTxName, text: sql.enqueueInTx, values: [...params] });
+      // statement on a connection known to reach the server directly: parsed and planned once
+      // per connection, not at every sale. Elsewhere (a pooler: the name would not outlive the
+      // transaction) unnamed; on a connection not known yet, the INSERT also tells which it is.
+      const direct = knownDirect(tx);
+      if (direct === true) {
+        await call(tx, runs, { name: sql.enqueueInTxName, text: sql.enqueueInTx, values: [...params] });
+      } else if (direct === false) {
+        await call(tx, runs, sql.enqueueInTx, [...params]);
+      } else {
+        const result = (await call(tx, runs, sql.enqueueInTxLearning, [...params])) as {
+          rows?: { backend_pid?: unknown }[];
+        };
+        const [row] = result?.rows ?? [];
+        if (row) learnPgConnection(tx, row.backend_pid);
+      }
     } else if (pgClient) {
       // pg behind queries still ahead: the probe and the guarded INSERT, in order behind
       // whatever the caller sent before.
@@ -172,7 +186,13 @@ async function probedInsert(
     call(tx, runs, sql.probeTransaction),
     runs === 'unsafe'
       ? send(tx, runs, sql.enqueueAfterProbe, params)
-      : call(tx, runs, { name: sql.enqueueAfterProbeName, text: sql.enqueueAfterProbe, values: [...params] }),
+      : knownDirect(tx) === true
+        ? call(tx, runs, {
+            name: sql.enqueueAfterProbeName,
+            text: sql.enqueueAfterProbe,
+            values: [...params],
+          })
+        : call(tx, runs, sql.enqueueAfterProbe, [...params]),
   ]);
   if (probed.status === 'rejected') throw probed.reason;
   if (inserted.status === 'rejected') throw inserted.reason;

@@ -16,6 +16,7 @@ const NAMES = [
   'outbox',
   'inbox',
   'dashboard',
+  'doctor',
   'sign',
   'verify',
   'check-receiver',

@@ -84,4 +84,28 @@ describeWithPostgres('a store on a single pg client', (url) => {
     await slow;
     expect(await pending).toBeInstanceOf(PostgresStoreError);
   });
+
+  it('fails at once when the server ended the client earlier, with a statement of its own still unanswered (a failover)', async () => {
+    const killed = new pg.Client({ connectionString: url });
+    await killed.connect();
+    killed.on('error', () => undefined);
+    const store = postgresStore(killed, { schema });
+    const pid = (killed as unknown as { processID: number }).processID;
+    const ended = new Promise((resolve) => killed.once('end', resolve));
+    // The application's statement is under way when the server goes (pg_terminate_backend, as a
+    // restart or a failover does): the client never answers it, nor emits anything again.
+    const unanswered = killed.query('SELECT pg_sleep(30)').catch(() => undefined);
+    while (
+      (await pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = $2', [pid, 'active']))
+        .rowCount === 0
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    await ended;
+    await unanswered;
+    // A drainer's next claim, and the next after it: each fails, none waits for ever.
+    expect(codeOf(await store.get('evt-1').catch((err) => err))).toBe('CONNECTION_LOST');
+    expect(codeOf(await store.counts().catch((err) => err))).toBe('CONNECTION_LOST');
+  });
 });

@@ -56,6 +56,15 @@ describeWithPostgres('enqueue({ tx }) on another database', (url) => {
     await ownJs.end();
     await other.end();
     await own.end();
+    // pg's pool.end() resolves once its clients are told to end, not once their connections
+    // have: a DROP ... WITH (FORCE) then would terminate one still closing (57P01), an error
+    // nothing listens for. Every connection to the database is gone first.
+    while (
+      (await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [otherName]))
+        .rows[0].n > 0
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     await admin.query(`DROP DATABASE ${otherName} WITH (FORCE)`);
     await admin.end();
   });

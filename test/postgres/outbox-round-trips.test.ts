@@ -127,9 +127,12 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
       await outbox.enqueue('InvoiceEarned', invoice(id), { tx });
       await tx.query('COMMIT');
     };
+    // The first enqueue on a connection goes out unnamed and learns that the connection is
+    // direct (the backend's pid is the one the client started with); the next prepares by name.
     await sale('inv-pg-0');
-    proxy.writes.length = 0;
     await sale('inv-pg-1');
+    proxy.writes.length = 0;
+    await sale('inv-pg-2');
 
     // BEGIN, the sale (pg parses an unnamed statement each time), the enqueue by name, COMMIT.
     expect(proxy.writes).toEqual(['Q', 'PBDES', 'BDES', 'Q']);

@@ -256,3 +256,75 @@ export async function startRedisCluster(): Promise<RealRedisCluster> {
     stop,
   };
 }
+
+/** PgBouncer's binary: on PATH, else where Debian's package puts it. */
+export function findPgBouncer(): string | undefined {
+  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/bin']) {
+    if (dir && existsSync(join(dir, 'pgbouncer'))) return join(dir, 'pgbouncer');
+  }
+  return undefined;
+}
+
+/**
+ * PgBouncer on loopback, on a free port, in front of the PostgreSQL at `postgresUrl` (every
+ * database of it), trust authentication for the URL's user, in `mode`: `transaction` is what
+ * Supabase's, Neon's and Heroku's poolers run. The URL returned has the same user and database.
+ * As root it runs as the `postgres` user (PgBouncer refuses root).
+ */
+export async function startPgBouncer(
+  postgresUrl: string,
+  options: { mode: 'transaction' | 'session'; poolSize?: number },
+): Promise<RealServer> {
+  const binary = findPgBouncer();
+  if (!binary) throw new Error('pgbouncer not found: apt-get install -y pgbouncer');
+  const target = new URL(postgresUrl);
+  const user = decodeURIComponent(target.username || 'postgres');
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-pgbouncer-'));
+  const port = await freePort();
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(join(dir, 'users.txt'), `"${user}" ""\n`);
+  await writeFile(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${target.hostname} port=${target.port || 5432}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'users.txt')}`,
+      `pool_mode = ${options.mode}`,
+      'max_client_conn = 1000',
+      `default_pool_size = ${options.poolSize ?? 20}`,
+      // postgres.js sends it at start-up; PgBouncer refuses unknown start-up parameters.
+      'ignore_startup_parameters = extra_float_digits',
+      `logfile = ${join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${join(dir, 'pgbouncer.pid')}`,
+      '',
+    ].join('\n'),
+  );
+  const runAs = await postgresUser();
+  if (runAs) {
+    for (const file of ['', 'users.txt', 'pgbouncer.ini']) await chown(join(dir, file), runAs.uid, runAs.gid);
+  }
+  const child: ChildProcess = spawn(binary, [join(dir, 'pgbouncer.ini')], {
+    stdio: 'ignore',
+    ...(runAs && { uid: runAs.uid, gid: runAs.gid }),
+  });
+  child.unref();
+  await waitForPort(port, 20_000);
+  target.port = String(port);
+  target.hostname = '127.0.0.1';
+  return {
+    url: target.toString(),
+    async stop() {
+      // Held by the event loop until it is gone (it was unref'd so as not to keep a run alive).
+      child.ref();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -11,6 +11,7 @@ import {
 } from './control.js';
 import { dashboardCommand } from './dashboard.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
 import { emulateCommand } from './emulate.js';
 import { inboxCommand } from './inbox.js';
 import { outboxCommand } from './outbox.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   outboxCommand,
   inboxCommand,
   dashboardCommand,
+  doctorCommand,
   signCommand,
   verifyCommand,
   checkReceiverCommand,

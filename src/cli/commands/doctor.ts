@@ -1,0 +1,113 @@
+import { quoteSchema } from '../../postgres/schema/identifier.js';
+import { parseCommandArgs } from '../args.js';
+import { CLIENT_ENV } from '../client-env.js';
+import { checkPostgres } from '../doctor/postgres.js';
+import { checkRedis, type DoctorRedis } from '../doctor/redis.js';
+import { type CheckLine, formatReport } from '../doctor/report.js';
+import { checkService } from '../doctor/service.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { redactIn, redactUrl } from '../ops/redact.js';
+import type { Command } from './command.js';
+
+const HELP = `Usage: loyalty-partner doctor (--postgres <url> | --redis <url>) [options]
+
+Checks where the SDK is deployed and says, line by line, what works and what to change.
+
+PostgreSQL: the server's version; whether the connection goes through a pooler, and whether it
+is a transaction pooler (PgBouncer in transaction mode, Supabase, Neon, RDS Proxy); prepared
+statements; LISTEN (the outbox's wake-ups); the default isolation; the SDK's schema version
+against this package's; the database's clock against this machine's.
+Redis: the server (Redis or Valkey) and version; cluster mode; the eviction policy (said plainly
+when the provider hides it); persistence.
+With LOYALTY_BASE_URL and LOYALTY_API_KEY set: GET /connection with the key, the service's clock
+(its Date header) against this machine's, and that LOYALTY_SIGNING_SECRET is set.
+
+Options:
+  --postgres <url>     the database, as the application connects to it (its pooler's URL too)
+  --schema <name>      the schema migrate created (default loyalty)
+  --redis <url>        the Redis the inbox uses
+  --prefix <p>         the Redis key prefix (default loyalty:)
+  --json               print JSON for scripts
+  -h, --help           show this help
+
+Passwords are never printed. Exit codes: 0 all well; 1 warnings; 2 usage error; 3 the database
+or Redis cannot be reached.`;
+
+/** `loyalty-partner doctor`: checks a deployment's database or Redis, and the service. */
+export const doctorCommand: Command = {
+  name: 'doctor',
+  summary: 'check a deployment: PostgreSQL (poolers, LISTEN, isolation, schema), Redis, the service',
+  help: HELP,
+  async run(argv: readonly string[], io: CliIo) {
+    const { values } = parseCommandArgs('doctor', argv, {
+      postgres: { type: 'string' },
+      schema: { type: 'string' },
+      redis: { type: 'string' },
+      prefix: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (values.help) {
+      io.stdout.write(`${HELP}\n`);
+      return EXIT.ok;
+    }
+    const { postgres, redis } = values;
+    if ((postgres === undefined) === (redis === undefined))
+      throw new UsageError('doctor: pass --postgres <url> or --redis <url> (one of them)');
+    if (postgres !== undefined && values.prefix !== undefined)
+      throw new UsageError('doctor: --prefix goes with --redis');
+    if (redis !== undefined && values.schema !== undefined)
+      throw new UsageError('doctor: --schema goes with --postgres');
+    const schema = values.schema ?? 'loyalty';
+    try {
+      quoteSchema(schema, '--schema');
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const url = (postgres ?? redis)!;
+    const target = redactUrl(url);
+    let lines: CheckLine[];
+    try {
+      lines =
+        postgres !== undefined
+          ? await checkPostgres(await loadPgClient(), postgres, schema)
+          : await withRedis(redis!, (client) => checkRedis(client, values.prefix ?? 'loyalty:'));
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      io.stderr.write(`error: cannot check ${target}: ${redactIn((err as Error).message, url)}\n`);
+      return EXIT.unavailable;
+    }
+    if (io.env[CLIENT_ENV.baseUrl] && io.env[CLIENT_ENV.apiKey]) lines.push(...(await checkService(io)));
+    const warnings = lines.some((line) => line.status === 'warn');
+    if (values.json) io.stdout.write(`${JSON.stringify({ target, checks: lines, warnings }, null, 2)}\n`);
+    else io.stdout.write(formatReport(target, lines));
+    return warnings ? EXIT.failed : EXIT.ok;
+  },
+};
+
+async function loadPgClient() {
+  try {
+    const pg = await import('pg');
+    return (pg.default ?? pg).Client as unknown as Parameters<typeof checkPostgres>[0];
+  } catch {
+    throw new UsageError('doctor --postgres needs the pg package: npm install pg');
+  }
+}
+
+async function withRedis<T>(url: string, work: (client: DoctorRedis) => Promise<T>): Promise<T> {
+  const ioredis = await import('ioredis').catch(() => {
+    throw new UsageError('doctor --redis needs the ioredis package: npm install ioredis');
+  });
+  const client = new ioredis.Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await work(client as unknown as DoctorRedis);
+  } finally {
+    client.disconnect();
+  }
+}

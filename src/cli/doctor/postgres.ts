@@ -1,0 +1,157 @@
+import { LATEST_SCHEMA_VERSION } from '../../postgres/schema/render.js';
+import { type CheckLine, CLOCK_WARN_MS, info, offsetText, ok, warn } from './report.js';
+
+/** The part of a connected `pg.Client` the doctor uses. */
+interface DoctorClient {
+  processID?: number | null;
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  connect(): Promise<unknown>;
+  end(): Promise<unknown>;
+}
+type ClientClass = new (config: { connectionString: string }) => DoctorClient;
+
+/** How long the doctor waits for its own notification before it says `LISTEN` does not work. */
+const LISTEN_WAIT_MS = 3_000;
+
+/**
+ * Checks a PostgreSQL the stores will use, through `url` exactly as the application connects:
+ * the server, a pooler in between and its mode, prepared statements, LISTEN, the default
+ * isolation, the SDK's schema version, and the clock. Two connections, nothing written.
+ */
+export async function checkPostgres(Client: ClientClass, url: string, schema: string): Promise<CheckLine[]> {
+  const lines: CheckLine[] = [];
+  const a = new Client({ connectionString: url });
+  const b = new Client({ connectionString: url });
+  for (const client of [a, b]) client.on('error', () => undefined);
+  await a.connect();
+  try {
+    await b.connect();
+    const one = async (client: DoctorClient, text: string, values?: unknown[]) =>
+      (await client.query(text, values)).rows[0] ?? {};
+
+    const version = String((await one(a, 'SHOW server_version')).server_version ?? '?');
+    const major = Number.parseInt(version, 10);
+    lines.push(
+      major >= 13
+        ? ok('server', `PostgreSQL ${version}`)
+        : warn('server', `PostgreSQL ${version}`, 'use PostgreSQL 13 or later'),
+    );
+
+    // A pooler answers the start-up itself: the process id it gives is not the backend's.
+    // In transaction mode the server connection of `a` is lent to `b` while `a` is idle.
+    const pidA = Number((await one(a, 'SELECT pg_backend_pid() AS pid')).pid);
+    await b.query('BEGIN');
+    const pidB = Number((await one(b, 'SELECT pg_backend_pid() AS pid')).pid);
+    const pidAAgain = Number((await one(a, 'SELECT pg_backend_pid() AS pid')).pid);
+    await b.query('COMMIT');
+    const pooled = typeof a.processID === 'number' && a.processID !== pidA;
+    const transactionPooler = pidAAgain !== pidA || pidB === pidA;
+    if (transactionPooler) {
+      lines.push(
+        warn(
+          'pooler',
+          'a transaction pooler (the server connection changes between transactions)',
+          'fine for the stores and migrate; give postgres.js prepare: false, and give the outbox listen a direct or session-mode connection',
+        ),
+      );
+      lines.push(
+        info(
+          'prepared statements',
+          'named statements do not outlive a transaction here: the stores send theirs unnamed',
+        ),
+      );
+    } else if (pooled) {
+      lines.push(ok('pooler', 'a pooler in session mode (one server connection per client)'));
+      lines.push(ok('prepared statements', 'kept for the session'));
+    } else {
+      lines.push(ok('pooler', 'none: a direct connection'));
+      lines.push(ok('prepared statements', 'kept per connection: the stores prepare theirs by name'));
+    }
+
+    lines.push(await checkListen(a, b));
+
+    const isolation = String(
+      (await one(a, 'SHOW default_transaction_isolation')).default_transaction_isolation,
+    );
+    lines.push(
+      ok(
+        'default isolation',
+        isolation === 'read committed'
+          ? 'read committed'
+          : `${isolation}: the SDK's own transactions run at read committed, its statements retry serialization failures`,
+      ),
+    );
+
+    lines.push(await checkSchema(a, schema));
+
+    const before = Date.now();
+    const serverNow = Number(
+      (await one(a, 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now')).now,
+    );
+    const offset = serverNow - (before + Date.now()) / 2;
+    lines.push(
+      Math.abs(offset) <= CLOCK_WARN_MS
+        ? ok('clock', `the database's clock is ${offsetText(offset)} from this machine's`)
+        : warn(
+            'clock',
+            `the database's clock is ${offsetText(offset)} from this machine's`,
+            "synchronise this machine's clock (NTP): signatures and due times depend on it",
+          ),
+    );
+  } finally {
+    await a.end().catch(() => undefined);
+    await b.end().catch(() => undefined);
+  }
+  return lines;
+}
+
+async function checkListen(a: DoctorClient, b: DoctorClient): Promise<CheckLine> {
+  const channel = `loyalty_doctor_${process.pid}`;
+  let heard!: () => void;
+  const arrived = new Promise<boolean>((resolve) => {
+    heard = () => resolve(true);
+    setTimeout(() => resolve(false), LISTEN_WAIT_MS).unref();
+  });
+  a.on('notification', ((message: { channel: string }) => {
+    if (message.channel === channel) heard();
+  }) as never);
+  await a.query(`LISTEN ${channel}`);
+  await b.query('SELECT pg_notify($1, $2)', [channel, 'doctor']);
+  const works = await arrived;
+  await a.query(`UNLISTEN ${channel}`).catch(() => undefined);
+  return works
+    ? ok('LISTEN', 'notifications arrive: the outbox can be woken through this connection')
+    : warn(
+        'LISTEN',
+        `no notification arrived within ${LISTEN_WAIT_MS} ms`,
+        "give the outbox's listen option a direct or session-mode connection (docs/outbox.md); without it the outbox polls",
+      );
+}
+
+async function checkSchema(a: DoctorClient, schema: string): Promise<CheckLine> {
+  let version: number;
+  try {
+    const rows = (await a.query(`SELECT max(version)::int AS version FROM "${schema}".schema_version`)).rows;
+    version = Number(rows[0]?.version ?? 0);
+  } catch {
+    return warn(
+      'schema',
+      `schema "${schema}" is not migrated`,
+      `run migrate(db, { schema: '${schema}' }) from loyalty-partner-sdk/postgres, or apply postgres/schema.sql`,
+    );
+  }
+  if (version === LATEST_SCHEMA_VERSION)
+    return ok('schema', `"${schema}" at version ${version}, this package's`);
+  return version < LATEST_SCHEMA_VERSION
+    ? warn(
+        'schema',
+        `"${schema}" at version ${version}, this package needs ${LATEST_SCHEMA_VERSION}`,
+        `run migrate(db, { schema: '${schema}' })`,
+      )
+    : warn(
+        'schema',
+        `"${schema}" at version ${version}, newer than this package knows (${LATEST_SCHEMA_VERSION})`,
+        'upgrade loyalty-partner-sdk',
+      );
+}

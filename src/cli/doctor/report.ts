@@ -1,0 +1,39 @@
+/** How one check of `loyalty-partner doctor` came out. */
+export type CheckStatus = 'ok' | 'warn' | 'info';
+
+/** One line of the doctor's report: what was checked, what was found, and what to change. */
+export interface CheckLine {
+  readonly check: string;
+  readonly status: CheckStatus;
+  readonly found: string;
+  /** What to change, on a warning. */
+  readonly fix?: string | undefined;
+}
+
+export const ok = (check: string, found: string): CheckLine => ({ check, status: 'ok', found });
+export const info = (check: string, found: string): CheckLine => ({ check, status: 'info', found });
+export const warn = (check: string, found: string, fix: string): CheckLine => ({
+  check,
+  status: 'warn',
+  found,
+  fix,
+});
+
+/** The report as a person reads it: one line per check, the change to make under a warning. */
+export function formatReport(target: string, lines: readonly CheckLine[]): string {
+  const out = [`loyalty-partner doctor: ${target}`];
+  for (const line of lines) {
+    out.push(`${line.status.padEnd(5)} ${line.check}: ${line.found}`);
+    if (line.fix) out.push(`      fix: ${line.fix}`);
+  }
+  const warnings = lines.filter((line) => line.status === 'warn').length;
+  out.push(warnings === 0 ? 'all well' : `${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** Milliseconds as a person reads a clock offset. */
+export const offsetText = (ms: number): string =>
+  `${ms >= 0 ? '+' : '-'}${Math.abs(ms) < 1000 ? `${Math.round(Math.abs(ms))} ms` : `${(Math.abs(ms) / 1000).toFixed(1)} s`}`;
+
+/** A clock offset beyond which a warning is given: well inside the contract's 300 s tolerance. */
+export const CLOCK_WARN_MS = 5_000;

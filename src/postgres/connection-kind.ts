@@ -1,0 +1,68 @@
+/**
+ * Whether the stores' connections reach PostgreSQL directly or through a pooler (PgBouncer,
+ * Supavisor, Neon's pooler, RDS Proxy). A transaction pooler hands each transaction to whichever
+ * server connection is free, so nothing may outlive a transaction: a statement prepared by name
+ * on one server connection is missing on the next ("prepared statement ... does not exist") or
+ * already there ("... already exists"). The stores name their statements only on connections
+ * known to be direct; until that is known, and wherever it cannot be, they send them unnamed.
+ *
+ * How it is known, without a statement of its own on a hot path:
+ * - a `pg` connection remembers the process id the server gave it at start-up (`processID`); a
+ *   pooler answers the start-up itself with an id of its own, so the id differs from the
+ *   backend's `pg_backend_pid()`;
+ * - postgres.js keeps no such id: the port it dialled is compared with the server's own `port`
+ *   setting (a pooler listens elsewhere), and known pooler host names are recognised.
+ */
+
+/** `pg` connections (Client, PoolClient) known to reach a backend directly (true) or not. */
+const pgConnections = new WeakMap<object, boolean>();
+
+/** What the store knows of a `pg` connection: direct, behind a pooler, or not known yet. */
+export function knownDirect(client: unknown): boolean | undefined {
+  return typeof client === 'object' && client !== null ? pgConnections.get(client) : undefined;
+}
+
+/**
+ * Records what a backend said of itself (`pg_backend_pid()`) against the id the `pg` client was
+ * given at start-up. Nothing is recorded for a client that keeps no id.
+ */
+export function learnPgConnection(client: unknown, backendPid: unknown): boolean | undefined {
+  const processID = (client as { processID?: unknown } | null)?.processID;
+  if (typeof client !== 'object' || client === null || typeof processID !== 'number') return undefined;
+  const pid = Number(backendPid);
+  if (!Number.isInteger(pid)) return undefined;
+  const direct = pid === processID;
+  pgConnections.set(client, direct);
+  return direct;
+}
+
+/** Host names of managed poolers: Supabase's Supavisor, Neon's pooler, RDS Proxy. */
+const POOLER_HOSTS = [/pooler\.supabase\.com$/i, /-pooler\./i, /\.proxy-[a-z0-9]+\./i];
+
+/** A host name that is a managed pooler's, by its provider's naming. */
+export const isPoolerHost = (host: string): boolean => POOLER_HOSTS.some((pattern) => pattern.test(host));
+
+/**
+ * What a postgres.js `sql` dialled (its `options`), against what the server says of itself:
+ * a pooler when the host is a known pooler's, or the port dialled is not the server's (a TCP
+ * connection; a Unix socket is direct). A port mapped by a container runtime looks like a pooler
+ * too: the safe side.
+ */
+export function postgresJsPooled(
+  options: { host?: unknown; port?: unknown } | undefined,
+  serverPort: unknown,
+): boolean {
+  const hosts = ([] as unknown[]).concat(options?.host ?? []).map(String);
+  const ports = ([] as unknown[]).concat(options?.port ?? []).map(Number);
+  if (hosts.some(isPoolerHost)) return true;
+  if (hosts.length > 0 && hosts.every((host) => host.startsWith('/'))) return false;
+  const port = Number(serverPort);
+  return ports.length > 0 && Number.isInteger(port) && !ports.includes(port);
+}
+
+/** The text of a warning about a postgres.js `sql` that prepares statements behind a pooler. */
+export const POSTGRES_JS_PREPARE_WARNING =
+  'the postgres.js sql given to the store goes through a connection pooler and prepares statements: ' +
+  'behind a transaction pooler (PgBouncer in transaction mode, Supabase, Neon, RDS Proxy) statements ' +
+  'fail or whole transactions are lost. Create it with postgres(url, { prepare: false }), or give the ' +
+  'store a direct connection';
