@@ -20,7 +20,8 @@ Options:
   --tenant <id>         X-TenantId to send (default tenant-check)
   --slow-ms <ms>        flag answers slower than this (default 5000)
   --timeout-ms <ms>     give up on one request after this long (default 10000)
-  --json                print { cases: [{ name, expected, observed, pass }], passed, failed }
+  --json                print { cases: [{ id, name, expected, observed, pass, fix? }], passed,
+                        failed } (fix: what to change, on a failed case the receiver answered)
   --junit <path>        also write a JUnit XML report, for CI
   -h, --help            show this help
 

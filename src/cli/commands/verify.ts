@@ -7,8 +7,8 @@ import { defineCommand } from './command.js';
 const HELP = `Usage: loyalty-partner verify --header <X-Signature> [options] <body-file | ->
 
 Verifies a captured delivery: the raw body bytes and its X-Signature header, under the secret(s).
-Prints which secret matched and how old the signature is, or why it failed (the reason codes of
-the README's "Verifying webhooks" table).
+Prints which secret matched and how old the signature is, or why it failed: its reason code, one
+of the table in docs/receiving-webhooks.md, "Verifying signatures without the receiver".
 
 Options:
   --header <value>      the X-Signature header value (required)
