@@ -5,6 +5,7 @@ import { actOnMany } from '../ops/act-many.js';
 import { actorOf } from '../ops/audit.js';
 import { withBackends } from '../ops/connect.js';
 import { ageOf, formatTable } from '../ops/table.js';
+import { inboxTenants, TENANTS_SHOWN, tenantFooter } from '../ops/tenant-pages.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner inbox <stats|list|replay|discard> [eventId...] [options]
@@ -23,9 +24,10 @@ Options:
   --redis <url>            a Redis inbox (default: REDIS_URL when DATABASE_URL is unset)
   --prefix <p>             the Redis key prefix (default loyalty:)
   --state <state>          ${DELIVERY_STATES.join(', ')} (list, --all)
-  --tenant <id>            only this tenant's deliveries (list, --all)
+  --tenant <id>            only this tenant (stats) or this tenant's deliveries (list, --all)
   --type <eventType>       only deliveries of this type (list, --all)
-  --limit <n>              list at most this many (default 100)
+  --limit <n>              list at most this many (default 100); stats: the n busiest tenants
+                           (default 50), with how many there are in all
   --all                    replay or discard every delivery --state/--tenant/--type select,
                            after a confirmation
   --yes                    do not ask for the confirmation of --all
@@ -65,7 +67,8 @@ export const inboxCommand = defineCommand({
     const { sub, ids } = subcommandOf('inbox', positionals, ['stats', 'list', 'replay', 'discard'] as const);
     if (values.postgres !== undefined && values.redis !== undefined)
       throw new UsageError('inbox: pass --postgres or --redis, not both');
-    const limit = integerFlag('limit', values.limit, 'deliveries') ?? 100;
+    const limit = integerFlag('limit', values.limit, sub === 'stats' ? 'tenants' : 'deliveries');
+    if (limit === 0) throw new UsageError('--limit must be at least 1');
     const json = Boolean(values.json);
     return withBackends(io, values, { outbox: false, inbox: true, command: 'inbox' }, async (backends) => {
       const store = backends.inbox!.store;
@@ -75,8 +78,12 @@ export const inboxCommand = defineCommand({
           .slice(0, max);
       if (sub === 'stats') {
         const totals = await store.stats();
-        const tenants = (await store.statsByTenant?.()) ?? [];
-        if (json) io.stdout.write(`${JSON.stringify({ ...totals, tenants }, null, 2)}\n`);
+        const page = await inboxTenants(store, { limit: limit ?? TENANTS_SHOWN, tenantId: values.tenant });
+        const tenants = page?.tenants ?? [];
+        if (json)
+          io.stdout.write(
+            `${JSON.stringify({ ...totals, tenants, totalTenants: page?.totalTenants ?? null }, null, 2)}\n`,
+          );
         else {
           const rows = tenants.map((t) => [
             t.tenantId,
@@ -93,11 +100,15 @@ export const inboxCommand = defineCommand({
           io.stdout.write(
             `${formatTable(['TENANT', ...PER_TENANT.map((s) => s.toUpperCase()), 'HANDLED', 'OLDEST PENDING'], rows)}\n`,
           );
+          if (page) io.stdout.write(`${tenantFooter(page, tenants.length)}\n`);
         }
         return EXIT.ok;
       }
       if (sub === 'list') {
-        const records = await select(choiceFlag('state', values.state, DELIVERY_STATES) ?? 'dead', limit);
+        const records = await select(
+          choiceFlag('state', values.state, DELIVERY_STATES) ?? 'dead',
+          limit ?? 100,
+        );
         if (json) io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
         else
           io.stdout.write(

@@ -5,6 +5,7 @@ import { actOnMany } from '../ops/act-many.js';
 import { actorOf } from '../ops/audit.js';
 import { withBackends } from '../ops/connect.js';
 import { ageOf, formatTable } from '../ops/table.js';
+import { outboxTenants, TENANTS_SHOWN, tenantFooter } from '../ops/tenant-pages.js';
 import { defineCommand } from './command.js';
 
 const STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
@@ -25,9 +26,10 @@ Options:
   --schema <name>          the schema migrate created (default loyalty)
   --file <dir>             a file outbox's directory instead (its POS process stopped)
   --state <state>          ${STATES.join(', ')} (list, --all)
-  --tenant <id>            only this tenant's events (list, --all)
+  --tenant <id>            only this tenant (stats) or this tenant's events (list, --all)
   --type <eventType>       only events of this type (list, --all)
-  --limit <n>              list at most this many (default 100)
+  --limit <n>              list at most this many (default 100); stats: the n busiest tenants
+                           (default 50), with how many there are in all
   --all                    redeliver or discard every event --state/--tenant/--type select,
                            after a confirmation
   --yes                    do not ask for the confirmation of --all
@@ -79,7 +81,8 @@ export const outboxCommand = defineCommand({
       'redeliver',
       'discard',
     ] as const);
-    const limit = integerFlag('limit', values.limit, 'events') ?? 100;
+    const limit = integerFlag('limit', values.limit, sub === 'stats' ? 'tenants' : 'events');
+    if (limit === 0) throw new UsageError('--limit must be at least 1');
     const json = Boolean(values.json);
     return withBackends(io, values, { outbox: true, inbox: false, command: 'outbox' }, async (backends) => {
       const store = backends.outbox!.store;
@@ -89,8 +92,15 @@ export const outboxCommand = defineCommand({
           .slice(0, max);
       if (sub === 'stats') {
         const totals = await store.counts();
-        const tenants = (await store.countsByTenant?.()) ?? [];
-        if (json) io.stdout.write(`${JSON.stringify({ ...totals, tenants }, null, 2)}\n`);
+        const page = await outboxTenants(backends.outbox!, {
+          limit: limit ?? TENANTS_SHOWN,
+          tenantId: values.tenant,
+        });
+        const tenants = page?.tenants ?? [];
+        if (json)
+          io.stdout.write(
+            `${JSON.stringify({ ...totals, tenants, totalTenants: page?.totalTenants ?? null }, null, 2)}\n`,
+          );
         else {
           const rows = tenants.map((t) => [
             t.tenantId,
@@ -101,11 +111,12 @@ export const outboxCommand = defineCommand({
           io.stdout.write(
             `${formatTable(['TENANT', ...STATES.map((s) => s.toUpperCase()), 'OLDEST PENDING'], rows)}\n`,
           );
+          if (page) io.stdout.write(`${tenantFooter(page, tenants.length)}\n`);
         }
         return EXIT.ok;
       }
       if (sub === 'list') {
-        const events = await select(choiceFlag('state', values.state, STATES) ?? 'dead', limit);
+        const events = await select(choiceFlag('state', values.state, STATES) ?? 'dead', limit ?? 100);
         if (json) io.stdout.write(`${JSON.stringify(events.map(asJson), null, 2)}\n`);
         else
           io.stdout.write(

@@ -8,6 +8,7 @@ import type { CliIo } from '../io.js';
 import { type AuditTrail, postgresAudit, redisAudit } from './audit.js';
 import { openFileOutbox } from './file-outbox.js';
 import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
+import type { PgPool } from './outbox-sql-actions.js';
 import { redactIn, redactUrl } from './redact.js';
 
 /** The connection flags every operator command takes. */
@@ -24,7 +25,12 @@ export interface ConnectionFlags {
 export interface OpsBackends {
   /** Where it is connected, passwords redacted: printed in headings and errors. */
   readonly label: string;
-  readonly outbox?: { readonly store: OpsOutboxStore; readonly audit: AuditTrail };
+  readonly outbox?: {
+    readonly store: OpsOutboxStore;
+    readonly audit: AuditTrail;
+    /** A Postgres outbox: its actions run as SQL, each with its audit row in one transaction. */
+    readonly sql?: { readonly pool: PgPool; readonly quotedSchema: string };
+  };
   readonly inbox?: { readonly store: DeferredInboxStore<unknown>; readonly audit: AuditTrail };
   close(): Promise<void>;
 }
@@ -74,7 +80,12 @@ export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wa
     closers.push(() => pool.end());
     labels.push(`${redactUrl(postgresUrl)} (schema ${schema})`);
     const audit = postgresAudit(pool, quoted);
-    if (wanted.outbox) outbox = { store: postgresStore(pool, { schema, cleanupEvery: 0 }), audit };
+    if (wanted.outbox)
+      outbox = {
+        store: postgresStore(pool, { schema, cleanupEvery: 0 }),
+        audit,
+        sql: { pool, quotedSchema: quoted },
+      };
     if (wanted.inbox && redisUrl === undefined) inbox = { store: postgresInbox(pool, { schema }), audit };
   }
   if (redisUrl !== undefined && wanted.inbox) {
