@@ -169,8 +169,12 @@ export const backfillCommand = defineCommand({
     };
     try {
       for await (const row of rows) {
-        if (resume && !resume.has(row.line)) continue;
-        seen.add(row.line);
+        // Only a resumed run needs the lines it met (to name report lines past the file's end):
+        // a set of every line would grow with the file.
+        if (resume) {
+          if (!resume.has(row.line)) continue;
+          seen.add(row.line);
+        }
         read += 1;
         if ('failures' in row) {
           failures.push(...row.failures);
