@@ -14,7 +14,7 @@ async function writeCustomers(path: string, rows: number): Promise<void> {
   for (let i = 0; i < rows; i++) {
     chunk += `cust-${i},+9665${String(i).padStart(8, '0')},Noura,Saleh\n`;
     if (chunk.length > 1_000_000 || i === rows - 1) {
-      if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       chunk = '';
     }
   }
