@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { exitCodeLines } from '../../src/cli/run-cli.js';
 import { runBin } from './bin.js';
+import { cli } from './run.js';
 
 const NAMES = [
   'demo',
@@ -41,7 +42,8 @@ describe('loyalty-partner --help (the built bin)', () => {
 
   it.each(NAMES)('prints the help of %s, with its exit codes, and exits 0', async (name) => {
     for (const flag of ['--help', '-h']) {
-      const { code, stdout, stderr } = await runBin([name, flag]);
+      // In-process: the built binary's help is shown by `help <name>` below, one process per command.
+      const { code, stdout, stderr } = await cli([name, flag]);
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toMatch(new RegExp(`^Usage: loyalty-partner ${name}`));
       expect(stdout).toMatch(/Exit codes: 0 /);
