@@ -2,6 +2,7 @@ import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { startBin } from './bin.js';
 import { cli } from './run.js';
 
 /**
@@ -149,5 +150,31 @@ describeWithPostgres('loyalty-partner outbox and inbox actions, audited in the s
     expect(redis.code).toBe(3);
     expect(redis.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0\?password=\*\*\*/);
     expect(redis.stderr).not.toContain(hidden);
+  });
+
+  it("never shows a ?password= in the dashboard's banner, page source or JSON", async () => {
+    const hidden = 'Dq4-never-shown';
+    const withPassword = new URL(url);
+    withPassword.searchParams.set('password', hidden);
+    const bin = startBin([
+      'dashboard',
+      '--postgres',
+      withPassword.toString(),
+      '--schema',
+      schema,
+      '--port',
+      '0',
+    ]);
+    try {
+      const [, page = ''] = await bin.waitFor(/dashboard on (\S+)/);
+      expect(bin.stdout()).toContain('password=***');
+      const html = await (await fetch(page)).text();
+      const overview = await (await fetch(new URL('api/overview', page))).text();
+      expect(JSON.parse(overview).source).toContain('password=***');
+      for (const text of [bin.stdout(), bin.stderr(), html, overview]) expect(text).not.toContain(hidden);
+    } finally {
+      bin.child.kill('SIGTERM');
+      await bin.exited;
+    }
   });
 });
