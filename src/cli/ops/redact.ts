@@ -44,8 +44,11 @@ export function passwordsOf(url: string): string[] {
  * are left: replacing `a` everywhere would garble the line and hide nothing.
  */
 export function redactIn(text: string, url: string): string {
+  const passwords = passwordsOf(url);
+  // A URL without a password is printed as typed (not as `URL` would normalise it).
+  if (passwords.length === 0) return text;
   let out = text.split(url).join(redactUrl(url));
-  for (const password of passwordsOf(url)) if (password.length >= 3) out = out.split(password).join('***');
+  for (const password of passwords) if (password.length >= 3) out = out.split(password).join('***');
   return out;
 }
 
