@@ -32,6 +32,18 @@ export function isRefined(schema: z.core.$ZodType): boolean {
   return (schema._zod.def.checks ?? []).some((check) => check._zod.def.check === 'custom');
 }
 
+/**
+ * zod refuses a number that is not finite (`1e400` parses to Infinity in JavaScript and Python,
+ * and stays a huge finite decimal in Java's BigDecimal); JSON Schema's `type: number` does not.
+ * Bounds at the largest finite double say the same in every language: a number beyond them is
+ * refused wherever it is parsed. Bounds zod already writes (integers stay safe) are kept.
+ */
+function finiteBounds(jsonSchema: JsonSchema): void {
+  if (jsonSchema.type !== 'number' && jsonSchema.type !== 'integer') return;
+  jsonSchema.minimum ??= -Number.MAX_VALUE;
+  jsonSchema.maximum ??= Number.MAX_VALUE;
+}
+
 /** `z.toJSONSchema` with the refinements written in, for the schema as it arrives on the wire. */
 export function toJsonSchema(schema: z.core.$ZodType, target: Target): JsonSchema {
   return z.toJSONSchema(schema, {
@@ -39,6 +51,7 @@ export function toJsonSchema(schema: z.core.$ZodType, target: Target): JsonSchem
     io: 'input',
     unrepresentable: 'throw',
     override({ zodSchema, jsonSchema }) {
+      finiteBounds(jsonSchema);
       const override = overrides.get(zodSchema);
       if (override) {
         if ('allOf' in jsonSchema) throw new Error('contract files: an override would replace an allOf');

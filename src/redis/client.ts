@@ -18,7 +18,22 @@ export interface NodeRedisLike {
 }
 
 /**
- * What the Redis stores accept: an ioredis client or a node-redis v4+ client (connected).
+ * The part of a node-redis v4+ cluster (`createCluster()`) the stores use: each command is sent
+ * to the node that holds its first key.
+ */
+export interface NodeRedisClusterLike {
+  sendCommand(
+    firstKey: string | undefined,
+    isReadonly: boolean | undefined,
+    args: string[],
+  ): Promise<unknown>;
+  readonly isOpen: boolean;
+  readonly masters: readonly unknown[];
+}
+
+/**
+ * What the Redis stores accept: an ioredis `Redis` or `Cluster`, or a connected node-redis v4+
+ * client or cluster.
  *
  * @example
  * ```ts
@@ -27,10 +42,13 @@ export interface NodeRedisLike {
  * const redis: RedisLike = new Redis('redis://127.0.0.1:6379');
  * ```
  */
-export type RedisLike = IoRedisLike | NodeRedisLike;
+export type RedisLike = IoRedisLike | NodeRedisLike | NodeRedisClusterLike;
 
-/** One function over both clients: a command as strings, its reply as the client gives it. */
-export type RedisCommand = (args: string[]) => Promise<unknown>;
+/**
+ * One function over every client: a command as strings, its reply as the client gives it. `key`
+ * is the command's first key: a cluster sends the command to the node that holds it.
+ */
+export type RedisCommand = (args: string[], key?: string) => Promise<unknown>;
 
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
@@ -41,50 +59,67 @@ const isFunction = (value: unknown): value is (...args: never[]) => unknown => t
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 3_000;
 
-/** Eviction policies under which Redis may drop the stores' keys (they all carry a TTL). */
+/** Eviction policies under which Redis may drop the stores' keys. */
 const EVICTING = /^(allkeys|volatile)-/;
+
+const ACCEPTED =
+  'pass an ioredis client (new Redis(url) or new Cluster(nodes)) or a connected node-redis v4+ client ' +
+  '(await createClient({ url }).connect() or await createCluster({ rootNodes }).connect())';
 
 /**
  * Recognises the client by its shape (no driver is imported), and bounds each command's wait.
  *
  * A node-redis client without an `error` listener ends the process when its connection fails;
  * the store adds one when the client has none (the failure still reaches the store's caller as an
- * error of the command). At the first command, the store asks Redis for its eviction policy once
- * (`CONFIG GET`, where the server allows it) and warns when it may evict keys: an evicted claim or
- * done marker lets a handler run twice.
+ * error of the command). A standalone ioredis client without `reconnectOnError` gets one that
+ * reconnects on `READONLY`: after a failover, a connection left on the old primary (now a
+ * replica) would otherwise fail every write. At the first command, the store asks Redis for its
+ * eviction policy once (`CONFIG GET`, where the server allows it) and warns when it may evict
+ * keys.
  *
  * @throws {RedisStoreError} `NOT_A_CLIENT`
  */
 export function toRedisCommand(redis: unknown, what: string): RedisCommand {
   const send = clientCommand(redis, what);
   keepAliveOnError(redis);
+  const readonly = reconnectOnReadonly(redis);
   let policyChecked = false;
-  return (args) => {
+  return (args, key) => {
     if (!policyChecked) {
       policyChecked = true;
       warnIfEvicting(send, what);
     }
-    return withTimeout(send(args), what, args[0] ?? '');
+    return withTimeout(send(args, key).catch(readonly), what, args[0] ?? '');
   };
 }
 
 function clientCommand(redis: unknown, what: string): RedisCommand {
   const candidate = redis as Record<string, unknown> | null | undefined;
   if (candidate && typeof candidate === 'object') {
-    // ioredis has a `sendCommand` too, taking a Command object: test for `call` first.
+    // ioredis has a `sendCommand` too, taking a Command object: test for `call` first. Its
+    // Cluster routes each command by the keys it declares (EVAL's KEYS included).
     if (isFunction(candidate.call) && typeof candidate.status === 'string') {
       const client = candidate as unknown as IoRedisLike;
       return ([command, ...args]) => client.call(command as string, ...args);
+    }
+    // node-redis v4's legacyMode answers through callbacks: its promise client is `.v4`.
+    if (isFunction(candidate.sendCommand) && (candidate.options as { legacyMode?: unknown })?.legacyMode) {
+      throw new RedisStoreError(
+        'NOT_A_CLIENT',
+        `${what}: this node-redis client runs in legacyMode (callbacks); pass its promise client, client.v4`,
+      );
+    }
+    if (isFunction(candidate.sendCommand) && 'masters' in candidate) {
+      const cluster = candidate as unknown as NodeRedisClusterLike;
+      // Never a replica: every read must see the last write.
+      return (args, key) => cluster.sendCommand(key, false, args);
     }
     if (isFunction(candidate.sendCommand)) {
       const client = candidate as unknown as NodeRedisLike;
       return (args) => client.sendCommand(args);
     }
   }
-  throw new RedisStoreError(
-    'NOT_A_CLIENT',
-    `${what}: redis must be an ioredis client (new Redis(url)) or a connected node-redis client (await createClient({ url }).connect())`,
-  );
+  throw new RedisStoreError('NOT_A_CLIENT', `${what}: redis is not a Redis client; ${ACCEPTED}`);
 }
 
 function keepAliveOnError(redis: unknown): void {
@@ -93,6 +128,43 @@ function keepAliveOnError(redis: unknown): void {
   const count = (emitter.listenerCount as (event: string) => number).call(redis, 'error');
   if (count === 0)
     (emitter.on as (event: string, listener: () => void) => void).call(redis, 'error', () => {});
+}
+
+/**
+ * After a failover, a connection left on the old primary (now a replica) answers every write
+ * `READONLY`: the client must connect again (to the address that now leads to the primary).
+ * ioredis reads `options.reconnectOnError` at each error, so a standalone client without one
+ * gets one (`2`: reconnect, then send the failed command again); a value the user set is kept.
+ * A node-redis client has no such option: the store closes and reopens its connection once per
+ * `READONLY` (the command fails, the next one goes to the new connection). A Cluster needs
+ * neither: a write to a replica answers `MOVED` there, which both clients follow.
+ */
+function reconnectOnReadonly(redis: unknown): (err: unknown) => never {
+  const client = redis as {
+    isCluster?: unknown;
+    options?: { reconnectOnError?: unknown };
+    masters?: unknown;
+    disconnect?: () => Promise<void>;
+    connect?: () => Promise<unknown>;
+    sendCommand?: unknown;
+  };
+  if (client.isCluster === false && client.options && !client.options.reconnectOnError)
+    client.options.reconnectOnError = (err: Error) => (err.message.startsWith('READONLY') ? 2 : false);
+  const nodeRedis = client.isCluster === undefined && !('masters' in client) && isFunction(client.connect);
+  let reconnecting: Promise<void> | undefined;
+  return (err) => {
+    if (nodeRedis && !reconnecting && err instanceof Error && err.message.startsWith('READONLY')) {
+      reconnecting = (async () => {
+        await client.disconnect?.();
+        await client.connect?.();
+      })()
+        .catch(() => undefined)
+        .finally(() => {
+          reconnecting = undefined;
+        });
+    }
+    throw err;
+  };
 }
 
 function withTimeout(reply: Promise<unknown>, what: string, command: string): Promise<unknown> {
@@ -124,8 +196,9 @@ function warnIfEvicting(send: RedisCommand, what: string): void {
           globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
         ).process?.emitWarning;
         emit?.(
-          `${what}: Redis runs with maxmemory-policy ${policy}, which may evict the inbox's claims and done markers ` +
-            '(a handler would then run twice): use maxmemory-policy noeviction for the Redis that holds them',
+          `${what}: Redis runs with maxmemory-policy ${policy}, which may evict the inbox's records: ` +
+            'a handler would then run twice, and a stored delivery already answered 200 would be lost. ' +
+            'Use maxmemory-policy noeviction for the Redis that holds them',
           { code: 'LOYALTY_REDIS_EVICTION' },
         );
       }
@@ -135,6 +208,13 @@ function warnIfEvicting(send: RedisCommand, what: string): void {
   );
 }
 
-/** Runs a Lua script with one key (EVAL; Redis caches the compiled script by its text). */
-export const evalScript = (command: RedisCommand, script: string, key: string, args: (string | number)[]) =>
-  command(['EVAL', script, '1', key, ...args.map(String)]);
+/**
+ * Runs a Lua script (EVAL; Redis caches the compiled script by its text). Every key it touches is
+ * in `keys`, so a cluster sends it to the node of the first one (all are in one hash slot).
+ */
+export const evalScript = (
+  command: RedisCommand,
+  script: string,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+) => command(['EVAL', script, String(keys.length), ...keys, ...args.map(String)], keys[0]);

@@ -5,9 +5,18 @@ import { LoyaltyError } from '../contract/errors.js';
  * - `NOT_A_CLIENT`: `redis` is neither an ioredis client nor a node-redis v4+ client;
  * - `INVALID_OPTIONS`: an option is out of range;
  * - `UNREACHABLE`: the client is closed, not connected, or its connection broke;
- * - `COMMAND_FAILED`: Redis refused a command (`cause` holds its error).
+ * - `COMMAND_FAILED`: Redis refused a command (`cause` holds its error);
+ * - `DELIVERY_LOST`: stored deliveries whose record vanished (evicted, or deleted by hand) while
+ *   their id stayed indexed: `claimDue` parks each (listed with the reason) and rejects once with
+ *   their ids, so the runner's `onError` shows them. Their bodies are gone: the service's copy is
+ *   the only one left.
  */
-export type RedisStoreErrorCode = 'NOT_A_CLIENT' | 'INVALID_OPTIONS' | 'UNREACHABLE' | 'COMMAND_FAILED';
+export type RedisStoreErrorCode =
+  | 'NOT_A_CLIENT'
+  | 'INVALID_OPTIONS'
+  | 'UNREACHABLE'
+  | 'COMMAND_FAILED'
+  | 'DELIVERY_LOST';
 
 /**
  * An error of a Redis store: bad input when the store is created, or a Redis failure while it

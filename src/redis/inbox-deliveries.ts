@@ -1,27 +1,41 @@
 import type { DeferredInboxStore, DeliveryRecord, DeliveryState } from '../webhooks/inbox.js';
 import { foldTenantStats, type TenantStateCount } from '../webhooks/tenant-stats.js';
-import type { RedisCommand } from './client.js';
-import { toRedisError } from './errors.js';
-import { SCRIPTS } from './inbox-scripts.js';
+import { evalScript, type RedisCommand } from './client.js';
+import { RedisStoreError, toRedisError } from './errors.js';
+import { type inboxKeys, LOST_REASON, SCRIPTS } from './inbox-scripts.js';
 
 type DeferredPart = Omit<DeferredInboxStore, 'begin' | 'complete' | 'release' | 'transaction' | 'extend'>;
 
 const STATES: readonly DeliveryState[] = ['pending', 'handled', 'dead', 'parked'];
 
+/** How many ids one read of an index takes: a few round trips, and no script runs long. */
+const PAGE = 500;
+
 /**
- * The deferred half of `redisInbox()`: stored deliveries as hashes, claimed and settled by Lua
- * scripts (see inbox-scripts.ts). No `runHandled`: the handler's effects are not part of the
- * claim, so one that crashes after writing and before `markHandled` runs again.
+ * The deferred and operator half of `redisInbox()`, on the same records as immediate receipt
+ * (see inbox-scripts.ts). No `runHandled`: the handler's effects are not part of the claim, so
+ * one that crashes after writing and before `markHandled` runs again.
  */
 export function redisDeliveries(
   command: RedisCommand,
-  settings: { prefix: string; leaseMs: number; retentionMs: number },
+  settings: { keys: ReturnType<typeof inboxKeys>; leaseMs: number; retentionMs: number },
 ): DeferredPart {
-  const P = `${settings.prefix}dlv:`;
-  const { leaseMs } = settings;
-  const run = async (what: string, script: string, args: (string | number)[]): Promise<unknown> => {
+  const { keys, leaseMs } = settings;
+  const run = async (
+    what: string,
+    script: string,
+    records: readonly string[],
+    args: (string | number)[],
+  ): Promise<unknown> => {
     try {
-      return await command(['EVAL', script, '0', P, ...args.map(String)]);
+      return await evalScript(command, script, [...keys.indexes, ...records.map(keys.record)], args);
+    } catch (err) {
+      throw toRedisError(err, `redisInbox ${what}`);
+    }
+  };
+  const read = async (what: string, args: string[], key: string): Promise<unknown> => {
+    try {
+      return await command(args, key);
     } catch (err) {
       throw toRedisError(err, `redisInbox ${what}`);
     }
@@ -31,20 +45,60 @@ export function redisDeliveries(
     claim: { eventId: string; owner: string; attempt: number },
     outcome: 'handled' | 'retry' | 'dead' | 'parked',
     error = '',
-    nextAt = 0,
+    retryInMs = 0,
   ) =>
-    (await run(what, SCRIPTS.settle, [claim.eventId, claim.owner, claim.attempt, outcome, error, nextAt])) ===
-    1;
+    (await run(
+      what,
+      SCRIPTS.settle,
+      [claim.eventId],
+      [claim.eventId, claim.owner, claim.attempt, outcome, error, retryInMs],
+    )) === 1;
+  /** Each id of one state's index, oldest received first, with its record's fields, page by page. */
+  async function* scan(what: string, state: DeliveryState) {
+    for (let start = 0; ; start += PAGE) {
+      const ids = (await read(
+        what,
+        ['ZRANGE', keys.state(state), String(start), String(start + PAGE - 1)],
+        keys.state(state),
+      )) as string[];
+      if (ids.length === 0) return;
+      const rows = (await readRecords(what, ids)) as string[];
+      for (let i = 0; i < ids.length; i++) yield { id: ids[i]!, row: rows.slice(i * 7, i * 7 + 7) };
+      if (ids.length < PAGE) return;
+    }
+  }
+  const readRecords = async (what: string, ids: string[]) => {
+    try {
+      return await evalScript(command, SCRIPTS.read, ids.map(keys.record), []);
+    } catch (err) {
+      throw toRedisError(err, `redisInbox ${what}`);
+    }
+  };
 
   return {
     leaseMs,
     async store(d, state, reason) {
       const args = [d.eventId, d.eventType, d.tenantId, d.rawBody, d.correlationId, d.signatureTimestamp];
       args.push(d.secretIndex, d.receivedAt, state, reason ?? '');
-      return (await run('store', SCRIPTS.store, args)) === 1 ? 'stored' : 'duplicate';
+      return (await run('store', SCRIPTS.store, [d.eventId], args)) === 1 ? 'stored' : 'duplicate';
     },
     async claimDue(owner, limit) {
-      const flat = (await run('claimDue', SCRIPTS.claimDue, [owner, limit, leaseMs])) as string[];
+      const ids = (await read(
+        'claimDue',
+        ['EVAL', SCRIPTS.due, '1', keys.due, String(limit)],
+        keys.due,
+      )) as string[];
+      if (ids.length === 0) return [];
+      const [flat, lost] = (await run('claimDue', SCRIPTS.claim, ids, [owner, leaseMs, ...ids])) as [
+        string[],
+        string[],
+      ];
+      if (lost.length > 0)
+        throw new RedisStoreError(
+          'DELIVERY_LOST',
+          `redisInbox claimDue: ${lost.length} stored ${lost.length === 1 ? 'delivery was' : 'deliveries were'} ` +
+            `${LOST_REASON}; parked, listed with that reason: ${lost.join(', ')}`,
+        );
       const claims = [];
       for (let i = 0; i < flat.length; i += 9) {
         const [eventId, eventType, tenantId, rawBody, correlationId, sigTs, index, received, attempt] =
@@ -66,64 +120,70 @@ export function redisDeliveries(
     },
     async extendLease(owner, eventIds) {
       if (eventIds.length === 0) return [];
-      return (await run('extendLease', SCRIPTS.extendLease, [owner, leaseMs, ...eventIds])) as string[];
+      return (await run('extendLease', SCRIPTS.extendLease, eventIds, [
+        owner,
+        leaseMs,
+        ...eventIds,
+      ])) as string[];
     },
     markHandled: (claim) => settle('markHandled', claim, 'handled'),
     markFailed: (claim, failure) =>
-      failure.nextAttemptAt === undefined
+      failure.retryInMs === undefined
         ? settle('markFailed', claim, 'dead', failure.error)
-        : settle('markFailed', claim, 'retry', failure.error, failure.nextAttemptAt),
+        : settle('markFailed', claim, 'retry', failure.error, Math.max(0, Math.round(failure.retryInMs))),
     markParked: (claim, reason) => settle('markParked', claim, 'parked', reason),
     async stats() {
       const counts = {} as Record<DeliveryState, number>;
-      for (const state of STATES) {
-        try {
-          counts[state] = Number(await command(['ZCARD', `${P}s:${state}`]));
-        } catch (err) {
-          throw toRedisError(err, 'redisInbox stats');
-        }
-      }
+      for (const state of STATES)
+        counts[state] = Number(await read('stats', ['ZCARD', keys.state(state)], keys.state(state)));
       return counts;
     },
-    async statsByTenant() {
-      const flat = (await run('statsByTenant', SCRIPTS.statsByTenant, [])) as string[];
+    async statsByTenant(query = {}) {
       const counts: TenantStateCount[] = [];
-      for (let i = 0; i < flat.length; i += 4) {
-        const [tenantId, state, n, oldest] = flat.slice(i, i + 4) as string[];
-        counts.push({
-          tenantId: tenantId!,
-          state: state as TenantStateCount['state'],
-          n: Number(n),
-          oldest: Number(oldest),
-        });
-      }
-      return foldTenantStats(counts);
+      for (const state of ['pending', 'dead', 'parked'] as const)
+        for await (const { row } of scan('statsByTenant', state)) {
+          const [, tenantId, , , received] = row;
+          // A record gone since the index was read is not counted.
+          if (received) counts.push({ tenantId: tenantId!, state, n: 1, oldest: Number(received) });
+        }
+      return foldTenantStats(counts, query);
     },
     async list({ state, tenantId, limit = 100 }) {
-      const flat = (await run('list', SCRIPTS.list, [state, tenantId ?? '', limit])) as string[];
       const records: DeliveryRecord[] = [];
-      for (let i = 0; i < flat.length; i += 8) {
-        const [eventId, eventType, tenant, attempts, lastError, received, nextAt, settledAt] = flat.slice(
-          i,
-          i + 8,
-        ) as string[];
+      for await (const { id, row } of scan('list', state)) {
+        const [eventType, tenant, attempts, lastError, received, nextAt, settledAt] = row as string[];
+        if (!received || (tenantId !== undefined && tenant !== tenantId)) continue;
         records.push({
-          eventId: eventId!,
+          eventId: id,
           eventType: eventType!,
           tenantId: tenant!,
           state,
           attempts: Number(attempts),
           lastError: lastError || undefined,
           receivedAt: new Date(Number(received)),
-          nextAttemptAt: state === 'pending' ? new Date(Number(nextAt)) : undefined,
+          nextAttemptAt: state === 'pending' ? new Date(Number(nextAt || received)) : undefined,
           settledAt: settledAt ? new Date(Number(settledAt)) : undefined,
         });
+        if (records.length >= limit) break;
       }
       return records;
     },
-    replay: async (eventId) => (await run('replay', SCRIPTS.replay, [eventId])) === 1,
-    discard: async (eventId) => (await run('discard', SCRIPTS.discard, [eventId])) === 1,
-    cleanup: async (batchSize) =>
-      Number(await run('cleanup', SCRIPTS.cleanup, [settings.retentionMs, batchSize])),
+    replay: async (eventId, audit) =>
+      (await run('replay', SCRIPTS.replay, [eventId], [eventId, ...auditArgs(audit)])) === 1,
+    discard: async (eventId, audit) =>
+      (await run('discard', SCRIPTS.discard, [eventId], [eventId, ...auditArgs(audit)])) === 1,
+    async cleanup(batchSize) {
+      const ids = (await read(
+        'cleanup',
+        ['EVAL', SCRIPTS.expired, '1', keys.settled, String(settings.retentionMs), String(batchSize)],
+        keys.settled,
+      )) as string[];
+      if (ids.length === 0) return 0;
+      return Number(await run('cleanup', SCRIPTS.cleanup, ids, [settings.retentionMs, ...ids]));
+    },
   };
 }
+
+const auditArgs = (
+  audit: { actor: string; detail?: Readonly<Record<string, unknown>> | undefined } | undefined,
+) => (audit ? [audit.actor, JSON.stringify(audit.detail ?? {})] : ['', '{}']);

@@ -1,169 +1,269 @@
 /**
- * The deferred inbox's Lua scripts. Each runs atomically on the server, with the server's clock
- * (`TIME`), so processes on machines whose clocks differ agree on leases and due times.
+ * The Redis inbox's keys and Lua scripts: ONE record per `eventId` (a hash), whatever the mode,
+ * so immediate and deferred receipt see the same state. Each script runs atomically on the
+ * server with the server's clock (`TIME`), so processes on machines whose clocks differ agree
+ * on leases and due times.
  *
- * Keys, under `P = <prefix>dlv:` (ARGV[1] of every script): `P<eventId>` a hash per delivery;
- * `Pdue` pending deliveries scored by when they may next be claimed (due time, or the end of the
- * lease of a claimed one); `Ps:<state>` each state's deliveries scored by reception (list,
- * stats, statsByTenant); `Psettled` handled deliveries scored by when, for retention. The keys
- * are built inside the scripts, so the store needs one Redis server (not a Cluster).
+ * Every key lives under one hash tag (`{inbox}` unless the prefix brings its own), so on a Redis
+ * Cluster they all map to one slot, and every script names each key it touches in KEYS (a record
+ * key is read from an index by one command, then given to the script that acts on it, which
+ * checks again what it found). KEYS[1..7] are always the indexes below; records follow.
+ *
+ * - `e:<eventId>` the record: state, body (absent while only an immediate receipt holds it),
+ *   owner and lease, attempts, due time, last error. A record without a body expires with the
+ *   dedup window; one with a body is kept until `cleanup` (handled) or an operator (dead, parked).
+ * - `due`: pending records with a body, scored by when they may next be claimed (the due time,
+ *   or the end of a live lease).
+ * - `s:<state>`: each state's records with a body, scored by reception (list, stats).
+ * - `settled`: handled records scored by when, for retention.
+ * - `audit`: the operators' actions, newest first, capped.
  */
-const NOW = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+export function inboxKeys(prefix: string) {
+  const base = /\{[^{}]+\}/.test(prefix) ? prefix : `${prefix}{inbox}:`;
+  const indexes = ['due', 's:pending', 's:handled', 's:dead', 's:parked', 'settled', 'audit'].map(
+    (name) => base + name,
+  );
+  return {
+    indexes,
+    record: (eventId: string) => `${base}e:${eventId}`,
+    due: indexes[0]!,
+    state: (state: string) => `${base}s:${state}`,
+    settled: indexes[5]!,
+    audit: indexes[6]!,
+  };
+}
 
-/** Moves a delivery between state sets. */
-const MOVE = `local function move(P, id, from, to, score)
-  redis.call('ZREM', P .. 's:' .. from, id)
-  redis.call('ZADD', P .. 's:' .. to, score, id)
+/** How many entries the audit list keeps (LTRIM): the newest. */
+export const AUDIT_LENGTH = 10_000;
+
+/** Why a record is parked when its hash vanished while its id stayed in the indexes. */
+export const LOST_REASON =
+  'lost from Redis (its record was evicted or deleted; the body is gone): maxmemory-policy must be noeviction';
+
+const PRELUDE = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local DUE, SETTLED, AUDIT = KEYS[1], KEYS[6], KEYS[7]
+local SET = {pending = KEYS[2], handled = KEYS[3], dead = KEYS[4], parked = KEYS[5]}
+local function move(id, from, to, received)
+  if from then redis.call('ZREM', SET[from], id) end
+  if from == 'pending' then redis.call('ZREM', DUE, id) end
+  if from == 'handled' then redis.call('ZREM', SETTLED, id) end
+  redis.call('ZADD', SET[to], received, id)
+  if to == 'handled' then redis.call('ZADD', SETTLED, now, id) end
+end
+local function audit(action, id, from)
+  if ARGV[#ARGV - 1] == '' then return end
+  local detail = cjson.decode(ARGV[#ARGV])
+  detail['from'] = from
+  redis.call('LPUSH', AUDIT, cjson.encode({at = now, actor = ARGV[#ARGV - 1], action = action, target = id,
+    detail = detail}))
+  redis.call('LTRIM', AUDIT, 0, ${AUDIT_LENGTH - 1})
 end`;
 
-/** ARGV: P, id, owner, attempt. Whether this claim still holds the delivery. */
-const MINE = `local function mine(P, id, owner, attempt)
-  local h = redis.call('HMGET', P .. id, 'state', 'owner', 'attempts')
-  return h[1] == 'pending' and h[2] == owner and h[3] == attempt
+/** The script of one record: KEYS[8]. */
+const one = (body: string) => `${PRELUDE}
+local rec, id = KEYS[8], ARGV[1]
+${body}`;
+
+const LIVE = `tonumber(h.lease or '0') > now`;
+
+/** `h` = the record's fields by name. */
+const READ = (fields: string[]) => `local h = {}
+do
+  local v = redis.call('HMGET', rec, ${fields.map((f) => `'${f}'`).join(', ')})
+  ${fields.map((f, i) => `h['${f}'] = v[${i + 1}]`).join('; ')}
 end`;
 
 export const SCRIPTS = {
-  /** ARGV: P, id, type, tenant, body, correlation, sigTs, secretIndex, receivedAt, state, reason. */
-  store: `${NOW}
-local P, id = ARGV[1], ARGV[2]
-if redis.call('EXISTS', P .. id) == 1 then return 0 end
-local state = ARGV[10]
-redis.call('HSET', P .. id, 'event_type', ARGV[3], 'tenant_id', ARGV[4], 'raw_body', ARGV[5],
-  'correlation_id', ARGV[6], 'sig_ts', ARGV[7], 'secret_index', ARGV[8], 'received_at', ARGV[9],
-  'state', state, 'attempts', '0', 'next_at', now)
-redis.call('ZADD', P .. 's:' .. state, ARGV[9], id)
-if state == 'pending' then redis.call('ZADD', P .. 'due', now, id)
-else redis.call('HSET', P .. id, 'last_error', ARGV[11], 'settled_at', now) end
-return 1`,
-  /** ARGV: P, owner, limit, leaseMs. Returns flat [id, type, tenant, body, corr, sigTs, idx, receivedAt, attempt]... */
-  claimDue: `${NOW}
-local P, owner, lease = ARGV[1], ARGV[2], tonumber(ARGV[4])
-local ids = redis.call('ZRANGEBYSCORE', P .. 'due', '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
-local out = {}
-for _, id in ipairs(ids) do
-  local attempt = redis.call('HINCRBY', P .. id, 'attempts', 1)
-  redis.call('HSET', P .. id, 'owner', owner)
-  redis.call('ZADD', P .. 'due', now + lease, id)
-  local h = redis.call('HMGET', P .. id, 'event_type', 'tenant_id', 'raw_body', 'correlation_id', 'sig_ts',
-    'secret_index', 'received_at')
-  table.insert(out, id)
-  for i = 1, 7 do table.insert(out, h[i]) end
-  table.insert(out, tostring(attempt))
+  /** ARGV: id, token, leaseMs, ttlMs, eventType, tenant. 'new' | 'done' | 'in-progress'. */
+  begin: one(`local token, lease, ttl = ARGV[2], tonumber(ARGV[3]), ARGV[4]
+${READ(['state', 'lease', 'body', 'received'])}
+if not h.state then
+  redis.call('HSET', rec, 'state', 'pending', 'type', ARGV[5], 'tenant', ARGV[6], 'owner', token,
+    'lease', now + lease, 'attempts', 1, 'received', now)
+  redis.call('PEXPIRE', rec, ttl)
+  return 'new'
 end
-return out`,
-  /** ARGV: P, owner, leaseMs, ids... Returns the ids no longer held. */
-  extendLease: `${NOW}
-local P, owner, lease = ARGV[1], ARGV[2], tonumber(ARGV[3])
+if h.state == 'handled' then return 'done' end
+if h.state == 'pending' and ${LIVE} then return 'in-progress' end
+-- Stored and not running, or dead or parked (the service sent it again): this receipt runs it.
+redis.call('HSET', rec, 'owner', token, 'lease', now + lease)
+redis.call('HINCRBY', rec, 'attempts', 1)
+if h.body then
+  if h.state ~= 'pending' then
+    move(id, h.state, 'pending', h.received)
+    redis.call('HSET', rec, 'state', 'pending')
+    redis.call('HDEL', rec, 'settled')
+  end
+  redis.call('ZADD', DUE, now + lease, id)
+else
+  if h.state ~= 'pending' then redis.call('ZREM', SET[h.state], id) end
+  redis.call('HSET', rec, 'state', 'pending')
+  redis.call('PEXPIRE', rec, ttl)
+end
+return 'new'`),
+  /** ARGV: id, token, ttlMs. 1 when this claim was still held. */
+  complete: one(`${READ(['state', 'owner', 'body', 'received'])}
+if h.state ~= 'pending' or h.owner ~= ARGV[2] then return 0 end
+redis.call('HSET', rec, 'state', 'handled', 'settled', now)
+redis.call('HDEL', rec, 'owner', 'lease', 'error')
+if h.body then move(id, 'pending', 'handled', h.received)
+else redis.call('PEXPIRE', rec, ARGV[3]) end
+return 1`),
+  /** ARGV: id, token. A stored record goes back to the deferred runner, due now; another is deleted. */
+  release: one(`${READ(['state', 'owner', 'body'])}
+if h.state ~= 'pending' or h.owner ~= ARGV[2] then return 0 end
+if not h.body then return redis.call('DEL', rec) end
+redis.call('HDEL', rec, 'owner', 'lease')
+redis.call('HSET', rec, 'next', now)
+redis.call('ZADD', DUE, now, id)
+return 1`),
+  /** ARGV: id, token, leaseMs. */
+  extend: one(`${READ(['state', 'owner', 'body'])}
+if h.state ~= 'pending' or h.owner ~= ARGV[2] then return 0 end
+redis.call('HSET', rec, 'lease', now + tonumber(ARGV[3]))
+if h.body then redis.call('ZADD', DUE, now + tonumber(ARGV[3]), id) end
+return 1`),
+  /**
+   * ARGV: id, type, tenant, body, correlation, sigTs, secretIndex, receivedAt, state, reason.
+   * 1 stored, 0 duplicate. A record without a body that is not handled gets this one: an
+   * immediate claim in flight keeps its lease (if it fails, the event stays stored), a lost one
+   * starts again.
+   */
+  store: one(`${READ(['state', 'body'])}
+if h.body or h.state == 'handled' then return 0 end
+local state, received = ARGV[9], ARGV[8]
+redis.call('PERSIST', rec)
+redis.call('HSET', rec, 'type', ARGV[2], 'tenant', ARGV[3], 'body', ARGV[4], 'corr', ARGV[5], 'sig', ARGV[6],
+  'idx', ARGV[7], 'received', received)
+if h.state == 'pending' then
+  redis.call('ZADD', SET.pending, received, id)
+  redis.call('ZADD', DUE, math.max(now, tonumber(redis.call('HGET', rec, 'lease') or '0')), id)
+  return 1
+end
+if h.state then redis.call('ZREM', SET[h.state], id) end
+redis.call('HSET', rec, 'state', state, 'attempts', 0, 'next', now)
+redis.call('HDEL', rec, 'owner', 'lease', 'error', 'settled')
+redis.call('ZADD', SET[state], received, id)
+if state == 'pending' then redis.call('ZADD', DUE, now, id)
+else redis.call('HSET', rec, 'error', ARGV[10], 'settled', now) end
+return 1`),
+  /** KEYS[1] only. ARGV: limit. The ids due now. */
+  due: `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))`,
+  /**
+   * KEYS[8..]: the records of ARGV[3..]. ARGV: owner, leaseMs, ids. Returns {claims, lost}:
+   * claims flat [id, type, tenant, body, corr, sigTs, idx, receivedAt, attempt]...; lost: ids
+   * whose record vanished, parked here (a stub without body) and nothing claimed this time.
+   */
+  claim: `${PRELUDE}
+local owner, lease = ARGV[1], tonumber(ARGV[2])
 local lost = {}
-for i = 4, #ARGV do
-  local id = ARGV[i]
-  local h = redis.call('HMGET', P .. id, 'state', 'owner')
-  if h[1] == 'pending' and h[2] == owner then redis.call('ZADD', P .. 'due', now + lease, id)
+for i = 3, #ARGV do
+  local id, rec = ARGV[i], KEYS[i + 5]
+  if redis.call('ZSCORE', DUE, id) and redis.call('EXISTS', rec) == 0 then
+    local received = redis.call('ZSCORE', SET.pending, id) or now
+    move(id, 'pending', 'parked', received)
+    redis.call('HSET', rec, 'state', 'parked', 'type', '', 'tenant', '', 'attempts', 0, 'received', received,
+      'error', '${LOST_REASON}', 'settled', now)
+    table.insert(lost, id)
+  end
+end
+if #lost > 0 then return {{}, lost} end
+local out = {}
+for i = 3, #ARGV do
+  local id, rec = ARGV[i], KEYS[i + 5]
+  local due = redis.call('ZSCORE', DUE, id)
+  local v = redis.call('HMGET', rec, 'state', 'type', 'tenant', 'body', 'corr', 'sig', 'idx', 'received')
+  if due and tonumber(due) <= now and v[1] == 'pending' and v[4] then
+    local attempt = redis.call('HINCRBY', rec, 'attempts', 1)
+    redis.call('HSET', rec, 'owner', owner, 'lease', now + lease)
+    redis.call('ZADD', DUE, now + lease, id)
+    table.insert(out, id)
+    for k = 2, 8 do table.insert(out, v[k]) end
+    table.insert(out, tostring(attempt))
+  elseif due and (v[1] ~= 'pending' or not v[4]) then
+    -- Indexed as due, but not a stored pending record (re-created without its body after an
+    -- eviction): out of the due index, so it never takes the place of one that is.
+    redis.call('ZREM', DUE, id)
+    if not v[4] then redis.call('ZREM', SET.pending, id) end
+  end
+end
+return {out, {}}`,
+  /** KEYS[8..]: the records of ARGV[3..]. ARGV: owner, leaseMs, ids. Returns the ids no longer held. */
+  extendLease: `${PRELUDE}
+local owner, lease = ARGV[1], tonumber(ARGV[2])
+local lost = {}
+for i = 3, #ARGV do
+  local id, rec = ARGV[i], KEYS[i + 5]
+  local v = redis.call('HMGET', rec, 'state', 'owner')
+  if v[1] == 'pending' and v[2] == owner then
+    redis.call('HSET', rec, 'lease', now + lease)
+    redis.call('ZADD', DUE, now + lease, id)
   else table.insert(lost, id) end
 end
 return lost`,
-  /** ARGV: P, id, owner, attempt, outcome ('handled' | 'retry' | 'dead' | 'parked'), error, nextAt. */
-  settle: `${NOW}
-${MOVE}
-${MINE}
-local P, id, outcome = ARGV[1], ARGV[2], ARGV[5]
-if not mine(P, id, ARGV[3], ARGV[4]) then return 0 end
-local received = redis.call('HGET', P .. id, 'received_at')
-redis.call('HDEL', P .. id, 'owner')
+  /**
+   * ARGV: id, owner, attempt, outcome ('handled' | 'retry' | 'dead' | 'parked'), error, retryInMs.
+   * 1 when the claim was still held.
+   */
+  settle: one(`${READ(['state', 'owner', 'attempts', 'received'])}
+if h.state ~= 'pending' or h.owner ~= ARGV[2] or h.attempts ~= ARGV[3] then return 0 end
+local outcome = ARGV[4]
+redis.call('HDEL', rec, 'owner', 'lease')
 if outcome == 'retry' then
-  redis.call('HSET', P .. id, 'last_error', ARGV[6], 'next_at', ARGV[7])
-  redis.call('ZADD', P .. 'due', ARGV[7], id)
+  local at = now + tonumber(ARGV[6])
+  redis.call('HSET', rec, 'error', ARGV[5], 'next', at)
+  redis.call('ZADD', DUE, at, id)
   return 1
 end
-redis.call('ZREM', P .. 'due', id)
-move(P, id, 'pending', outcome, received)
-redis.call('HSET', P .. id, 'state', outcome, 'settled_at', now)
-if outcome == 'handled' then
-  redis.call('HDEL', P .. id, 'last_error')
-  redis.call('ZADD', P .. 'settled', now, id)
-else redis.call('HSET', P .. id, 'last_error', ARGV[6]) end
-return 1`,
-  /** ARGV: P, id. */
-  replay: `${NOW}
-${MOVE}
-local P, id = ARGV[1], ARGV[2]
-local h = redis.call('HMGET', P .. id, 'state', 'raw_body', 'received_at')
-if not h[1] or h[1] == 'pending' or not h[2] then return 0 end
-move(P, id, h[1], 'pending', h[3])
-redis.call('ZREM', P .. 'settled', id)
-redis.call('HSET', P .. id, 'state', 'pending', 'attempts', '0', 'next_at', now)
-redis.call('HDEL', P .. id, 'owner', 'settled_at')
-redis.call('ZADD', P .. 'due', now, id)
-return 1`,
-  /** ARGV: P, id. */
-  discard: `${NOW}
-${MOVE}
-local P, id = ARGV[1], ARGV[2]
-local h = redis.call('HMGET', P .. id, 'state', 'received_at')
-if not h[1] or h[1] == 'handled' then return 0 end
-move(P, id, h[1], 'handled', h[2])
-redis.call('ZREM', P .. 'due', id)
-redis.call('ZADD', P .. 'settled', now, id)
-redis.call('HSET', P .. id, 'state', 'handled', 'last_error', 'discarded', 'settled_at', now)
-redis.call('HDEL', P .. id, 'owner', 'raw_body')
-return 1`,
-  /** ARGV: P, retentionMs, batch. */
-  cleanup: `${NOW}
-local P = ARGV[1]
-local ids = redis.call('ZRANGEBYSCORE', P .. 'settled', '-inf', now - tonumber(ARGV[2]), 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(ids) do
-  redis.call('DEL', P .. id)
-  redis.call('ZREM', P .. 'settled', id)
-  redis.call('ZREM', P .. 's:handled', id)
-end
-return #ids`,
-  /**
-   * ARGV: P. Flat [tenant, state, count, oldest receivedAt]... for pending, dead and parked
-   * deliveries (handled ones, kept for the retention, are not read). Each state set is read in
-   * reception order, so a tenant's first delivery seen is its oldest.
-   */
-  statsByTenant: `local P = ARGV[1]
-local out = {}
-for _, state in ipairs({'pending', 'dead', 'parked'}) do
-  local counts, oldest, tenants, start = {}, {}, {}, 0
-  while true do
-    local page = redis.call('ZRANGE', P .. 's:' .. state, start, start + 199, 'WITHSCORES')
-    if #page == 0 then break end
-    start = start + 200
-    for i = 1, #page, 2 do
-      local tenant = redis.call('HGET', P .. page[i], 'tenant_id') or ''
-      if not counts[tenant] then
-        counts[tenant], oldest[tenant] = 0, page[i + 1]
-        table.insert(tenants, tenant)
-      end
-      counts[tenant] = counts[tenant] + 1
-    end
-  end
-  for _, tenant in ipairs(tenants) do
-    table.insert(out, tenant)
-    table.insert(out, state)
-    table.insert(out, tostring(counts[tenant]))
-    table.insert(out, oldest[tenant])
+move(id, 'pending', outcome, h.received)
+redis.call('HSET', rec, 'state', outcome, 'settled', now)
+if outcome == 'handled' then redis.call('HDEL', rec, 'error') else redis.call('HSET', rec, 'error', ARGV[5]) end
+return 1`),
+  /** ARGV: id, actor ('' for no audit entry), detail (JSON). From dead, parked or handled, with a body. */
+  replay: one(`${READ(['state', 'body', 'received'])}
+if not h.state or h.state == 'pending' or not h.body then return 0 end
+move(id, h.state, 'pending', h.received)
+redis.call('HSET', rec, 'state', 'pending', 'attempts', 0, 'next', now)
+redis.call('HDEL', rec, 'owner', 'lease', 'settled')
+redis.call('ZADD', DUE, now, id)
+audit('inbox.replay', id, h.state)
+return 1`),
+  /** ARGV: id, actor, detail. Refused (0) when handled, absent, or while a handler runs it. */
+  discard: one(`${READ(['state', 'received', 'lease'])}
+if not h.state or h.state == 'handled' then return 0 end
+if h.state == 'pending' and ${LIVE} then return 0 end
+move(id, h.state, 'handled', h.received or now)
+redis.call('PERSIST', rec)
+redis.call('HSET', rec, 'state', 'handled', 'error', 'discarded', 'settled', now)
+redis.call('HDEL', rec, 'owner', 'lease', 'body')
+audit('inbox.discard', id, h.state)
+return 1`),
+  /** KEYS[1]: settled. ARGV: retentionMs, batch. The ids handled before the retention. */
+  expired: `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'LIMIT', 0, tonumber(ARGV[2]))`,
+  /** KEYS[8..]: the records of ARGV[2..]. ARGV: retentionMs, ids. Deletes those still handled that long. */
+  cleanup: `${PRELUDE}
+local n = 0
+for i = 2, #ARGV do
+  local id, rec = ARGV[i], KEYS[i + 6]
+  local settled = redis.call('ZSCORE', SETTLED, id)
+  if settled and tonumber(settled) <= now - tonumber(ARGV[1]) then
+    if redis.call('HGET', rec, 'state') == 'handled' then redis.call('DEL', rec) end
+    redis.call('ZREM', SETTLED, id)
+    redis.call('ZREM', SET.handled, id)
+    n = n + 1
   end
 end
-return out`,
-  /** ARGV: P, state, tenant ('' for any), limit. Flat rows of LIST_FIELDS, id first. */
-  list: `local P, state, tenant, limit = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local out, found, start = {}, 0, 0
-while found < limit do
-  local ids = redis.call('ZRANGE', P .. 's:' .. state, start, start + 199)
-  if #ids == 0 then break end
-  start = start + 200
-  for _, id in ipairs(ids) do
-    local h = redis.call('HMGET', P .. id, 'event_type', 'tenant_id', 'attempts', 'last_error', 'received_at',
-      'next_at', 'settled_at')
-    if found < limit and (tenant == '' or h[2] == tenant) then
-      found = found + 1
-      table.insert(out, id)
-      for i = 1, 7 do table.insert(out, h[i] or '') end
-    end
-  end
+return n`,
+  /** KEYS: records. Flat [type, tenant, attempts, error, received, next, settled] each ('' when absent). */
+  read: `local out = {}
+for i = 1, #KEYS do
+  local v = redis.call('HMGET', KEYS[i], 'type', 'tenant', 'attempts', 'error', 'received', 'next', 'settled')
+  for k = 1, 7 do table.insert(out, v[k] or '') end
 end
 return out`,
 } as const;

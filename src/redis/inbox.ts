@@ -1,17 +1,20 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { describeIssues, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
-import type { DeferredInboxStore, InboxClaim, InboxKey } from '../webhooks/inbox.js';
+import type { DeferredInboxStore, InboxClaim } from '../webhooks/inbox.js';
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
 import { RedisStoreError, toRedisError } from './errors.js';
 import { redisDeliveries } from './inbox-deliveries.js';
+import { inboxKeys, SCRIPTS } from './inbox-scripts.js';
 
 /**
  * Options of {@link redisInbox}.
  */
 export interface RedisInboxOptions {
   /**
-   * Put before every key, to share one Redis between applications.
+   * Put before every key, to share one Redis between applications. The inbox's keys follow it
+   * under the hash tag `{inbox}` (`loyalty:{inbox}:…`), so a Redis Cluster keeps them in one slot;
+   * a prefix with its own tag (`'loyalty:{shop-7}:'`) is used as it is.
    * @default 'loyalty:'
    */
   prefix?: string;
@@ -22,8 +25,8 @@ export interface RedisInboxOptions {
    */
   leaseMs?: number;
   /**
-   * How long a done marker is kept (in deferred mode: a handled delivery and its raw body): the
-   * contract's 24-hour dedup window plus a margin.
+   * How long a handled event is remembered (a stored delivery: with its raw body, until
+   * `cleanup`): the contract's 24-hour dedup window plus a margin.
    * @default 90_000_000 (25 hours)
    */
   ttlMs?: number;
@@ -44,21 +47,15 @@ export const REDIS_INBOX_DEFAULTS = {
   ttlMs: DEDUP_WINDOW_MS + DEDUP_WINDOW_MARGIN_MS,
 } as const satisfies Required<RedisInboxOptions>;
 
-// Deletes the claim only if it is still this process's (a taken-over claim is not ours).
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
-// Renews the claim only if it is still this process's.
-const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-
 /**
  * The receiver inbox in Redis: the handler runs once per `eventId` across every process that
- * shares the server. A claim is `SET key token NX PX leaseMs` (it expires by itself when its
- * process dies, and is renewed while its handler runs), a finished event a `done` marker kept
- * 25 hours. With `createReceiver({ deferred: true })` it also stores deliveries (one Redis
- * server, not a Cluster). Handler effects are not part of
- * the claim: one that crashes after writing and before `complete` runs again on redelivery.
+ * shares the server or cluster. Each event is ONE record (a hash), whatever the mode: an
+ * immediate receipt claims it for `leaseMs` (renewed while its handler runs), marks it handled
+ * (kept `ttlMs`), or releases it; `createReceiver({ deferred: true })` stores the delivery in the
+ * same record, so switching modes never runs a handled event again. Works on a standalone Redis,
+ * Valkey, or a Redis Cluster (every key under one hash tag: `{inbox}`, or the one in `prefix`).
+ * Handler effects are not part of the claim: one that crashes after writing and before
+ * `complete` runs again on redelivery.
  *
  * @throws {RedisStoreError} `NOT_A_CLIENT` or `INVALID_OPTIONS` at once; `UNREACHABLE` or
  * `COMMAND_FAILED` while running (the receiver answers 503)
@@ -87,53 +84,46 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): D
     (all) => new RedisStoreError('INVALID_OPTIONS', `redisInbox: ${describeIssues(all)}`),
   );
   const command = toRedisCommand(redis, 'redisInbox');
-  const keyOf = (key: InboxKey) => `${prefix}inbox:${key.eventId}`;
-  // This process's claims, so `release` deletes only a claim it still holds.
+  const keys = inboxKeys(prefix);
+  // This process's claims, so only a claim it still holds is completed, released or renewed.
   const tokens = new Map<string, string>();
+  const run = async (what: string, script: string, eventId: string, args: (string | number)[]) => {
+    try {
+      return await evalScript(command, script, [...keys.indexes, keys.record(eventId)], [eventId, ...args]);
+    } catch (err) {
+      throw toRedisError(err, `redisInbox ${what}`);
+    }
+  };
 
   return {
-    ...redisDeliveries(command, { prefix, leaseMs, retentionMs: ttlMs }),
+    ...redisDeliveries(command, { keys, leaseMs, retentionMs: ttlMs }),
     leaseMs,
-    async extend(key) {
-      const token = tokens.get(key.eventId);
-      if (token === undefined) return false;
-      try {
-        return (await evalScript(command, EXTEND, keyOf(key), [token, leaseMs])) === 1;
-      } catch (err) {
-        throw toRedisError(err, 'redisInbox extend');
-      }
-    },
     async begin(key): Promise<InboxClaim> {
       const token = `claim:${globalThis.crypto.randomUUID()}`;
-      try {
-        const set = await command(['SET', keyOf(key), token, 'NX', 'PX', String(leaseMs)]);
-        if (set === 'OK') {
-          tokens.set(key.eventId, token);
-          return 'new';
-        }
-        // No value: released between the two commands. The service comes back later.
-        return (await command(['GET', keyOf(key)])) === 'done' ? 'done' : 'in-progress';
-      } catch (err) {
-        throw toRedisError(err, 'redisInbox begin');
-      }
+      const claim = (await run('begin', SCRIPTS.begin, key.eventId, [
+        token,
+        leaseMs,
+        ttlMs,
+        key.eventType,
+        key.tenantId,
+      ])) as InboxClaim;
+      if (claim === 'new') tokens.set(key.eventId, token);
+      return claim;
     },
     async complete(key) {
+      const token = tokens.get(key.eventId);
       tokens.delete(key.eventId);
-      try {
-        await command(['SET', keyOf(key), 'done', 'PX', String(ttlMs)]);
-      } catch (err) {
-        throw toRedisError(err, 'redisInbox complete');
-      }
+      if (token !== undefined) await run('complete', SCRIPTS.complete, key.eventId, [token, ttlMs]);
     },
     async release(key) {
       const token = tokens.get(key.eventId);
       tokens.delete(key.eventId);
-      if (token === undefined) return;
-      try {
-        await evalScript(command, RELEASE, keyOf(key), [token]);
-      } catch (err) {
-        throw toRedisError(err, 'redisInbox release');
-      }
+      if (token !== undefined) await run('release', SCRIPTS.release, key.eventId, [token]);
+    },
+    async extend(key) {
+      const token = tokens.get(key.eventId);
+      if (token === undefined) return false;
+      return (await run('extend', SCRIPTS.extend, key.eventId, [token, leaseMs])) === 1;
     },
   };
 }

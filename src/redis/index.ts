@@ -7,4 +7,5 @@
 export type { RedisLike } from './client.js';
 export { RedisStoreError } from './errors.js';
 export { redisInbox } from './inbox.js';
+export { migrateRedisInbox } from './migrate.js';
 export { redisRuleStore } from './rule-store.js';

@@ -23,7 +23,8 @@ return {1, previous or ''}`;
 
 /**
  * The rule cache's store in Redis: one hash per rule key holding the version and the rule;
- * `putIfNewer` compares and writes in one Lua script. Rules are kept until replaced.
+ * `putIfNewer` compares and writes in one Lua script. Rules are kept until replaced. Each
+ * operation touches one key, so it works the same on a Redis Cluster.
  *
  * @throws {RedisStoreError} `NOT_A_CLIENT` at once; `UNREACHABLE` or `COMMAND_FAILED` while running
  *
@@ -50,7 +51,8 @@ export function redisRuleStore(redis: RedisLike, options: RedisRuleStoreOptions 
   return {
     async get(key): Promise<LoyaltyRule | undefined> {
       try {
-        const rule = await command(['HGET', keyOf(key), 'r']);
+        const k = keyOf(key);
+        const rule = await command(['HGET', k, 'r'], k);
         return typeof rule === 'string' ? (JSON.parse(rule) as LoyaltyRule) : undefined;
       } catch (err) {
         throw toRedisError(err, 'redisRuleStore get');
@@ -58,10 +60,12 @@ export function redisRuleStore(redis: RedisLike, options: RedisRuleStoreOptions 
     },
     async putIfNewer(key, rule): Promise<RuleApplyResult> {
       try {
-        const reply = (await evalScript(command, PUT_IF_NEWER, keyOf(key), [
-          rule.ruleVersion,
-          JSON.stringify(rule),
-        ])) as [number, string];
+        const reply = (await evalScript(
+          command,
+          PUT_IF_NEWER,
+          [keyOf(key)],
+          [rule.ruleVersion, JSON.stringify(rule)],
+        )) as [number, string];
         const previous = String(reply[1]);
         return {
           applied: Number(reply[0]) === 1,

@@ -1,6 +1,7 @@
-import { newEventId } from '../contract/index.js';
+import { LoyaltyValidationError, newEventId } from '../contract/index.js';
+import { type OptionCheck, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import { type ReceiverCase, type ReceiverVerdict, receiverCases } from './receiver-cases.js';
-import { describeExchange, type Exchange, exchange } from './receiver-exchange.js';
+import { describeExchange, type Exchange, exchange, MAX_TIMER_MS } from './receiver-exchange.js';
 
 /**
  * Options of `checkReceiver`.
@@ -18,9 +19,13 @@ export interface CheckReceiverOptions {
   secret: string;
   /** Sent as `X-TenantId`. @default 'tenant-check' */
   tenantId?: string;
-  /** An answer slower than this fails the promptness case. @default 5000 */
+  /** An answer slower than this fails the promptness case (0 to 2^31 - 1). @default 5000 */
   slowMs?: number;
-  /** How long one request may take before it counts as unanswered. @default 10000 */
+  /**
+   * How long one request may take, its whole answer included, before it counts as unanswered
+   * (1 to 2^31 - 1, the longest a timer waits). An answer is also read to 1 MiB at most, decoded.
+   * @default 10000
+   */
   timeoutMs?: number;
   /** Another transport, e.g. a fetch handler called in process. @default globalThis.fetch */
   fetch?: (request: Request) => Promise<Response>;
@@ -86,6 +91,32 @@ function meets(verdict: ReceiverVerdict, result: Exchange): boolean {
   }
 }
 
+const ANSWER_THAT_ENDS =
+  'answer with a short body that ends at once (an error envelope or {}), with a Content-Length or a ' +
+  'final chunk; the service does not wait for an answer that goes on or trickles in';
+
+/**
+ * Refuses what cannot be sent: a URL that is not http(s) or carries a user name or password
+ * (never repeated in the message), and timers outside what Node can wait.
+ */
+function checkOptions(url: string, slowMs: unknown, timeoutMs: unknown): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  const checks: OptionCheck[] = [
+    ['url', parsed?.protocol === 'http:' || parsed?.protocol === 'https:', 'must be an absolute http(s) URL'],
+    parsed !== undefined && [
+      'url',
+      parsed.username === '' && parsed.password === '',
+      'must not carry a user name or password (the service sends none; give the URL without them)',
+    ],
+    wholeNumber('timeoutMs', timeoutMs, 1, MAX_TIMER_MS, 'milliseconds'),
+    wholeNumber('slowMs', slowMs, 0, MAX_TIMER_MS, 'milliseconds'),
+  ];
+  throwIfInvalid(
+    optionIssues(checks),
+    (issues) => new LoyaltyValidationError('INVALID_OPTIONS', 'checkReceiver: invalid options', issues),
+  );
+}
+
 /** 5xx and 429 are retried by the service (contract 3.2), so a copy answered so is not lost. */
 const retried = (result: Exchange) => result.answered && (result.status >= 500 || result.status === 429);
 
@@ -135,7 +166,10 @@ async function runCase(
  * grades each answer against sections 3.2, 5.2, 5.3 and 8 of the contract. Cases run one after
  * another; after two cases in a row get no answer at all (down, hanging), the rest are reported
  * as not sent, so the whole run stays bounded. A last case checks that every answer came within
- * `slowMs`. Never throws for anything the receiver does.
+ * `slowMs`. Each answer is read within `timeoutMs` and up to 1 MiB decoded, so an endless,
+ * trickling or inflating (gzip bomb) answer ends its case with a clear verdict, in bounded memory.
+ * Never throws for anything the receiver does; throws `LoyaltyValidationError` (`INVALID_OPTIONS`)
+ * for a URL that is not http(s) or carries credentials, or a timer out of range.
  *
  * @example
  * ```ts
@@ -146,6 +180,7 @@ async function runCase(
  */
 export async function checkReceiver(options: CheckReceiverOptions): Promise<CheckReceiverReport> {
   const { url, secret, tenantId = 'tenant-check', slowMs = 5000, timeoutMs = 10_000 } = options;
+  checkOptions(url, slowMs, timeoutMs);
   const transport = options.fetch ?? ((request: Request) => fetch(request));
   const send = (request: ReturnType<ReceiverCase['request']>) => exchange(transport, url, request, timeoutMs);
   const results: ReceiverCaseResult[] = [];
@@ -166,8 +201,10 @@ export async function checkReceiver(options: CheckReceiverOptions): Promise<Chec
     const answered = exchanges.some((result) => result.answered);
     unanswered = answered ? 0 : unanswered + 1;
     for (const result of exchanges) if (result.answered) timed.push({ ms: result.ms, name: item.name });
-    // Without an answer, the observation (refused, timed out) is the whole story.
-    const fix = !pass && answered ? { fix: item.fix } : {};
+    // Without an answer, the observation (refused, timed out) is the whole story; an answer that
+    // began but never ended has a fix of its own.
+    const begun = exchanges.some((result) => !result.answered && result.status !== undefined);
+    const fix = pass ? {} : answered ? { fix: item.fix } : begun ? { fix: ANSWER_THAT_ENDS } : {};
     report({ id: item.id, name: item.name, expected, observed, pass, ...fix });
   }
   report(promptness(timed, slowMs));

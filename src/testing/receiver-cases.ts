@@ -1,4 +1,6 @@
 import { createEnvelope, OUTBOUND_EVENT_TYPES, type OutboundEventType } from '../contract/index.js';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../contract/limits.js';
+import { nodeHmac } from '../platform-node/node-hmac.js';
 import { signPayload } from '../platform-node/signature.js';
 import { samplePayload } from './sample-payloads.js';
 
@@ -111,11 +113,42 @@ const sign = (body: string, input: ReceiverCaseInput, skew = 0, secrets: string 
   signed(body, input, signPayload(body, secrets, { timestamp: input.now + skew }));
 
 const status = (input: ReceiverCaseInput) => envelopeText('IntegrationStatusChanged', input);
+
+/** The hex HMAC of `<t>.<body>` under `secret`: one `v1` value, for headers built part by part. */
+const macOf = (body: string, secret: string, t: number) => nodeHmac.mac(secret, String(t), body);
+
+/** A header of parts in the order given, each `v1` the HMAC under its secret at `input.now`. */
+function signedParts(body: string, input: ReceiverCaseInput, parts: readonly string[]): ReceiverCaseRequest {
+  const header = parts.map((part) => {
+    const [scheme, secret] = part.split(':') as [string, string];
+    if (scheme === 't') return `t=${input.now}`;
+    return `${scheme}=${macOf(body, secret === 'right' ? input.secret : `${secret}-${input.secret}`, input.now)}`;
+  });
+  return signed(body, input, header.join(','));
+}
+
 const verifyRawBytes =
   'verify the HMAC over the raw request bytes as received, before any JSON parsing; never over a re-serialised object';
-const compareEveryV1 = 'compare against every v1= value in X-Signature (constant time); any match passes';
+const compareEveryV1 =
+  'compare against every v1= value in X-Signature, wherever it stands (constant time); any match passes. ' +
+  'Do not read the header into a map (the last v1 wins) or keep only the first v1';
+const v1ByName =
+  'pick the v1= parts by name and ignore other schemes (v0=, a future v2=); never take a part by its position';
 const answer401 =
   'answer 401 when X-Signature is missing, malformed, has an empty v1=, or no v1 matches the HMAC of the raw body';
+const headerRule =
+  'parse X-Signature as comma-separated parts: exactly one t=<decimal digits> and at least one non-empty v1=<hex> ' +
+  'are required; anything else is answered 401 (INVALID_SIGNATURE), never 400 or 5xx';
+
+// Clock skew is probed just inside and just outside the contract's tolerance on both sides, so a
+// receiver with any other window (250 s, 310 s) or one side checked only fails a case.
+const TOLERANCE = SIGNATURE_TOLERANCE_SECONDS;
+/** Two seconds inside: the receiver's clock may tick once or twice between signing and checking. */
+const INSIDE = TOLERANCE - 2;
+const OLD_OUTSIDE = TOLERANCE + 1;
+/** One second more ahead: a tick of the receiver's clock brings a future `t` closer. */
+const AHEAD_OUTSIDE = TOLERANCE + 2;
+const tolerance = `allow the timestamp to differ from now by up to ${TOLERANCE} s in either direction, no less and no more`;
 
 const authentic: ReceiverCase[] = OUTBOUND_EVENT_TYPES.map((eventType) => ({
   id: `authentic-${eventType}`,
@@ -161,25 +194,47 @@ export const receiverCases: readonly ReceiverCase[] = [
     request: (input) => sign(unusualBytes(input), input),
   },
   {
-    id: 'several-v1',
-    name: 'accepts several v1 values when the matching one is not first',
+    id: 'v1-first',
+    name: 'accepts several v1 values when the matching one is first',
     verdict: 'accept',
     fix: compareEveryV1,
-    request: (input) => sign(status(input), input, 0, [`other-${input.secret}`, input.secret]),
+    request: (input) => signedParts(status(input), input, ['t', 'v1:right', 'v1:old', 'v1:older']),
   },
   {
-    id: 'skew-240s-old',
-    name: 'accepts a signature 240 s old (clock skew within the 300 s tolerance)',
+    id: 'v1-middle',
+    name: 'accepts several v1 values when the matching one is in the middle',
     verdict: 'accept',
-    fix: 'allow the timestamp to differ from now by up to 300 s in either direction',
-    request: (input) => sign(status(input), input, -240),
+    fix: compareEveryV1,
+    request: (input) => signedParts(status(input), input, ['t', 'v1:old', 'v1:right', 'v1:older']),
   },
   {
-    id: 'skew-240s-ahead',
-    name: 'accepts a signature 240 s ahead (clock skew within the 300 s tolerance)',
+    id: 'v1-last',
+    name: 'accepts several v1 values when the matching one is last',
     verdict: 'accept',
-    fix: 'allow the timestamp to differ from now by up to 300 s in either direction, the future included',
-    request: (input) => sign(status(input), input, 240),
+    fix: compareEveryV1,
+    request: (input) => signedParts(status(input), input, ['t', 'v1:old', 'v1:older', 'v1:right']),
+  },
+  {
+    id: 'v1-among-other-schemes',
+    name: 'accepts a matching v1 among parts of other schemes (v0=, v2=)',
+    verdict: 'accept',
+    fix: v1ByName,
+    request: (input) =>
+      signedParts(status(input), input, ['v0:legacy', 't', 'v2:next', 'v1:right', 'v0:other']),
+  },
+  {
+    id: `skew-${INSIDE}s-old`,
+    name: `accepts a signature ${INSIDE} s old (just inside the ${TOLERANCE} s tolerance)`,
+    verdict: 'accept',
+    fix: tolerance,
+    request: (input) => sign(status(input), input, -INSIDE),
+  },
+  {
+    id: `skew-${INSIDE}s-ahead`,
+    name: `accepts a signature ${INSIDE} s ahead (just inside the ${TOLERANCE} s tolerance)`,
+    verdict: 'accept',
+    fix: `${tolerance}; the future included`,
+    request: (input) => sign(status(input), input, INSIDE),
   },
   {
     id: 'tampered-body',
@@ -207,10 +262,37 @@ export const receiverCases: readonly ReceiverCase[] = [
   },
   {
     id: 'malformed-signature',
-    name: 'rejects a malformed X-Signature',
+    name: 'rejects an X-Signature not made of comma-separated parts',
     verdict: 'reject-signature',
-    fix: answer401,
-    request: (input) => signed(status(input), input, `v1=${'0'.repeat(64)};t=${input.now}`),
+    fix: headerRule,
+    request: (input) =>
+      signed(status(input), input, `v1=${macOf(status(input), input.secret, input.now)};t=${input.now}`),
+  },
+  {
+    id: 'missing-timestamp',
+    name: 'rejects an X-Signature without t=',
+    verdict: 'reject-signature',
+    fix: headerRule,
+    request: (input) => signed(status(input), input, `v1=${macOf(status(input), input.secret, input.now)}`),
+  },
+  {
+    id: 'timestamp-not-digits',
+    name: 'rejects an X-Signature whose t= is not decimal digits',
+    verdict: 'reject-signature',
+    fix: headerRule,
+    request: (input) => {
+      // Signed over the t text as sent, so only a receiver that checks the digits refuses it.
+      const t = new Date(input.now * 1000).toISOString();
+      const body = status(input);
+      return signed(body, input, `t=${t},v1=${nodeHmac.mac(input.secret, t, body)}`);
+    },
+  },
+  {
+    id: 'missing-v1',
+    name: 'rejects an X-Signature without v1= (a right HMAC under another scheme only)',
+    verdict: 'reject-signature',
+    fix: headerRule,
+    request: (input) => signedParts(status(input), input, ['t', 'v0:right']),
   },
   {
     id: 'empty-v1',
@@ -220,19 +302,25 @@ export const receiverCases: readonly ReceiverCase[] = [
     request: (input) => signed(status(input), input, `t=${input.now},v1=`),
   },
   {
-    id: 'timestamp-301s-old',
-    name: 'rejects a signature 301 s old with 401 SIGNATURE_EXPIRED',
-    verdict: 'reject-expired',
-    fix: 'reject a timestamp more than 300 s old with 401 and SIGNATURE_EXPIRED in the body (the service retries only that 401)',
-    request: (input) => sign(status(input), input, -301),
+    id: 'v1-not-hex',
+    name: 'rejects an X-Signature whose v1= is not hex',
+    verdict: 'reject-signature',
+    fix: headerRule,
+    request: (input) => signed(status(input), input, `t=${input.now},v1=${'zq'.repeat(32)}`),
   },
   {
-    id: 'timestamp-302s-ahead',
-    name: 'rejects a signature more than 300 s ahead (302 s as sent) with 401 SIGNATURE_EXPIRED',
+    id: `timestamp-${OLD_OUTSIDE}s-old`,
+    name: `rejects a signature ${OLD_OUTSIDE} s old (just outside the tolerance) with 401 SIGNATURE_EXPIRED`,
     verdict: 'reject-expired',
-    fix: 'reject a timestamp more than 300 s in the future too, with 401 and SIGNATURE_EXPIRED in the body',
-    // One second more on the wire: the receiver's clock may tick between signing and checking.
-    request: (input) => sign(status(input), input, 302),
+    fix: `reject a timestamp more than ${TOLERANCE} s old with 401 and SIGNATURE_EXPIRED in the body (the service retries only that 401)`,
+    request: (input) => sign(status(input), input, -OLD_OUTSIDE),
+  },
+  {
+    id: `timestamp-${AHEAD_OUTSIDE}s-ahead`,
+    name: `rejects a signature ${AHEAD_OUTSIDE} s ahead (just outside the tolerance) with 401 SIGNATURE_EXPIRED`,
+    verdict: 'reject-expired',
+    fix: `reject a timestamp more than ${TOLERANCE} s in the future too, with 401 and SIGNATURE_EXPIRED in the body`,
+    request: (input) => sign(status(input), input, AHEAD_OUTSIDE),
   },
   {
     id: 'not-json',

@@ -3,17 +3,96 @@ import type { ReceiverCaseRequest } from './receiver-cases.js';
 /** How a request is sent: the global `fetch`, or a fetch handler called in process. */
 export type SendRequest = (request: Request) => Promise<Response>;
 
-/** What came back from one request: an answer, or why there was none. */
+/**
+ * What came back from one request: a whole answer, or why there was none. `status` is set when
+ * the receiver began to answer (a status line) but the body never ended within the caps.
+ */
 export type Exchange =
   | { answered: true; status: number; contentType: string; text: string; ms: number }
-  | { answered: false; problem: string; ms: number };
+  | { answered: false; problem: string; ms: number; status?: number };
 
 /** The first bytes of an answer kept for grading and display; a receiver may answer a whole page. */
 const MAX_TEXT = 4096;
 
 /**
- * Sends one request and reads the whole answer within `timeoutMs`. Never throws: a refused
- * connection, a reset or a receiver that never answers becomes `{ answered: false, problem }`.
+ * The most an answer may take, decoded (after gzip, deflate or br), before reading stops. A
+ * short error envelope is a few hundred bytes and a gateway's error page a few dozen KB; an
+ * answer longer than this never ends for the kit, as it would not for the service.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** The longest a timer can wait: Node fires a longer delay at once (2^31 - 1 ms, about 24.8 days). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** An answer's body, read up to a byte cap and a deadline; never more of it than the cap. */
+export type AnswerBody =
+  | { complete: true; text: string }
+  | { complete: false; why: 'too-long' | 'timed-out' | 'cut-off'; bytes: number; text: string };
+
+/**
+ * Reads an answer's body chunk by chunk, keeping its first `MAX_TEXT` bytes, and stops (cancels
+ * the rest) once `maxBytes` have come or `signal` aborts. Decompression happens in the stream as
+ * it is read, so a small gzip body that inflates to gigabytes is stopped at the cap too: memory
+ * stays bounded whatever the receiver sends.
+ */
+export async function readAnswer(
+  response: Response,
+  signal: AbortSignal,
+  maxBytes = MAX_ANSWER_BYTES,
+): Promise<AnswerBody> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return { complete: true, text: '' };
+  const kept: Uint8Array[] = [];
+  let keptBytes = 0;
+  let bytes = 0;
+  const text = () => new TextDecoder().decode(concat(kept, keptBytes));
+  // A transport that does not watch the signal (a fetch handler in process) still stops on it.
+  let onAbort = () => {};
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), aborted]).catch(() => 'broken' as const);
+      if (next === 'aborted' || signal.aborted) {
+        return { complete: false, why: 'timed-out', bytes, text: text() };
+      }
+      if (next === 'broken') return { complete: false, why: 'cut-off', bytes, text: text() };
+      if (next.done) return { complete: true, text: text() };
+      bytes += next.value.byteLength;
+      if (keptBytes < MAX_TEXT) {
+        const part = next.value.subarray(0, MAX_TEXT - keptBytes);
+        kept.push(part.slice());
+        keptBytes += part.byteLength;
+      }
+      if (bytes > maxBytes) return { complete: false, why: 'too-long', bytes, text: text() };
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => {});
+  }
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.byteLength;
+  }
+  return whole;
+}
+
+const KIB = 1024;
+const size = (bytes: number) =>
+  bytes >= KIB * KIB ? `${Math.floor(bytes / KIB / KIB)} MiB` : `${Math.floor(bytes / KIB)} KiB`;
+
+/**
+ * Sends one request and reads the answer within `timeoutMs` and `MAX_ANSWER_BYTES`. Never throws:
+ * a refused connection, a reset, a receiver that never answers, an answer that never ends or
+ * trickles in becomes `{ answered: false, problem }`.
  */
 export async function exchange(
   send: SendRequest,
@@ -24,28 +103,47 @@ export async function exchange(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const signal = AbortSignal.timeout(timeoutMs);
+  // A transport that ignores the signal cannot hold the kit past its timeout either.
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  timedOut.catch(() => {});
+  let response: Response;
   try {
-    const response = await send(
-      new Request(url, {
-        method: 'POST',
-        headers: request.headers,
-        body: new TextEncoder().encode(request.body),
-        // A redirect is an answer of its own: the service does not follow it to another URL.
-        redirect: 'manual',
-        signal,
-      }),
-    );
-    const text = await response.text();
-    return {
-      answered: true,
-      status: response.status,
-      contentType: (response.headers.get('content-type') ?? '').split(';')[0]!.trim(),
-      text: text.slice(0, MAX_TEXT),
-      ms: elapsed(),
-    };
+    response = await Promise.race([
+      send(
+        new Request(url, {
+          method: 'POST',
+          headers: request.headers,
+          body: new TextEncoder().encode(request.body),
+          // A redirect is an answer of its own: the service does not follow it to another URL.
+          redirect: 'manual',
+          signal,
+        }),
+      ),
+      timedOut,
+    ]);
   } catch (err) {
     return { answered: false, problem: problemOf(err, signal, timeoutMs), ms: elapsed() };
   }
+  const { status } = response;
+  const body = await readAnswer(response, signal);
+  if (!body.complete) {
+    const problem = {
+      'too-long': `HTTP ${status}, but the answer went on past ${size(MAX_ANSWER_BYTES)} (decoded): stopped reading`,
+      'timed-out': `HTTP ${status}, but the answer was not complete within ${timeoutMs} ms (${body.bytes} bytes came): stopped reading`,
+      'cut-off': `HTTP ${status}, but the connection closed before the answer was complete (${body.bytes} bytes came)`,
+    }[body.why];
+    return { answered: false, problem, ms: elapsed(), status };
+  }
+  return {
+    answered: true,
+    status,
+    contentType: (response.headers.get('content-type') ?? '').split(';')[0]!.trim(),
+    text: body.text,
+    ms: elapsed(),
+  };
 }
 
 function problemOf(err: unknown, signal: AbortSignal, timeoutMs: number): string {

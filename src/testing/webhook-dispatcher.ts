@@ -3,6 +3,7 @@ import { signPayload } from '../platform-node/signature.js';
 import type { EmulatorClock } from './clock.js';
 import { type AttemptVerdict, codeOf, judgeAnswer, WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
 import { matches } from './matches.js';
+import { readAnswer } from './receiver-exchange.js';
 
 /**
  * Where a delivery stands (spec 3.2): `queued` until the merchant's integration is active and a
@@ -255,6 +256,7 @@ export class WebhookDispatcher {
     delivery.nextAttemptAt = null;
     delivery.url = target.url;
     const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([timeout, this.#closing.signal]);
     let answer: Omit<DeliveryAttempt, 'number' | 'at'>;
     try {
       const response = await this.#deps.fetch(target.url, {
@@ -269,9 +271,14 @@ export class WebhookDispatcher {
         },
         body: delivery.body,
         redirect: 'manual',
-        signal: AbortSignal.any([timeout, this.#closing.signal]),
+        signal,
       });
-      const text = await response.text();
+      // Read with a cap on bytes and time: an endless or inflating answer cannot fill memory. An
+      // answer still arriving at the timeout is a timeout; one that goes on past the cap is judged
+      // by its status and first bytes, as it already said what it had to.
+      const body = await readAnswer(response, signal);
+      if (!body.complete && body.why !== 'too-long') throw new Error(`answer ${body.why}`);
+      const { text } = body;
       answer = {
         status: response.status,
         code: codeOf(text),

@@ -205,19 +205,54 @@ export interface DeliveryQuery {
 }
 
 /**
- * A failed run: when to try again, or `dead` when `nextAttemptAt` is absent.
+ * A failed run: how long until it is tried again, or `dead` when `retryInMs` is absent. The store
+ * adds the delay to its own clock, so a worker whose clock is off never makes a retry early.
  *
  * @example
  * ```ts
  * import type { DeliveryFailure } from 'loyalty-partner-sdk/webhooks';
- * const inAMinute: DeliveryFailure = { error: 'database down', nextAttemptAt: Date.now() + 60_000 };
+ * const inAMinute: DeliveryFailure = { error: 'database down', retryInMs: 60_000 };
  * ```
  */
 export interface DeliveryFailure {
   /** The error's message, as `list` shows it (never a secret: the receiver writes it). */
   readonly error: string;
-  /** Epoch milliseconds of the next run; absent: retries are exhausted, the delivery is `dead`. */
-  readonly nextAttemptAt?: number | undefined;
+  /** Milliseconds until the next run, on the store's clock; absent: retries are exhausted, `dead`. */
+  readonly retryInMs?: number | undefined;
+}
+
+/**
+ * Who did an operator action, written by the store in the same transaction (or script) as the
+ * action, with the state the delivery came from (`detail.from`).
+ *
+ * @example
+ * ```ts
+ * import type { InboxAudit } from 'loyalty-partner-sdk/webhooks';
+ * const audit: InboxAudit = { actor: 'ops@host', detail: { reason: 'fixed the bug' } };
+ * ```
+ */
+export interface InboxAudit {
+  readonly actor: string;
+  readonly detail?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * One page of `statsByTenant`: the busiest tenants first (most pending, dead and parked
+ * deliveries, then the oldest pending one), and how many tenants there are in all.
+ *
+ * @example
+ * ```ts
+ * import type { TenantStatsPage } from 'loyalty-partner-sdk/webhooks';
+ * const busiest = (page: TenantStatsPage) => page.tenants[0]?.tenantId;
+ * ```
+ */
+export interface TenantStatsPage {
+  readonly tenants: readonly {
+    readonly tenantId: string;
+    readonly states: Readonly<Partial<Record<'pending' | 'dead' | 'parked', number>>>;
+    readonly oldestPendingAt: number | null;
+  }[];
+  readonly totalTenants: number;
 }
 
 /**
@@ -274,7 +309,7 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
     owner: string,
     limit: number,
   ): Promise<{ readonly marked: readonly string[]; readonly claims: ClaimedDelivery[] }>;
-  /** The handler failed: `pending` until `nextAttemptAt`, or `dead` without one. False: claim lost. */
+  /** The handler failed: `pending` for `retryInMs`, or `dead` without it. False: claim lost. */
   markFailed(claim: ClaimedDelivery, failure: DeliveryFailure): Promise<boolean>;
   /** This version cannot handle it (`reason` is listed as its `lastError`). False: claim lost. */
   markParked(claim: ClaimedDelivery, reason: string): Promise<boolean>;
@@ -287,41 +322,39 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
   /** How many deliveries are in each state (handled ones within the retention). */
   stats(): Promise<Record<DeliveryState, number>>;
   /**
-   * Per tenant holding `pending`, `dead` or `parked` deliveries, by tenant id: how many are in
-   * each of those states, and when its oldest pending one was received (epoch ms, `null` when it
-   * has none). Handled deliveries are not counted per tenant (their total is in `stats()`), so
-   * the ones kept for the retention are never read. The operators' dashboard and `loyalty-partner
-   * inbox stats` show it. Optional: without it they show the totals only.
+   * Per tenant holding `pending`, `dead` or `parked` deliveries: how many are in each of those
+   * states, and when its oldest pending one was received (epoch ms, `null` when it has none);
+   * the busiest `limit` tenants (default 50), or the one `tenantId`, and the total count of
+   * tenants. Handled deliveries are not counted per tenant. Optional: without it the dashboard
+   * and `loyalty-partner inbox stats` show the totals only.
    *
    * @example
    * ```ts
    * import { memoryInbox } from 'loyalty-partner-sdk/webhooks';
    * const inbox = memoryInbox();
-   * for (const { tenantId, states, oldestPendingAt } of (await inbox.statsByTenant?.()) ?? [])
-   *   console.log(tenantId, states.dead ?? 0, oldestPendingAt); // 'merchant-1' 2 1763630000000
+   * const page = await inbox.statsByTenant?.({ limit: 10 });
+   * for (const { tenantId, states } of page?.tenants ?? []) console.log(tenantId, states.dead ?? 0);
    * ```
    */
-  statsByTenant?(): Promise<
-    readonly {
-      readonly tenantId: string;
-      readonly states: Readonly<Partial<Record<'pending' | 'dead' | 'parked', number>>>;
-      readonly oldestPendingAt: number | null;
-    }[]
-  >;
+  statsByTenant?(query?: {
+    limit?: number | undefined;
+    tenantId?: string | undefined;
+  }): Promise<TenantStatsPage>;
   /** Deliveries in one state, oldest received first, without their bodies. */
   list(query: DeliveryQuery): Promise<DeliveryRecord[]>;
   /**
    * Back to `pending`, due now, with its attempts counted from 0 and its lease cleared: from
    * `dead`, `parked` or `handled` (its handler runs again). False when no such delivery is stored
-   * or it is `pending` already.
+   * or it is `pending` already. With `audit`, the store records the action in the same write.
    */
-  replay(eventId: string): Promise<boolean>;
+  replay(eventId: string, audit?: InboxAudit): Promise<boolean>;
   /**
    * Drops a `pending`, `dead` or `parked` delivery's body and marks it handled without running it,
    * so a redelivery is still a duplicate within the retention. False when none is stored or it was
-   * handled already.
+   * handled already, or while its handler runs (a live lease). With `audit`, the store records the
+   * action in the same write.
    */
-  discard(eventId: string): Promise<boolean>;
+  discard(eventId: string, audit?: InboxAudit): Promise<boolean>;
   /**
    * Deletes up to `batchSize` deliveries `handled` more than the store's retention ago (their raw
    * bodies with them); returns how many. `dead` and `parked` ones are never deleted here.

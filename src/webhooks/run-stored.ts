@@ -77,9 +77,9 @@ async function failed(
     : `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; it runs again later`;
   tell(config, claim, new WebhookError('HANDLER_FAILED', text, withKey(claim, cause)), 500);
   const error = messageOf(cause);
-  const nextAttemptAt = last ? undefined : Date.now() + backoffDelay(claim.attempt, retry);
+  const retryInMs = last ? undefined : backoffDelay(claim.attempt, retry);
   try {
-    const recorded = await inbox.markFailed(claim, { error, nextAttemptAt });
+    const recorded = await inbox.markFailed(claim, { error, retryInMs });
     if (!recorded) return 'lost';
   } catch {
     return 'store-failed';

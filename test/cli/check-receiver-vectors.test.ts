@@ -42,6 +42,37 @@ describe('the published receiver vectors', () => {
     }
   });
 
+  it.each([
+    ['v1-first', 0],
+    ['v1-middle', 1],
+    ['v1-last', 2],
+  ] as const)(
+    '%s: the one v1 that matches is at position %i of three, the others match no secret',
+    (id, at) => {
+      const vector = vectors.find((item) => item.id === id)!;
+      const header = vector.request.headers['x-signature']!;
+      const t = header.split(',')[0]!;
+      const candidates = header.split(',').filter((part) => part.startsWith('v1='));
+      expect(candidates).toHaveLength(3);
+      const matching = candidates.map((v1) => {
+        try {
+          verifySignature(vector.request.body, `${t},${v1}`, vector.secret, { now: vector.now });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      expect(matching).toEqual([0, 1, 2].map((index) => index === at));
+    },
+  );
+
+  it('v1-among-other-schemes: the matching v1 stands between v0= and v2= parts', () => {
+    const vector = vectors.find((item) => item.id === 'v1-among-other-schemes')!;
+    expect(vector.request.headers['x-signature']).toMatch(
+      /^v0=[0-9a-f]{64},t=\d+,v2=[0-9a-f]{64},v1=[0-9a-f]{64},v0=[0-9a-f]{64}$/,
+    );
+  });
+
   it.each(vectors.map((vector) => [vector.id, vector] as const))(
     "%s: verifySignature at the vector's now agrees with its expected answer",
     (_id, vector) => {

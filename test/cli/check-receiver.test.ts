@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckReceiverReport } from 'loyalty-partner-sdk/testing';
+import { type CheckReceiverReport, receiverCases } from 'loyalty-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPythonReceiver } from './fixtures/receivers/python-receiver.js';
 import { cli } from './run.js';
@@ -50,22 +50,44 @@ describe('check-receiver against a receiver written in Python', () => {
     expect(code).toBe(0);
   });
 
+  const REJECTIONS = [
+    'tampered-body',
+    'wrong-secret',
+    'missing-signature',
+    'malformed-signature',
+    'missing-timestamp',
+    'timestamp-not-digits',
+    'missing-v1',
+    'empty-v1',
+    'v1-not-hex',
+    'timestamp-301s-old',
+    'timestamp-302s-ahead',
+    'not-json',
+  ];
   it.each([
     ['reserialize', ['raw-bytes']],
+    ['first-v1-only', ['v1-middle', 'v1-last']],
+    ['last-v1-only', ['v1-first', 'v1-middle']],
     ['no-tolerance', ['timestamp-301s-old', 'timestamp-302s-ahead']],
-    ['one-direction-tolerance', ['timestamp-302s-ahead']],
-    ['tolerance-60s', ['skew-240s-old', 'skew-240s-ahead']],
-    ['first-v1-only', ['several-v1']],
+    ['past-only', ['timestamp-302s-ahead']],
+    ['future-only', ['timestamp-301s-old']],
+    ['tolerance-60s', ['skew-298s-old', 'skew-298s-ahead']],
+    ['tolerance-240', ['skew-298s-old', 'skew-298s-ahead']],
+    ['tolerance-250', ['skew-298s-old', 'skew-298s-ahead']],
+    ['tolerance-310', ['timestamp-301s-old', 'timestamp-302s-ahead']],
+    ['tolerance-360', ['timestamp-301s-old', 'timestamp-302s-ahead']],
     ['expired-as-invalid', ['timestamp-301s-old', 'timestamp-302s-ahead']],
     ['duplicate-409', ['duplicate-again', 'duplicate-at-once']],
     ['accepts-non-json', ['not-json']],
+    ['accept-all', REJECTIONS],
   ])(
     'fails exactly the case a receiver doing %s breaks, says what to fix, and exits 1',
     async (mistake, ids) => {
       const { code, report } = await checkPython(mistake);
       expect(failedIds(report)).toEqual(ids);
       for (const failed of report.cases.filter((c) => !c.pass)) {
-        expect(failed.fix).toMatch(/\w{3,}/);
+        const item = receiverCases.find((c) => c.id === failed.id);
+        expect(failed).toMatchObject({ name: item?.name, fix: item?.fix });
         expect(failed.observed).toMatch(/HTTP \d{3}/);
       }
       expect(code).toBe(1);
@@ -107,9 +129,9 @@ describe('check-receiver against a receiver written in Python', () => {
         /^PASS {2}accepts an authentic LoyaltyRuleChanged delivery {2}HTTP 200 \(\d+ ms\)$/m,
       );
       expect(run.stdout).toMatch(
-        /^FAIL {2}rejects a signature 301 s old with 401 SIGNATURE_EXPIRED\n {6}expected 401 with SIGNATURE_EXPIRED in the body; observed HTTP 401 INVALID_SIGNATURE \(\d+ ms\)\n {6}fix: reject a timestamp more than 300 s old with 401 and SIGNATURE_EXPIRED in the body/m,
+        /^FAIL {2}rejects a signature 301 s old \(just outside the tolerance\) with 401 SIGNATURE_EXPIRED\n {6}expected 401 with SIGNATURE_EXPIRED in the body; observed HTTP 401 INVALID_SIGNATURE \(\d+ ms\)\n {6}fix: reject a timestamp more than 300 s old with 401 and SIGNATURE_EXPIRED in the body/m,
       );
-      expect(run.stdout).toMatch(/\n17 passed, 2 failed\n$/);
+      expect(run.stdout).toMatch(/\n24 passed, 2 failed\n$/);
       expect(run.stdout).not.toContain(SECRET);
       expect(run.code).toBe(1);
     } finally {
@@ -121,10 +143,10 @@ describe('check-receiver against a receiver written in Python', () => {
     const junit = join(dir, 'report.xml');
     await checkPython('first-v1-only', ['--junit', junit]);
     const xml = await readFile(junit, 'utf8');
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites tests="19" failures="1">/);
-    expect(xml.match(/<testcase /g)).toHaveLength(19);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites tests="26" failures="2">/);
+    expect(xml.match(/<testcase /g)).toHaveLength(26);
     expect(xml).toMatch(
-      /<testcase classname="[^"]+" name="accepts several v1 values when the matching one is not first">\n\s+<failure message="expected 2xx; observed HTTP 401 INVALID_SIGNATURE/,
+      /<testcase classname="[^"]+" name="accepts several v1 values when the matching one is last">\n\s+<failure message="expected 2xx; observed HTTP 401 INVALID_SIGNATURE/,
     );
   });
 });
@@ -169,7 +191,7 @@ describe('check-receiver against a receiver that does not work at all', () => {
     expect(run.stdout).toMatch(
       /^FAIL {2}accepts an authentic RefundReversalCompleted delivery {2}no answer: connection refused: is the receiver running at this URL\? \(ECONNREFUSED\)\nFAIL {2}accepts an authentic LoyaltyRuleChanged delivery {2}no answer: connection refused: is the receiver running at this URL\? \(ECONNREFUSED\)\nFAIL {2}accepts an authentic RedemptionExpiredOrCancelled delivery {2}not sent: the two cases before got no answer$/m,
     );
-    expect(run.stdout).toMatch(/\n0 passed, 19 failed\n$/);
+    expect(run.stdout).toMatch(/\n0 passed, 26 failed\n$/);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(3);
   });
@@ -188,6 +210,53 @@ describe('check-receiver usage', () => {
     const run = await cli(argv);
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
+  });
+
+  it.each([
+    ['check-receiver', 'http://partner:s3cr3t-pass@127.0.0.1:9/webhooks'],
+    ['check-receiver', 'https://partner@127.0.0.1:9/webhooks'],
+    ['check-receiver', 'ftp://partner:s3cr3t-pass@127.0.0.1:9/webhooks'],
+    ['trigger', 'http://partner:s3cr3t-pass@127.0.0.1:9/webhooks'],
+  ])(
+    '%s refuses the URL %s, which carries credentials, as a usage error without printing them',
+    async (command, url) => {
+      const argv =
+        command === 'trigger'
+          ? ['trigger', 'IntegrationStatusChanged', '--to', url, '--secret-file', secretFile]
+          : ['check-receiver', url, '--secret-file', secretFile];
+      const run = await cli(argv);
+      expect(run.stderr).toMatch(/receiver URL|carries a user name or password/);
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/s3cr3t-pass|partner/);
+      expect(run.code).toBe(2);
+    },
+  );
+
+  it.each([
+    ['--timeout-ms', '3000000000', /--timeout-ms must be from 1 to 2147483647 milliseconds, not 3000000000/],
+    ['--timeout-ms', '0', /--timeout-ms must be from 1 to 2147483647/],
+    ['--slow-ms', '2147483648', /--slow-ms must be from 0 to 2147483647/],
+    ['--timeout-ms', '1e4', /--timeout-ms must be a whole number of milliseconds/],
+  ])('refuses %s %s, out of what a timer can wait, with exit 2', async (flag, value, message) => {
+    const run = await cli([
+      'check-receiver',
+      'http://127.0.0.1:9/',
+      '--secret-file',
+      secretFile,
+      flag,
+      value,
+    ]);
+    expect(run.stderr).toMatch(message);
+    expect(run.code).toBe(2);
+    const trigger = await cli([
+      'trigger',
+      'IntegrationStatusChanged',
+      '--to',
+      'http://127.0.0.1:9/',
+      '--secret-file',
+      secretFile,
+      ...(flag === '--timeout-ms' ? [flag, value] : ['--timeout-ms', '2147483648']),
+    ]);
+    expect(trigger.code).toBe(2);
   });
 
   it.each([

@@ -103,18 +103,25 @@ describe('an attempt still waiting for a free socket', () => {
 
   it('times out with the attempt ahead of it, and both are retried', async () => {
     server.script = hangFirst;
-    const retries: string[] = [];
+    const retries: { eventId: string | undefined; code: string }[] = [];
     client = clientFor(server, {
       connections: 1,
-      timeoutMs: 150,
-      hooks: { onRetry: (e) => void retries.push(e.code) },
+      timeoutMs: 500,
+      hooks: { onRetry: (e) => void retries.push({ eventId: e.eventId, code: e.code }) },
     });
     const results = await Promise.all([
       client.send('InvoiceEarned', invoice('inv-1')),
       client.send('InvoiceEarned', invoice('inv-2')),
     ]);
-    expect(results.map((r) => r.attempts)).toEqual([2, 2]);
-    expect(retries).toEqual(['TIMEOUT', 'TIMEOUT']);
+    // The second send never reached the server before the first timed out: had its timer not
+    // covered the wait for the socket, it would have been sent then and succeeded at once. A
+    // loaded machine may time out a retry too, so every attempt beyond the first is a TIMEOUT
+    // retry, and each send needed at least two.
+    for (const result of results) {
+      expect(result.attempts).toBeGreaterThanOrEqual(2);
+      const own = retries.filter((retry) => retry.eventId === result.eventId);
+      expect(own.map((retry) => retry.code)).toEqual(Array(result.attempts - 1).fill('TIMEOUT'));
+    }
   });
 
   it("rejects with the caller's reason as soon as the caller aborts, without ever being sent", async () => {

@@ -65,3 +65,36 @@ describe('docs/contract-files.md', () => {
     expect(sh).toContain(body.trimEnd());
   });
 });
+
+describe('docs/contract-gaps.md: the timestamp rule', () => {
+  const gaps = readFileSync(new URL('../../docs/contract-gaps.md', import.meta.url), 'utf8');
+  const rule = gaps.slice(gaps.indexOf('## The timestamp rule'));
+  const envelope = (occurredAt: string) => ({
+    eventId: '019a9f2e-8b7a-7c3d-9e1f-0a1b2c3d4e5f',
+    occurredAt,
+    entityType: 'Integration',
+    entityId: 'tenant-42',
+    sourceSystem: 'Loyalty',
+    schemaVersion: 1,
+    eventType: 'IntegrationStatusChanged',
+    payload: { status: 'Enabled' },
+  });
+
+  it('says what to write in Python, Go, Java and .NET', () => {
+    for (const language of ['Python', 'Go', 'Java', '.NET']) expect(rule).toContain(`| ${language} |`);
+  });
+
+  it.each([
+    ['2026-11-20T09:13:20Z', true],
+    ['2026-11-20T09:13:20.123456Z', true],
+    ['2026-11-20T09:13:20+00:00', false],
+    ['2026-11-20T09:13:20.123+00:00', false],
+    ['2026-11-20T09:13:20-00:00', false],
+    ['2026-11-20T09:13:20z', false],
+    ['2026-11-20T09:13:20', false],
+    ['2026-11-20T12:13:20+03:00', false],
+  ])('%s: accepted %s by the SDK and by received-envelope.json alike', (occurredAt, accepted) => {
+    expect(schemas.outboundEnvelope.safeParse(envelope(occurredAt)).success).toBe(accepted);
+    expect(validate('received-envelope', envelope(occurredAt))).toBe(accepted);
+  });
+});

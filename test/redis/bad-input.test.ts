@@ -16,12 +16,18 @@ describe('Redis stores refuse bad input with a typed error that says what to fix
     it(`redis that is ${name}`, () => {
       for (const build of [() => redisInbox(redis as never), () => redisRuleStore(redis as never)]) {
         expect(build).toThrow(RedisStoreError);
-        expect(build).toThrow(
-          /must be an ioredis client \(new Redis\(url\)\) or a connected node-redis client/,
-        );
+        expect(build).toThrow(/new Redis\(url\) or new Cluster\(nodes\)/);
+        expect(build).toThrow(/createCluster\(\{ rootNodes \}\)\.connect\(\)/);
       }
     });
   }
+
+  it('a node-redis client in legacyMode (callbacks): names client.v4', () => {
+    const legacy = { sendCommand: () => undefined, isOpen: true, options: { legacyMode: true } };
+    expect(() => redisInbox(legacy as never)).toThrow(
+      expect.objectContaining({ code: 'NOT_A_CLIENT', message: expect.stringContaining('client.v4') }),
+    );
+  });
 
   it('options out of range', () => {
     expect(() => redisInbox(new Redis({ lazyConnect: true }), { leaseMs: 0, ttlMs: Number.NaN })).toThrow(

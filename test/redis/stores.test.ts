@@ -6,6 +6,7 @@ import { describeWithRedis, uniqueName } from '../support/servers.js';
 import { deferredConformance } from '../webhooks-stores/deferred-conformance.js';
 import { inboxConformance } from '../webhooks-stores/inbox-conformance.js';
 import { ruleStoreConformance } from '../webhooks-stores/rule-store-conformance.js';
+import { receiverScenarios } from './receiver-scenarios.js';
 
 describeWithRedis('Redis stores', (url) => {
   const prefix = `${uniqueName('t')}:`;
@@ -27,17 +28,18 @@ describeWithRedis('Redis stores', (url) => {
       deferredConformance(({ leaseMs }) => redisInbox(client, { prefix, leaseMs })));
     describe(`redisRuleStore on ${name}`, () =>
       ruleStoreConformance(() => redisRuleStore(client, { prefix })));
+    describe(`createReceiver with redisInbox on ${name}`, () => receiverScenarios(() => client));
   }
 
-  it('keeps a done marker 25 hours and a claim for its lease', async () => {
+  it('keeps the record of an event handled immediately 25 hours, under one hash tag', async () => {
     const inbox = redisInbox(ioredis, { prefix, leaseMs: 30_000 });
     const key = { eventId: 'e-ttl', eventType: 'LoyaltyRuleChanged', tenantId: '' };
     await inbox.begin(key);
-    const lease = await ioredis.pttl(`${prefix}inbox:e-ttl`);
-    expect(lease).toBeGreaterThan(25_000);
-    expect(lease).toBeLessThanOrEqual(30_000);
+    const record = `${prefix}{inbox}:e:e-ttl`;
+    expect(await ioredis.hget(record, 'state')).toBe('pending');
     await inbox.complete(key);
-    const kept = await ioredis.pttl(`${prefix}inbox:e-ttl`);
+    expect(await ioredis.hget(record, 'state')).toBe('handled');
+    const kept = await ioredis.pttl(record);
     expect(kept).toBeGreaterThan(25 * 3_600_000 - 60_000);
     expect(kept).toBeLessThanOrEqual(25 * 3_600_000);
   });

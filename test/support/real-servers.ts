@@ -180,3 +180,79 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** A Redis Cluster on loopback: three masters, no replicas, each with its own port and bus port. */
+export interface RealRedisCluster {
+  /** Where each master listens: what ioredis `new Cluster(nodes)` takes. */
+  readonly nodes: readonly { host: string; port: number }[];
+  /** `redis://127.0.0.1:<port>` of each master: what node-redis `createCluster({ rootNodes })` takes. */
+  readonly urls: readonly string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Three `redis-server --cluster-enabled yes` joined by `redis-cli --cluster create`, ready once
+ * every node says `cluster_state:ok`. Started by the tests that need it (a second or two), not by
+ * the global setup.
+ */
+export async function startRedisCluster(): Promise<RealRedisCluster> {
+  const binary = findRedisServer();
+  if (!binary) throw new Error(`redis-server not found: ${SERVER_PACKAGES}`);
+  const cli = join(binary, '..', 'redis-cli');
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-redis-cluster-'));
+  const children: ChildProcess[] = [];
+  const ports: number[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map((child) => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        return child.exitCode === null && child.signalCode === null ? exited : undefined;
+      }),
+    );
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      const [port, bus] = [await freePort(), await freePort()];
+      ports.push(port);
+      const child = spawn(
+        binary,
+        [
+          ...['--port', String(port), '--cluster-port', String(bus), '--bind', '127.0.0.1'],
+          ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
+          ...['--save', '', '--appendonly', 'no', '--dir', dir],
+        ],
+        { stdio: 'ignore' },
+      );
+      child.unref();
+      children.push(child);
+    }
+    for (const port of ports) await waitForPort(port, 20_000);
+    await run(cli, [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    const deadline = Date.now() + 30_000;
+    for (const port of ports) {
+      for (;;) {
+        const { stdout } = await run(cli, ['-p', String(port), 'cluster', 'info']);
+        if (stdout.includes('cluster_state:ok')) break;
+        if (Date.now() > deadline) throw new Error(`Redis Cluster node ${port} not ready: ${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+    urls: ports.map((port) => `redis://127.0.0.1:${port}`),
+    stop,
+  };
+}

@@ -1,3 +1,6 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { parseSignatureHeader, verifySignature } from 'loyalty-partner-sdk/signature';
 import { type Emulator, samplePayload, WEBHOOK_RETRY_LADDER_MS } from 'loyalty-partner-sdk/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -153,5 +156,53 @@ describe('webhook delivery and its retry ladder (spec 3.2, 5.3, 8)', () => {
     await setup(() => ({ status: 503 }), { clock: 'system', timeScale: 0.00001 });
     await vi.waitFor(() => expect(only().status).toBe('failed'), { timeout: 20_000, interval: 20 });
     expect(only().attempts).toHaveLength(6);
+  });
+});
+
+describe('webhook delivery reading an answer that does not end', () => {
+  let emulator: Emulator | undefined;
+  let server: Server | undefined;
+  afterEach(async () => {
+    await emulator?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  });
+
+  async function deliverTo(answer: (res: ServerResponse) => void, deliveryTimeoutMs: number) {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => answer(res));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const started = await startEmulator({ clock: 'manual', deliveryTimeoutMs });
+    emulator = started.emulator;
+    const m = emulator.createMerchant({ ...bare, receiverUrl });
+    await partner(started.url, m, () => emulator!.now()).post('BranchSynced', samplePayload('BranchSynced'));
+    await emulator.idle();
+    return emulator.deliveries()[0]!;
+  }
+
+  it('judges a 200 whose gzip body inflates without end by its status, reading 1 MiB at most', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 << 20));
+    const delivery = await deliverTo((res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': bomb.length });
+      res.end(bomb);
+    }, 20_000);
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      attempts: [{ status: 200, verdict: 'delivered' }],
+    });
+  });
+
+  it('counts a body still trickling in at the delivery timeout as a timeout, and retries', async () => {
+    const delivery = await deliverTo((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });
+      res.write('{');
+    }, 300);
+    expect(delivery).toMatchObject({
+      status: 'retry-scheduled',
+      attempts: [{ status: null, error: 'timeout', verdict: 'retry' }],
+    });
   });
 });

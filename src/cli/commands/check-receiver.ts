@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
-import { integerFlag } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle } from '../io.js';
 import { junitReport } from '../junit-report.js';
+import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
 import { readSecretFile } from '../secret-file.js';
 import { defineCommand } from './command.js';
 
@@ -12,33 +12,30 @@ const HELP = `Usage: loyalty-partner check-receiver <url> --secret-file <path> [
 Sends the contract's delivery cases to your running webhook receiver (any language), signed as
 the Loyalty service signs, and grades each answer: authentic deliveries of every outbound type,
 redeliveries and concurrent copies, raw bytes a JSON library would re-serialise differently,
-several v1 values, tampered and wrongly signed bodies, missing and malformed headers, timestamps
-inside and outside the 300 s tolerance, a body that is not JSON, and how fast each answer came.
+the matching v1 first, in the middle, last and among other schemes, tampered and wrongly signed
+bodies, each kind of header damage, timestamps just inside and just outside the 300 s tolerance
+on both sides, a body that is not JSON, and how fast each answer came. Each answer is read for
+--timeout-ms and up to 1 MiB (decoded) at most: an answer that goes on or trickles in fails.
 
 Options:
   --secret-file <path>  file holding the tenant's signing secret (required; one final newline allowed)
   --tenant <id>         X-TenantId to send (default tenant-check)
-  --slow-ms <ms>        flag answers slower than this (default 5000)
-  --timeout-ms <ms>     give up on one request after this long (default 10000)
-  --json                print { cases: [{ id, name, expected, observed, pass, fix? }], passed,
+  --slow-ms <ms>        flag answers slower than this (default 5000; 0 to 2147483647)
+  --timeout-ms <ms>     give up on one request, its answer included, after this long
+                        (default 10000; 1 to 2147483647)
+  --json                print { cases: [{ name, expected, observed, pass, id, fix }], passed,
                         failed } (fix: what to change, on a failed case the receiver answered)
   --junit <path>        also write a JUnit XML report, for CI
   -h, --help            show this help
 
 Point it at a test deployment: the cases are real, signed deliveries of sample events.
-The secret is never printed. Exit codes: 0 every case passed; 1 a case failed; 2 usage error;
+The secret is never printed, and a URL with a user name or password is refused. Exit codes: 0 every case passed; 1 a case failed; 2 usage error;
 3 the receiver never answered (down or hanging).`;
 
 function parseUrl(value: string | undefined): string {
   if (value === undefined)
     throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
-  } catch {
-    // reported below
-  }
-  throw new UsageError(`check-receiver: ${JSON.stringify(value)} is not an http(s) URL`);
+  return receiverUrlFlag('check-receiver', value);
 }
 
 function printCase(io: CliIo, result: CheckReceiverReport['cases'][number]): void {
@@ -75,8 +72,8 @@ export const checkReceiverCommand = defineCommand({
       throw new UsageError('check-receiver: --secret-file <path> is required');
     const secret = await readSecretFile(io, values['secret-file']);
     const tenantId = values.tenant ?? 'tenant-check';
-    const slowMs = integerFlag('slow-ms', values['slow-ms'], 'milliseconds') ?? 5000;
-    const timeoutMs = integerFlag('timeout-ms', values['timeout-ms'], 'milliseconds') ?? 10_000;
+    const slowMs = timerFlag('slow-ms', values['slow-ms'], 0) ?? 5000;
+    const timeoutMs = timerFlag('timeout-ms', values['timeout-ms'], 1) ?? 10_000;
     if (!values.json) {
       io.stdout.write(
         `Checking ${url} as tenant ${tenantId} (answers slower than ${slowMs} ms are flagged)\n\n`,
@@ -87,7 +84,7 @@ export const checkReceiverCommand = defineCommand({
       secret,
       tenantId,
       slowMs,
-      timeoutMs: Math.max(timeoutMs, 1),
+      timeoutMs,
       ...(!values.json && { onResult: (result) => printCase(io, result) }),
     });
     if (values.junit !== undefined)

@@ -3,9 +3,9 @@ import { createEnvelope, EVENT_TYPES, LoyaltyValidationError } from '../../contr
 import { signPayload } from '../../platform-node/signature.js';
 import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
-import { integerFlag } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, readInput } from '../io.js';
+import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
 import { readSecretFile } from '../secret-file.js';
 import { defineCommand } from './command.js';
 
@@ -24,10 +24,12 @@ Options:
                         fields, the value is JSON when it parses, else a string:
                         --set status=Disabled   --set ruleVersion=5   --set payload.isActive=false
   --payload <file | ->  the whole payload as JSON instead of the sample (then --set applies on top)
-  --timeout-ms <ms>     give up after this long (default 10000)
+  --timeout-ms <ms>     give up after this long, the answer included (default 10000;
+                        1 to 2147483647); the answer is read up to 1 MiB (decoded)
   -h, --help            show this help
 
-The payload is checked against the contract before sending. The secret is never printed.
+The payload is checked against the contract before sending. The secret is never printed, and
+a URL with a user name or password is refused.
 Exit codes: 0 the receiver answered 2xx; 1 it answered something else; 2 usage error;
 3 no answer.`;
 
@@ -89,6 +91,8 @@ export const triggerCommand = defineCommand({
     }
     if (extra !== undefined) throw new UsageError(`trigger: unexpected argument ${JSON.stringify(extra)}`);
     if (values.to === undefined) throw new UsageError('trigger: --to <receiver url> is required');
+    const url = receiverUrlFlag('trigger', values.to);
+    const timeoutMs = timerFlag('timeout-ms', values['timeout-ms'], 1) ?? 10_000;
     if (values['secret-file'] === undefined)
       throw new UsageError('trigger: --secret-file <path> is required');
     const secret = await readSecretFile(io, values['secret-file']);
@@ -110,15 +114,8 @@ export const triggerCommand = defineCommand({
       'x-tenantid': tenantId,
       'x-correlation-id': crypto.randomUUID(),
     };
-    const timeoutMs = integerFlag('timeout-ms', values['timeout-ms'], 'milliseconds') ?? 10_000;
     const send = (request: Request) => fetch(request);
-    let url: string;
-    try {
-      url = new URL(values.to).href;
-    } catch {
-      throw new UsageError(`trigger: --to ${JSON.stringify(values.to)} is not a URL`);
-    }
-    const result = await exchange(send, url, { body, headers }, Math.max(timeoutMs, 1));
+    const result = await exchange(send, url, { body, headers }, timeoutMs);
     const style = createStyle(io);
     io.stdout.write(`sent ${eventType} to ${url} as tenant ${tenantId}\n${body}\n`);
     if (!result.answered) {
