@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -32,5 +33,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Files run side by side: each uses its own schema, key prefix, temp dir and ports on the one
+    // PostgreSQL and Redis the global setup starts, and most of their time is spent waiting on
+    // those servers and on child processes. Vitest's default is one worker per core less one: a
+    // single worker on a 2-core machine, which ran the suite file after file.
+    maxWorkers: Math.max(2, availableParallelism()),
+    minWorkers: 1,
   },
 });

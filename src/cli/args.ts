@@ -1,37 +1,76 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from './exit-codes.js';
+import { didYouMean } from './suggest.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+/** The flags a command takes, as `util.parseArgs` declares them. */
+export type Flags = NonNullable<ParseArgsConfig['options']>;
 type HelpOption = { help: { type: 'boolean'; short: 'h' } };
 
 /**
  * What `parseCommandArgs` returns: typed `values` (with `help`) and the positionals. Spelt out so
  * that the declaration build can name it.
  */
-export type ParsedCommandArgs<O extends Options> = ReturnType<
+export type ParsedCommandArgs<O extends Flags> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O & HelpOption; allowPositionals: true; strict: true }>
 >;
 
 /**
- * `util.parseArgs` with the CLI's conventions: strict, `--help` everywhere, and a parse failure
- * turned into a one-line `UsageError` that names the command.
+ * The first flag of `argv` that `options` does not declare, as typed (`--payload-file`, `-x`),
+ * skipping the values of string flags and everything after `--`.
  */
-export function parseCommandArgs<O extends Options>(
+function unknownFlag(argv: readonly string[], options: Flags): string | undefined {
+  const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name]] : [])));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    if (arg === '-' || !arg.startsWith('-')) continue;
+    const name = arg.startsWith('--') ? arg.slice(2).split('=')[0]! : shorts.get(arg.slice(1, 2));
+    if (name === undefined || !(name in options)) return arg.startsWith('--') ? `--${name}` : arg.slice(0, 2);
+    if (options[name]!.type === 'string' && !arg.includes('=') && (arg.startsWith('--') || arg.length === 2))
+      i++;
+  }
+  return undefined;
+}
+
+/**
+ * `util.parseArgs` with the CLI's conventions: strict, `--help` everywhere, and a parse failure
+ * turned into a one-line `UsageError` that names the command and, for a flag it does not know,
+ * the closest one it does.
+ */
+export function parseCommandArgs<O extends Flags>(
   command: string,
   argv: readonly string[],
   options: O,
 ): ParsedCommandArgs<O> {
+  const all: Flags = { ...options, help: { type: 'boolean', short: 'h' } };
+  const see = `(see loyalty-partner ${command} --help)`;
   try {
     return parseArgs({
       args: [...argv],
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      options: all,
       allowPositionals: true,
       strict: true,
-    });
+    }) as ParsedCommandArgs<O>;
   } catch (err) {
-    throw new UsageError(
-      `${command}: ${(err as Error).message.split('\n')[0]} (see loyalty-partner ${command} --help)`,
-    );
+    const unknown = unknownFlag(argv, all);
+    if (unknown !== undefined)
+      throw new UsageError(
+        `${command}: unknown flag ${unknown}${didYouMean(unknown.replace(/^-+/, ''), Object.keys(all), '--')} ${see}`,
+      );
+    // Node's text quotes the flag with its value placeholder: say it plainly.
+    const flag = /'(-[^' ]+)/.exec((err as Error).message)?.[1];
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
+      const name = flag.replace(/^-+/, '');
+      const long = name.length === 1 ? Object.keys(all).find((k) => all[k]!.short === name) : name;
+      const declared = long === undefined ? undefined : all[long];
+      throw new UsageError(
+        declared?.type === 'boolean'
+          ? `${command}: --${long} takes no value ${see}`
+          : `${command}: --${long ?? name} needs a value (a value starting with - goes as --${long ?? name}=<value>) ${see}`,
+      );
+    }
+    throw new UsageError(`${command}: ${(err as Error).message.split('\n')[0]} ${see}`);
   }
 }
 
@@ -51,7 +90,9 @@ export function choiceFlag<T extends string>(
 ): T | undefined {
   if (value === undefined) return undefined;
   if (!(choices as readonly string[]).includes(value))
-    throw new UsageError(`--${name} must be one of ${choices.join(', ')}, not ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--${name} must be one of ${choices.join(', ')}, not ${JSON.stringify(value)}${didYouMean(value, choices)}`,
+    );
   return value as T;
 }
 
@@ -67,7 +108,8 @@ export function subcommandOf<T extends string>(
   const [sub, ...ids] = positionals;
   if (!(subcommands as readonly string[]).includes(sub ?? '')) {
     const names = `${subcommands.slice(0, -1).join(', ')} or ${subcommands.at(-1)}`;
-    throw new UsageError(`${command}: expected ${names} (see loyalty-partner ${command} --help)`);
+    const hint = sub === undefined ? '' : didYouMean(sub, subcommands, `${command} `);
+    throw new UsageError(`${command}: expected ${names}${hint} (see loyalty-partner ${command} --help)`);
   }
   if ((sub === 'stats' || sub === 'list') && ids.length > 0)
     throw new UsageError(`${command} ${sub} takes no event id`);

@@ -1,7 +1,11 @@
 import { LoyaltyApiError, LoyaltyNetworkError } from '../client/errors.js';
 import { errorCodeInfo, LoyaltyValidationError, type ValidationIssue } from '../contract/index.js';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { PostgresStoreError } from '../postgres/errors.js';
+import { RedisStoreError } from '../redis/errors.js';
+import { ControlRefusal, EmulatorUnreachable } from './emulate/control-client.js';
+import { EXIT, type ExitCode, UsageError } from './exit-codes.js';
 import { plural } from './io.js';
+import { StoreUnavailable } from './ops/ops-stores.js';
 
 /** How the CLI reports one failed call: the exit code, one line for people, an object for `--json`. */
 export interface ErrorReport {
@@ -71,5 +75,48 @@ export function describeSendError(err: unknown): ErrorReport | undefined {
       json: { error: err.name, code: err.code, reason, attempts: err.attempts, eventId: err.eventId ?? null },
     };
   }
+  return undefined;
+}
+
+/** SQLSTATE classes that say the server or the connection is the trouble, not the request. */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)/;
+
+/**
+ * The one place a command's failure becomes an exit code and a line for people: a usage error,
+ * a store's error (unreachable, not migrated, refused), the emulator's (refused, unreachable), the
+ * client's. `undefined` for anything else: a bug, reported by `run-cli.ts` as an internal error.
+ * The line may still quote a connection string: `run-cli.ts` redacts it before printing.
+ */
+export function describeFailure(err: unknown): { exit: ExitCode; line: string } | undefined {
+  if (err instanceof UsageError) return { exit: EXIT.usage, line: err.message };
+  if (err instanceof StoreUnavailable || err instanceof EmulatorUnreachable)
+    return { exit: EXIT.unavailable, line: err.message };
+  if (err instanceof ControlRefusal)
+    return { exit: EXIT.failed, line: `the emulator refused: ${err.code}: ${err.message}` };
+  const sent = describeSendError(err);
+  if (sent) return { exit: sent.exit, line: sent.line };
+  const storeCode =
+    err instanceof PostgresStoreError || err instanceof RedisStoreError ? (err.code as string) : undefined;
+  // A driver's own error (pg's DatabaseError, a socket's errno) carries a string `code` too.
+  const code = (err as { code?: unknown } | null)?.code;
+  const sqlState = (err as { cause?: { code?: unknown } } | null)?.cause?.code ?? code;
+  const message = (err as Error)?.message ?? String(err);
+  if (storeCode === 'NOT_MIGRATED' || sqlState === '42P01')
+    return {
+      exit: EXIT.usage,
+      line: `${message} (run migrate from loyalty-partner-sdk/postgres, or apply postgres/schema.sql)`,
+    };
+  if (sqlState === '42501')
+    return {
+      exit: EXIT.failed,
+      line: `the database refused it, nothing was changed: ${message} (grant the role what the message names, or act as a role that has it)`,
+    };
+  if (storeCode === 'UNREACHABLE' || storeCode === 'CONNECTION_LOST')
+    return { exit: EXIT.unavailable, line: message };
+  if (typeof sqlState === 'string' && UNAVAILABLE_SQLSTATE.test(sqlState))
+    return { exit: EXIT.unavailable, line: message };
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return { exit: EXIT.unavailable, line: message };
+  if (storeCode !== undefined || (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)))
+    return { exit: EXIT.failed, line: message };
   return undefined;
 }

@@ -18,6 +18,29 @@ export const EXIT = {
 /** One of the exit codes above. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * The one table of exit codes: the top-level `--help` prints it and the README's copy is checked
+ * against it (test/docs/readme.test.ts). A command's help says which of them it uses and when.
+ */
+export const EXIT_CODE_TABLE: readonly { readonly code: ExitCode; readonly meaning: string }[] = [
+  { code: EXIT.ok, meaning: 'done' },
+  {
+    code: EXIT.failed,
+    meaning:
+      'the operation failed (the service or a store refused it, rows failed, a demo step deviated, an invalid signature)',
+  },
+  {
+    code: EXIT.usage,
+    meaning:
+      'usage error (unknown command or flag, missing secret or setting, unreadable file, a schema not migrated, a payload refused locally: nothing was done)',
+  },
+  {
+    code: EXIT.unavailable,
+    meaning: 'the service, the emulator or a store is unreachable or unavailable: retry later',
+  },
+  { code: EXIT.internal, meaning: 'internal error (please report it)' },
+];
+
 /** Thrown for a command line or environment the user must fix; printed as one line, exit 2. */
 export class UsageError extends Error {
   // A literal, not `constructor.name`: minifiers rename classes.

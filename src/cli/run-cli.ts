@@ -1,6 +1,28 @@
+import { SDK_VERSION } from '../contract/sdk-version.js';
+import type { Command } from './commands/command.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT, type ExitCode, UsageError } from './exit-codes.js';
+import { describeFailure } from './describe-error.js';
+import { EXIT, EXIT_CODE_TABLE, type ExitCode } from './exit-codes.js';
 import { type CliIo, createStyle } from './io.js';
+import { redactAll } from './ops/redact.js';
+import { didYouMean } from './suggest.js';
+
+/** The exit code table as the top-level help prints it, wrapped under its meaning column. */
+export function exitCodeLines(): string {
+  return EXIT_CODE_TABLE.map(({ code, meaning }) => {
+    const words = meaning.split(' ');
+    const lines: string[] = [];
+    let line = '';
+    for (const word of words) {
+      if (line && line.length + word.length + 1 > 86) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+    return `  ${String(code).padEnd(4)}${lines.join('\n      ')}`;
+  }).join('\n');
+}
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -10,46 +32,76 @@ function topHelp(): string {
 Commands:
 ${lines.join('\n')}
 
-Run loyalty-partner <command> --help for a command's options.
+Run loyalty-partner help <command> (or <command> --help) for a command's options;
+loyalty-partner --version (-v) prints the version.
 
 Exit codes:
-  0   done
-  1   the operation failed (the service refused the event, rows failed, a demo step
-      deviated, an invalid signature)
-  2   usage error (unknown flag, missing secret or setting, unreadable file, a payload
-      refused locally: nothing was sent)
-  3   the service is unreachable or unavailable: retry later
-  70  internal error (please report it)
+${exitCodeLines()}
 
 NO_COLOR=1 turns colours off.`;
 }
 
+const find = (name: string): Command | undefined => COMMANDS.find((candidate) => candidate.name === name);
+const unknownCommand = (name: string) =>
+  `unknown command ${JSON.stringify(name)}${didYouMean(
+    name,
+    COMMANDS.map((c) => c.name),
+  )} (see loyalty-partner --help)`;
+
+/**
+ * Connection strings the command line and the environment hold: their passwords are redacted from
+ * every line the CLI prints about a failure.
+ */
+function connectionStrings(argv: readonly string[], io: CliIo): string[] {
+  const values = [...argv.map((arg) => arg.replace(/^--[^=]+=/, '')), ...Object.values(io.env)];
+  return values.filter((value): value is string => typeof value === 'string' && value.includes('://'));
+}
+
 /**
  * Runs the CLI in-process and returns its exit code. Every failure becomes one clear line on
- * stderr; nothing is thrown.
+ * stderr, mapped to its exit code in one place (`describeFailure`); nothing is thrown.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = argv;
   const style = createStyle(io, 'stderr');
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout.write(`${SDK_VERSION}\n`);
+    return EXIT.ok;
+  }
+  if (name === undefined || name === '--help' || name === '-h') {
     (name === undefined ? io.stderr : io.stdout).write(`${topHelp()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (name === 'help') {
+    const [topic] = rest;
+    if (topic === undefined) {
+      io.stdout.write(`${topHelp()}\n`);
+      return EXIT.ok;
+    }
+    const command = find(topic);
+    if (!command) {
+      io.stderr.write(`${style.red('error')}: ${unknownCommand(topic)}\n`);
+      return EXIT.usage;
+    }
+    io.stdout.write(`${command.help}\n`);
+    return EXIT.ok;
+  }
+  const command = find(name);
   if (!command) {
-    io.stderr.write(
-      `${style.red('error')}: unknown command ${JSON.stringify(name)} (see loyalty-partner --help)\n`,
-    );
+    io.stderr.write(`${style.red('error')}: ${unknownCommand(name)}\n`);
     return EXIT.usage;
   }
   try {
     return await command.run(rest, io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr.write(`${style.red('error')}: ${err.message}\n`);
-      return EXIT.usage;
+    const urls = connectionStrings(argv, io);
+    const failure = describeFailure(err);
+    if (failure) {
+      io.stderr.write(`${style.red('error')}: ${redactAll(failure.line, urls)}\n`);
+      return failure.exit;
     }
-    io.stderr.write(`${style.red('internal error')}: ${(err as Error)?.message ?? String(err)}\n`);
+    const message = (err as Error)?.message ?? String(err);
+    io.stderr.write(`${style.red('internal error')}: ${redactAll(message, urls)}\n`);
     return EXIT.internal;
   }
 }

@@ -36,7 +36,7 @@ export interface QuickStartProject {
   readonly dir: string;
   /**
    * Writes a quick start as the user saves it (`<name>.ts`) and, unless `strip` is false, as Node
-   * runs it (`<name>.mjs`, the types stripped as `node --strip-types` or tsx would). Returns the file Node runs.
+   * runs it (`<name>.js`, the types stripped as `node --strip-types` or tsx would). Returns the file Node runs.
    */
   write(name: string, source: string, options?: { strip?: boolean }): string;
   /** Runs a program of the project with Node, arguments and an environment; resolves with its output. */
@@ -66,10 +66,14 @@ export function createQuickStartProject(): QuickStartProject {
   execFileSync('tar', ['-xzf', join(dir, tarball), '-C', installed, '--strip-components=1']);
   for (const name of LINKED)
     symlinkSync(join(packageRoot, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'quick-start', private: true, type: 'module' }),
-  );
+  // Made as the README says: `npm init -y` (npm 11 writes "type": "commonjs"), then the one extra
+  // step it names for samples with top-level await.
+  execFileSync('npm', ['init', '-y'], { cwd: dir, stdio: 'ignore', env: { ...process.env, HOME: dir } });
+  execFileSync('npm', ['pkg', 'set', 'type=module'], {
+    cwd: dir,
+    stdio: 'ignore',
+    env: { ...process.env, HOME: dir },
+  });
   const env = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: dir, ...extra });
 
   return {
@@ -78,8 +82,10 @@ export function createQuickStartProject(): QuickStartProject {
       writeFileSync(join(dir, `${name}.ts`), source);
       if (!strip) return `${name}.ts`;
       const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' });
-      writeFileSync(join(dir, `${name}.mjs`), code);
-      return `${name}.mjs`;
+      // `.js`, not `.mjs`: the project's "type" decides how Node reads it, as for `npx tsx` or
+      // `node <file>.ts`.
+      writeFileSync(join(dir, `${name}.js`), code);
+      return `${name}.js`;
     },
     run: (file, extra, args = []) =>
       promisify(execFile)(process.execPath, [file, ...args], { cwd: dir, env: env(extra), timeout: 90_000 }),

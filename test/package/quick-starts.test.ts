@@ -117,7 +117,7 @@ const emulator = createEmulator({
 });
 const { apiKey, signingSecret } = emulator.createMerchant({ autoConfirmBranches: true });
 process.env.LOYALTY_SIGNING_SECRET = signingSecret; // read by the route module when it loads
-route = await import('./route.mjs');
+route = await import('./route.js');
 const client = new LoyaltyClient({ baseUrl: 'http://loyalty.test', apiKey, signingSecret, fetch: emulator.fetch });
 await client.send('BranchSynced', samplePayload('BranchSynced'));
 await emulator.idle();

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { v7 as uuidV7 } from 'uuid';
 import { MAX_BATCH_ITEMS } from '../../contract/index.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { integerFlag } from '../args.js';
 import { FileSyntaxError } from '../backfill/file-syntax-error.js';
 import { createProgress } from '../backfill/progress.js';
 import { readResume, resumePathFor, stampFile } from '../backfill/resume.js';
@@ -15,7 +15,7 @@ import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
 import type { ErrorReport } from '../describe-error.js';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIo, plural } from '../io.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 const NAMES = [...BACKFILL_TARGETS.keys()];
 
@@ -85,24 +85,20 @@ async function openSource(
 }
 
 /** `loyalty-partner backfill`: a validated bulk import of one entity type from a file, streamed. */
-export const backfillCommand: Command = {
+export const backfillCommand = defineCommand({
   name: 'backfill',
   summary: 'send branches, customers, products or coupons from a CSV or JSONL file',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('backfill', argv, {
-      format: { type: 'string' },
-      report: { type: 'string' },
-      resume: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      'secret-file': { type: 'string' },
-      'no-retry': { type: 'boolean' },
-      'max-row-size': { type: 'string' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    format: { type: 'string' },
+    report: { type: 'string' },
+    resume: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    'secret-file': { type: 'string' },
+    'no-retry': { type: 'boolean' },
+    'max-row-size': { type: 'string' },
+  },
+  async run({ values, positionals, io }) {
     const [name, path, extra] = positionals;
     const target = name === undefined ? undefined : BACKFILL_TARGETS.get(name);
     if (!target || path === undefined || extra !== undefined) {
@@ -173,8 +169,12 @@ export const backfillCommand: Command = {
     };
     try {
       for await (const row of rows) {
-        if (resume && !resume.has(row.line)) continue;
-        seen.add(row.line);
+        // Only a resumed run needs the lines it met (to name report lines past the file's end):
+        // a set of every line would grow with the file.
+        if (resume) {
+          if (!resume.has(row.line)) continue;
+          seen.add(row.line);
+        }
         read += 1;
         if ('failures' in row) {
           failures.push(...row.failures);
@@ -231,4 +231,4 @@ export const backfillCommand: Command = {
     if (exit !== EXIT.ok) return exit;
     return failedRows > 0 ? EXIT.failed : EXIT.ok;
   },
-};
+});

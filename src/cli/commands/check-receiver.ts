@@ -1,12 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
-import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle } from '../io.js';
 import { junitReport } from '../junit-report.js';
 import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
 import { readSecretFile } from '../secret-file.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner check-receiver <url> --secret-file <path> [options]
 
@@ -53,23 +52,19 @@ function printCase(io: CliIo, result: CheckReceiverReport['cases'][number]): voi
 }
 
 /** `loyalty-partner check-receiver`: the conformance kit, run against a partner's own receiver. */
-export const checkReceiverCommand: Command = {
+export const checkReceiverCommand = defineCommand({
   name: 'check-receiver',
   summary: "grade your webhook receiver (any language) against the contract's delivery cases",
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('check-receiver', argv, {
-      'secret-file': { type: 'string' },
-      tenant: { type: 'string' },
-      'slow-ms': { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      json: { type: 'boolean' },
-      junit: { type: 'string' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    'secret-file': { type: 'string' },
+    tenant: { type: 'string' },
+    'slow-ms': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    json: { type: 'boolean' },
+    junit: { type: 'string' },
+  },
+  async run({ values, positionals, io }) {
     if (positionals.length > 1)
       throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(positionals[1])}`);
     const url = parseUrl(positionals[0]);
@@ -105,4 +100,4 @@ export const checkReceiverCommand: Command = {
     const answered = report.cases.some((result) => /\bHTTP \d{3}\b/.test(result.observed));
     return answered ? EXIT.failed : EXIT.unavailable;
   },
-};
+});

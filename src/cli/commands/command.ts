@@ -1,12 +1,70 @@
-import type { ExitCode } from '../exit-codes.js';
+import { type Flags, type ParsedCommandArgs, parseCommandArgs } from '../args.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
-/** One subcommand of `loyalty-partner`. */
+/** One subcommand of `loyalty-partner`, as `run-cli.ts` dispatches to it. */
 export interface Command {
   readonly name: string;
-  /** One line for the top-level help. */
+  /** One line for the top-level help and the README's command table. */
   readonly summary: string;
-  /** The full `--help` text. */
+  /** The full `--help` text (and `loyalty-partner help <name>`). */
   readonly help: string;
+  /** The flags it takes, besides `-h, --help` (test/cli/help.test.ts checks the help names each). */
+  readonly flags: Flags;
   run(argv: readonly string[], io: CliIo): Promise<ExitCode>;
+}
+
+/** What a command's `run` gets: its parsed flags, its positionals and the process surface. */
+export interface CommandContext<F extends Flags> {
+  readonly values: ParsedCommandArgs<F>['values'];
+  readonly positionals: string[];
+  readonly io: CliIo;
+}
+
+/** A command as it is written: its words, its flags as data, and what it does. */
+export interface CommandSpec<F extends Flags> {
+  readonly name: string;
+  readonly summary: string;
+  readonly help: string;
+  readonly flags: F;
+  /**
+   * Does the work and returns the exit code. Throw, do not print, on failure: `UsageError` (exit
+   * 2), a store's or the emulator's error, a network error: `run-cli.ts` turns each into one line
+   * and its exit code (`describeFailure`), with passwords of connection strings redacted.
+   */
+  run(context: CommandContext<F>): Promise<ExitCode>;
+}
+
+/**
+ * The one scaffold every command is written on: it parses the flags (an unknown one is answered
+ * with the closest valid one), prints the help for `-h`/`--help`, and leaves the command only its
+ * work.
+ *
+ * @example
+ * export const pingCommand = defineCommand({
+ *   name: 'ping',
+ *   summary: 'check that an emulator answers',
+ *   help: 'Usage: loyalty-partner ping [--url <url>]\n...\nExit codes: 0 it answers; 3 it does not.',
+ *   flags: { url: { type: 'string' } },
+ *   async run({ values, io }) {
+ *     io.stdout.write(`pong from ${values.url ?? 'http://127.0.0.1:8787'}\n`);
+ *     return EXIT.ok;
+ *   },
+ * });
+ */
+export function defineCommand<const F extends Flags>(spec: CommandSpec<F>): Command {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    help: spec.help,
+    flags: spec.flags,
+    async run(argv, io) {
+      const { values, positionals } = parseCommandArgs(spec.name, argv, spec.flags);
+      if ((values as { help?: boolean }).help) {
+        io.stdout.write(`${spec.help}\n`);
+        return EXIT.ok;
+      }
+      return spec.run({ values, positionals, io });
+    },
+  };
 }

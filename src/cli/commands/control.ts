@@ -1,12 +1,12 @@
 import { MERCHANT_CONTROL_ACTIONS } from '../../testing/control/control-api.js';
 import type { FaultKind, MerchantCredentials } from '../../testing/index.js';
 import type { MerchantState } from '../../testing/inspection.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { type Flags, integerFlag } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
-import { ControlRefusal, controlClient, EmulatorUnreachable } from '../emulate/control-client.js';
-import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle, readInput } from '../io.js';
-import type { Command } from './command.js';
+import { controlClient } from '../emulate/control-client.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { type CliIo, readInput } from '../io.js';
+import { type Command, defineCommand } from './command.js';
 
 const COMMON = `  --url <url>        the running emulator (default $LOYALTY_BASE_URL, else http://127.0.0.1:8787)
   -h, --help         show this help
@@ -18,41 +18,18 @@ const TENANT = `  --tenant-id <id>   the merchant (default: the emulator's only 
 
 type Run = (args: { positionals: string[]; values: Record<string, unknown>; io: CliIo }) => Promise<void>;
 
-/** A command that acts on a running emulator: the failures it can meet become exit codes. */
-function controlCommand(
-  name: string,
-  summary: string,
-  help: string,
-  options: Parameters<typeof parseCommandArgs>[2],
-  run: Run,
-): Command {
-  return {
+/** A command that acts on a running emulator; the emulator's refusals become exit codes in `describeFailure`. */
+function controlCommand(name: string, summary: string, help: string, flags: Flags, run: Run): Command {
+  return defineCommand({
     name,
     summary,
     help,
-    async run(argv, io): Promise<ExitCode> {
-      const { values, positionals } = parseCommandArgs(name, argv, { url: { type: 'string' }, ...options });
-      if (values.help) {
-        io.stdout.write(`${help}\n`);
-        return EXIT.ok;
-      }
-      const style = createStyle(io, 'stderr');
-      try {
-        await run({ positionals, values, io });
-        return EXIT.ok;
-      } catch (err) {
-        if (err instanceof ControlRefusal) {
-          io.stderr.write(`${style.red('error')}: the emulator refused: ${err.code}: ${err.message}\n`);
-          return EXIT.failed;
-        }
-        if (err instanceof EmulatorUnreachable) {
-          io.stderr.write(`${style.red('error')}: ${err.message}\n`);
-          return EXIT.unavailable;
-        }
-        throw err;
-      }
+    flags: { url: { type: 'string' }, ...flags },
+    async run({ positionals, values, io }) {
+      await run({ positionals, values, io });
+      return EXIT.ok;
     },
-  };
+  });
 }
 
 const describe = (m: MerchantState) =>

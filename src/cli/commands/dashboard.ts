@@ -1,12 +1,11 @@
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { integerFlag } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import type { CliIo } from '../io.js';
 import { actorOf } from '../ops/audit.js';
-import { openBackends, withStoreErrors } from '../ops/connect.js';
+import { openBackends } from '../ops/connect.js';
 import { startDashboard } from '../ops/dashboard-server.js';
 import { StoreUnavailable } from '../ops/ops-stores.js';
 import { watchShutdown } from '../shutdown.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 /** The port of `loyalty-partner dashboard` unless `--port` says otherwise. */
 const DEFAULT_PORT = 8788;
@@ -39,68 +38,61 @@ Exit codes: 0 stopped by Ctrl+C; 2 usage error, or the schema is not migrated; 3
 be reached, or the port is taken.`;
 
 /** `loyalty-partner dashboard`: the operators' page over the outbox and inbox stores. */
-export const dashboardCommand: Command = {
+export const dashboardCommand = defineCommand({
   name: 'dashboard',
   summary: 'a page for operators: outbox and inbox per tenant and state, dead and parked events',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('dashboard', argv, {
-      postgres: { type: 'string' },
-      schema: { type: 'string' },
-      redis: { type: 'string' },
-      prefix: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
-      'allow-actions': { type: 'boolean' },
-      actor: { type: 'string' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    postgres: { type: 'string' },
+    schema: { type: 'string' },
+    redis: { type: 'string' },
+    prefix: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'allow-host': { type: 'string', multiple: true },
+    'allow-actions': { type: 'boolean' },
+    actor: { type: 'string' },
+  },
+  async run({ values, positionals, io }) {
     if (positionals.length > 0)
       throw new UsageError('dashboard takes no arguments (see loyalty-partner dashboard --help)');
     const port = integerFlag('port', values.port, 'port') ?? DEFAULT_PORT;
     if (port > 65_535) throw new UsageError(`--port must be at most 65535, not ${port}`);
-    const urls = [values.postgres, values.redis, io.env.DATABASE_URL, io.env.REDIS_URL];
-    return withStoreErrors(io, urls, async () => {
-      const flags =
-        values.postgres === undefined && values.redis === undefined
-          ? { ...values, postgres: io.env.DATABASE_URL || undefined, redis: io.env.REDIS_URL || undefined }
-          : values;
-      const backends = await openBackends(io, flags, {
-        outbox: flags.postgres !== undefined,
-        inbox: true,
-        command: 'dashboard',
-      });
-      const shutdown = watchShutdown(io);
-      try {
-        // Fail now, not on the first page load, when a store cannot be read or is not migrated.
-        await backends.outbox?.store.counts();
-        await backends.inbox?.store.stats();
-        await (backends.outbox ?? backends.inbox)?.audit.recent(1);
-        const allowActions = Boolean(values['allow-actions']);
-        const dashboard = await startDashboard(backends, {
-          host: values.host ?? '127.0.0.1',
-          port,
-          allowActions,
-          actor: actorOf(values.actor, io.env),
-          allowedHosts: values['allow-host'] ?? [],
-        }).catch((err: NodeJS.ErrnoException) => {
-          throw new StoreUnavailable(`cannot listen on port ${port}: ${err.code ?? err.message}`);
-        });
-        io.stdout.write(
-          `dashboard on ${dashboard.url} (${allowActions ? 'actions allowed' : 'read-only'}) for ${backends.label}\n`,
-        );
-        const reason = await shutdown.requested;
-        io.stdout.write(`${reason}: stopping\n`);
-        await dashboard.close();
-        return EXIT.ok;
-      } finally {
-        shutdown.dispose();
-        await backends.close();
-      }
+    const flags =
+      values.postgres === undefined && values.redis === undefined
+        ? { ...values, postgres: io.env.DATABASE_URL || undefined, redis: io.env.REDIS_URL || undefined }
+        : values;
+    const backends = await openBackends(io, flags, {
+      outbox: flags.postgres !== undefined,
+      inbox: true,
+      command: 'dashboard',
     });
+    const shutdown = watchShutdown(io);
+    try {
+      // Fail now, not on the first page load, when a store cannot be read or is not migrated.
+      await backends.outbox?.store.counts();
+      await backends.inbox?.store.stats();
+      await (backends.outbox ?? backends.inbox)?.audit.recent(1);
+      const allowActions = Boolean(values['allow-actions']);
+      const dashboard = await startDashboard(backends, {
+        host: values.host ?? '127.0.0.1',
+        port,
+        allowActions,
+        actor: actorOf(values.actor, io.env),
+        allowedHosts: values['allow-host'] ?? [],
+      }).catch((err: NodeJS.ErrnoException) => {
+        throw new StoreUnavailable(`cannot listen on port ${port}: ${err.code ?? err.message}`);
+      });
+      io.stdout.write(
+        `dashboard on ${dashboard.url} (${allowActions ? 'actions allowed' : 'read-only'}) for ${backends.label}\n`,
+      );
+      const reason = await shutdown.requested;
+      io.stdout.write(`${reason}: stopping\n`);
+      await dashboard.close();
+      return EXIT.ok;
+    } finally {
+      shutdown.dispose();
+      await backends.close();
+    }
   },
-};
+});

@@ -1,12 +1,11 @@
 import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
-import { parseCommandArgs } from '../args.js';
 import { DEMO_DAY } from '../demo/demo-day.js';
 import { startDemoWorld } from '../demo/demo-world.js';
 import { runSteps } from '../demo/step-runner.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle } from '../io.js';
+import { createStyle } from '../io.js';
 import { watchShutdown } from '../shutdown.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner demo
 
@@ -30,16 +29,12 @@ Options:
 Exit codes: 0 every step behaved as expected; 1 a step deviated (what differed is printed).`;
 
 /** `loyalty-partner demo`: the SDK's tour, which doubles as an end-to-end self-check. */
-export const demoCommand: Command = {
+export const demoCommand = defineCommand({
   name: 'demo',
   summary: 'play a POS day against a local emulator, checking every step',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('demo', argv, { ui: { type: 'boolean' } });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: { ui: { type: 'boolean' } },
+  async run({ values, positionals, io }) {
     if (positionals.length > 0) throw new UsageError(`demo: unexpected argument ${positionals[0]}`);
     const style = createStyle(io);
     const write = (text: string) => void io.stdout.write(text);
@@ -74,4 +69,4 @@ export const demoCommand: Command = {
     );
     return EXIT.failed;
   },
-};
+});

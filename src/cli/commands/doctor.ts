@@ -1,14 +1,12 @@
 import { quoteSchema } from '../../postgres/schema/identifier.js';
-import { parseCommandArgs } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { checkPostgres } from '../doctor/postgres.js';
 import { checkRedis, type DoctorRedis } from '../doctor/redis.js';
 import { type CheckLine, formatReport } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import type { CliIo } from '../io.js';
 import { redactIn, redactUrl } from '../ops/redact.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner doctor (--postgres <url> | --redis <url>) [options]
 
@@ -35,22 +33,18 @@ Passwords are never printed. Exit codes: 0 all well; 1 warnings; 2 usage error; 
 or Redis cannot be reached.`;
 
 /** `loyalty-partner doctor`: checks a deployment's database or Redis, and the service. */
-export const doctorCommand: Command = {
+export const doctorCommand = defineCommand({
   name: 'doctor',
   summary: 'check a deployment: PostgreSQL (poolers, LISTEN, isolation, schema), Redis, the service',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values } = parseCommandArgs('doctor', argv, {
-      postgres: { type: 'string' },
-      schema: { type: 'string' },
-      redis: { type: 'string' },
-      prefix: { type: 'string' },
-      json: { type: 'boolean' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    postgres: { type: 'string' },
+    schema: { type: 'string' },
+    redis: { type: 'string' },
+    prefix: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, io }) {
     const { postgres, redis } = values;
     if ((postgres === undefined) === (redis === undefined))
       throw new UsageError('doctor: pass --postgres <url> or --redis <url> (one of them)');
@@ -83,7 +77,7 @@ export const doctorCommand: Command = {
     else io.stdout.write(formatReport(target, lines));
     return warnings ? EXIT.failed : EXIT.ok;
   },
-};
+});
 
 async function loadPgClient() {
   try {

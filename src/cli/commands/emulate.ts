@@ -1,15 +1,15 @@
 import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
 import type { ShippableEventType } from '../../testing/emulator-api.js';
 import { createEmulator, EmulatorError, type FaultKind, type MerchantOptions } from '../../testing/index.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { type Flags, integerFlag, type ParsedCommandArgs } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { type EmulateConfig, readEmulateConfig, writeEmulateConfig } from '../emulate/emulate-config.js';
 import { EMULATE_DEFAULTS } from '../emulate/emulate-defaults.js';
 import { createTrafficLog } from '../emulate/traffic-log.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle } from '../io.js';
+import { createStyle } from '../io.js';
 import { watchShutdown } from '../shutdown.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner emulate [options]
 
@@ -66,27 +66,25 @@ async function listen(
   }
 }
 
-type Values = ReturnType<typeof parse>['values'];
+type Values = ParsedCommandArgs<typeof FLAGS>['values'];
 
-function parse(argv: readonly string[]) {
-  return parseCommandArgs('emulate', argv, {
-    config: { type: 'string' },
-    'write-config': { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'allow-host': { type: 'string', multiple: true },
-    'receiver-url': { type: 'string' },
-    'tenant-id': { type: 'string' },
-    'auto-confirm-branches': { type: 'boolean' },
-    branch: { type: 'string', multiple: true },
-    ship: { type: 'string', multiple: true },
-    latency: { type: 'string' },
-    faults: { type: 'string' },
-    'fault-rate': { type: 'string' },
-    'fault-seed': { type: 'string' },
-    'history-limit': { type: 'string' },
-  });
-}
+const FLAGS = {
+  config: { type: 'string' },
+  'write-config': { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'receiver-url': { type: 'string' },
+  'tenant-id': { type: 'string' },
+  'auto-confirm-branches': { type: 'boolean' },
+  branch: { type: 'string', multiple: true },
+  ship: { type: 'string', multiple: true },
+  latency: { type: 'string' },
+  faults: { type: 'string' },
+  'fault-rate': { type: 'string' },
+  'fault-seed': { type: 'string' },
+  'history-limit': { type: 'string' },
+} as const satisfies Flags;
 
 function rate(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -134,16 +132,12 @@ function merge(file: EmulateConfig, values: Values): EmulateConfig {
 }
 
 /** `loyalty-partner emulate`: a long-running local Loyalty service for manual testing. */
-export const emulateCommand: Command = {
+export const emulateCommand = defineCommand({
   name: 'emulate',
   summary: 'run a local Loyalty service (emulator) with a dashboard, and log its traffic',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parse(argv);
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: FLAGS,
+  async run({ values, positionals, io }) {
     if (positionals.length > 0) throw new UsageError(`emulate: unexpected argument ${positionals[0]}`);
     const config = merge(values.config ? await readEmulateConfig(values.config) : {}, values);
     const port = config.port ?? EMULATE_DEFAULTS.port;
@@ -230,7 +224,7 @@ export const emulateCommand: Command = {
       await emulator.close();
     }
   },
-};
+});
 
 // The emulator refuses bad options with INVALID_OPTIONS: for the CLI that is a usage error.
 function wrap<T>(make: () => T): T {

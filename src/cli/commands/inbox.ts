@@ -1,12 +1,12 @@
 import { DELIVERY_STATES, type DeliveryRecord, type DeliveryState } from '../../webhooks/inbox.js';
-import { choiceFlag, integerFlag, parseCommandArgs, subcommandOf } from '../args.js';
+import { choiceFlag, integerFlag, subcommandOf } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import type { CliIo } from '../io.js';
 import { actOnMany } from '../ops/act-many.js';
 import { actorOf } from '../ops/audit.js';
-import { openBackends, withStoreErrors } from '../ops/connect.js';
+import { withBackends } from '../ops/connect.js';
 import { ageOf, formatTable } from '../ops/table.js';
-import type { Command } from './command.js';
+import { inboxTenants, TENANTS_SHOWN, tenantFooter } from '../ops/tenant-pages.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner inbox <stats|list|replay|discard> [eventId...] [options]
 
@@ -24,9 +24,10 @@ Options:
   --redis <url>            a Redis inbox (default: REDIS_URL when DATABASE_URL is unset)
   --prefix <p>             the Redis key prefix (default loyalty:)
   --state <state>          ${DELIVERY_STATES.join(', ')} (list, --all)
-  --tenant <id>            only this tenant's deliveries (list, --all)
+  --tenant <id>            only this tenant (stats) or this tenant's deliveries (list, --all)
   --type <eventType>       only deliveries of this type (list, --all)
-  --limit <n>              list at most this many (default 100)
+  --limit <n>              list at most this many (default 100); stats: the n busiest tenants
+                           (default 50), with how many there are in all
   --all                    replay or discard every delivery --state/--tenant/--type select,
                            after a confirmation
   --yes                    do not ask for the confirmation of --all
@@ -44,109 +45,108 @@ no; 2 usage error, or the schema is not migrated; 3 the store cannot be reached.
 const PER_TENANT = ['pending', 'dead', 'parked'] as const;
 
 /** `loyalty-partner inbox`: an operator's view of a deferred inbox, and its actions. */
-export const inboxCommand: Command = {
+export const inboxCommand = defineCommand({
   name: 'inbox',
   summary: 'see and fix a deferred Postgres or Redis inbox: stats, list, replay, discard',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('inbox', argv, {
-      postgres: { type: 'string' },
-      schema: { type: 'string' },
-      redis: { type: 'string' },
-      prefix: { type: 'string' },
-      state: { type: 'string' },
-      tenant: { type: 'string' },
-      type: { type: 'string' },
-      limit: { type: 'string' },
-      all: { type: 'boolean' },
-      yes: { type: 'boolean' },
-      actor: { type: 'string' },
-      json: { type: 'boolean' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    postgres: { type: 'string' },
+    schema: { type: 'string' },
+    redis: { type: 'string' },
+    prefix: { type: 'string' },
+    state: { type: 'string' },
+    tenant: { type: 'string' },
+    type: { type: 'string' },
+    limit: { type: 'string' },
+    all: { type: 'boolean' },
+    yes: { type: 'boolean' },
+    actor: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals, io }) {
     const { sub, ids } = subcommandOf('inbox', positionals, ['stats', 'list', 'replay', 'discard'] as const);
     if (values.postgres !== undefined && values.redis !== undefined)
       throw new UsageError('inbox: pass --postgres or --redis, not both');
-    const limit = integerFlag('limit', values.limit, 'deliveries') ?? 100;
+    const limit = integerFlag('limit', values.limit, sub === 'stats' ? 'tenants' : 'deliveries');
+    if (limit === 0) throw new UsageError('--limit must be at least 1');
     const json = Boolean(values.json);
-    const urls = [values.postgres, values.redis, io.env.DATABASE_URL, io.env.REDIS_URL];
-    return withStoreErrors(io, urls, async () => {
-      const backends = await openBackends(io, values, { outbox: false, inbox: true, command: 'inbox' });
-      try {
-        const store = backends.inbox!.store;
-        const select = async (state: DeliveryState, max: number): Promise<DeliveryRecord[]> =>
-          (await store.list({ state, tenantId: values.tenant, limit: values.type ? 100_000 : max }))
-            .filter((record) => values.type === undefined || record.eventType === values.type)
-            .slice(0, max);
-        if (sub === 'stats') {
-          const totals = await store.stats();
-          const tenants = (await store.statsByTenant?.())?.tenants ?? [];
-          if (json) io.stdout.write(`${JSON.stringify({ ...totals, tenants }, null, 2)}\n`);
-          else {
-            const rows = tenants.map((t) => [
-              t.tenantId,
-              ...PER_TENANT.map((state) => String(t.states[state] ?? 0)),
-              '',
-              ageOf(t.oldestPendingAt),
-            ]);
-            rows.push([
-              '(all)',
-              ...PER_TENANT.map((state) => String(totals[state])),
-              String(totals.handled),
-              '',
-            ]);
-            io.stdout.write(
-              `${formatTable(['TENANT', ...PER_TENANT.map((s) => s.toUpperCase()), 'HANDLED', 'OLDEST PENDING'], rows)}\n`,
-            );
-          }
-          return EXIT.ok;
+    return withBackends(io, values, { outbox: false, inbox: true, command: 'inbox' }, async (backends) => {
+      const store = backends.inbox!.store;
+      const select = async (state: DeliveryState, max: number): Promise<DeliveryRecord[]> =>
+        (await store.list({ state, tenantId: values.tenant, limit: values.type ? 100_000 : max }))
+          .filter((record) => values.type === undefined || record.eventType === values.type)
+          .slice(0, max);
+      if (sub === 'stats') {
+        const totals = await store.stats();
+        const page = await inboxTenants(store, { limit: limit ?? TENANTS_SHOWN, tenantId: values.tenant });
+        const tenants = page?.tenants ?? [];
+        if (json)
+          io.stdout.write(
+            `${JSON.stringify({ ...totals, tenants, totalTenants: page?.totalTenants ?? null }, null, 2)}\n`,
+          );
+        else {
+          const rows = tenants.map((t) => [
+            t.tenantId,
+            ...PER_TENANT.map((state) => String(t.states[state] ?? 0)),
+            '',
+            ageOf(t.oldestPendingAt),
+          ]);
+          rows.push([
+            '(all)',
+            ...PER_TENANT.map((state) => String(totals[state])),
+            String(totals.handled),
+            '',
+          ]);
+          io.stdout.write(
+            `${formatTable(['TENANT', ...PER_TENANT.map((s) => s.toUpperCase()), 'HANDLED', 'OLDEST PENDING'], rows)}\n`,
+          );
+          if (page) io.stdout.write(`${tenantFooter(page, tenants.length)}\n`);
         }
-        if (sub === 'list') {
-          const records = await select(choiceFlag('state', values.state, DELIVERY_STATES) ?? 'dead', limit);
-          if (json) io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
-          else
-            io.stdout.write(
-              `${formatTable(
-                ['EVENT ID', 'TENANT', 'TYPE', 'STATE', 'ATTEMPTS', 'AGE', 'LAST ERROR'],
-                records.map((r) => [
-                  r.eventId,
-                  r.tenantId,
-                  r.eventType,
-                  r.state,
-                  String(r.attempts),
-                  ageOf(r.receivedAt.getTime()),
-                  r.lastError ?? '',
-                ]),
-                80,
-              )}\n`,
-            );
-          return EXIT.ok;
-        }
-        const state = choiceFlag('state', values.state, DELIVERY_STATES);
-        if (values.all && state === undefined)
-          throw new UsageError(`inbox ${sub} --all needs --state (${DELIVERY_STATES.join(', ')})`);
-        return await actOnMany(io, backends, {
-          action: sub === 'replay' ? 'inbox.replay' : 'inbox.discard',
-          ids,
-          all: Boolean(values.all),
-          select: async () => (await select(state!, 100_000)).map((record) => record.eventId),
-          description: [
-            `${state} deliveries`,
-            values.tenant && `of tenant ${values.tenant}`,
-            values.type && `of type ${values.type}`,
-          ]
-            .filter(Boolean)
-            .join(' '),
-          yes: Boolean(values.yes),
-          json,
-          context: { actor: actorOf(values.actor, io.env), via: 'cli' },
-        });
-      } finally {
-        await backends.close();
+        return EXIT.ok;
       }
+      if (sub === 'list') {
+        const records = await select(
+          choiceFlag('state', values.state, DELIVERY_STATES) ?? 'dead',
+          limit ?? 100,
+        );
+        if (json) io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+        else
+          io.stdout.write(
+            `${formatTable(
+              ['EVENT ID', 'TENANT', 'TYPE', 'STATE', 'ATTEMPTS', 'AGE', 'LAST ERROR'],
+              records.map((r) => [
+                r.eventId,
+                r.tenantId,
+                r.eventType,
+                r.state,
+                String(r.attempts),
+                ageOf(r.receivedAt.getTime()),
+                r.lastError ?? '',
+              ]),
+              80,
+            )}\n`,
+          );
+        return EXIT.ok;
+      }
+      const state = choiceFlag('state', values.state, DELIVERY_STATES);
+      if (values.all && state === undefined)
+        throw new UsageError(`inbox ${sub} --all needs --state (${DELIVERY_STATES.join(', ')})`);
+      return await actOnMany(io, backends, {
+        action: sub === 'replay' ? 'inbox.replay' : 'inbox.discard',
+        ids,
+        all: Boolean(values.all),
+        select: async () => (await select(state!, 100_000)).map((record) => record.eventId),
+        description: [
+          `${state} deliveries`,
+          values.tenant && `of tenant ${values.tenant}`,
+          values.type && `of type ${values.type}`,
+        ]
+          .filter(Boolean)
+          .join(' '),
+        yes: Boolean(values.yes),
+        json,
+        context: { actor: actorOf(values.actor, io.env), via: 'cli' },
+      });
     });
   },
-};
+});

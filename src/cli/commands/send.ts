@@ -1,12 +1,12 @@
 import type { SendOptions } from '../../client/send-types.js';
 import type { InboundEventType, PayloadInput } from '../../contract/index.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { integerFlag } from '../args.js';
 import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
 import { describeSendError } from '../describe-error.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, INPUT_LIMIT_BYTES, readInput } from '../io.js';
 import { replayNote, replayOf } from '../send/replay.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner send <eventType> --payload <file | -> [options]
 
@@ -49,25 +49,21 @@ async function readPayload(io: CliIo, path: string, maxBytes: number): Promise<u
 }
 
 /** `loyalty-partner send`: posts one event with the client and reports the typed outcome. */
-export const sendCommand: Command = {
+export const sendCommand = defineCommand({
   name: 'send',
   summary: 'post one signed event to the service (LOYALTY_BASE_URL, ...)',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('send', argv, {
-      payload: { type: 'string' },
-      'event-id': { type: 'string' },
-      'correlation-id': { type: 'string' },
-      'occurred-at': { type: 'string' },
-      'secret-file': { type: 'string' },
-      'max-bytes': { type: 'string' },
-      'no-retry': { type: 'boolean' },
-      json: { type: 'boolean' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    payload: { type: 'string' },
+    'event-id': { type: 'string' },
+    'correlation-id': { type: 'string' },
+    'occurred-at': { type: 'string' },
+    'secret-file': { type: 'string' },
+    'max-bytes': { type: 'string' },
+    'no-retry': { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals, io }) {
     const [eventType, extra] = positionals;
     if (eventType === undefined) throw new UsageError('send: name the event type, e.g. send InvoiceEarned');
     if (extra !== undefined) throw new UsageError(`send: unexpected argument ${JSON.stringify(extra)}`);
@@ -114,4 +110,4 @@ export const sendCommand: Command = {
       await client.close();
     }
   },
-};
+});

@@ -1,8 +1,8 @@
 import { signPayload } from '../../platform-node/signature.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { integerFlag } from '../args.js';
 import { EXIT } from '../exit-codes.js';
-import { type CliIo, INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
-import type { Command } from './command.js';
+import { INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner sign [options] <body-file | ->
 
@@ -20,21 +20,17 @@ Options:
 The secret is never printed. Exit codes: 0 signed, 2 usage error.`;
 
 /** `loyalty-partner sign`: computes the X-Signature of a body, for debugging and for scripts. */
-export const signCommand: Command = {
+export const signCommand = defineCommand({
   name: 'sign',
   summary: 'print the X-Signature header for a body',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('sign', argv, {
-      'secret-env': { type: 'string' },
-      'secret-file': { type: 'string' },
-      'max-bytes': { type: 'string' },
-      timestamp: { type: 'string' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    'secret-env': { type: 'string' },
+    'secret-file': { type: 'string' },
+    'max-bytes': { type: 'string' },
+    timestamp: { type: 'string' },
+  },
+  async run({ values, positionals, io }) {
     const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
     const body = await readInput(io, positionals[0] ?? '-', maxBytes);
     const secrets = await readSecrets(io, {
@@ -45,4 +41,4 @@ export const signCommand: Command = {
     io.stdout.write(`${signPayload(body, secrets, timestamp === undefined ? {} : { timestamp })}\n`);
     return EXIT.ok;
   },
-};
+});

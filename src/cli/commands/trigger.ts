@@ -3,12 +3,11 @@ import { createEnvelope, EVENT_TYPES, LoyaltyValidationError } from '../../contr
 import { signPayload } from '../../platform-node/signature.js';
 import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
-import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, readInput } from '../io.js';
 import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
 import { readSecretFile } from '../secret-file.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner trigger <OutboundEventType> --to <url> --secret-file <path> [options]
 
@@ -73,23 +72,19 @@ async function payloadFrom(
 }
 
 /** `loyalty-partner trigger`: one signed sample delivery to a receiver, and its answer. */
-export const triggerCommand: Command = {
+export const triggerCommand = defineCommand({
   name: 'trigger',
   summary: 'send your receiver one signed sample delivery, as the service would',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('trigger', argv, {
-      to: { type: 'string' },
-      'secret-file': { type: 'string' },
-      tenant: { type: 'string' },
-      set: { type: 'string', multiple: true },
-      payload: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    to: { type: 'string' },
+    'secret-file': { type: 'string' },
+    tenant: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    payload: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+  },
+  async run({ values, positionals, io }) {
     const [eventType, extra] = positionals;
     if (!isOutboundEventType(eventType)) {
       throw new UsageError(`trigger: name an outbound event type: ${OUTBOUND_EVENT_TYPES.join(', ')}`);
@@ -133,4 +128,4 @@ export const triggerCommand: Command = {
     );
     return ok ? EXIT.ok : EXIT.failed;
   },
-};
+});

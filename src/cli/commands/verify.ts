@@ -1,14 +1,14 @@
 import { SignatureVerificationError, verifySignature } from '../../platform-node/signature.js';
-import { integerFlag, parseCommandArgs } from '../args.js';
+import { integerFlag } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle, INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
-import type { Command } from './command.js';
+import { createStyle, INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
+import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner verify --header <X-Signature> [options] <body-file | ->
 
 Verifies a captured delivery: the raw body bytes and its X-Signature header, under the secret(s).
-Prints which secret matched and how old the signature is, or why it failed (the reason codes of
-the README's "Verifying webhooks" table).
+Prints which secret matched and how old the signature is, or why it failed: its reason code, one
+of the table in docs/receiving-webhooks.md, "Verifying signatures without the receiver".
 
 Options:
   --header <value>      the X-Signature header value (required)
@@ -24,23 +24,19 @@ Options:
 The secret is never printed. Exit codes: 0 valid, 1 invalid or expired, 2 usage error.`;
 
 /** `loyalty-partner verify`: checks a captured delivery's signature and says why it fails. */
-export const verifyCommand: Command = {
+export const verifyCommand = defineCommand({
   name: 'verify',
   summary: 'check a captured delivery against its X-Signature header',
   help: HELP,
-  async run(argv: readonly string[], io: CliIo) {
-    const { values, positionals } = parseCommandArgs('verify', argv, {
-      header: { type: 'string' },
-      'secret-env': { type: 'string' },
-      'secret-file': { type: 'string' },
-      'max-bytes': { type: 'string' },
-      tolerance: { type: 'string' },
-      now: { type: 'string' },
-    });
-    if (values.help) {
-      io.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
+  flags: {
+    header: { type: 'string' },
+    'secret-env': { type: 'string' },
+    'secret-file': { type: 'string' },
+    'max-bytes': { type: 'string' },
+    tolerance: { type: 'string' },
+    now: { type: 'string' },
+  },
+  async run({ values, positionals, io }) {
     if (values.header === undefined) throw new UsageError('verify: --header <X-Signature value> is required');
     const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
     const body = await readInput(io, positionals[0] ?? '-', maxBytes);
@@ -66,4 +62,4 @@ export const verifyCommand: Command = {
       return EXIT.failed;
     }
   },
-};
+});

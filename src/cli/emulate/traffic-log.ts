@@ -1,4 +1,6 @@
+import { errorCodeInfo } from '../../contract/index.js';
 import type { Emulator } from '../../testing/index.js';
+import type { LedgerEntry } from '../../testing/ledger-history.js';
 import type { RequestRecord } from '../../testing/request-log.js';
 import type { Delivery, DeliveryAttempt } from '../../testing/webhook-dispatcher.js';
 import type { Style } from '../io.js';
@@ -14,7 +16,42 @@ const time = (at: number) => new Date(at).toISOString().slice(11, 23);
 // A request is logged once its answer is known; a dropped or hung one (a fault) has none.
 const settled = (r: RequestRecord) => r.status !== null || r.outcome === 'fault';
 
-function requestLine(r: RequestRecord, style: Style): string {
+const amount = (n: number, unit: string) => `${Math.abs(n)} ${unit}${Math.abs(n) === 1 ? '' : 's'}`;
+
+/** What the service did to balances for one event: `credited 8 points to cust-1001 (balance now 8 points)`. */
+function effectOf(entries: readonly LedgerEntry[], emulator: Emulator, tenantId: string): string {
+  return entries
+    .map((entry) => {
+      const balance = emulator.balance(tenantId, entry.externalCustomerId);
+      const [change, unit, now] =
+        entry.stamps !== 0
+          ? [
+              entry.stamps,
+              'stamp',
+              `${amount(balance.stamps[entry.stampCardId ?? ''] ?? 0, 'stamp')} on ${entry.stampCardId}`,
+            ]
+          : [entry.points, 'point', amount(balance.points, 'point')];
+      const verb =
+        entry.kind === 'earn'
+          ? 'credited'
+          : entry.kind === 'reversal'
+            ? 'reversed'
+            : entry.kind === 'redemption'
+              ? 'redeemed'
+              : 'released';
+      return `${verb} ${amount(change, unit)} ${entry.kind === 'reversal' || entry.kind === 'redemption' ? 'from' : 'to'} ${entry.externalCustomerId} (balance now ${now})`;
+    })
+    .join('; ');
+}
+
+/** Why the service refused: the contract's words for the code. */
+function refusalOf(r: RequestRecord): string | undefined {
+  if (r.status === null || r.status < 400 || r.code === null) return undefined;
+  const info = errorCodeInfo(r.code);
+  return info ? `(${info.condition})` : undefined;
+}
+
+function requestLine(r: RequestRecord, style: Style, effect?: string): string {
   const answer = r.status === null ? 'no answer' : `${r.status} ${r.outcome}`;
   const ok = r.status !== null && r.status < 300;
   const paint = ok ? style.green : r.outcome === 'fault' ? style.yellow : style.red;
@@ -23,13 +60,15 @@ function requestLine(r: RequestRecord, style: Style): string {
     `${r.method} ${r.path}`,
     paint(answer),
     r.code,
+    refusalOf(r),
     r.fault && r.fault !== r.code && `(fault: ${r.fault})`,
     r.eventType,
     r.eventId && `eventId ${r.eventId}`,
     r.tenantId && `tenant ${r.tenantId}`,
     `correlationId ${r.correlationId}`,
+    effect && `: ${effect}`,
   ];
-  return parts.filter(Boolean).join(' ');
+  return parts.filter(Boolean).join(' ').replace(' : ', ': ');
 }
 
 function attemptLine(d: Delivery, a: DeliveryAttempt, style: Style): string {
@@ -48,10 +87,20 @@ function attemptLine(d: Delivery, a: DeliveryAttempt, style: Style): string {
   return parts.filter(Boolean).join(' ');
 }
 
-function queuedLine(d: Delivery, style: Style): string {
+function queuedLine(d: Delivery, style: Style, emulator: Emulator): string {
+  // True to the merchant's settings: a receiver URL set waits only for the first signed event.
+  let hasReceiver = false;
+  try {
+    hasReceiver = Boolean(emulator.merchant(d.tenantId).receiverUrl);
+  } catch {
+    // A merchant the emulator no longer knows: say both conditions.
+  }
+  const until = hasReceiver
+    ? 'until the first signed event proves the credentials'
+    : 'until the merchant has a receiver URL (emulate --receiver-url) and a first signed event';
   return [
     style.dim(time(d.createdAt)),
-    `webhook ${d.eventType} queued until the first signed event (and a receiver URL)`,
+    `webhook ${d.eventType} queued ${until}`,
     `eventId ${d.eventId}`,
     `tenant ${d.tenantId}`,
   ].join(' ');
@@ -77,17 +126,35 @@ export function createTrafficLog(
   // The deliveries seen not ended yet, with how many of their attempts were written.
   const underWay = new Map<string, number>();
   const follow = (delivery: Delivery, seen: number | undefined) => {
-    if (seen === undefined && delivery.status === 'queued') write(queuedLine(delivery, style));
+    if (seen === undefined && delivery.status === 'queued') write(queuedLine(delivery, style, emulator));
     for (const attempt of delivery.attempts.slice(seen ?? 0)) write(attemptLine(delivery, attempt, style));
     if (ended(delivery)) underWay.delete(delivery.deliveryId);
     else underWay.set(delivery.deliveryId, delivery.attempts.length);
   };
   return {
     flush() {
+      // The ledger is read once per flush, and only when an event was processed since the last.
+      const ledgers = new Map<string, Map<string, LedgerEntry[]>>();
+      const effect = (record: RequestRecord): string | undefined => {
+        if (record.outcome !== 'processed' || !record.tenantId || !record.eventId) return undefined;
+        let byEvent = ledgers.get(record.tenantId);
+        if (!byEvent) {
+          byEvent = new Map();
+          try {
+            for (const entry of emulator.ledger(record.tenantId))
+              if (entry.eventId) byEvent.set(entry.eventId, [...(byEvent.get(entry.eventId) ?? []), entry]);
+          } catch {
+            // A tenant the emulator does not know: nothing was credited.
+          }
+          ledgers.set(record.tenantId, byEvent);
+        }
+        const entries = byEvent.get(record.eventId);
+        return entries ? effectOf(entries, emulator, record.tenantId) : undefined;
+      };
       for (const record of emulator.requests({ after: written })) {
         if (!settled(record)) break;
         written = record.seq;
-        write(requestLine(record, style));
+        write(requestLine(record, style, effect(record)));
       }
       // The older ones first, so lines keep the order the deliveries were produced in. One the
       // emulator forgot (historyLimit) is forgotten here too.

@@ -2,6 +2,7 @@ import { LoyaltyError } from '../../contract/index.js';
 import type { SharedStore } from '../../outbox/store.js';
 import { redeliver } from '../../outbox/tenant-control.js';
 import type { OpsBackends } from './connect.js';
+import { postgresOutboxAction } from './outbox-sql-actions.js';
 
 /** What an operator can do to one event, from the CLI or the dashboard. */
 export type ActionName = 'outbox.redeliver' | 'outbox.discard' | 'inbox.replay' | 'inbox.discard';
@@ -29,8 +30,11 @@ export interface ActionContext {
 }
 
 /**
- * Does `action` to one event and records it in the store's audit trail. A refusal (unknown id,
- * wrong state) is a result, not an error; a store failure rejects.
+ * Does `action` to one event and records it in the store's audit trail, both or neither: on
+ * Postgres in one transaction (the outbox's SQL here, the inbox's `replay`/`discard` given the
+ * audit entry), on Redis in one script. A refusal (unknown id, wrong state) is a result, not an
+ * error; a store failure (a role that may not write the audit trail, say) rejects, and nothing
+ * was done.
  */
 export async function runAction(
   backends: OpsBackends,
@@ -41,24 +45,36 @@ export async function runAction(
   const result = (done: boolean, message: string): ActionResult => ({ eventId, action, done, message });
   const side = action.startsWith('outbox.') ? backends.outbox : backends.inbox;
   if (!side) return result(false, `no ${action.split('.')[0]} store is connected`);
-  const audit = async (detail: Record<string, unknown>) =>
-    side.audit.record({
-      actor: context.actor,
-      action,
-      target: eventId,
-      detail: { via: context.via, ...detail },
-    });
 
   if (backends.outbox && (action === 'outbox.redeliver' || action === 'outbox.discard')) {
-    const { store } = backends.outbox;
+    const { store, sql } = backends.outbox;
+    if (sql) {
+      const outcome = await postgresOutboxAction(sql.pool, sql.quotedSchema, {
+        action,
+        eventId,
+        actor: context.actor,
+        detail: { via: context.via },
+        acceptDuplicateRisk: context.acceptDuplicateRisk === true,
+      });
+      return result(outcome.done, outcome.message);
+    }
+    // A file outbox (its process stopped, the CLI alone holds its lock): the action, then its
+    // line in audit.jsonl.
     const event = await store.get(eventId);
     if (!event) return result(false, 'not in the outbox (delivered, discarded or never enqueued)');
-    const detail = {
-      from: event.state,
-      tenantId: event.tenantId,
-      eventType: event.envelope.eventType,
-      lastError: event.lastError?.code ?? null,
-    };
+    const audit = () =>
+      backends.outbox!.audit.record({
+        actor: context.actor,
+        action,
+        target: eventId,
+        detail: {
+          via: context.via,
+          from: event.state,
+          tenantId: event.tenantId,
+          eventType: event.envelope.eventType,
+          lastError: event.lastError?.code ?? null,
+        },
+      });
     if (action === 'outbox.discard') {
       // A pending event may be in flight in a running outbox: only settled ones are discarded here.
       if (event.state === 'pending')
@@ -67,7 +83,7 @@ export async function runAction(
           'it is pending (maybe in flight): discard acts on parked, dead or expired events',
         );
       await store.remove([eventId]);
-      await audit(detail);
+      await audit();
       return result(true, `discarded (was ${event.state})`);
     }
     try {
@@ -80,17 +96,20 @@ export async function runAction(
       if (err instanceof LoyaltyError) return result(false, err.message);
       throw err;
     }
-    await audit(detail);
+    await audit();
     return result(true, `back in its tenant's queue (was ${event.state})`);
   }
 
-  const { store } = backends.inbox!;
+  // The store writes the audit entry (with the state the delivery came `from`) in the action's
+  // own transaction or script (InboxAdmin.replay/discard).
+  const store = backends.inbox!.store;
+  const audit = { actor: context.actor, detail: { via: context.via } };
   if (action === 'inbox.replay') {
-    if (!(await store.replay(eventId))) return result(false, 'not stored, or pending already');
-    await audit({});
+    if (!(await store.replay(eventId, audit)))
+      return result(false, 'not stored, stored without its body, or pending already');
     return result(true, 'pending again: a running receiver handles it');
   }
-  if (!(await store.discard(eventId))) return result(false, 'not stored, or handled already');
-  await audit({});
+  if (!(await store.discard(eventId, audit)))
+    return result(false, 'not stored, handled already, or its handler is running now');
   return result(true, 'discarded: marked handled without running its handler');
 }

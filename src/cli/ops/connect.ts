@@ -1,15 +1,14 @@
-import { PostgresStoreError } from '../../postgres/errors.js';
 import { postgresInbox } from '../../postgres/inbox.js';
 import { postgresStore } from '../../postgres/outbox-store.js';
 import { quoteSchema } from '../../postgres/schema/identifier.js';
-import { RedisStoreError } from '../../redis/errors.js';
 import { redisInbox } from '../../redis/inbox.js';
 import type { DeferredInboxStore } from '../../webhooks/inbox.js';
-import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
+import { UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type AuditTrail, postgresAudit, redisAudit } from './audit.js';
 import { openFileOutbox } from './file-outbox.js';
 import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
+import type { PgPool } from './outbox-sql-actions.js';
 import { redactIn, redactUrl } from './redact.js';
 
 /** The connection flags every operator command takes. */
@@ -28,7 +27,12 @@ export interface ConnectionFlags {
 export interface OpsBackends {
   /** Where it is connected, passwords redacted: printed in headings and errors. */
   readonly label: string;
-  readonly outbox?: { readonly store: OpsOutboxStore; readonly audit: AuditTrail };
+  readonly outbox?: {
+    readonly store: OpsOutboxStore;
+    readonly audit: AuditTrail;
+    /** A Postgres outbox: its actions run as SQL, each with its audit row in one transaction. */
+    readonly sql?: { readonly pool: PgPool; readonly quotedSchema: string };
+  };
   readonly inbox?: { readonly store: DeferredInboxStore<unknown>; readonly audit: AuditTrail };
   close(): Promise<void>;
 }
@@ -78,7 +82,12 @@ export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wa
     closers.push(() => pool.end());
     labels.push(`${redactUrl(postgresUrl)} (schema ${schema})`);
     const audit = postgresAudit(pool, quoted);
-    if (wanted.outbox) outbox = { store: postgresStore(pool, { schema, cleanupEvery: 0 }), audit };
+    if (wanted.outbox)
+      outbox = {
+        store: postgresStore(pool, { schema, cleanupEvery: 0 }),
+        audit,
+        sql: { pool, quotedSchema: quoted },
+      };
     if (wanted.inbox && redisUrl === undefined) inbox = { store: postgresInbox(pool, { schema }), audit };
   }
   if (redisUrl !== undefined && wanted.inbox) {
@@ -125,35 +134,20 @@ async function loadDriver<M>(name: string, load: () => Promise<M>): Promise<M> {
 }
 
 /**
- * Runs an operator command against its stores and turns a store failure into one line with the
- * connection strings redacted: unreachable (exit 3) or not migrated (exit 2, run `migrate`).
+ * Opens the stores, runs `work` on them and closes them, whatever `work` does. A failure (store
+ * unreachable, schema not migrated, a statement refused) propagates: `describeFailure` maps it to
+ * its exit code and `run-cli.ts` prints it with the connection strings' passwords redacted.
  */
-export async function withStoreErrors(
+export async function withBackends<T>(
   io: CliIo,
-  urls: readonly (string | undefined)[],
-  work: () => Promise<ExitCode>,
-): Promise<ExitCode> {
-  const clean = (text: string) => urls.reduce<string>((out, url) => (url ? redactIn(out, url) : out), text);
+  flags: ConnectionFlags,
+  wanted: Wanted,
+  work: (backends: OpsBackends) => Promise<T>,
+): Promise<T> {
+  const backends = await openBackends(io, flags, wanted);
   try {
-    return await work();
-  } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(clean(err.message));
-    if (err instanceof StoreUnavailable) {
-      io.stderr.write(`error: ${clean(err.message)}\n`);
-      return EXIT.unavailable;
-    }
-    const coded = err instanceof PostgresStoreError || err instanceof RedisStoreError ? err : undefined;
-    const code = (err as { code?: unknown }).code;
-    if (coded?.code === 'NOT_MIGRATED' || code === '42P01') {
-      io.stderr.write(
-        `error: ${clean((err as Error).message)} (run migrate from loyalty-partner-sdk/postgres, or apply postgres/schema.sql)\n`,
-      );
-      return EXIT.usage;
-    }
-    if (coded || typeof code === 'string') {
-      io.stderr.write(`error: ${clean((err as Error).message)}\n`);
-      return EXIT.unavailable;
-    }
-    throw err;
+    return await work(backends);
+  } finally {
+    await backends.close();
   }
 }

@@ -28,14 +28,17 @@ export function dashboardHtml(nonce: string): string {
 <h1>Loyalty outbox and inbox</h1>
 <p class="muted"><span id="source"></span> <span id="mode"></span> <span id="updated"></span></p>
 <p id="message" role="status"></p>
+<p><label>Tenant <input id="tenant" placeholder="all (busiest first)" autocomplete="off"></label></p>
 <section id="outbox" hidden>
 <h2>Outbox: events per tenant and state</h2>
+<p class="muted" id="outbox-count"></p>
 <table id="outbox-tenants"></table>
 <h2>Outbox: events needing a person</h2>
 <table id="outbox-attention"></table>
 </section>
 <section id="inbox" hidden>
 <h2>Inbox: deliveries per tenant and state</h2>
+<p class="muted" id="inbox-count"></p>
 <table id="inbox-tenants"></table>
 <h2>Inbox: deliveries needing a person</h2>
 <table id="inbox-attention"></table>
@@ -124,6 +127,10 @@ function attention(side, table, rows, now) {
     ]),
   );
 }
+function count(total, shown) {
+  if (total === null) return '';
+  return shown < total ? shown + ' of ' + total + ' tenants shown, busiest first' : total + ' tenants';
+}
 function render(o) {
   allowActions = o.allowActions;
   $('source').textContent = o.source;
@@ -134,6 +141,7 @@ function render(o) {
   if (o.outbox) {
     const rows = o.outbox.tenants.map((t) => [t.tenantId, ...states.map((s) => t.states[s] || 0), age(t.oldestPendingAt, o.now)]);
     rows.push(['all tenants', ...states.map((s) => o.outbox.totals[s]), '']);
+    $('outbox-count').textContent = count(o.outbox.totalTenants, o.outbox.tenants.length);
     fill($('outbox-tenants'), ['Tenant', ...states, 'Oldest pending'], rows);
     attention('outbox', $('outbox-attention'), o.outbox.attention, o.now);
   }
@@ -143,6 +151,7 @@ function render(o) {
     const inboxStates = ['pending', 'dead', 'parked'];
     const rows = o.inbox.tenants.map((t) => [t.tenantId, ...inboxStates.map((s) => t.states[s] || 0), '', age(t.oldestPendingAt, o.now)]);
     rows.push(['all tenants', ...inboxStates.map((s) => o.inbox.totals[s]), o.inbox.totals.handled, age(o.inbox.oldestPendingAt, o.now)]);
+    $('inbox-count').textContent = count(o.inbox.totalTenants, o.inbox.tenants.length);
     fill($('inbox-tenants'), ['Tenant', ...inboxStates, 'handled', 'Oldest pending'], rows);
     attention('inbox', $('inbox-attention'), o.inbox.attention, o.now);
   }
@@ -152,13 +161,15 @@ function render(o) {
 }
 async function refresh() {
   try {
-    const response = await fetch('api/overview', { cache: 'no-store' });
+    const tenant = $('tenant').value.trim();
+    const response = await fetch('api/overview' + (tenant ? '?tenant=' + encodeURIComponent(tenant) : ''), { cache: 'no-store' });
     if (!response.ok) throw new Error('HTTP ' + response.status);
     render(await response.json());
   } catch (err) {
     $('updated').textContent = '· cannot read the stores: ' + err.message;
   }
 }
+$('tenant').addEventListener('change', refresh);
 refresh();
 setInterval(refresh, 3000);
 </script>

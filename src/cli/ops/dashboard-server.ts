@@ -66,7 +66,7 @@ async function handle(
   response: ServerResponse,
 ): Promise<void> {
   const method = request.method ?? 'GET';
-  const pathname = new URL(request.url ?? '/', 'http://dashboard').pathname;
+  const { pathname, searchParams } = new URL(request.url ?? '/', 'http://dashboard');
   const header = (name: string) => {
     const value = request.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
@@ -92,7 +92,8 @@ async function handle(
     return;
   }
   if (method === 'GET' && pathname === '/api/overview') {
-    send(response, 200, await readOverview(backends, options.allowActions));
+    const tenant = searchParams.get('tenant')?.trim() || undefined;
+    send(response, 200, await readOverview(backends, options.allowActions, tenant));
     return;
   }
   if (method === 'POST' && pathname === '/api/actions') {

@@ -2,6 +2,7 @@ import type { EventState } from '../../outbox/store.js';
 import type { DeliveryState } from '../../webhooks/inbox.js';
 import type { AuditEntry } from './audit.js';
 import type { OpsBackends } from './connect.js';
+import { inboxTenants, outboxTenants, TENANTS_SHOWN } from './tenant-pages.js';
 
 /** How many events of each state needing a person the page lists, and of the audit trail. */
 const LISTED = 200;
@@ -34,6 +35,8 @@ export interface Overview {
       states: Partial<Record<EventState, number>>;
       oldestPendingAt: number | null;
     }[];
+    /** How many tenants hold events in all; `tenants` holds the busiest of them only. */
+    readonly totalTenants: number | null;
     readonly totals: Readonly<Record<EventState, number>>;
     readonly attention: readonly AttentionRow[];
   };
@@ -44,6 +47,7 @@ export interface Overview {
       states: Partial<Record<'pending' | 'dead' | 'parked', number>>;
       oldestPendingAt: number | null;
     }[];
+    readonly totalTenants: number | null;
     readonly totals: Readonly<Record<DeliveryState, number>>;
     readonly oldestPendingAt: number | null;
     readonly attention: readonly AttentionRow[];
@@ -51,8 +55,17 @@ export interface Overview {
   readonly audit: readonly (AuditEntry & { store: 'outbox' | 'inbox' })[];
 }
 
-/** Reads everything the page shows, in a handful of queries. */
-export async function readOverview(backends: OpsBackends, allowActions: boolean): Promise<Overview> {
+/**
+ * Reads everything the page shows, in a handful of queries, each bounded: the busiest
+ * `TENANTS_SHOWN` tenants (or the one `tenantId` names) with the number in all, 200 events per
+ * state needing a person, 50 audit entries. The page stays kilobytes whatever the store holds.
+ */
+export async function readOverview(
+  backends: OpsBackends,
+  allowActions: boolean,
+  tenantId?: string,
+): Promise<Overview> {
+  const query = { limit: TENANTS_SHOWN, tenantId };
   const audit: (AuditEntry & { store: 'outbox' | 'inbox' })[] = [];
   let outbox: Overview['outbox'];
   let inbox: Overview['inbox'];
@@ -60,7 +73,7 @@ export async function readOverview(backends: OpsBackends, allowActions: boolean)
     const { store } = backends.outbox;
     const attention: AttentionRow[] = [];
     for (const state of ['dead', 'parked', 'expired'] as const)
-      for (const event of await store.list(state, { limit: LISTED }))
+      for (const event of await store.list(state, { limit: LISTED, tenantId }))
         attention.push({
           eventId: event.eventId,
           tenantId: event.tenantId,
@@ -71,8 +84,10 @@ export async function readOverview(backends: OpsBackends, allowActions: boolean)
           lastError: event.lastError ? `${event.lastError.code}: ${event.lastError.message}` : '',
           payload: JSON.stringify(event.envelope.payload).slice(0, PAYLOAD_PREVIEW),
         });
+    const page = await outboxTenants(backends.outbox, query);
     outbox = {
-      tenants: [...((await store.countsByTenant?.()) ?? [])],
+      tenants: page?.tenants ?? [],
+      totalTenants: page?.totalTenants ?? null,
       totals: await store.counts(),
       attention,
     };
@@ -83,7 +98,7 @@ export async function readOverview(backends: OpsBackends, allowActions: boolean)
     const { store } = backends.inbox;
     const attention: AttentionRow[] = [];
     for (const state of ['dead', 'parked'] as const)
-      for (const record of await store.list({ state, limit: LISTED }))
+      for (const record of await store.list({ state, limit: LISTED, tenantId }))
         attention.push({
           eventId: record.eventId,
           tenantId: record.tenantId,
@@ -94,8 +109,10 @@ export async function readOverview(backends: OpsBackends, allowActions: boolean)
           lastError: record.lastError ?? '',
         });
     const [oldest] = await store.list({ state: 'pending', limit: 1 });
+    const page = await inboxTenants(store, query);
     inbox = {
-      tenants: [...((await store.statsByTenant?.())?.tenants ?? [])],
+      tenants: page?.tenants ?? [],
+      totalTenants: page?.totalTenants ?? null,
       totals: await store.stats(),
       oldestPendingAt: oldest?.receivedAt.getTime() ?? null,
       attention,

@@ -1,37 +1,66 @@
-/** Query parameters that carry a password (`redis://host?password=…`, libpq's `?password=…`). */
-const SECRET_PARAMS = ['password', 'pass', 'pwd'];
-
-/** The passwords a connection URL carries: in its user part and in its query. */
-function passwordsOf(url: string): string[] {
-  try {
-    const parsed = new URL(url);
-    const found = SECRET_PARAMS.flatMap((name) => parsed.searchParams.getAll(name));
-    return [decodeURIComponent(parsed.password), ...found].filter((password) => password.length > 0);
-  } catch {
-    return [];
-  }
-}
+/** Query parameters of a connection string that carry a password (libpq, ioredis, node-redis). */
+const SECRET_PARAMS = ['password', 'pass', 'passwd', 'sslpassword', 'pwd'];
 
 /**
- * A connection string as it may be printed: the password replaced by `***`
- * (`postgres://app:***@db:5432/pos`, `redis://db:6379/?password=***`). A string that is no URL is
- * printed as `(connection string)`, since it may still hold a password in a form this cannot
- * recognise.
+ * A connection string as it may be printed: the password replaced by `***`, in the user part
+ * (`postgres://app:***@db:5432/pos`) and in a query parameter (`?password=***`). A string that is
+ * no URL is printed as `(connection string)`, since it may still hold a password in a form this
+ * cannot recognise.
  */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
-    for (const name of SECRET_PARAMS) if (parsed.searchParams.has(name)) parsed.searchParams.set(name, '***');
+    for (const key of [...parsed.searchParams.keys()])
+      if (SECRET_PARAMS.includes(key.toLowerCase())) parsed.searchParams.set(key, '***');
+    // `set` encodes `***` as `%2A%2A%2A`: print it as typed.
     return parsed.toString().replaceAll('%2A%2A%2A', '***');
   } catch {
     return '(connection string)';
   }
 }
 
-/** `text` with every occurrence of `url` (and of its password alone) replaced by its redacted form. */
+/** The passwords a connection string holds, decoded (user part and query parameters). */
+export function passwordsOf(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    const found = [parsed.password, ...SECRET_PARAMS.flatMap((key) => parsed.searchParams.getAll(key))];
+    const decoded = found.filter(Boolean).flatMap((p) => {
+      try {
+        return [p, decodeURIComponent(p)];
+      } catch {
+        return [p];
+      }
+    });
+    return [...new Set(decoded)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `text` with every occurrence of `url` replaced by its redacted form, and each of its passwords
+ * alone (a driver may quote one in its message) by `***`. Passwords shorter than 3 characters
+ * are left: replacing `a` everywhere would garble the line and hide nothing.
+ */
 export function redactIn(text: string, url: string): string {
+  const passwords = passwordsOf(url);
+  // A URL without a password is printed as typed (not as `URL` would normalise it).
+  if (passwords.length === 0) return text;
   let out = text.split(url).join(redactUrl(url));
-  for (const password of passwordsOf(url)) if (password.length >= 3) out = out.split(password).join('***');
+  for (const password of passwords) if (password.length >= 3) out = out.split(password).join('***');
   return out;
+}
+
+/**
+ * `text` with every connection string's password redacted: each of `urls`, then any
+ * `scheme://user:password@` or `password=` the text holds from a source not listed (a driver's
+ * message quoting a URL of its own making).
+ */
+export function redactAll(text: string, urls: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const url of urls) if (url) out = redactIn(out, url);
+  return out
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, '$1***@')
+    .replace(new RegExp(`([?&;\\s](?:${SECRET_PARAMS.join('|')})=)[^&\\s'"]+`, 'gi'), '$1***');
 }

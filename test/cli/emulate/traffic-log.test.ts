@@ -110,4 +110,54 @@ describe('the emulate traffic log', () => {
     expect(emulator.deliveries()).toHaveLength(23);
     expect(emulator.deliveries({ status: 'retry-scheduled' })).toHaveLength(1);
   });
+
+  it('says what an earn credited and the new balance, and why a refused event was refused', async () => {
+    const emulator = createEmulator();
+    const merchant = emulator.createMerchant({ tenantId: 'cafe-malaz', autoConfirmBranches: true });
+    const client = new LoyaltyClient({
+      baseUrl: 'http://loyalty.test',
+      apiKey: merchant.apiKey,
+      signingSecret: merchant.signingSecret,
+      fetch: emulator.fetch,
+      retry: false,
+    });
+    closers.push(
+      () => client.close(),
+      () => emulator.close(),
+    );
+    const lines: string[] = [];
+    const log = createTrafficLog(emulator, (line) => lines.push(line), plain);
+    log.flush();
+    // No receiver URL: the queued line says so, not only "the first signed event".
+    expect(lines[0]).toMatch(/queued until the merchant has a receiver URL \(emulate --receiver-url\)/);
+    await client.send('BranchSynced', samplePayload('BranchSynced'));
+    await client.send('CustomerSynced', samplePayload('CustomerSynced'));
+    const earn = samplePayload('InvoiceEarned');
+    const { eventId } = await client.send('InvoiceEarned', earn);
+    const points = emulator.balance('cafe-malaz', earn.externalCustomerId).points;
+    expect(points).toBeGreaterThan(0);
+    await client
+      .send('InvoiceEarned', {
+        ...earn,
+        externalInvoiceId: 'inv-2',
+        earnType: 'Stamps',
+        stampCardId: 'no-card',
+      })
+      .catch(() => undefined);
+    log.flush();
+    expect(lines.find((line) => line.includes(eventId))).toMatch(
+      new RegExp(
+        `200 processed InvoiceEarned eventId ${eventId} .*: credited ${points} points? to ${earn.externalCustomerId} \\(balance now ${points} points?\\)$`,
+      ),
+    );
+    expect(lines.find((line) => line.includes('STAMP_CARD_NOT_FOUND'))).toMatch(
+      /400 rejected STAMP_CARD_NOT_FOUND \([^)]+\) InvoiceEarned/,
+    );
+  });
+
+  it('says a queued webhook waits only for the first signed event when a receiver URL is set', () => {
+    const { lines, log } = setup();
+    log.flush();
+    expect(lines[0]).toMatch(/queued until the first signed event proves the credentials eventId/);
+  });
 });

@@ -1,0 +1,102 @@
+import { OutboxDuplicateRiskError, OutboxEventStateError } from '../../outbox/errors.js';
+
+/** A `pg` pool, as the operator commands open it. */
+export interface PgPool {
+  connect(): Promise<{
+    query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+    release(destroy?: boolean): void;
+  }>;
+}
+
+/** How a Postgres outbox action ended: done, or refused and why. */
+export interface SqlActionOutcome {
+  readonly done: boolean;
+  readonly message: string;
+}
+
+/**
+ * `outbox.redeliver` or `outbox.discard` of one event on a Postgres outbox, and its audit row,
+ * in ONE transaction: both commit or neither does (a role that may not insert into the audit
+ * table changes nothing). The row is locked first, so the state the audit records as `from` is
+ * the state the action changed. The rules are the outbox's own (`redeliver` of `tenant-control.ts`):
+ * a pending event may be in flight and is refused; an expired one only with the duplicate risk
+ * accepted (its 23-hour window starts again).
+ */
+export async function postgresOutboxAction(
+  pool: PgPool,
+  quotedSchema: string,
+  request: {
+    action: 'outbox.redeliver' | 'outbox.discard';
+    eventId: string;
+    actor: string;
+    detail: Record<string, unknown>;
+    acceptDuplicateRisk: boolean;
+  },
+): Promise<SqlActionOutcome> {
+  const { action, eventId } = request;
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    try {
+      const { rows } = await client.query<{
+        state: string;
+        tenant_id: string;
+        event_type: string;
+        last_error: { code?: string } | null;
+      }>(
+        `SELECT state, tenant_id, event_type, last_error FROM ${quotedSchema}.outbox
+WHERE event_id = $1 AND state <> 'delivered' FOR UPDATE`,
+        [eventId],
+      );
+      const event = rows[0];
+      const refuse = async (message: string) => {
+        await client.query('ROLLBACK');
+        return { done: false, message };
+      };
+      if (!event) return await refuse('not in the outbox (delivered, discarded or never enqueued)');
+      const verb = action === 'outbox.discard' ? 'discard' : 'redeliver';
+      if (event.state === 'pending')
+        return await refuse(
+          `${new OutboxEventStateError(eventId, 'pending', verb).message} (maybe in flight): ${verb} acts on parked, dead or expired events`,
+        );
+      if (action === 'outbox.redeliver' && event.state === 'expired' && !request.acceptDuplicateRisk)
+        return await refuse(new OutboxDuplicateRiskError(eventId).message);
+      if (action === 'outbox.discard')
+        await client.query(`DELETE FROM ${quotedSchema}.outbox WHERE event_id = $1`, [eventId]);
+      else
+        await client.query(
+          `UPDATE ${quotedSchema}.outbox SET state = 'pending', due_at = '-infinity', claimed_by = NULL,
+  claim_expires_at = NULL, first_attempt_at = CASE WHEN state = 'expired' THEN NULL ELSE first_attempt_at END
+WHERE event_id = $1`,
+          [eventId],
+        );
+      const detail = {
+        ...request.detail,
+        from: event.state,
+        tenantId: event.tenant_id,
+        eventType: event.event_type,
+        lastError: event.last_error?.code ?? null,
+      };
+      await client.query(
+        `INSERT INTO ${quotedSchema}.audit (actor, action, target, detail) VALUES ($1, $2, $3, $4)`,
+        [request.actor, action, eventId, JSON.stringify(detail)],
+      );
+      await client.query('COMMIT');
+      return {
+        done: true,
+        message:
+          action === 'outbox.discard'
+            ? `discarded (was ${event.state})`
+            : `back in its tenant's queue (was ${event.state})`,
+      };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw err;
+    }
+  } finally {
+    client.release(broken);
+  }
+}

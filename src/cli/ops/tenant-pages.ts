@@ -1,0 +1,125 @@
+import type { EventState } from '../../outbox/store.js';
+import type { DeferredInboxStore } from '../../webhooks/inbox.js';
+import type { OpsBackends } from './connect.js';
+import type { PgPool } from './outbox-sql-actions.js';
+
+/** How many tenants `inbox stats`, `outbox stats` and the dashboard show by default: the busiest. */
+export const TENANTS_SHOWN = 50;
+
+/** Which tenants to show: the busiest `limit`, or the one named. */
+export interface TenantQuery {
+  readonly limit: number;
+  readonly tenantId?: string | undefined;
+}
+
+/** One tenant's counts per state, and when its oldest pending event arrived (Unix ms). */
+export interface TenantRow<S extends string> {
+  readonly tenantId: string;
+  readonly states: Partial<Record<S, number>>;
+  readonly oldestPendingAt: number | null;
+}
+
+/** A page of tenants, busiest first, and how many tenants hold events in all. */
+export interface TenantPage<S extends string> {
+  readonly tenants: readonly TenantRow<S>[];
+  readonly totalTenants: number;
+}
+
+/**
+ * Busiest first: most events needing work (every state counted), then the oldest pending one,
+ * then by id, so a page is stable from one refresh to the next.
+ */
+function busiestFirst<S extends string>(rows: readonly TenantRow<S>[], query: TenantQuery): TenantPage<S> {
+  const load = (row: TenantRow<S>) =>
+    Object.values<number | undefined>(row.states).reduce<number>((a, n) => a + (n ?? 0), 0);
+  const selected = rows.filter((row) => query.tenantId === undefined || row.tenantId === query.tenantId);
+  const sorted = [...selected].sort(
+    (a, b) =>
+      load(b) - load(a) ||
+      (a.oldestPendingAt ?? Number.POSITIVE_INFINITY) - (b.oldestPendingAt ?? Number.POSITIVE_INFINITY) ||
+      (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0),
+  );
+  return { tenants: sorted.slice(0, query.limit), totalTenants: selected.length };
+}
+
+type InboxState = 'pending' | 'dead' | 'parked';
+
+/**
+ * The inbox's tenants, paged by the store (`statsByTenant({ limit, tenantId })` answers
+ * `{ tenants, totalTenants }`, busiest first). `undefined`: the store counts no tenants.
+ */
+export async function inboxTenants(
+  store: DeferredInboxStore<unknown>,
+  query: TenantQuery,
+): Promise<TenantPage<InboxState> | undefined> {
+  return store.statsByTenant?.(query);
+}
+
+const OUTBOX_STATES = ['pending', 'parked', 'dead', 'expired'] as const;
+
+/**
+ * The outbox's tenants, busiest first: on Postgres one query that returns `limit` rows and the
+ * total (never every tenant: with 100,000 of them that was megabytes per dashboard refresh); a
+ * file outbox, which holds at most its `maxEvents`, is counted in memory.
+ */
+export async function outboxTenants(
+  outbox: NonNullable<OpsBackends['outbox']>,
+  query: TenantQuery,
+): Promise<TenantPage<EventState> | undefined> {
+  if (outbox.sql) return pagedOutboxTenants(outbox.sql.pool, outbox.sql.quotedSchema, query);
+  if (!outbox.store.countsByTenant) return undefined;
+  return busiestFirst(await outbox.store.countsByTenant(), query);
+}
+
+async function pagedOutboxTenants(
+  pool: PgPool,
+  quotedSchema: string,
+  query: TenantQuery,
+): Promise<TenantPage<EventState>> {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query<{
+      tenant_id: string;
+      pending: number;
+      parked: number;
+      dead: number;
+      expired: number;
+      oldest: string | null;
+      total: number;
+    }>(
+      `WITH t AS (
+  SELECT tenant_id,
+    count(*) FILTER (WHERE state = 'pending')::integer AS pending,
+    count(*) FILTER (WHERE state = 'parked')::integer AS parked,
+    count(*) FILTER (WHERE state = 'dead')::integer AS dead,
+    count(*) FILTER (WHERE state = 'expired')::integer AS expired,
+    min(enqueued_at) FILTER (WHERE state = 'pending') AS oldest
+  FROM ${quotedSchema}.outbox
+  WHERE state <> 'delivered' AND ($2::text IS NULL OR tenant_id = $2)
+  GROUP BY tenant_id
+)
+SELECT t.*, (SELECT count(*) FROM t)::integer AS total FROM t
+ORDER BY pending + parked + dead + expired DESC, oldest ASC NULLS LAST, tenant_id
+LIMIT $1`,
+      [query.limit, query.tenantId ?? null],
+    );
+    return {
+      tenants: rows.map((row) => ({
+        tenantId: row.tenant_id,
+        states: Object.fromEntries(OUTBOX_STATES.filter((s) => row[s] > 0).map((s) => [s, row[s]])),
+        oldestPendingAt: row.oldest === null ? null : Number(row.oldest),
+      })),
+      totalTenants: rows[0]?.total ?? 0,
+    };
+  } finally {
+    client.release();
+  }
+}
+
+/** `50 of 100,000 tenants shown, busiest first (--limit <n>, --tenant <id>)`. */
+export function tenantFooter(page: { readonly totalTenants: number }, shown: number): string {
+  const all = page.totalTenants.toLocaleString('en-US');
+  return shown < page.totalTenants
+    ? `${shown.toLocaleString('en-US')} of ${all} tenants shown, busiest first (--limit <n>, --tenant <id>)`
+    : `${all} ${page.totalTenants === 1 ? 'tenant' : 'tenants'}`;
+}
