@@ -4,7 +4,7 @@ import type { AttemptResult, CallTelemetry } from '../telemetry/client-telemetry
 import { sleep, throwIfAborted } from './abort.js';
 import type { ApiResult } from './api-result.js';
 import { attempt, type Call, type ClientContext, type Outcome } from './attempt.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../internal/backoff.js';
 import { MAX_CLOCK_OFFSET_MS } from './clock-offset.js';
 import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
 import { parseRetryAfter } from './retry-after.js';

@@ -5,7 +5,7 @@ import { directoryError, OutboxClosedError, OutboxLockedError, OutboxStoreError 
 import { EventTable, type JournalRecord } from './event-table.js';
 import { chunked, makeDirectory, readIfExists, replaceFileDurably, writeAll } from './file-durable.js';
 import { acquireDirLock } from './file-lock.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit } from '../internal/group-commit.js';
 import { decodeJournal, encodeRecord, JOURNAL_MAGIC } from './journal-codec.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import {

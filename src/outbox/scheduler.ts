@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { callHook } from '../contract/call-hook.js';
 import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit } from '../internal/group-commit.js';
 import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';

@@ -1,7 +1,7 @@
-import { GroupCommit } from '../outbox/group-commit.js';
+import { GroupCommit } from '../internal/group-commit.js';
 import { observeInbox, traceStoredRun } from '../telemetry/receiver-telemetry.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
-import { startHeartbeat } from './lease-heartbeat.js';
+import { startHeartbeat } from '../internal/lease-heartbeat.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { runStored } from './run-stored.js';

@@ -9,6 +9,7 @@ import {
   throwIfInvalid,
   wholeNumber,
 } from '../contract/options-check.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import { readSecrets, type Secrets } from '../signature/secrets.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
 import { type ReceiverInstruments, receiverTelemetry } from '../telemetry/receiver-telemetry.js';
@@ -167,9 +168,6 @@ export interface NormalizedReceiverOptions {
   deferred: boolean;
   retry: Required<DeferredRetryOptions>;
 }
-
-// setTimeout fires at once for a delay above 2^31 - 1 ms.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Checks every option at once and reports every problem in one `INVALID_OPTIONS` error. */
 export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): NormalizedReceiverOptions {

@@ -1,4 +1,4 @@
-import { backoffDelay } from '../client/backoff.js';
+import { backoffDelay } from '../internal/backoff.js';
 import { type BaseContext, pickRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import type { ParsedDelivery } from './parse-delivery.js';
