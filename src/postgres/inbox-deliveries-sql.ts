@@ -73,10 +73,10 @@ SELECT event_id FROM ${t} WHERE event_id = ANY($2::text[]) AND claimed_by = $1 A
     markHandled: `UPDATE ${t} SET state = 'handled', settled_at = now(), claimed_by = NULL, lease_until = NULL,
   last_error = NULL
 WHERE ${mine} RETURNING 1 AS marked`,
-    /** $1 event id, $2 owner, $3 attempt, $4 error, $5 next attempt (epoch ms) or null: dead. */
+    /** $1 event id, $2 owner, $3 attempt, $4 error, $5 ms until the next attempt or null: dead. */
     markFailed: `UPDATE ${t} SET claimed_by = NULL, lease_until = NULL, last_error = $4,
   state = CASE WHEN $5::float8 IS NULL THEN 'dead' ELSE 'pending' END,
-  next_attempt_at = coalesce(to_timestamp($5::float8 / 1000), next_attempt_at),
+  next_attempt_at = coalesce(now() + $5::float8 * interval '1 millisecond', next_attempt_at),
   settled_at = CASE WHEN $5::float8 IS NULL THEN now() END
 WHERE ${mine} RETURNING 1 AS marked`,
     /** $1 event id, $2 owner, $3 attempt, $4 reason. */

@@ -113,7 +113,7 @@ export function postgresDeliveries(
     },
     markHandled: (claim) => marked('markHandled', sql.markHandled, mine(claim)),
     markFailed: (claim, failure) =>
-      marked('markFailed', sql.markFailed, [...mine(claim), failure.error, failure.nextAttemptAt ?? null]),
+      marked('markFailed', sql.markFailed, [...mine(claim), failure.error, failure.retryInMs ?? null]),
     markParked: (claim, reason) => marked('markParked', sql.markParked, [...mine(claim), reason]),
     async stats() {
       const counts: Record<DeliveryState, number> = { pending: 0, handled: 0, dead: 0, parked: 0 };

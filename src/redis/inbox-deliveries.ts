@@ -31,9 +31,9 @@ export function redisDeliveries(
     claim: { eventId: string; owner: string; attempt: number },
     outcome: 'handled' | 'retry' | 'dead' | 'parked',
     error = '',
-    nextAt = 0,
+    retryInMs = 0,
   ) =>
-    (await run(what, SCRIPTS.settle, [claim.eventId, claim.owner, claim.attempt, outcome, error, nextAt])) ===
+    (await run(what, SCRIPTS.settle, [claim.eventId, claim.owner, claim.attempt, outcome, error, retryInMs])) ===
     1;
 
   return {
@@ -70,9 +70,9 @@ export function redisDeliveries(
     },
     markHandled: (claim) => settle('markHandled', claim, 'handled'),
     markFailed: (claim, failure) =>
-      failure.nextAttemptAt === undefined
+      failure.retryInMs === undefined
         ? settle('markFailed', claim, 'dead', failure.error)
-        : settle('markFailed', claim, 'retry', failure.error, failure.nextAttemptAt),
+        : settle('markFailed', claim, 'retry', failure.error, failure.retryInMs),
     markParked: (claim, reason) => settle('markParked', claim, 'parked', reason),
     async stats() {
       const counts = {} as Record<DeliveryState, number>;

@@ -63,7 +63,7 @@ for i = 4, #ARGV do
   else table.insert(lost, id) end
 end
 return lost`,
-  /** ARGV: P, id, owner, attempt, outcome ('handled' | 'retry' | 'dead' | 'parked'), error, nextAt. */
+  /** ARGV: P, id, owner, attempt, outcome ('handled' | 'retry' | 'dead' | 'parked'), error, retry in ms. */
   settle: `${NOW}
 ${MOVE}
 ${MINE}
@@ -72,8 +72,9 @@ if not mine(P, id, ARGV[3], ARGV[4]) then return 0 end
 local received = redis.call('HGET', P .. id, 'received_at')
 redis.call('HDEL', P .. id, 'owner')
 if outcome == 'retry' then
-  redis.call('HSET', P .. id, 'last_error', ARGV[6], 'next_at', ARGV[7])
-  redis.call('ZADD', P .. 'due', ARGV[7], id)
+  local due = now + tonumber(ARGV[7])
+  redis.call('HSET', P .. id, 'last_error', ARGV[6], 'next_at', due)
+  redis.call('ZADD', P .. 'due', due, id)
   return 1
 end
 redis.call('ZREM', P .. 'due', id)

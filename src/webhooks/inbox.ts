@@ -205,19 +205,20 @@ export interface DeliveryQuery {
 }
 
 /**
- * A failed run: when to try again, or `dead` when `nextAttemptAt` is absent.
+ * A failed run: how long until it runs again, or `dead` when `retryInMs` is absent. The store
+ * adds the wait to its own clock, so a worker whose clock is off cannot make a delivery due early.
  *
  * @example
  * ```ts
  * import type { DeliveryFailure } from 'loyalty-partner-sdk/webhooks';
- * const inAMinute: DeliveryFailure = { error: 'database down', nextAttemptAt: Date.now() + 60_000 };
+ * const inAMinute: DeliveryFailure = { error: 'database down', retryInMs: 60_000 };
  * ```
  */
 export interface DeliveryFailure {
   /** The error's message, as `list` shows it (never a secret: the receiver writes it). */
   readonly error: string;
-  /** Epoch milliseconds of the next run; absent: retries are exhausted, the delivery is `dead`. */
-  readonly nextAttemptAt?: number | undefined;
+  /** Milliseconds from now, on the store's clock, until the next run; absent: `dead`. */
+  readonly retryInMs?: number | undefined;
 }
 
 /**
@@ -274,7 +275,7 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx> {
     owner: string,
     limit: number,
   ): Promise<{ readonly marked: readonly string[]; readonly claims: ClaimedDelivery[] }>;
-  /** The handler failed: `pending` until `nextAttemptAt`, or `dead` without one. False: claim lost. */
+  /** The handler failed: `pending` for `retryInMs`, or `dead` without it. False: claim lost. */
   markFailed(claim: ClaimedDelivery, failure: DeliveryFailure): Promise<boolean>;
   /** This version cannot handle it (`reason` is listed as its `lastError`). False: claim lost. */
   markParked(claim: ClaimedDelivery, reason: string): Promise<boolean>;

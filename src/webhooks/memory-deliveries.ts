@@ -107,10 +107,10 @@ export function memoryDeliveries(settings: {
     async markFailed(claim, failure: DeliveryFailure) {
       const entry = held(claim);
       if (!entry) return false;
-      if (failure.nextAttemptAt === undefined) return settle(entry, 'dead', failure.error);
+      if (failure.retryInMs === undefined) return settle(entry, 'dead', failure.error);
       entry.owner = undefined;
       entry.leaseUntil = 0;
-      entry.nextAttemptAt = failure.nextAttemptAt;
+      entry.nextAttemptAt = now() + failure.retryInMs;
       entry.lastError = failure.error;
       return true;
     },

@@ -15,16 +15,18 @@ const MAX_ERROR_LENGTH = 1_000;
 
 /**
  * Runs one claimed delivery's handler from the inbox: parsed again with this process's version
- * (a `replay` after an upgrade handles what an older version parked), then `handled`, retried
- * with backoff, `dead` after `retry.maxAttempts` runs, or `parked` when nothing here can handle
- * it. With a transactional store the handler's `ctx.tx` writes commit with the `handled` mark.
+ * (a `replay` after an upgrade handles what an older version parked), then retried with backoff,
+ * `dead` after `retry.maxAttempts` runs, or `parked` when nothing here can handle it; each of
+ * those outcomes is written here. A handler that succeeded: with a transactional store its
+ * `ctx.tx` writes committed with the `handled` mark (`runHandled`: 'handled'); otherwise the mark
+ * is the caller's to record ('succeeded': the runner's claim loop records it).
  */
 export async function runStored(
   config: NormalizedReceiverOptions,
   inbox: DeferredInboxStore<unknown>,
   parse: DeliveryParser,
   claim: ClaimedDelivery,
-): Promise<StoredOutcome> {
+): Promise<StoredOutcome | 'succeeded'> {
   const parsed = parse(claim.rawBody);
   if (parsed.kind === 'invalid') {
     return parked(inbox, claim, `This version cannot read it: ${parsed.error.message}`);
@@ -51,7 +53,7 @@ export async function runStored(
   try {
     if (inbox.runHandled) return (await inbox.runHandled(claim, work)) ? 'handled' : 'lost';
     await work(undefined);
-    return (await inbox.markHandled(claim)) ? 'handled' : 'lost';
+    return 'succeeded';
   } catch (cause) {
     if (!handlerFailed) {
       // The store failed: the claim ends with its lease and a later run takes it over.
@@ -77,9 +79,10 @@ async function failed(
     : `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; it runs again later`;
   tell(config, claim, new WebhookError('HANDLER_FAILED', text, withKey(claim, cause)), 500);
   const error = messageOf(cause);
-  const nextAttemptAt = last ? undefined : Date.now() + backoffDelay(claim.attempt, retry);
+  // A wait, not a time: the store adds it to its own clock (a worker's clock may be off).
+  const retryInMs = last ? undefined : backoffDelay(claim.attempt, retry);
   try {
-    const recorded = await inbox.markFailed(claim, { error, nextAttemptAt });
+    const recorded = await inbox.markFailed(claim, { error, retryInMs });
     if (!recorded) return 'lost';
   } catch {
     return 'store-failed';

@@ -29,7 +29,7 @@ export function deferredConformance(
     for (let i = 0; i < 50 && found.size < eventIds.length; i++) {
       for (const claim of await store.claimDue(owner, 100)) {
         if (eventIds.includes(claim.eventId)) found.set(claim.eventId, claim);
-        else await store.markFailed(claim, { error: 'later', nextAttemptAt: Date.now() + 60_000 });
+        else await store.markFailed(claim, { error: 'later', retryInMs: 60_000 });
       }
     }
     if (found.size < eventIds.length) throw new Error(`never claimed all of ${eventIds.join(', ')}`);
@@ -80,7 +80,7 @@ export function deferredConformance(
     const d = delivery();
     await store.store(d, 'pending');
     const first = await claimOne(store, d.eventId);
-    expect(await store.markFailed(first, { error: 'boom 1', nextAttemptAt: Date.now() + 100 })).toBe(true);
+    expect(await store.markFailed(first, { error: 'boom 1', retryInMs: 100 })).toBe(true);
     const [pending] = (await store.list({ state: 'pending', tenantId: tenant })).filter(
       (r) => r.eventId === d.eventId,
     );
