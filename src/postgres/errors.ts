@@ -1,4 +1,4 @@
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
 import { codeOf } from '../internal/code-of.js';
 
 /**
@@ -48,11 +48,7 @@ export type PostgresStoreErrorCode =
  * }
  * ```
  */
-export class PostgresStoreError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'PostgresStoreError' {
-    return 'PostgresStoreError';
-  }
+export class PostgresStoreError extends codedError('PostgresStoreError') {
   readonly code: PostgresStoreErrorCode;
 
   constructor(code: PostgresStoreErrorCode, message: string, options: { cause?: unknown } = {}) {

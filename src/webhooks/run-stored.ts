@@ -1,10 +1,10 @@
 import { backoffDelay } from '../internal/backoff.js';
 import { type BaseContext, pickRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
-import type { ParsedDelivery } from './parse-delivery.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { report } from './report-failure.js';
+import { parkReason } from './store-delivery.js';
 import { WebhookError } from './webhook-error.js';
 
 /** How one stored delivery's run ended, for telemetry. */
@@ -100,14 +100,6 @@ async function parked(
   } catch {
     return 'store-failed';
   }
-}
-
-/** Why this version cannot handle a delivery, as `list` shows it. */
-export function parkReason(parsed: Exclude<ParsedDelivery, { kind: 'invalid' }>): string {
-  if (parsed.kind === 'event') return `No handler for ${parsed.event.eventType} and no onUnhandled`;
-  if (parsed.reason === 'unsupported-schema-version')
-    return `schemaVersion ${String(parsed.event.schemaVersion)} is not supported by this version`;
-  return `Unknown event type ${parsed.event.eventType}`;
 }
 
 const withKey = (claim: ClaimedDelivery, cause: unknown) => ({
