@@ -30,9 +30,10 @@ export type CodedErrorClass<Name extends string> = abstract new (
  * 'X_CODE'; }`. The base gives the class its `name`, written as a literal because minifiers rename
  * classes in browser bundles (so `constructor.name` would not do), and `cause` through `Error`'s
  * own options; the subclass adds its literal `code` (or a union of them, so `switch (err.code)`
- * narrows) and whatever fields say what to fix.
+ * narrows) and whatever fields say what to fix. Marked free of side effects, so that a bundler
+ * drops the error classes an app never uses (the size budgets of the Web entries).
  */
-export function codedError<Name extends string>(name: Name): CodedErrorClass<Name> {
+export /* @__NO_SIDE_EFFECTS__ */ function codedError<Name extends string>(name: Name): CodedErrorClass<Name> {
   abstract class Coded extends LoyaltyError {
     override get name(): Name {
       return name;

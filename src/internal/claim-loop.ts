@@ -62,7 +62,6 @@ export class ClaimLoop<Outcome> {
   get busy(): boolean {
     return this.looking;
   }
-
   /** Whether the loop claims (between `start` and `stop`). */
   get started(): boolean {
     return this.running;
@@ -122,16 +121,10 @@ export class ClaimLoop<Outcome> {
     }, ms);
   }
 
-  /** Whether a look is planned (`lookSoon`) and not yet started. */
-  get lookPlanned(): boolean {
-    return this.soonTimer !== undefined;
-  }
-
   /** Another look at once after this one (the feature filled every free slot). */
   lookAgain(): void {
     this.again = true;
   }
-
   /** Whether another look was asked for during this one. */
   get lookWanted(): boolean {
     return this.again;
@@ -207,7 +200,6 @@ export class ClaimLoop<Outcome> {
     clearTimeout(this.soonTimer);
     this.soonTimer = undefined;
   }
-
   private endHeartbeat(): void {
     this.stopHeartbeat?.();
     this.stopHeartbeat = undefined;
