@@ -1,4 +1,5 @@
 import { codedError } from '../contract/errors.js';
+import { codeOf } from '../internal/code-of.js';
 import type { EventState } from './store.js';
 
 /** Every `code` an outbox error carries, for `switch (err.code)`. */
@@ -103,8 +104,7 @@ export class OutboxStoreError extends codedError('OutboxStoreError') {
   constructor(message: string, options?: { cause?: unknown; dir?: string }) {
     super(message, options);
     this.dir = options?.dir;
-    const errno = (options?.cause as { code?: unknown } | undefined)?.code;
-    this.errno = typeof errno === 'string' ? errno : undefined;
+    this.errno = codeOf(options?.cause) || undefined;
   }
 }
 
@@ -120,10 +120,10 @@ const DIRECTORY_FIXES: Readonly<Record<string, string>> = {
 
 /** The typed form of a system error met while opening the store's directory. */
 export function directoryError(dir: string, cause: unknown): OutboxStoreError {
-  const code = (cause as { code?: unknown } | null)?.code;
-  const fix = typeof code === 'string' ? DIRECTORY_FIXES[code] : undefined;
+  const code = codeOf(cause);
+  const fix = DIRECTORY_FIXES[code];
   const message = fix
-    ? `The outbox directory ${dir} ${fix} (${String(code)})`
+    ? `The outbox directory ${dir} ${fix} (${code})`
     : `Cannot open the outbox directory ${dir}`;
   return new OutboxStoreError(message, { cause, dir });
 }

@@ -246,23 +246,14 @@ export class Scheduler {
 
   /** When to look again once a fill found nothing more (the loop wakes earlier when told). */
   private nextLookIn(reachable: boolean): number {
-    const failed = !reachable;
     const { options, local } = this;
     const now = options.monotonic();
-    let wake = Number.POSITIVE_INFINITY;
-    for (const tenant of this.tenants.values()) {
-      if (tenant.state === 'paused') wake = Math.min(wake, Math.max(0, tenant.probeAt - now));
-    }
-    if (local && !failed) {
-      const skip = new Set(
-        [...this.tenants.values()].filter((t) => t.state !== 'active').map((t) => t.tenantId),
-      );
-      wake = Math.min(wake, local.nextDueIn(skip, this.flights.size === 0) ?? Number.POSITIVE_INFINITY);
-    } else {
-      // Other processes add events and finish leases: look again now and then.
-      wake = Math.min(wake, options.pollIntervalMs);
-    }
-    return wake;
+    const tenants = [...this.tenants.values()];
+    const probes = tenants.filter((t) => t.state === 'paused').map((t) => Math.max(0, t.probeAt - now));
+    const skip = new Set(tenants.filter((t) => t.state !== 'active').map((t) => t.tenantId));
+    // A shared store: other processes add events and finish leases, so look again now and then.
+    const due = local && reachable ? local.nextDueIn(skip, this.flights.size === 0) : options.pollIntervalMs;
+    return Math.min(...probes, due ?? Number.POSITIVE_INFINITY);
   }
 
   private notify(): void {

@@ -78,29 +78,25 @@ async function failed(
     ? `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; the delivery is dead`
     : `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; it runs again later`;
   tell(config, claim, new WebhookError('HANDLER_FAILED', text, withKey(claim, cause)), 500);
-  const error = messageOf(cause);
   // A wait, not a time: the store adds it to its own clock (a worker's clock may be off).
   const retryInMs = last ? undefined : backoffDelay(claim.attempt, retry);
-  try {
-    const recorded = await inbox.markFailed(claim, { error, retryInMs });
-    if (!recorded) return 'lost';
-  } catch {
-    return 'store-failed';
-  }
-  return last ? 'dead' : 'retried';
+  return written(
+    () => inbox.markFailed(claim, { error: messageOf(cause), retryInMs }),
+    last ? 'dead' : 'retried',
+  );
 }
 
-async function parked(
-  inbox: DeferredInboxStore<unknown>,
-  claim: ClaimedDelivery,
-  reason: string,
-): Promise<StoredOutcome> {
-  try {
-    return (await inbox.markParked(claim, reason)) ? 'parked' : 'lost';
-  } catch {
-    return 'store-failed';
-  }
-}
+const parked = (inbox: DeferredInboxStore<unknown>, claim: ClaimedDelivery, reason: string) =>
+  written(() => inbox.markParked(claim, reason), 'parked');
+
+/** `outcome` once the store wrote it; 'lost' when the claim was no longer ours. */
+const written = (write: () => Promise<boolean>, outcome: StoredOutcome): Promise<StoredOutcome> =>
+  Promise.resolve()
+    .then(write)
+    .then(
+      (recorded) => (recorded ? outcome : 'lost'),
+      () => 'store-failed',
+    );
 
 const withKey = (claim: ClaimedDelivery, cause: unknown) => ({
   cause,
@@ -114,13 +110,8 @@ function tell(
   error: WebhookError,
   status: number,
 ) {
-  const scope = {
-    tenantId: claim.tenantId,
-    correlationId: claim.correlationId,
-    receivedAt: new Date(claim.receivedAt),
-    eventId: claim.eventId,
-    eventType: claim.eventType,
-  };
+  const { tenantId, correlationId, eventId, eventType } = claim;
+  const scope = { tenantId, correlationId, receivedAt: new Date(claim.receivedAt), eventId, eventType };
   report(config.onError, error, scope, status);
 }
 
