@@ -33,7 +33,9 @@ export type CodedErrorClass<Name extends string> = abstract new (
  * narrows) and whatever fields say what to fix. Marked free of side effects, so that a bundler
  * drops the error classes an app never uses (the size budgets of the Web entries).
  */
-export /* @__NO_SIDE_EFFECTS__ */ function codedError<Name extends string>(name: Name): CodedErrorClass<Name> {
+export /* @__NO_SIDE_EFFECTS__ */ function codedError<Name extends string>(
+  name: Name,
+): CodedErrorClass<Name> {
   abstract class Coded extends LoyaltyError {
     override get name(): Name {
       return name;

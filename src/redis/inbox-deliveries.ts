@@ -33,8 +33,14 @@ export function redisDeliveries(
     error = '',
     retryInMs = 0,
   ) =>
-    (await run(what, SCRIPTS.settle, [claim.eventId, claim.owner, claim.attempt, outcome, error, retryInMs])) ===
-    1;
+    (await run(what, SCRIPTS.settle, [
+      claim.eventId,
+      claim.owner,
+      claim.attempt,
+      outcome,
+      error,
+      retryInMs,
+    ])) === 1;
 
   return {
     leaseMs,
