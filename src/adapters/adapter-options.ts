@@ -1,6 +1,7 @@
 import { LoyaltyValidationError } from '../contract/errors.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { functionOrAbsent, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import type { MisconfigurationReporting } from './misconfiguration.js';
 
@@ -49,9 +50,6 @@ export const ADAPTER_DEFAULTS = {
 
 /** An adapter's options once checked: the limits decided, the reporting as given. */
 export type NormalizedAdapterOptions = Required<Limits> & MisconfigurationReporting;
-
-// setTimeout fires at once for a delay above 2^31 - 1 ms.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Checks an adapter's arguments once, when the handler is created. */
 export function normalizeAdapterOptions(

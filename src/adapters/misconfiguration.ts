@@ -1,4 +1,4 @@
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
 import type { ErrorContext, Receiver } from '../webhooks/receiver-types.js';
 
 /**
@@ -20,7 +20,7 @@ import type { ErrorContext, Receiver } from '../webhooks/receiver-types.js';
  * });
  * ```
  */
-export class AdapterError extends LoyaltyError {
+export class AdapterError extends codedError('AdapterError') {
   readonly code: 'RAW_BODY_UNAVAILABLE';
   /** The framework the adapter serves, as named in the fix: `Express`, `NestJS`, `Next.js`, ... */
   readonly framework: string;
@@ -32,11 +32,6 @@ export class AdapterError extends LoyaltyError {
     this.code = code;
     this.framework = framework;
     this.fix = fix;
-  }
-
-  // A literal, not `constructor.name`: minified edge bundles rename classes.
-  override get name(): 'AdapterError' {
-    return 'AdapterError';
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ErrorAction, ErrorCode } from '../contract/error-codes.js';
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
 
 /**
  * The `code` of a {@link LoyaltyApiError}: a code of the contract's catalogue, a code this version
@@ -37,7 +37,7 @@ interface AttemptFacts {
  * }
  * ```
  */
-export class LoyaltyApiError extends LoyaltyError {
+export class LoyaltyApiError extends codedError('LoyaltyApiError') {
   readonly code: ApiErrorCode;
   readonly status: number;
   readonly action: ErrorAction;
@@ -72,11 +72,6 @@ export class LoyaltyApiError extends LoyaltyError {
     this.attempts = facts.attempts;
     this.retryAfterMs = facts.retryAfterMs;
   }
-
-  // A literal, not `constructor.name`: minified browser bundles rename classes.
-  override get name(): 'LoyaltyApiError' {
-    return 'LoyaltyApiError';
-  }
 }
 
 /**
@@ -104,7 +99,7 @@ export type NetworkErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'RESPONSE_TOO_LARGE
  * }
  * ```
  */
-export class LoyaltyNetworkError extends LoyaltyError {
+export class LoyaltyNetworkError extends codedError('LoyaltyNetworkError') {
   readonly code: NetworkErrorCode;
   readonly eventId: string | undefined;
   readonly retryable = true as const;
@@ -115,10 +110,6 @@ export class LoyaltyNetworkError extends LoyaltyError {
     this.code = facts.code;
     this.eventId = facts.eventId;
     this.attempts = facts.attempts;
-  }
-
-  override get name(): 'LoyaltyNetworkError' {
-    return 'LoyaltyNetworkError';
   }
 }
 
@@ -135,15 +126,11 @@ export class LoyaltyNetworkError extends LoyaltyError {
  * await client.checkConnection().catch((err) => console.log(err instanceof LoyaltyClientClosedError)); // true
  * ```
  */
-export class LoyaltyClientClosedError extends LoyaltyError {
+export class LoyaltyClientClosedError extends codedError('LoyaltyClientClosedError') {
   readonly code = 'CLIENT_CLOSED' as const;
   readonly retryable = true as const;
 
   constructor() {
     super('This LoyaltyClient is closed: create a new one to send more requests');
-  }
-
-  override get name(): 'LoyaltyClientClosedError' {
-    return 'LoyaltyClientClosedError';
   }
 }

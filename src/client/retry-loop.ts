@@ -1,10 +1,10 @@
 import { callHook } from '../contract/call-hook.js';
 import { errorCodeInfo } from '../contract/error-codes.js';
+import { backoffDelay } from '../internal/backoff.js';
 import type { AttemptResult, CallTelemetry } from '../telemetry/client-telemetry.js';
 import { sleep, throwIfAborted } from './abort.js';
 import type { ApiResult } from './api-result.js';
 import { attempt, type Call, type ClientContext, type Outcome } from './attempt.js';
-import { backoffDelay } from './backoff.js';
 import { MAX_CLOCK_OFFSET_MS } from './clock-offset.js';
 import { LoyaltyApiError, LoyaltyNetworkError } from './errors.js';
 import { parseRetryAfter } from './retry-after.js';

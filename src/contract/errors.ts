@@ -19,6 +19,31 @@ export abstract class LoyaltyError extends Error {
   abstract readonly code: string;
 }
 
+/** The base class {@link codedError} returns: a {@link LoyaltyError} whose `name` is `Name`. */
+export type CodedErrorClass<Name extends string> = abstract new (
+  message: string,
+  options?: { cause?: unknown },
+) => LoyaltyError & { readonly name: Name };
+
+/**
+ * The one shape of a coded error: `class XError extends codedError('XError') { readonly code =
+ * 'X_CODE'; }`. The base gives the class its `name`, written as a literal because minifiers rename
+ * classes in browser bundles (so `constructor.name` would not do), and `cause` through `Error`'s
+ * own options; the subclass adds its literal `code` (or a union of them, so `switch (err.code)`
+ * narrows) and whatever fields say what to fix. Marked free of side effects, so that a bundler
+ * drops the error classes an app never uses (the size budgets of the Web entries).
+ */
+export /* @__NO_SIDE_EFFECTS__ */ function codedError<Name extends string>(
+  name: Name,
+): CodedErrorClass<Name> {
+  abstract class Coded extends LoyaltyError {
+    override get name(): Name {
+      return name;
+    }
+  }
+  return Coded;
+}
+
 /** One problem found in a payload or an option, with the path of the field at fault. */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `payload.items.3.price`; `''` for the value itself. */
@@ -53,11 +78,7 @@ export type ValidationErrorCode =
  * }
  * ```
  */
-export class LoyaltyValidationError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes in browser bundles.
-  override get name(): 'LoyaltyValidationError' {
-    return 'LoyaltyValidationError';
-  }
+export class LoyaltyValidationError extends codedError('LoyaltyValidationError') {
   readonly code: ValidationErrorCode;
   readonly issues: readonly ValidationIssue[];
   readonly eventType: string | undefined;

@@ -1,4 +1,5 @@
-import { LoyaltyError } from '../contract/index.js';
+import { codedError } from '../contract/errors.js';
+import { codeOf } from '../internal/code-of.js';
 import type { EventState } from './store.js';
 
 /** Every `code` an outbox error carries, for `switch (err.code)`. */
@@ -24,11 +25,7 @@ export type OutboxErrorCode =
  * }
  * ```
  */
-export class OutboxFullError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxFullError' {
-    return 'OutboxFullError';
-  }
+export class OutboxFullError extends codedError('OutboxFullError') {
   readonly code = 'OUTBOX_FULL';
   constructor(
     readonly limit: 'maxEvents' | 'maxBytes',
@@ -47,11 +44,7 @@ export class OutboxFullError extends LoyaltyError {
  * const isClosed = (err: unknown) => err instanceof OutboxClosedError;
  * ```
  */
-export class OutboxClosedError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxClosedError' {
-    return 'OutboxClosedError';
-  }
+export class OutboxClosedError extends codedError('OutboxClosedError') {
   readonly code = 'OUTBOX_CLOSED';
   constructor() {
     super('The outbox is closed; it takes no new events');
@@ -67,11 +60,7 @@ export class OutboxClosedError extends LoyaltyError {
  * const notStarted = (err: unknown) => err instanceof OutboxNotStartedError;
  * ```
  */
-export class OutboxNotStartedError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxNotStartedError' {
-    return 'OutboxNotStartedError';
-  }
+export class OutboxNotStartedError extends codedError('OutboxNotStartedError') {
   readonly code = 'OUTBOX_NOT_STARTED';
   constructor() {
     super('Call outbox.start() before using the outbox');
@@ -87,11 +76,7 @@ export class OutboxNotStartedError extends LoyaltyError {
  * const locked = (err: unknown) => err instanceof OutboxLockedError && err.pid !== undefined;
  * ```
  */
-export class OutboxLockedError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxLockedError' {
-    return 'OutboxLockedError';
-  }
+export class OutboxLockedError extends codedError('OutboxLockedError') {
   readonly code = 'OUTBOX_LOCKED';
   constructor(
     readonly dir: string,
@@ -113,11 +98,7 @@ export class OutboxLockedError extends LoyaltyError {
  * const diskTrouble = (err: unknown) => err instanceof OutboxStoreError;
  * ```
  */
-export class OutboxStoreError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxStoreError' {
-    return 'OutboxStoreError';
-  }
+export class OutboxStoreError extends codedError('OutboxStoreError') {
   readonly code: 'OUTBOX_STORE_FAILED' | 'ENCRYPTION_KEY_MISMATCH';
   /** The store's directory, when the trouble is with it (read-only, not writable, missing). */
   readonly dir: string | undefined;
@@ -130,8 +111,7 @@ export class OutboxStoreError extends LoyaltyError {
     super(message, options);
     this.code = options?.code ?? 'OUTBOX_STORE_FAILED';
     this.dir = options?.dir;
-    const errno = (options?.cause as { code?: unknown } | undefined)?.code;
-    this.errno = typeof errno === 'string' ? errno : undefined;
+    this.errno = codeOf(options?.cause) || undefined;
   }
 }
 
@@ -147,10 +127,10 @@ const DIRECTORY_FIXES: Readonly<Record<string, string>> = {
 
 /** The typed form of a system error met while opening the store's directory. */
 export function directoryError(dir: string, cause: unknown): OutboxStoreError {
-  const code = (cause as { code?: unknown } | null)?.code;
-  const fix = typeof code === 'string' ? DIRECTORY_FIXES[code] : undefined;
+  const code = codeOf(cause);
+  const fix = DIRECTORY_FIXES[code];
   const message = fix
-    ? `The outbox directory ${dir} ${fix} (${String(code)})`
+    ? `The outbox directory ${dir} ${fix} (${code})`
     : `Cannot open the outbox directory ${dir}`;
   return new OutboxStoreError(message, { cause, dir });
 }
@@ -164,11 +144,7 @@ export function directoryError(dir: string, cause: unknown): OutboxStoreError {
  * const wrongState = (err: unknown) => err instanceof OutboxEventStateError && err.state === 'pending';
  * ```
  */
-export class OutboxEventStateError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxEventStateError' {
-    return 'OutboxEventStateError';
-  }
+export class OutboxEventStateError extends codedError('OutboxEventStateError') {
   readonly code = 'OUTBOX_EVENT_STATE';
   constructor(
     readonly eventId: string,
@@ -189,11 +165,7 @@ export class OutboxEventStateError extends LoyaltyError {
  * const needsDecision = (err: unknown) => err instanceof OutboxDuplicateRiskError;
  * ```
  */
-export class OutboxDuplicateRiskError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxDuplicateRiskError' {
-    return 'OutboxDuplicateRiskError';
-  }
+export class OutboxDuplicateRiskError extends codedError('OutboxDuplicateRiskError') {
   readonly code = 'OUTBOX_DUPLICATE_RISK';
   constructor(readonly eventId: string) {
     super(

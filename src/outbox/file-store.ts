@@ -1,11 +1,11 @@
 import { constants } from 'node:fs';
 import { access, copyFile, type FileHandle, link, open, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { GroupCommit } from '../internal/group-commit.js';
 import { directoryError, OutboxClosedError, OutboxLockedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
 import { chunked, makeDirectory, readIfExists, replaceFileDurably, writeAll } from './file-durable.js';
 import { acquireDirLock } from './file-lock.js';
-import { GroupCommit } from './group-commit.js';
 import {
   type DecodedJournal,
   decodeEncryptedJournal,

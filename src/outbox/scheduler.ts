@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { callHook } from '../contract/call-hook.js';
+import { ClaimLoop } from '../internal/claim-loop.js';
 import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
-import { GroupCommit } from './group-commit.js';
 import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
@@ -35,25 +35,17 @@ export class Scheduler {
   /** Transient failures in a row per event, for the backoff (this process's memory). */
   private readonly failures = new Map<string, number>();
   /**
-   * A shared store's outcomes on their way to it. An answer frees its slot at once, and the
-   * claim that the free slot brings carries the outcome (`recordAndClaim`: one statement and one
-   * commit for both); an outcome no claim is coming for is written on its own, together with
-   * whatever else waits then. (A local store's queue records at once; the file store groups its
-   * journal writes itself.)
+   * Claims, runs (each attempt until its outcome is recorded and its hook called), the leases'
+   * heartbeat, polls, and a shared store's outcomes on their way to it: an answer frees its slot
+   * at once, and the claim that the free slot brings carries the outcome (`recordAndClaim`: one
+   * statement and one commit for both); an outcome no claim is coming for is written on its own.
+   * (A local store's queue records at once; the file store groups its journal writes itself.)
    */
-  private readonly outcomes: GroupCommit<ClaimOutcome, readonly string[]>;
-  private running = false;
-  private filling = false;
-  private again = false;
+  private readonly loop: ClaimLoop<ClaimOutcome>;
   /** The last fill found nothing more to send right now. */
   private drained = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private batchTimer: ReturnType<typeof setTimeout> | undefined;
-  private leaseTimer: ReturnType<typeof setInterval> | undefined;
   /** Events being sent, by id, with their tenant: they count against its `maxInFlight`. */
   private readonly flights = new Map<string, Tenant>();
-  /** Every attempt until its outcome is recorded and its hook called. */
-  private readonly runs = new Set<Promise<void>>();
   /**
    * One signal for every flight: `close()` gives up on all of them at once, never on one, so a
    * controller per event (and the client's listeners on it) would be garbage for nothing.
@@ -82,7 +74,17 @@ export class Scheduler {
     // Every flight's call listens to it (`maxInFlight` × `concurrency` at once); 0: no limit.
     // Each listener is removed as its call ends (client/abort.ts), so none pile up.
     setMaxListeners(0, this.aborter.signal);
-    this.outcomes = new GroupCommit((batch) => source.record(batch));
+    this.loop = new ClaimLoop<ClaimOutcome>({
+      carries: !local && source.recordAndClaim !== undefined,
+      idOf: (outcome) => outcome.eventId,
+      write: (batch) => source.record(batch),
+      // A local store's claims are this process's alone: no lease to renew.
+      renew: local ? undefined : (ids) => source.extendLease(ids, options.leaseMs),
+      leaseMs: options.leaseMs,
+      look: () => this.fill(),
+      nextLookIn: (reachable) => this.nextLookIn(reachable),
+      afterLook: () => this.afterFill(),
+    });
   }
 
   tenant(tenantId: string): Tenant {
@@ -108,27 +110,16 @@ export class Scheduler {
   }
 
   start(): void {
-    this.running = true;
-    if (!this.local) {
-      const { leaseMs } = this.options;
-      // Renew well before the lease runs out, so a slow answer never lets another process in.
-      this.leaseTimer = setInterval(() => this.renewLeases(), Math.max(10, Math.floor(leaseMs / 3)));
-      this.leaseTimer.unref?.();
-    }
-    this.pump();
+    this.drained = false;
+    this.loop.start();
   }
 
   /** Stops launching; returns what is still in flight. */
   stop(): Promise<void>[] {
-    this.running = false;
-    clearTimeout(this.timer);
-    clearTimeout(this.batchTimer);
-    this.batchTimer = undefined;
-    clearInterval(this.leaseTimer);
-    this.outcomes.flush();
+    const runs = this.loop.stop();
     // A flush waiting for a retry timer that will no longer fire must not hang.
     this.notify();
-    return [...this.runs];
+    return runs;
   }
 
   abortAll(): void {
@@ -152,7 +143,7 @@ export class Scheduler {
     if (!this.local) {
       if (!this.hasRoom(tenantId)) return;
       // Looked at again after the claim under way, if the tenant still has room then.
-      if (this.filling) {
+      if (this.loop.busy) {
         this.enqueuedDuringFill.add(tenantId);
         return;
       }
@@ -166,40 +157,31 @@ export class Scheduler {
 
   /** A pump, or an enqueue for a tenant with room, arrived during the fill: look again. */
   private wanted(): boolean {
-    return this.again || [...this.enqueuedDuringFill].some((tenantId) => this.hasRoom(tenantId));
+    return this.loop.lookWanted || [...this.enqueuedDuringFill].some((tenantId) => this.hasRoom(tenantId));
   }
 
   pump(): void {
     this.drained = false;
-    clearTimeout(this.batchTimer);
-    this.batchTimer = undefined;
-    if (!this.running) {
-      this.notify();
-      return;
-    }
-    if (this.filling) {
-      this.again = true;
-      return;
-    }
-    this.filling = true;
-    void this.fill().finally(() => {
-      this.filling = false;
-      const landed = [...this.landedDuringFill];
-      this.landedDuringFill.clear();
-      // A pump that arrived after the fill's last look must not be lost: look again.
-      if (this.wanted() && this.running) this.pump();
-      else if (landed.length > 0 && this.running) this.afterLanding(landed);
-      else this.notify();
-      this.writeOutcomesUnlessClaimComing();
-    });
+    if (!this.loop.started) this.notify();
+    else this.loop.wake();
   }
 
+  /** After a fill: a pump that arrived after its last look must not be lost; look again. */
+  private afterFill(): void {
+    const landed = [...this.landedDuringFill];
+    this.landedDuringFill.clear();
+    if (!this.loop.started) this.notify();
+    else if (this.wanted()) this.loop.lookAgain();
+    else if (landed.length > 0) this.afterLanding(landed);
+    else this.notify();
+  }
+
+  /** One look of the claim loop: claims for the free slots, tenant by tenant, and launches. */
   private async fill(): Promise<void> {
     const { options } = this;
     const cap = options.concurrency * options.maxInFlight;
-    let failed = false;
+    this.drained = false;
     do {
-      this.again = false;
       this.enqueuedDuringFill.clear();
       try {
         await this.probePaused();
@@ -228,36 +210,22 @@ export class Scheduler {
                 : { ...request, onlyTenants: sending.map((tenant) => tenant.tenantId) },
             );
         for (const event of claimed) this.launch(event);
-        if (claimed.length === free) this.again = true;
+        if (claimed.length === free) this.loop.lookAgain();
         else if (!this.wanted()) this.drained = true;
-      } catch {
-        // A shared store that cannot be reached: try again after the poll interval.
-        failed = true;
+      } catch (err) {
+        // A shared store that cannot be reached: the loop tries again after the poll interval.
         this.drained = true;
+        throw err;
       }
-    } while (this.wanted() && this.running);
-    this.schedule(failed);
+      // The loop's own `lookAgain` is looked at by the loop; an enqueue with room, here.
+    } while (!this.loop.lookWanted && this.wanted() && this.loop.started);
   }
 
   /** A shared store's claim, carrying the outcomes that landed since the last write. */
-  private async claimShared(request: ClaimRequest): Promise<StoredEvent[]> {
+  private claimShared(request: ClaimRequest): Promise<StoredEvent[]> {
     const { source } = this;
     if (!source.recordAndClaim) return source.claim(request);
-    const carried = this.outcomes.take();
-    try {
-      const { recorded, claimed } = await source.recordAndClaim(carried.items, request);
-      carried.settle(recorded);
-      return claimed;
-    } catch (err) {
-      carried.fail(err);
-      throw err;
-    }
-  }
-
-  /** Outcomes wait for a claim only while one is under way or due within `CLAIM_BATCH_WAIT_MS`. */
-  private writeOutcomesUnlessClaimComing(): void {
-    const claimComing = this.running && (this.filling || this.batchTimer !== undefined);
-    if (!claimComing || !this.source.recordAndClaim) this.outcomes.flush();
+    return this.loop.claim((outcomes) => source.recordAndClaim!(outcomes, request));
   }
 
   /** One event of each paused tenant whose probe is due, if nothing of it is in flight. */
@@ -277,33 +245,30 @@ export class Scheduler {
     }
   }
 
-  private schedule(failed: boolean): void {
-    clearTimeout(this.timer);
-    if (!this.running) return;
+  /** When to look again once a fill found nothing more (the loop wakes earlier when told). */
+  private nextLookIn(reachable: boolean): number {
     const { options, local } = this;
     const now = options.monotonic();
-    let wake = Number.POSITIVE_INFINITY;
-    for (const tenant of this.tenants.values()) {
-      if (tenant.state === 'paused') wake = Math.min(wake, Math.max(0, tenant.probeAt - now));
-      // kiosk: a tenant held (Retry-After, the reconnect window) is looked at again when it ends.
-      else if (tenant.holdUntil > now) wake = Math.min(wake, tenant.holdUntil - now);
-    }
-    if (local && !failed) {
-      const skip = new Set([...this.tenants.values()].filter((t) => !t.sendsAt(now)).map((t) => t.tenantId));
-      wake = Math.min(wake, local.nextDueIn(skip, this.flights.size === 0) ?? Number.POSITIVE_INFINITY);
-    } else {
-      // Other processes add events and finish leases: look again now and then.
-      wake = Math.min(wake, options.pollIntervalMs);
-    }
-    if (wake === Number.POSITIVE_INFINITY) return;
-    // Unref'd: a queue waiting to retry must not keep a finished program alive.
-    this.timer = setTimeout(() => this.pump(), wake);
-    this.timer.unref?.();
+    const tenants = [...this.tenants.values()];
+    // A paused tenant is probed at its time; a held one (Retry-After, the reconnect window) is
+    // looked at again when its hold ends.
+    const waits = tenants.map((t) =>
+      t.state === 'paused'
+        ? Math.max(0, t.probeAt - now)
+        : t.holdUntil > now
+          ? t.holdUntil - now
+          : Number.POSITIVE_INFINITY,
+    );
+    const skip = new Set(tenants.filter((t) => !t.sendsAt(now)).map((t) => t.tenantId));
+    // A shared store: other processes add events and finish leases, so look again now and then.
+    const due = local && reachable ? local.nextDueIn(skip, this.flights.size === 0) : options.pollIntervalMs;
+    return Math.min(...waits, due ?? Number.POSITIVE_INFINITY);
   }
 
   private notify(): void {
     if (this.waiters.length === 0) return;
-    const settled = this.runs.size === 0 && (!this.running || (this.drained && !this.filling));
+    const { loop } = this;
+    const settled = loop.runs.size === 0 && (!loop.started || (this.drained && !loop.busy));
     if (!settled) return;
     const waiters = this.waiters;
     this.waiters = [];
@@ -314,14 +279,11 @@ export class Scheduler {
     const tenant = this.tenant(event.tenantId);
     tenant.inFlight += 1;
     this.flights.set(event.eventId, tenant);
-    const ended = () => {
-      this.runs.delete(run);
+    // A flight never rejects: `attempt` records every failure as the event's outcome.
+    void this.loop.track(event.eventId, this.attempt(tenant, event, this.aborter.signal)).then(() => {
       this.land(event.eventId);
       this.notify();
-    };
-    // A flight never rejects: `attempt` records every failure as the event's outcome.
-    const run: Promise<void> = this.attempt(tenant, event, this.aborter.signal).then(ended, ended);
-    this.runs.add(run);
+    });
   }
 
   /**
@@ -334,7 +296,7 @@ export class Scheduler {
     if (!tenant) return;
     this.flights.delete(eventId);
     tenant.inFlight -= 1;
-    if (this.filling && !this.local) this.landedDuringFill.add(tenant);
+    if (this.loop.busy && !this.local) this.landedDuringFill.add(tenant);
     else this.afterLanding([tenant]);
   }
 
@@ -346,15 +308,13 @@ export class Scheduler {
     const { options, local } = this;
     const batch = Math.ceil(options.maxInFlight / CLAIM_BATCH_FRACTION);
     const roomy = tenants.some((tenant) => options.maxInFlight - tenant.inFlight >= batch);
-    if (local || !this.running || this.flights.size === 0 || roomy) {
+    if (local || !this.loop.started || this.flights.size === 0 || roomy) {
       this.pump();
       return;
     }
     // At its cap (the claim that just ended counted these answers already): its next answer decides.
-    if (this.batchTimer !== undefined || tenants.every((tenant) => tenant.inFlight >= options.maxInFlight))
-      return;
-    this.batchTimer = setTimeout(() => this.pump(), CLAIM_BATCH_WAIT_MS);
-    this.batchTimer.unref?.();
+    if (tenants.every((tenant) => tenant.inFlight >= options.maxInFlight)) return;
+    this.loop.lookSoon(CLAIM_BATCH_WAIT_MS);
   }
 
   private async attempt(tenant: Tenant, claimed: StoredEvent, signal: AbortSignal): Promise<void> {
@@ -464,22 +424,14 @@ export class Scheduler {
       await written.catch(() => undefined);
       return true;
     }
-    const written = this.outcomes.add(outcome);
-    // Its slot is free now: the claim that brings carries the outcome.
+    // Its slot is free now: the claim that brings (if one is coming) carries the outcome.
     this.land(outcome.eventId);
-    this.writeOutcomesUnlessClaimComing();
-    const recorded = await written.catch((): readonly string[] => []);
-    return recorded.includes(outcome.eventId);
+    return this.loop.record(outcome);
   }
 
   private async patch(event: StoredEvent, patch: EventPatch): Promise<StoredEvent> {
     await this.source.update(event.eventId, patch);
     return { ...event, ...patch };
-  }
-
-  private renewLeases(): void {
-    if (this.flights.size === 0) return;
-    this.source.extendLease([...this.flights.keys()], this.options.leaseMs).catch(() => undefined);
   }
 
   private senderOf(tenant: Tenant): Promise<OutboxSender> {

@@ -1,4 +1,4 @@
-import { backoffDelay } from '../client/backoff.js';
+import { backoffDelay } from '../internal/backoff.js';
 import type { Verdict } from './classify.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions } from './outbox-options.js';

@@ -1,4 +1,5 @@
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
+import { codeOf } from '../internal/code-of.js';
 
 /**
  * Why a {@link PostgresStoreError} was raised:
@@ -61,11 +62,7 @@ export type PostgresStoreErrorCode =
  * }
  * ```
  */
-export class PostgresStoreError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'PostgresStoreError' {
-    return 'PostgresStoreError';
-  }
+export class PostgresStoreError extends codedError('PostgresStoreError') {
   readonly code: PostgresStoreErrorCode;
 
   constructor(code: PostgresStoreErrorCode, message: string, options: { cause?: unknown } = {}) {
@@ -92,12 +89,6 @@ const LOST_CODES = new Set([
   '57P02',
   '57P03',
 ]);
-
-/** The driver error's code: SQLSTATE for server errors, errno names for socket errors. */
-export const codeOf = (err: unknown): string =>
-  typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string'
-    ? (err as { code: string }).code
-    : '';
 
 /**
  * True when a statement failed only for how it met other transactions (a serialization failure

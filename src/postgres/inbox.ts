@@ -1,3 +1,4 @@
+import { codeOf } from '../internal/code-of.js';
 import type {
   ClaimedDelivery,
   DeferredInboxStore,
@@ -15,7 +16,7 @@ import {
   type SqlRunner,
   toStoreDatabase,
 } from './database.js';
-import { codeOf, PostgresStoreError, toStoreError } from './errors.js';
+import { PostgresStoreError, toStoreError } from './errors.js';
 import { type PostgresInboxOptions, resolveInboxOptions } from './inbox-options.js';
 import { inboxSql } from './inbox-sql.js';
 import { guardTx } from './inbox-tx-guard.js';

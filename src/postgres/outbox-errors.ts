@@ -1,4 +1,4 @@
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
 
 /**
  * Why {@link OutboxTransactionError} was raised by `outbox.enqueue(type, payload, { tx })`:
@@ -32,11 +32,7 @@ export type OutboxTransactionErrorCode =
  * }
  * ```
  */
-export class OutboxTransactionError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'OutboxTransactionError' {
-    return 'OutboxTransactionError';
-  }
+export class OutboxTransactionError extends codedError('OutboxTransactionError') {
   readonly code: OutboxTransactionErrorCode;
 
   constructor(code: OutboxTransactionErrorCode, message: string, options: { cause?: unknown } = {}) {

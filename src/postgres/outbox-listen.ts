@@ -1,4 +1,4 @@
-import { backoffDelay } from '../client/backoff.js';
+import { backoffDelay } from '../internal/backoff.js';
 import type { SqlRunner } from './database.js';
 import { PostgresStoreError } from './errors.js';
 import type { OutboxSql } from './outbox-sql.js';

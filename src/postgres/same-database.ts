@@ -1,5 +1,5 @@
+import { codeOf } from '../internal/code-of.js';
 import type { SqlRunner } from './database.js';
-import { codeOf } from './errors.js';
 import { OutboxTransactionError } from './outbox-errors.js';
 
 // The cluster a database lives in: two databases migrated alike may have the same name on two

@@ -1,4 +1,4 @@
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
 
 /**
  * Why a {@link RedisStoreError} was raised:
@@ -32,11 +32,7 @@ export type RedisStoreErrorCode =
  * }
  * ```
  */
-export class RedisStoreError extends LoyaltyError {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'RedisStoreError' {
-    return 'RedisStoreError';
-  }
+export class RedisStoreError extends codedError('RedisStoreError') {
   readonly code: RedisStoreErrorCode;
 
   constructor(code: RedisStoreErrorCode, message: string, options: { cause?: unknown } = {}) {

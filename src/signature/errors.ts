@@ -1,4 +1,4 @@
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
 
 /**
  * Why a signature was refused. Each reason maps to exactly one `code`: the two timestamp reasons
@@ -33,7 +33,7 @@ export type SignatureVerificationCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED
  * }
  * ```
  */
-export class SignatureVerificationError extends LoyaltyError {
+export class SignatureVerificationError extends codedError('SignatureVerificationError') {
   // `declare`: assigned in the constructor, so no class-field initialisers are emitted.
   declare readonly code: SignatureVerificationCode;
   declare readonly reason: SignatureVerificationReason;
@@ -42,11 +42,6 @@ export class SignatureVerificationError extends LoyaltyError {
     super(message, options);
     this.reason = reason;
     this.code = reason.startsWith('timestamp') ? 'SIGNATURE_EXPIRED' : 'INVALID_SIGNATURE';
-  }
-
-  // A literal, not `constructor.name`: minified browser bundles rename classes.
-  override get name(): 'SignatureVerificationError' {
-    return 'SignatureVerificationError';
   }
 
   /**

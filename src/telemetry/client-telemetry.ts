@@ -215,11 +215,3 @@ export class CallTelemetry {
     }
   }
 }
-
-/** A call's telemetry, or `undefined` (nothing to record: all that telemetry costs when it is off). */
-export function startCall(
-  telemetry: Telemetry<ClientInstruments>,
-  call: CallInfo,
-): CallTelemetry | undefined {
-  return telemetry.enabled() ? new CallTelemetry(telemetry, call) : undefined;
-}

@@ -194,15 +194,6 @@ export class DeliveryTelemetry {
   }
 }
 
-/** A delivery's telemetry, or `undefined` (nothing to record: all that telemetry costs when it is off). */
-export function startDelivery(
-  telemetry: Telemetry<ReceiverInstruments>,
-  tenantId: string | undefined,
-  correlationId: string,
-): DeliveryTelemetry | undefined {
-  return telemetry.enabled() ? new DeliveryTelemetry(telemetry, tenantId, correlationId) : undefined;
-}
-
 /** Counts a deferred delivery's step: `stored`, `parked` (when stored) or a run's outcome. */
 export function countDeferred(
   telemetry: Telemetry<ReceiverInstruments>,

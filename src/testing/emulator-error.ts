@@ -1,4 +1,4 @@
-import { LoyaltyError } from '../contract/index.js';
+import { codedError } from '../contract/errors.js';
 
 /**
  * Why the emulator refused a call made by the test itself (not by the partner over HTTP).
@@ -32,16 +32,11 @@ export type EmulatorErrorCode =
  * }
  * ```
  */
-export class EmulatorError extends LoyaltyError {
+export class EmulatorError extends codedError('EmulatorError') {
   readonly code: EmulatorErrorCode;
 
   constructor(code: EmulatorErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
-  }
-
-  // A literal, not `constructor.name`: bundlers may rename classes.
-  override get name(): string {
-    return 'EmulatorError';
   }
 }

@@ -31,24 +31,3 @@ export async function mswHandlersFor(transport: EmulatorTransport, baseUrl: stri
     }),
   ];
 }
-
-/**
- * msw handlers that answer every partner endpoint below `baseUrl` from `emulator`, for code under
- * test that calls `fetch` itself. Same as `emulator.mswHandlers(baseUrl)`.
- *
- * @example
- * ```ts
- * import { setupServer } from 'msw/node';
- * import { createEmulator, createMswHandlers } from 'loyalty-partner-sdk/testing';
- *
- * const emulator = createEmulator();
- * const server = setupServer(...(await createMswHandlers(emulator, 'https://loyalty.example.test')));
- * server.listen({ onUnhandledRequest: 'bypass' });
- * ```
- */
-export function createMswHandlers(
-  emulator: { mswHandlers(baseUrl: string): Promise<MswHandler[]> },
-  baseUrl: string,
-) {
-  return emulator.mswHandlers(baseUrl);
-}

@@ -1,7 +1,7 @@
 import { LoyaltyValidationError } from '../contract/errors.js';
 import { countDeferred, DeliveryTelemetry } from '../telemetry/receiver-telemetry.js';
 import { correlationIdOf, okResponse, type ReceiverResponse } from './answers.js';
-import { DeferredRunner } from './deferred-runner.js';
+import type { DeferredRunner } from './deferred-runner.js';
 import { dispatchEvent } from './dispatch-event.js';
 import { type BaseContext, pickRun } from './event-run.js';
 import { type DeferredInboxStore, isDeferredInboxStore } from './inbox.js';
@@ -14,8 +14,7 @@ import {
 } from './receiver-options.js';
 import type { RawDelivery, Receiver } from './receiver-types.js';
 import { type FailureScope, refuse } from './report-failure.js';
-import { parkReason } from './run-stored.js';
-import { storeDelivery } from './store-delivery.js';
+import { parkReason, storeDelivery } from './store-delivery.js';
 import { verifyDelivery } from './verify-delivery.js';
 import { WebhookError } from './webhook-error.js';
 
@@ -61,7 +60,18 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
     return steps.parse;
   };
   const store = isDeferredInboxStore(config.inbox) ? config.inbox : undefined;
-  if (config.deferred && store) steps.runner = new DeferredRunner(config, store, parser);
+  let closed = false;
+  // The runner is loaded by `start()`: a receiver that does not defer, or a web process that
+  // only stores, never loads it (a bundler that splits code leaves it in a chunk of its own).
+  const start = async () => {
+    if (!config.deferred || !store || closed) return;
+    if (!steps.runner) {
+      const { DeferredRunner } = await import('./deferred-runner.js');
+      if (closed) return;
+      steps.runner ??= new DeferredRunner(config, store, parser);
+    }
+    await steps.runner.start();
+  };
   const operated = (what: string): DeferredInboxStore<unknown> => {
     if (store) return store;
     throw new LoyaltyValidationError(
@@ -71,8 +81,11 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
     );
   };
   return {
-    start: async () => steps.runner?.start(),
-    close: async () => steps.runner?.close(),
+    start,
+    async close() {
+      closed = true;
+      await steps.runner?.close();
+    },
     stats: () => operated('stats').stats(),
     list: (query) => operated('list').list(query),
     async replay(eventId) {
@@ -114,7 +127,7 @@ interface Steps {
   verify: ReceiverBuild['verify'];
   load: ReceiverBuild['loadParser'];
   parse: DeliveryParser | undefined;
-  /** With `deferred`: runs stored deliveries once `start()` was called. */
+  /** With `deferred`: runs stored deliveries once `start()` was called (and loaded it). */
   runner: DeferredRunner | undefined;
 }
 

@@ -1,23 +1,15 @@
-import { GroupCommit } from '../outbox/group-commit.js';
+import { ClaimLoop } from '../internal/claim-loop.js';
 import { observeInbox, traceStoredRun } from '../telemetry/receiver-telemetry.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
-import { startHeartbeat } from './lease-heartbeat.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
-import { runStored } from './run-stored.js';
+import { report } from './report-failure.js';
+import { runStored, type StoredOutcome } from './run-stored.js';
+import { WebhookError } from './webhook-error.js';
 
-/** Handlers one process runs at once. */
-const CONCURRENCY = 16;
-/**
- * A claim is a statement and a commit: after a handler ends, the runner claims again only once
- * half its slots are free, so handlers that end one after another share a claim instead of
- * paying one each (as the outbox's drain does). Where the store can (`markHandledAndClaim`),
- * that claim also marks them handled.
- */
-const REFILL_AT = CONCURRENCY / 2;
 /**
  * The longest a handled mark waits for a claim to carry it (slow handlers may keep the slots
- * taken): then it is written on its own, so `stats()` and the other processes see it soon.
+ * taken): then the runner looks anyway, so `stats()` and the other processes see it soon.
  */
 const MARK_WAIT_MS = 50;
 /** How often an idle runner looks for due deliveries (retries, other processes' deliveries). */
@@ -28,166 +20,142 @@ const CLEANUP_BATCH = 500;
 
 /**
  * The worker side of a deferred receiver (`receiver.start()`): claims due deliveries from the
- * inbox, up to {@link CONCURRENCY} at a time (claiming again when half are free), runs each
- * one's handler and records the outcome. Any number of processes may run one over the same
- * store: a claim holds a lease, renewed by one heartbeat for all of this runner's claims until
- * their outcomes are recorded, so a delivery runs in one process at a time, and a process that
- * died loses its claims when their lease ends.
+ * inbox, up to `concurrency` at a time, runs each one's handler and records the outcome, on the
+ * claim loop the outbox's drain uses too (internal/claim-loop.ts). Any number of processes may
+ * run one over the same store: a claim holds a lease, renewed by one heartbeat for all of this
+ * runner's claims until their outcomes are recorded, so a delivery runs in one process at a
+ * time, and a process that died loses its claims when their lease ends.
+ *
+ * A claim is a statement and a commit: after a handler ends, the runner claims again only once
+ * half its slots are free, so handlers that end one after another share a claim instead of paying
+ * one each. Where the store can (`markHandledAndClaim`), that claim also marks them handled.
  */
 export class DeferredRunner {
   private readonly owner = `receiver:${globalThis.crypto.randomUUID()}`;
-  /** Every run until its outcome is recorded (`close()` waits for them; leases are renewed). */
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
   /** Runs whose handler has not ended: the slots taken. */
   private readonly busy = new Set<string>();
-  /**
-   * Deliveries whose handler succeeded, waiting for the claim their free slots bring, which marks
-   * them handled in the same write (`markHandledAndClaim`); written on their own only when no
-   * claim is coming (closing, or the store is unreachable).
-   */
-  private readonly marks: GroupCommit<ClaimedDelivery, readonly string[]>;
-  /** The inbox as `runStored` sees it: `markHandled` queues for the next claim where it can. */
-  private readonly runInbox: DeferredInboxStore<unknown>;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private markTimer: ReturnType<typeof setTimeout> | undefined;
-  private stopHeartbeat: (() => void) | undefined;
   private stopGauge: (() => void) | undefined;
-  private pumping = false;
-  private again = false;
-  private started = false;
+  private parse: DeliveryParser | undefined;
   private closed = false;
   private lastCleanup = 0;
+  /** Whether the last claim failed: an outage is told to `onError` once, not at every poll. */
+  private claimsFailing = false;
 
   constructor(
     private readonly config: NormalizedReceiverOptions,
     private readonly inbox: DeferredInboxStore<unknown>,
     private readonly parser: () => Promise<DeliveryParser>,
   ) {
-    this.marks = new GroupCommit<ClaimedDelivery, readonly string[]>(async (batch) => {
-      const marked = await Promise.all(batch.map((claim) => inbox.markHandled(claim)));
-      return batch.filter((_, k) => marked[k]).map((claim) => claim.eventId);
+    this.loop = new ClaimLoop<ClaimedDelivery>({
+      carries: inbox.markHandledAndClaim !== undefined,
+      idOf: (claim) => claim.eventId,
+      write: async (batch) => {
+        const marked = await Promise.all(batch.map((claim) => inbox.markHandled(claim)));
+        return batch.filter((_, k) => marked[k]).map((claim) => claim.eventId);
+      },
+      renew: (ids) => inbox.extendLease(this.owner, ids),
+      leaseMs: inbox.leaseMs,
+      look: () => this.look(),
+      nextLookIn: () => POLL_MS,
     });
-    this.runInbox = inbox.markHandledAndClaim
-      ? { ...inbox, markHandled: (claim) => this.markHandled(claim) }
-      : inbox;
   }
 
   /** Starts claiming; resolves once the parser is loaded (so a start-up failure shows here). */
   async start(): Promise<void> {
-    if (this.started || this.closed) return;
-    await this.parser();
-    this.started = true;
-    this.stopHeartbeat = startHeartbeat(this.inbox.leaseMs, () =>
-      this.running.size ? this.inbox.extendLease(this.owner, [...this.running.keys()]) : undefined,
-    );
+    if (this.loop.started || this.closed) return;
+    this.parse = await this.parser();
     if (this.config.telemetry.enabled())
       this.stopGauge = observeInbox(this.config.telemetry, () => this.inbox.stats());
-    this.wake();
+    this.loop.start();
   }
 
   /** Looks for due deliveries now (a delivery was just stored or replayed). */
   wake(): void {
-    if (!this.started || this.closed) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    void this.pump();
+    this.loop.wake();
   }
 
   /** Stops claiming and waits for the handlers under way; their outcomes are recorded. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.timer);
-    clearTimeout(this.markTimer);
-    this.marks.flush();
-    while (this.running.size) await Promise.allSettled([...this.running.values()]);
-    this.stopHeartbeat?.();
+    let runs = this.loop.stop();
+    while (runs.length) {
+      await Promise.allSettled(runs);
+      runs = [...this.loop.runs.values()];
+    }
     this.stopGauge?.();
   }
 
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    clearTimeout(this.timer);
-    try {
-      do {
-        this.again = false;
-        while (!this.closed && this.busy.size < CONCURRENCY) {
-          const room = CONCURRENCY - this.busy.size;
-          const claims = await this.claim(room);
-          const parse = await this.parser();
-          for (const claim of claims) this.launch(claim, parse);
-          if (claims.length < room) break;
-        }
-      } while (this.again && !this.closed);
-      this.cleanup();
-    } catch {
-      // The store is unreachable: the next poll tries again.
-    } finally {
-      this.pumping = false;
-      this.writeMarksSoon();
-      if (!this.closed) {
-        this.timer = setTimeout(() => this.wake(), POLL_MS);
-        (this.timer as { unref?: () => void }).unref?.();
-      }
+  /** Claims for every free slot (the claim carrying the handled marks queued), then cleans up. */
+  private async look(): Promise<void> {
+    const { concurrency } = this.config;
+    while (this.loop.started && this.busy.size < concurrency) {
+      const room = concurrency - this.busy.size;
+      const claims = await this.claim(room);
+      for (const claim of claims) this.launch(claim);
+      if (claims.length < room) break;
     }
+    this.cleanup();
   }
 
-  /** A claim, carrying the marks of the handlers that succeeded since the last one. */
   private async claim(room: number): Promise<ClaimedDelivery[]> {
-    const { inbox } = this;
-    if (!inbox.markHandledAndClaim) return inbox.claimDue(this.owner, room);
-    const carried = this.marks.take();
+    const { inbox, owner } = this;
     try {
-      const { marked, claims } = await inbox.markHandledAndClaim(carried.items, this.owner, room);
-      carried.settle(marked);
+      const claims = inbox.markHandledAndClaim
+        ? await this.loop.claim(async (handled) => {
+            const { marked, claims } = await inbox.markHandledAndClaim!(handled, owner, room);
+            return { recorded: marked, claimed: claims };
+          })
+        : await inbox.claimDue(owner, room);
+      this.claimsFailing = false;
       return claims;
     } catch (err) {
-      carried.fail(err);
+      this.claimFailed(err);
       throw err;
     }
   }
 
-  /** `markHandled` through the next claim: the handler's slot is free at once. */
-  private async markHandled(claim: ClaimedDelivery): Promise<boolean> {
-    const marked = this.marks.add(claim);
+  /**
+   * A claim that failed is told to `onError`: the first of an outage (the loop polls on, and
+   * recovers by itself), and every one that reports deliveries the store lost (a Redis record
+   * evicted: `DELIVERY_LOST`), which no later claim would mention again.
+   */
+  private claimFailed(cause: unknown): void {
+    const lost = (cause as { code?: unknown } | null)?.code === 'DELIVERY_LOST';
+    if (this.claimsFailing && !lost) return;
+    this.claimsFailing = true;
+    const text = lost
+      ? `The inbox lost stored deliveries: ${(cause as Error).message}`
+      : 'The inbox could not be reached to claim due deliveries; the runner keeps polling';
+    const scope = { tenantId: '', correlationId: '', receivedAt: new Date() };
+    report(this.config.onError, new WebhookError('INBOX_UNAVAILABLE', text, { cause }), scope, 503);
+  }
+
+  private launch(claim: ClaimedDelivery): void {
+    const { config } = this;
+    const run = () => this.run(claim);
+    this.busy.add(claim.eventId);
+    const traced = config.telemetry.enabled() ? traceStoredRun(config.telemetry, claim, run) : run();
+    void this.loop.track(claim.eventId, traced).then(() => this.free(claim.eventId));
+  }
+
+  /**
+   * The handler's run, then its `handled` mark: a transactional store wrote it with the handler's
+   * writes (`runHandled`); otherwise the mark is recorded here, once the slot is free, by the
+   * claim loop (carried by the next claim where the store can).
+   */
+  private async run(claim: ClaimedDelivery): Promise<StoredOutcome> {
+    const outcome = await runStored(this.config, this.inbox, this.parse!, claim);
+    if (outcome !== 'succeeded') return outcome;
     this.free(claim.eventId);
-    if (!this.pumping) this.writeMarksSoon();
-    return (await marked).includes(claim.eventId);
+    return (await this.loop.record(claim)) ? 'handled' : 'lost';
   }
 
-  /** Marks no claim carries within {@link MARK_WAIT_MS} are written on their own (at once when closing). */
-  private writeMarksSoon(): void {
-    if (this.closed) this.marks.flush();
-    if (this.closed || this.markTimer !== undefined) return;
-    this.markTimer = setTimeout(() => {
-      this.markTimer = undefined;
-      // A pump under way carries them, or sets this timer again when it ends.
-      if (!this.pumping) this.marks.flush();
-    }, MARK_WAIT_MS);
-    (this.markTimer as { unref?: () => void }).unref?.();
-  }
-
-  /** The handler ended: claim again once half the slots are free. */
+  /** A handler ended: claim again once half the slots are free; its mark waits for that claim. */
   private free(eventId: string): void {
     if (!this.busy.delete(eventId)) return;
-    if (this.busy.size <= REFILL_AT) this.wake();
-  }
-
-  private launch(claim: ClaimedDelivery, parse: DeliveryParser): void {
-    const { config, runInbox } = this;
-    const stored = () => runStored(config, runInbox, parse, claim);
-    this.busy.add(claim.eventId);
-    const run = (config.telemetry.enabled() ? traceStoredRun(config.telemetry, claim, stored) : stored())
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        this.running.delete(claim.eventId);
-        this.free(claim.eventId);
-      });
-    this.running.set(claim.eventId, run);
+    if (this.busy.size <= this.config.concurrency / 2) this.loop.wake();
+    else if (this.inbox.markHandledAndClaim) this.loop.lookSoon(MARK_WAIT_MS);
   }
 
   /** Retention: handled deliveries older than the store keeps them, in the background. */

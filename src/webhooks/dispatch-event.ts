@@ -1,8 +1,8 @@
+import { DeadlinePassed, isPromiseLike, withDeadline } from '../internal/deadline.js';
+import { startHeartbeat } from '../internal/lease-heartbeat.js';
 import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
-import { DeadlinePassed, isPromiseLike, withDeadline } from './deadline.js';
 import type { EventRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
-import { startHeartbeat } from './lease-heartbeat.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse, report } from './report-failure.js';
 import { WebhookError } from './webhook-error.js';

@@ -9,6 +9,7 @@ import {
   throwIfInvalid,
   wholeNumber,
 } from '../contract/options-check.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import { readSecrets, type Secrets } from '../signature/secrets.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
 import { type ReceiverInstruments, receiverTelemetry } from '../telemetry/receiver-telemetry.js';
@@ -106,6 +107,15 @@ export interface ReceiverOptions<Tx = undefined> extends TelemetryOptions {
   deferred?: boolean;
   /** With `deferred`: how often a failing handler runs, and the backoff (full jitter) between runs. */
   retry?: DeferredRetryOptions;
+  /**
+   * With `deferred`: how many handlers one process (`receiver.start()`) runs at once. A run on a
+   * transactional inbox (`postgresInbox(pool, { transactional: true })`) holds one of the pool's
+   * connections for its whole run, so the default leaves the rest of the pool to receipts and to
+   * the handlers' own queries. See docs/deferred-handling.md, "What holds a connection".
+   * @default a quarter of the inbox's pool (at least 1) for a transactional inbox that tells its
+   * pool size, 4 for one that does not, 16 otherwise
+   */
+  concurrency?: number;
 }
 
 /**
@@ -142,6 +152,18 @@ const RETRY_DEFAULTS = {
   maxDelayMs: 600_000,
 } as const satisfies Required<DeferredRetryOptions>;
 
+/**
+ * The runner's default `concurrency`: a transactional run holds a connection of the user's pool
+ * for its whole run, so it takes at most a quarter of the pool (`poolSize`, when the store tells
+ * it); other stores hold a connection only for each claim and mark.
+ */
+function defaultConcurrency(inbox: unknown): number {
+  const store = inbox as { runHandled?: unknown; poolSize?: unknown } | undefined;
+  if (typeof store?.runHandled !== 'function') return 16;
+  const { poolSize } = store;
+  return typeof poolSize === 'number' && poolSize > 0 ? Math.max(1, Math.floor(poolSize / 4)) : 4;
+}
+
 type ReceiverLimits = Pick<ReceiverOptions, 'toleranceSeconds' | 'resolverTimeoutMs' | 'handlerTimeoutMs'>;
 
 // The defaults of createReceiver, declared once (each is also in its option's @default tag).
@@ -166,10 +188,9 @@ export interface NormalizedReceiverOptions {
   telemetry: Telemetry<ReceiverInstruments>;
   deferred: boolean;
   retry: Required<DeferredRetryOptions>;
+  /** Handlers the deferred runner runs at once. */
+  concurrency: number;
 }
-
-// setTimeout fires at once for a delay above 2^31 - 1 ms.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Checks every option at once and reports every problem in one `INVALID_OPTIONS` error. */
 export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): NormalizedReceiverOptions {
@@ -222,7 +243,8 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   ]);
   issues.push(...telemetryIssues(given));
   const retry = mergeDefaults<DeferredRetryOptions>(RETRY_DEFAULTS, given.retry ?? {});
-  issues.push(...optionIssues(deferredChecks(given, retry)));
+  const concurrency = given.concurrency ?? defaultConcurrency(inbox);
+  issues.push(...optionIssues(deferredChecks(given, retry, concurrency)));
   throwIfInvalid(
     issues,
     (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', all),
@@ -242,12 +264,14 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     telemetry: receiverTelemetry(given),
     deferred: given.deferred === true,
     retry,
+    concurrency,
   };
 }
 
 function deferredChecks(
   given: Partial<ReceiverOptions<unknown>>,
   retry: Required<DeferredRetryOptions>,
+  concurrency: number,
 ): OptionCheck[] {
   const { deferred, inbox } = given;
   return [
@@ -271,6 +295,7 @@ function deferredChecks(
     wholeNumber('retry.maxAttempts', retry.maxAttempts, 1),
     wholeNumber('retry.baseDelayMs', retry.baseDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
     wholeNumber('retry.maxDelayMs', retry.maxDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
+    wholeNumber('concurrency', concurrency, 1, 1_000, 'handlers'),
   ];
 }
 

@@ -1,10 +1,10 @@
-import { backoffDelay } from '../client/backoff.js';
+import { backoffDelay } from '../internal/backoff.js';
 import { type BaseContext, pickRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
-import type { ParsedDelivery } from './parse-delivery.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { report } from './report-failure.js';
+import { parkReason } from './store-delivery.js';
 import { WebhookError } from './webhook-error.js';
 
 /** How one stored delivery's run ended, for telemetry. */
@@ -15,16 +15,18 @@ const MAX_ERROR_LENGTH = 1_000;
 
 /**
  * Runs one claimed delivery's handler from the inbox: parsed again with this process's version
- * (a `replay` after an upgrade handles what an older version parked), then `handled`, retried
- * with backoff, `dead` after `retry.maxAttempts` runs, or `parked` when nothing here can handle
- * it. With a transactional store the handler's `ctx.tx` writes commit with the `handled` mark.
+ * (a `replay` after an upgrade handles what an older version parked), then retried with backoff,
+ * `dead` after `retry.maxAttempts` runs, or `parked` when nothing here can handle it; each of
+ * those outcomes is written here. A handler that succeeded: with a transactional store its
+ * `ctx.tx` writes committed with the `handled` mark (`runHandled`: 'handled'); otherwise the mark
+ * is the caller's to record ('succeeded': the runner's claim loop records it).
  */
 export async function runStored(
   config: NormalizedReceiverOptions,
   inbox: DeferredInboxStore<unknown>,
   parse: DeliveryParser,
   claim: ClaimedDelivery,
-): Promise<StoredOutcome> {
+): Promise<StoredOutcome | 'succeeded'> {
   const parsed = parse(claim.rawBody);
   if (parsed.kind === 'invalid') {
     return parked(inbox, claim, `This version cannot read it: ${parsed.error.message}`);
@@ -51,7 +53,7 @@ export async function runStored(
   try {
     if (inbox.runHandled) return (await inbox.runHandled(claim, work)) ? 'handled' : 'lost';
     await work(undefined);
-    return (await inbox.markHandled(claim)) ? 'handled' : 'lost';
+    return 'succeeded';
   } catch (cause) {
     if (!handlerFailed) {
       // The store failed: the claim ends with its lease and a later run takes it over.
@@ -76,36 +78,25 @@ async function failed(
     ? `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; the delivery is dead`
     : `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; it runs again later`;
   tell(config, claim, new WebhookError('HANDLER_FAILED', text, withKey(claim, cause)), 500);
-  const error = messageOf(cause);
+  // A wait, not a time: the store adds it to its own clock (a worker's clock may be off).
   const retryInMs = last ? undefined : backoffDelay(claim.attempt, retry);
-  try {
-    const recorded = await inbox.markFailed(claim, { error, retryInMs });
-    if (!recorded) return 'lost';
-  } catch {
-    return 'store-failed';
-  }
-  return last ? 'dead' : 'retried';
+  return written(
+    () => inbox.markFailed(claim, { error: messageOf(cause), retryInMs }),
+    last ? 'dead' : 'retried',
+  );
 }
 
-async function parked(
-  inbox: DeferredInboxStore<unknown>,
-  claim: ClaimedDelivery,
-  reason: string,
-): Promise<StoredOutcome> {
-  try {
-    return (await inbox.markParked(claim, reason)) ? 'parked' : 'lost';
-  } catch {
-    return 'store-failed';
-  }
-}
+const parked = (inbox: DeferredInboxStore<unknown>, claim: ClaimedDelivery, reason: string) =>
+  written(() => inbox.markParked(claim, reason), 'parked');
 
-/** Why this version cannot handle a delivery, as `list` shows it. */
-export function parkReason(parsed: Exclude<ParsedDelivery, { kind: 'invalid' }>): string {
-  if (parsed.kind === 'event') return `No handler for ${parsed.event.eventType} and no onUnhandled`;
-  if (parsed.reason === 'unsupported-schema-version')
-    return `schemaVersion ${String(parsed.event.schemaVersion)} is not supported by this version`;
-  return `Unknown event type ${parsed.event.eventType}`;
-}
+/** `outcome` once the store wrote it; 'lost' when the claim was no longer ours. */
+const written = (write: () => Promise<boolean>, outcome: StoredOutcome): Promise<StoredOutcome> =>
+  Promise.resolve()
+    .then(write)
+    .then(
+      (recorded) => (recorded ? outcome : 'lost'),
+      () => 'store-failed',
+    );
 
 const withKey = (claim: ClaimedDelivery, cause: unknown) => ({
   cause,
@@ -119,13 +110,8 @@ function tell(
   error: WebhookError,
   status: number,
 ) {
-  const scope = {
-    tenantId: claim.tenantId,
-    correlationId: claim.correlationId,
-    receivedAt: new Date(claim.receivedAt),
-    eventId: claim.eventId,
-    eventType: claim.eventType,
-  };
+  const { tenantId, correlationId, eventId, eventType } = claim;
+  const scope = { tenantId, correlationId, receivedAt: new Date(claim.receivedAt), eventId, eventType };
   report(config.onError, error, scope, status);
 }
 

@@ -3,6 +3,7 @@ import { toBytes } from '../signature/bytes.js';
 import { okResponse, type ReceiverResponse } from './answers.js';
 import type { BaseContext, EventRun } from './event-run.js';
 import type { DeferredInboxStore } from './inbox.js';
+import type { ParsedDelivery } from './parse-delivery.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse } from './report-failure.js';
 import { WebhookError } from './webhook-error.js';
@@ -66,4 +67,12 @@ export async function storeDelivery(
     const answer = refuse(config, error, 'INBOX_UNAVAILABLE', message, { ...scope, eventId, eventType });
     return { answer, stored: undefined };
   }
+}
+
+/** Why this version cannot handle a delivery, as `list` shows it. */
+export function parkReason(parsed: Exclude<ParsedDelivery, { kind: 'invalid' }>): string {
+  if (parsed.kind === 'event') return `No handler for ${parsed.event.eventType} and no onUnhandled`;
+  if (parsed.reason === 'unsupported-schema-version')
+    return `schemaVersion ${String(parsed.event.schemaVersion)} is not supported by this version`;
+  return `Unknown event type ${parsed.event.eventType}`;
 }

@@ -1,8 +1,8 @@
+import { DeadlinePassed, isPromiseLike, withDeadline } from '../internal/deadline.js';
 import type { RawBody } from '../signature/bytes.js';
 import { SignatureVerificationError, type SignatureVerificationReason } from '../signature/errors.js';
 import type { Secrets } from '../signature/secrets.js';
 import type { VerifiedSignature, VerifyOptions } from '../signature/verify.js';
-import { DeadlinePassed, isPromiseLike, withDeadline } from './deadline.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import type { RawDelivery } from './receiver-types.js';
 import { WebhookError } from './webhook-error.js';

@@ -1,5 +1,5 @@
 import type { LoyaltyValidationError } from '../contract/errors.js';
-import { LoyaltyError } from '../contract/errors.js';
+import { codedError } from '../contract/errors.js';
 import type { SignatureVerificationError } from '../signature/errors.js';
 import type { WebhookErrorCode } from './receiver-error-codes.js';
 
@@ -32,7 +32,7 @@ type WebhookFailureCode = Extract<
  * });
  * ```
  */
-export class WebhookError extends LoyaltyError {
+export class WebhookError extends codedError('WebhookError') {
   readonly code: WebhookFailureCode;
   /** The event's type when the failure happened after the body was parsed. */
   readonly eventType: string | undefined;
@@ -48,11 +48,6 @@ export class WebhookError extends LoyaltyError {
     this.code = code;
     this.eventType = options.eventType;
     this.eventId = options.eventId;
-  }
-
-  // A literal, not `constructor.name`: minified edge bundles rename classes.
-  override get name(): 'WebhookError' {
-    return 'WebhookError';
   }
 }
 

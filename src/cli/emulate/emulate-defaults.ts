@@ -10,9 +10,9 @@ export const EMULATE_DEFAULTS = {
   /**
    * Newest requests, ledger entries, invoices and cached answers kept in memory, fewer than in a
    * test's emulator (`EMULATOR_DEFAULTS.historyLimit`): `emulate` runs for days under a till or a
-   * backfill and already writes every request to its traffic log, and every record it keeps lives
-   * in V8's old space, which V8 lets grow to several times what is live before it collects. A
-   * shorter history keeps the process small; retries and resumed backfills are still replayed.
+   * backfill and already writes every request to its traffic log, and Node lets its heap grow to
+   * several times what is kept before it collects. A shorter history keeps the process small;
+   * retries and resumed backfills are still replayed.
    */
   historyLimit: 25_000,
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { GroupCommit } from '../../src/outbox/group-commit.js';
+import { GroupCommit } from '../../src/internal/group-commit.js';
 
 /** A flush that records its batches and waits until the test lets it finish. */
 function recordingFlush() {

@@ -1,0 +1,207 @@
+import { GroupCommit } from './group-commit.js';
+import { startHeartbeat } from './lease-heartbeat.js';
+import { backgroundTimeout } from './timers.js';
+
+/** What a {@link ClaimLoop} runs: one feature's claims, store and policy. */
+export interface ClaimLoopParts<Outcome> {
+  /**
+   * One look at the store: claims what there is room for (through {@link ClaimLoop.claim} when
+   * claims may carry outcomes) and starts each claim's run ({@link ClaimLoop.track}). Throwing
+   * means the store could not be reached; the next poll tries again.
+   */
+  look(): Promise<void>;
+  /**
+   * Whether the feature's claims carry outcomes: it claims through {@link ClaimLoop.claim} with
+   * the store's combined statement, so a queued outcome waits for a look under way or planned.
+   */
+  readonly carries: boolean;
+  /** The id of what an outcome is about (the claim it ends). */
+  idOf(outcome: Outcome): string;
+  /** Writes outcomes on their own; resolves with the ids whose claim was still held (recorded). */
+  write(outcomes: readonly Outcome[]): Promise<readonly string[]>;
+  /** Renews the leases of the claims running; absent when claims hold no lease (a local store). */
+  renew?: ((ids: readonly string[]) => unknown) | undefined;
+  /** How long a claim holds (the heartbeat renews every third of it). */
+  readonly leaseMs: number;
+  /**
+   * Milliseconds until the next look once a look ends (`Infinity`: only when woken).
+   * `reachable` is false when the store could not be reached.
+   */
+  nextLookIn(reachable: boolean): number;
+  /** After each look, before the loop decides whether to look again at once. */
+  afterLook?: (() => void) | undefined;
+}
+
+/**
+ * The claim loop of the outbox's drain and of the deferred receiver's runner: looks at the store
+ * (claim, then start each run), renews the leases of the runs under way (one heartbeat for all),
+ * polls when idle and looks at once when woken, and records outcomes.
+ *
+ * Outcomes are batched in one place, and where each is written is said here: {@link record}
+ * queues an outcome; the next claim carries it when the feature claims through {@link claim}
+ * with the store's combined statement (the outbox's `recordAndClaim`, the inbox's
+ * `markHandledAndClaim`) and a look is under way or due soon ({@link lookSoon}); otherwise it is
+ * written on its own at once (`write`, group-committed with whatever else is queued then).
+ */
+export class ClaimLoop<Outcome> {
+  /** Each run until its outcome is recorded, by id: their leases are renewed. */
+  readonly runs = new Map<string, Promise<void>>();
+  private readonly outcomes: GroupCommit<Outcome, readonly string[]>;
+  private running = false;
+  private looking = false;
+  private again = false;
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  private soonTimer: ReturnType<typeof setTimeout> | undefined;
+  private stopHeartbeat: (() => void) | undefined;
+
+  constructor(private readonly parts: ClaimLoopParts<Outcome>) {
+    this.outcomes = new GroupCommit((batch) => parts.write(batch));
+  }
+
+  /** Whether a look is under way. */
+  get busy(): boolean {
+    return this.looking;
+  }
+  /** Whether the loop claims (between `start` and `stop`). */
+  get started(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const { renew } = this.parts;
+    if (renew && !this.stopHeartbeat) {
+      this.stopHeartbeat = startHeartbeat(this.parts.leaseMs, () =>
+        this.runs.size ? renew([...this.runs.keys()]) : undefined,
+      );
+    }
+    this.wake();
+  }
+
+  /**
+   * Stops looking and writes the queued outcomes; returns the runs under way. Their leases are
+   * renewed until the last of them ends.
+   */
+  stop(): Promise<void>[] {
+    this.running = false;
+    clearTimeout(this.pollTimer);
+    this.cancelSoon();
+    this.outcomes.flush();
+    if (this.runs.size === 0) this.endHeartbeat();
+    return [...this.runs.values()];
+  }
+
+  /** Looks now, or again right after the look under way. */
+  wake(): void {
+    if (!this.running) return;
+    this.cancelSoon();
+    if (this.looking) {
+      this.again = true;
+      return;
+    }
+    this.looking = true;
+    void this.lookUntilDone().finally(() => {
+      this.looking = false;
+      this.parts.afterLook?.();
+      if (this.again && this.running) this.wake();
+      this.writeUnlessClaimComing();
+    });
+  }
+
+  /**
+   * Looks within `ms` at the latest (or at the next `wake`), so that outcomes queued meanwhile
+   * ride on that look's claim instead of a write of their own.
+   */
+  lookSoon(ms: number): void {
+    if (!this.running || this.soonTimer !== undefined) return;
+    this.soonTimer = backgroundTimeout(() => {
+      this.soonTimer = undefined;
+      this.wake();
+    }, ms);
+  }
+
+  /** Another look at once after this one (the feature filled every free slot). */
+  lookAgain(): void {
+    this.again = true;
+  }
+  /** Whether another look was asked for during this one. */
+  get lookWanted(): boolean {
+    return this.again;
+  }
+
+  /**
+   * A claim that carries the queued outcomes: `claimWith(outcomes)` must record them and claim in
+   * one write, resolving with the ids it recorded. When it rejects, none was recorded.
+   */
+  async claim<C>(
+    claimWith: (outcomes: readonly Outcome[]) => Promise<{ recorded: readonly string[]; claimed: C[] }>,
+  ): Promise<C[]> {
+    const carried = this.outcomes.take();
+    try {
+      const { recorded, claimed } = await claimWith(carried.items);
+      carried.settle(recorded);
+      return claimed;
+    } catch (err) {
+      carried.fail(err);
+      throw err;
+    }
+  }
+
+  /**
+   * Queues an outcome; resolves with whether it was recorded (false: the claim was no longer
+   * this loop's, or the store failed). See the class comment for which write carries it.
+   */
+  async record(outcome: Outcome): Promise<boolean> {
+    const written = this.outcomes.add(outcome);
+    this.writeUnlessClaimComing();
+    const recorded = await written.catch((): readonly string[] => []);
+    return recorded.includes(this.parts.idOf(outcome));
+  }
+
+  /** Tracks a run until it settles (its lease renewed meanwhile). */
+  track(id: string, run: Promise<unknown>): Promise<void> {
+    const tracked = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.runs.set(id, tracked);
+    void tracked.then(() => {
+      if (this.runs.get(id) === tracked) this.runs.delete(id);
+      if (!this.running && this.runs.size === 0) this.endHeartbeat();
+    });
+    return tracked;
+  }
+
+  private async lookUntilDone(): Promise<void> {
+    clearTimeout(this.pollTimer);
+    let reachable = true;
+    do {
+      this.again = false;
+      try {
+        await this.parts.look();
+      } catch {
+        reachable = false;
+        break;
+      }
+    } while (this.again && this.running);
+    if (!this.running) return;
+    const wait = this.parts.nextLookIn(reachable);
+    if (wait !== Number.POSITIVE_INFINITY) this.pollTimer = backgroundTimeout(() => this.wake(), wait);
+  }
+
+  /** Outcomes wait for a claim only while one is under way or planned. */
+  private writeUnlessClaimComing(): void {
+    const claimComing = this.parts.carries && this.running && (this.looking || this.soonTimer !== undefined);
+    if (!claimComing) this.outcomes.flush();
+  }
+
+  private cancelSoon(): void {
+    clearTimeout(this.soonTimer);
+    this.soonTimer = undefined;
+  }
+  private endHeartbeat(): void {
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = undefined;
+  }
+}
