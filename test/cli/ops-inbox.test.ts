@@ -110,7 +110,7 @@ describeWithRedis('loyalty-partner inbox, on a Redis inbox', (url) => {
   replaysADeadDelivery(
     () => redisInbox(redis, { prefix }),
     () => ['--redis', url, '--prefix', prefix],
-    async () => (await redis.lrange(`${prefix}audit`, 0, -1)).map((line) => JSON.parse(line)),
+    async () => (await redis.lrange(`${prefix}{inbox}:audit`, 0, -1)).map((line) => JSON.parse(line)),
   );
   it('takes the server from REDIS_URL when no flag and no DATABASE_URL is given', async () => {
     const { code, stdout } = await cli(['inbox', 'stats', '--json', '--prefix', prefix], {

@@ -153,7 +153,7 @@ describeWithPostgres('the transactional outbox behind PgBouncer', (url) => {
       for (const child of [...sellers, ...drainers]) {
         await child.closed;
         expect({ code: child.child.exitCode, stderr: child.stderr() }).toEqual({ code: 0, stderr: '' });
-        // No warning: postgres.js is given `prepare: false` behind the transaction pooler.
+        // No warning: postgres.js is given `prepare: false` behind the pooler, as the docs say.
         expect(child.lines().filter((line) => line.startsWith('WARN'))).toEqual([]);
       }
 

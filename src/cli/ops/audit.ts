@@ -1,4 +1,5 @@
 import { hostname, userInfo } from 'node:os';
+import { inboxKeys } from '../../redis/inbox-scripts.js';
 
 /** One line of a store's audit trail: who did what to which event, when. */
 export interface AuditEntry {
@@ -54,9 +55,12 @@ interface RedisCall {
 /** How many entries the Redis list keeps (LTRIM): the newest. */
 export const REDIS_AUDIT_LENGTH = 10_000;
 
-/** A capped list `${prefix}audit`, newest first (LPUSH + LTRIM). */
+/**
+ * The inbox's capped audit list (`inboxKeys(prefix).audit`, in the inbox's hash slot: `replay`
+ * and `discard` write their entry in the action's own script), newest first (LPUSH + LTRIM).
+ */
 export function redisAudit(redis: RedisCall, prefix: string): AuditTrail {
-  const key = `${prefix}audit`;
+  const key = inboxKeys(prefix).audit;
   return {
     async record(entry) {
       await redis.call('LPUSH', key, JSON.stringify({ at: Date.now(), ...entry }));
