@@ -5,7 +5,7 @@ import { memoryInbox } from 'loyalty-partner-sdk/webhooks';
 import pg from 'pg';
 import postgres from 'postgres';
 import { createClient, createCluster } from 'redis';
-import { startRedisCluster } from '../support/real-servers.js';
+import { startPgBouncer, startRedisCluster } from '../support/real-servers.js';
 import { postgresUrl, redisUrl, uniqueName } from '../support/servers.js';
 import type { MakeInbox } from './inbox-conformance.js';
 
@@ -22,22 +22,57 @@ export interface StoreUnderTest {
 const pgUrl = postgresUrl();
 const standaloneRedis = redisUrl();
 
-/** A pg Pool or a postgres.js sql on a fresh schema. */
-async function onPostgres(driver: 'pg' | 'postgres.js', transactional: boolean) {
+/**
+ * Where a Postgres store runs: straight to the server; through PgBouncer in transaction mode
+ * (Supabase's, Neon's and Heroku's default: nothing may outlive a transaction); or on a database
+ * whose default isolation is SERIALIZABLE (the SDK's own transactions must not depend on it).
+ */
+type Topology = 'direct' | 'pgbouncer' | 'serializable';
+
+/** The URL of a topology, and how to take it down after the suite. */
+async function topologyUrl(topology: Topology): Promise<{ url: string; stop(): Promise<void> }> {
+  if (topology === 'direct') return { url: pgUrl!, stop: async () => {} };
+  if (topology === 'pgbouncer') {
+    const bouncer = await startPgBouncer(pgUrl!, { mode: 'transaction' });
+    return { url: bouncer.url, stop: () => bouncer.stop() };
+  }
+  const database = uniqueName('serializable');
+  const admin = new pg.Client({ connectionString: pgUrl! });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.query(`ALTER DATABASE ${database} SET default_transaction_isolation = 'serializable'`);
+  await admin.end();
+  const url = new URL(pgUrl!);
+  url.pathname = `/${database}`;
+  return { url: url.toString(), stop: async () => {} };
+}
+
+/** A pg Pool or a postgres.js sql on a fresh schema, migrated through the same connection. */
+async function onPostgres(
+  driver: 'pg' | 'postgres.js',
+  transactional: boolean,
+  topology: Topology = 'direct',
+) {
   const schema = uniqueName('inbox');
+  const target = await topologyUrl(topology);
   const db =
     driver === 'pg'
-      ? new pg.Pool({ connectionString: pgUrl!, max: 20 })
-      : postgres(pgUrl!, { max: 20, onnotice: () => undefined });
+      ? new pg.Pool({ connectionString: target.url, max: 20 })
+      : postgres(target.url, {
+          max: 20,
+          onnotice: () => undefined,
+          // Behind a transaction pooler postgres.js must not prepare (docs/operating-in-production.md).
+          ...(topology === 'pgbouncer' && { prepare: false }),
+        });
   await migrate(db, { schema });
   const make: MakeInbox = ({ leaseMs }) =>
     transactional
       ? postgresInbox(db, { schema, leaseMs, transactional: true, lockTimeoutMs: 300 })
       : postgresInbox(db, { schema, leaseMs });
-  const close = async () =>
-    void (await ('end' in db && driver === 'pg'
-      ? (db as pg.Pool).end()
-      : (db as postgres.Sql).end({ timeout: 1 })));
+  const close = async () => {
+    await (driver === 'pg' ? (db as pg.Pool).end() : (db as postgres.Sql).end({ timeout: 1 }));
+    await target.stop();
+  };
   return { make, close };
 }
 
@@ -77,6 +112,26 @@ export const STORES: readonly StoreUnderTest[] = [
         { name: 'postgresInbox on pg, transactional', setUp: () => onPostgres('pg', true) },
         { name: 'postgresInbox on postgres.js', setUp: () => onPostgres('postgres.js', false) },
         { name: 'postgresInbox on postgres.js, transactional', setUp: () => onPostgres('postgres.js', true) },
+        {
+          name: 'postgresInbox on pg through PgBouncer (transaction mode)',
+          setUp: () => onPostgres('pg', false, 'pgbouncer'),
+        },
+        {
+          name: 'postgresInbox on pg through PgBouncer (transaction mode), transactional',
+          setUp: () => onPostgres('pg', true, 'pgbouncer'),
+        },
+        {
+          name: 'postgresInbox on postgres.js through PgBouncer (transaction mode), transactional',
+          setUp: () => onPostgres('postgres.js', true, 'pgbouncer'),
+        },
+        {
+          name: 'postgresInbox on pg, database default SERIALIZABLE, transactional',
+          setUp: () => onPostgres('pg', true, 'serializable'),
+        },
+        {
+          name: 'postgresInbox on postgres.js, database default SERIALIZABLE',
+          setUp: () => onPostgres('postgres.js', false, 'serializable'),
+        },
       ]
     : []),
   ...(standaloneRedis
