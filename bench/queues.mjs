@@ -1,0 +1,315 @@
+/**
+ * The deferred receiver beside what users would build instead (issue 39), in one run on one
+ * PostgreSQL, with the built package and real HTTP:
+ * - `sdk`: `createReceiver({ inbox: postgresInbox(pool, { schema }), deferred: true })` served by
+ *   node:http through `loyalty-partner-sdk/node`; 4 worker processes run `receiver.start()`.
+ * - `graphile-worker`: a node:http server that checks the signature (`verifySignature`), then
+ *   `addJob` (makeWorkerUtils) in the request and answers 200; 4 worker processes run graphile
+ *   worker's `run()` with a task.
+ * - `pg-boss`: the same server with `boss.send`; 4 worker processes run `boss.work`.
+ * Every handler or task does the same single INSERT into a table of effects of its own.
+ *
+ * Each contender gets its own server process and 4 worker processes, started, connected and
+ * warmed up (WARM_UP deliveries, untimed) before its clock starts. Then DELIVERIES signed
+ * deliveries, signed beforehand, are sent by SENDERS concurrent senders (each sends its next one
+ * when the last is answered), with the workers running:
+ * - receipt p50/p99: the time to the HTTP answer of each delivery;
+ * - handled/s: DELIVERIES over the time from the first send until all their effects are in the
+ *   table. This, and not the drain of a pre-filled backlog, because it is what a user waits for
+ *   and it charges each contender for all it does with a delivery: the write in the request, how
+ *   a worker learns of it (graphile-worker LISTEN/NOTIFY, pg-boss and the SDK poll), the claim,
+ *   the handler and the completion. A pre-filled backlog would leave out the learning, and each
+ *   backlog would have to be filled through its own receipt path anyway.
+ * Same concurrency per worker process for all: the SDK runs 16 handlers at once (its fixed
+ * default), graphile-worker `concurrency: 16`, pg-boss `batchSize: 16` with the shortest polling
+ * interval it allows (0.5 s, the SDK's idle poll). Contenders run one after another on the same
+ * PostgreSQL; `QUEUES_ROUNDS` repeats the sequence (rotated) and each figure is the median.
+ * `node bench/run.mjs queues` after `npm run build`.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Logger, makeWorkerUtils, run as runGraphile, runMigrations } from 'graphile-worker';
+import { createNodeListener } from 'loyalty-partner-sdk/node';
+import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
+import { signPayload, verifySignature } from 'loyalty-partner-sdk/signature';
+import { createReceiver } from 'loyalty-partner-sdk/webhooks';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import { ruleChangedEnvelope, SECRET } from './fixtures.mjs';
+import { goal, median } from './harness.mjs';
+import { realServers } from './real-servers.mjs';
+
+const SETTINGS = {
+  deliveries: Number(process.env.QUEUES_DELIVERIES ?? 2_000),
+  warmUp: 200,
+  senders: 8,
+  workers: 4,
+  perProcess: 16,
+  rounds: Number(process.env.QUEUES_ROUNDS ?? 1),
+};
+const SELF = fileURLToPath(import.meta.url);
+const SDK_SCHEMA = 'bench_queues_sdk';
+const QUEUE = 'bench_effects';
+/** How often the bench counts the effects (each look is a query). */
+const POLL_MS = 10;
+const CONTENDERS = ['sdk', 'graphile-worker', 'pg-boss'];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const effectsOf = (name) => `bench_effects_${name.replace('-', '_')}`;
+const insertEffect = (name) =>
+  `INSERT INTO ${effectsOf(name)} (event_id) VALUES ($1) ON CONFLICT (event_id) DO NOTHING`;
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+const signed = () => {
+  const body = JSON.stringify(ruleChangedEnvelope(globalThis.crypto.randomUUID()));
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-tenantid': 'merchant-1',
+      'x-signature': signPayload(body, SECRET),
+    },
+  };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Child processes: a server (`--server name url`) or a worker (`--worker name url`).
+
+/** An idle connection's error (the server stopping at the end) must not end the process. */
+const quiet = (pool) => pool.on('error', () => undefined);
+
+async function listen(listener) {
+  const server = createServer(listener);
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return server;
+}
+
+/** The by-hand receipt: read the body, check the signature as a user would, enqueue, answer. */
+const byHand = (enqueue) => (req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', async () => {
+    const body = Buffer.concat(chunks);
+    try {
+      verifySignature(body, req.headers['x-signature'], SECRET);
+    } catch {
+      res.writeHead(401).end();
+      return;
+    }
+    try {
+      const { eventId } = JSON.parse(body.toString('utf8'));
+      await enqueue({ eventId });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"outcome":"stored"}');
+    } catch {
+      res.writeHead(503).end();
+    }
+  });
+};
+
+async function server(name, url) {
+  let listener;
+  if (name === 'sdk') {
+    const pool = quiet(new pg.Pool({ connectionString: url, max: 16 }));
+    const receiver = createReceiver({
+      secrets: SECRET,
+      inbox: postgresInbox(pool, { schema: SDK_SCHEMA }),
+      deferred: true,
+      handlers: { LoyaltyRuleChanged: () => undefined },
+    });
+    listener = createNodeListener(receiver);
+  } else if (name === 'graphile-worker') {
+    const pool = quiet(new pg.Pool({ connectionString: url, max: 16 }));
+    const utils = await makeWorkerUtils({ pgPool: pool, logger: quietGraphileLogger() });
+    listener = byHand((payload) => utils.addJob(QUEUE, payload));
+  } else {
+    const boss = new PgBoss({ connectionString: url, max: 16, supervise: false, schedule: false });
+    boss.on('error', () => undefined);
+    await boss.start();
+    listener = byHand((payload) => boss.send(QUEUE, payload));
+  }
+  const http = await listen(listener);
+  process.send({ port: http.address().port });
+  process.on('message', () => process.exit(0));
+}
+
+async function worker(name, url) {
+  const pool = quiet(new pg.Pool({ connectionString: url, max: SETTINGS.perProcess + 4 }));
+  const insert = insertEffect(name);
+  const effect = (eventId) => pool.query(insert, [eventId]);
+  let go;
+  if (name === 'sdk') {
+    const receiver = createReceiver({
+      secrets: SECRET,
+      inbox: postgresInbox(pool, { schema: SDK_SCHEMA }),
+      deferred: true,
+      handlers: { LoyaltyRuleChanged: (event) => effect(event.eventId) },
+    });
+    go = () => receiver.start();
+  } else if (name === 'graphile-worker') {
+    go = () =>
+      runGraphile({
+        pgPool: pool,
+        concurrency: SETTINGS.perProcess,
+        noHandleSignals: true,
+        pollInterval: 500,
+        logger: quietGraphileLogger(),
+        taskList: { [QUEUE]: (payload) => effect(payload.eventId) },
+      });
+  } else {
+    const boss = new PgBoss({ connectionString: url, max: 4, supervise: false, schedule: false });
+    boss.on('error', () => undefined);
+    await boss.start();
+    go = () =>
+      boss.work(QUEUE, { batchSize: SETTINGS.perProcess, pollingIntervalSeconds: 0.5 }, (jobs) =>
+        Promise.all(jobs.map((job) => effect(job.data.eventId))),
+      );
+  }
+  const clients = await Promise.all(Array.from({ length: SETTINGS.perProcess }, () => pool.connect()));
+  for (const client of clients) client.release();
+  await go();
+  process.send('ready');
+  process.on('message', () => process.exit(0));
+}
+
+/** graphile-worker logs every job it runs; the bench prints only its tables. */
+const quietGraphileLogger = () => new Logger(() => () => undefined);
+
+// ---------------------------------------------------------------------------------------------
+// The bench process.
+
+async function prepare(url) {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  await migrate(pool, { schema: SDK_SCHEMA });
+  await runMigrations({ pgPool: pool, logger: quietGraphileLogger() });
+  const boss = new PgBoss({ connectionString: url, max: 2, supervise: false, schedule: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  await boss.createQueue(QUEUE);
+  await boss.stop({ graceful: false, wait: true });
+  for (const name of CONTENDERS)
+    await pool.query(`CREATE TABLE ${effectsOf(name)} (event_id text PRIMARY KEY)`);
+  return pool;
+}
+
+/** One contender: its processes started and warmed up, then DELIVERIES timed. */
+async function measure(pool, url, name) {
+  const spawn = (role) => fork(SELF, [`--${role}`, name, url], { execArgv: [] });
+  const serverProcess = spawn('server');
+  const workers = Array.from({ length: SETTINGS.workers }, () => spawn('worker'));
+  const [[{ port }]] = await Promise.all([
+    once(serverProcess, 'message'),
+    ...workers.map((child) => once(child, 'message')),
+  ]);
+  const target = `http://127.0.0.1:${port}/`;
+  const count = async () =>
+    Number((await pool.query(`SELECT count(*) AS n FROM ${effectsOf(name)}`)).rows[0].n);
+
+  const send = async (deliveries, times) => {
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < deliveries.length; i = next++) {
+        const started = performance.now();
+        const response = await fetch(target, { method: 'POST', ...deliveries[i] });
+        await response.text();
+        if (response.status !== 200) throw new Error(`${name} answered ${response.status}`);
+        times?.push(performance.now() - started);
+      }
+    };
+    await Promise.all(Array.from({ length: SETTINGS.senders }, lane));
+  };
+  const until = async (n) => {
+    while ((await count()) < n) await sleep(POLL_MS);
+  };
+
+  const before = await count();
+  await send(Array.from({ length: SETTINGS.warmUp }, signed));
+  await until(before + SETTINGS.warmUp);
+  const deliveries = Array.from({ length: SETTINGS.deliveries }, signed);
+  const times = [];
+  const started = performance.now();
+  await send(deliveries, times);
+  const sentSeconds = (performance.now() - started) / 1000;
+  await until(before + SETTINGS.warmUp + SETTINGS.deliveries);
+  const seconds = (performance.now() - started) / 1000;
+  for (const child of [serverProcess, ...workers]) child.send('stop');
+  await Promise.all([serverProcess, ...workers].map((child) => once(child, 'exit')));
+  return {
+    p50: median(times),
+    p99: percentile(times, 99),
+    handled: SETTINGS.deliveries / seconds,
+    received: SETTINGS.deliveries / sentSeconds,
+  };
+}
+
+export async function run() {
+  const { startPostgres, cleanUp } = await realServers();
+  const server = await startPostgres({ maxConnections: 300 });
+  try {
+    const pool = await prepare(server.url);
+    const samples = Object.fromEntries(CONTENDERS.map((name) => [name, []]));
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      for (let k = 0; k < CONTENDERS.length; k++) {
+        const name = CONTENDERS[(k + round) % CONTENDERS.length];
+        samples[name].push(await measure(pool, server.url, name));
+      }
+    }
+    await pool.end();
+    const of = (name, key) => median(samples[name].map((sample) => sample[key]));
+    const label = {
+      sdk: 'SDK deferred receiver',
+      'graphile-worker': 'by hand: graphile-worker',
+      'pg-boss': 'by hand: pg-boss',
+    };
+    const setup = `${SETTINGS.deliveries} deliveries, ${SETTINGS.senders} senders, ${SETTINGS.workers} worker processes`;
+    return {
+      sections: [
+        {
+          title: `Receipt with a queue behind it, time to answer (${setup})`,
+          unit: 'ms',
+          rows: CONTENDERS.flatMap((name) => [
+            { name: `${label[name]}, p50`, value: of(name, 'p50') },
+            { name: `${label[name]}, p99`, value: of(name, 'p99') },
+          ]),
+        },
+        {
+          title: `Handled deliveries per second, first send to last effect written (${setup})`,
+          unit: 'events/s',
+          rows: CONTENDERS.flatMap((name) => [
+            { name: `${label[name]}, handled`, value: of(name, 'handled') },
+            { name: `${label[name]}, answered`, value: of(name, 'received') },
+          ]),
+        },
+      ],
+      goals: [
+        goal(
+          'handled/s, SDK / graphile-worker by hand',
+          of('sdk', 'handled') / of('graphile-worker', 'handled'),
+          1,
+        ),
+        goal('handled/s, SDK / pg-boss by hand', of('sdk', 'handled') / of('pg-boss', 'handled'), 1),
+        goal(
+          'receipt p99, SDK / graphile-worker by hand',
+          of('sdk', 'p99') / of('graphile-worker', 'p99'),
+          1,
+          { atMost: true },
+        ),
+        goal('receipt p99, SDK / pg-boss by hand', of('sdk', 'p99') / of('pg-boss', 'p99'), 1, {
+          atMost: true,
+        }),
+      ],
+    };
+  } finally {
+    await server.stop();
+    await cleanUp();
+  }
+}
+
+if (process.argv[2] === '--server') await server(process.argv[3], process.argv[4]);
+if (process.argv[2] === '--worker') await worker(process.argv[3], process.argv[4]);
