@@ -9,14 +9,16 @@
  * - `pg-boss`: the same server with `boss.send`; 4 worker processes run `boss.work`.
  * Every handler or task does the same single INSERT into a table of effects of its own.
  *
- * Each contender gets its own server process and 4 worker processes, loaded and connected but
- * not yet running, and the same two phases:
- * - receipt p50/p99: WARM_UP deliveries (untimed), then DELIVERIES signed deliveries, signed
- *   beforehand, sent by SENDERS concurrent senders (each sends its next one when the last is
- *   answered); the time to each HTTP answer;
- * - handled/s: then the workers are told to start, all at once, and the clock runs until every
- *   stored delivery's effect is in the table: the drain rate of the backlog the receipt phase
- *   left, the same deliveries for all three.
+ * Each contender gets its own server process and 4 worker processes, all loaded and connected
+ * before any clock starts, the workers idle. Then:
+ * - receipt p50/p99: WARM_UP deliveries (untimed), then DELIVERIES signed deliveries per
+ *   contender, signed beforehand, sent by SENDERS concurrent senders, each posting delivery i to
+ *   the three servers one after another (the order turning with i) and its next when all three
+ *   answered: the three under the same offered load at the same moments. The time to each HTTP
+ *   answer, and the server process's CPU per receipt;
+ * - handled/s: then, one queue at a time, its workers are told to start, all at once, and the
+ *   clock runs until every stored delivery's effect is in the table: the drain rate of the
+ *   backlog the receipt phase left, the same number of deliveries for all three.
  * Why the drain of a pre-filled backlog and not the time from the first send: with workers
  * running during the sends, each contender's receipt competes for the two cores with its own
  * workers, as much as they keep up: a queue whose workers fall behind (pg-boss's fetch loop waits
@@ -26,8 +28,8 @@
  * delivery (learn of it, claim, run, complete), on the same backlog.
  * Same concurrency per worker process for all: the SDK runs 16 handlers at once (its fixed
  * default), graphile-worker `concurrency: 16`, pg-boss `batchSize: 16` with the shortest polling
- * interval it allows (0.5 s, the SDK's idle poll). Contenders run one after another on the same
- * PostgreSQL; `QUEUES_ROUNDS` repeats the sequence (rotated) and each figure is the median.
+ * interval it allows (0.5 s, the SDK's idle poll). `QUEUES_ROUNDS` repeats the whole (with fresh
+ * processes, the order rotated) and each figure is the median of the rounds.
  * `node bench/run.mjs queues` after `npm run build`.
  */
 import { fork } from 'node:child_process';
@@ -140,8 +142,12 @@ async function server(name, url) {
     listener = byHand((payload) => boss.send(QUEUE, payload));
   }
   const http = await listen(listener);
+  process.on('message', (message) => {
+    if (message !== 'cpu') process.exit(0);
+    const { user, system } = process.cpuUsage();
+    process.send({ cpuMicros: user + system });
+  });
   process.send({ port: http.address().port });
-  process.on('message', () => process.exit(0));
 }
 
 async function worker(name, url) {
@@ -205,56 +211,93 @@ async function prepare(url) {
   return pool;
 }
 
-/** One contender: its processes started and warmed up, then DELIVERIES timed. */
-async function measure(pool, url, name) {
+/** A contender's server process and worker processes, loaded and connected, workers idle. */
+async function startContender(url, name) {
   const spawn = (role) => fork(SELF, [`--${role}`, name, url], { execArgv: [] });
-  const serverProcess = spawn('server');
+  const server = spawn('server');
   const workers = Array.from({ length: SETTINGS.workers }, () => spawn('worker'));
   const [[{ port }]] = await Promise.all([
-    once(serverProcess, 'message'),
+    once(server, 'message'),
     ...workers.map((child) => once(child, 'message')),
   ]);
-  const target = `http://127.0.0.1:${port}/`;
+  const cpu = async () => {
+    const reply = once(server, 'message');
+    server.send('cpu');
+    return (await reply)[0].cpuMicros;
+  };
+  const stop = async () => {
+    for (const child of [server, ...workers]) child.send('stop');
+    await Promise.all([server, ...workers].map((child) => once(child, 'exit')));
+  };
+  return { name, target: `http://127.0.0.1:${port}/`, workers, cpu, stop };
+}
+
+/**
+ * The receipt phase, every contender in it at once: each sender posts delivery i to one
+ * contender after another (the order turning with i), so that whatever else the machine does
+ * meanwhile hits all three alike. Answer times per contender, and its server's CPU per receipt.
+ */
+async function receipts(contenders, count) {
+  const times = Object.fromEntries(contenders.map(({ name }) => [name, []]));
+  const deliveries = Object.fromEntries(
+    contenders.map(({ name }) => [name, Array.from({ length: count }, signed)]),
+  );
+  const post = async ({ name, target }, i) => {
+    const started = performance.now();
+    const response = await fetch(target, { method: 'POST', ...deliveries[name][i] });
+    await response.text();
+    if (response.status !== 200) throw new Error(`${name} answered ${response.status}`);
+    times[name].push(performance.now() - started);
+  };
+  const cpuBefore = await Promise.all(contenders.map((contender) => contender.cpu()));
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < count; i = next++) {
+      for (let k = 0; k < contenders.length; k++) await post(contenders[(k + i) % contenders.length], i);
+    }
+  };
+  await Promise.all(Array.from({ length: SETTINGS.senders }, lane));
+  const cpuAfter = await Promise.all(contenders.map((contender) => contender.cpu()));
+  return Object.fromEntries(
+    contenders.map(({ name }, k) => [
+      name,
+      { times: times[name], cpuMicros: (cpuAfter[k] - cpuBefore[k]) / count },
+    ]),
+  );
+}
+
+/** The drain phase of one contender: its workers told to start, timed until every effect is in. */
+async function drain(pool, contender, stored) {
   const count = async () =>
-    Number((await pool.query(`SELECT count(*) AS n FROM ${effectsOf(name)}`)).rows[0].n);
-
-  const send = async (deliveries, times) => {
-    let next = 0;
-    const lane = async () => {
-      for (let i = next++; i < deliveries.length; i = next++) {
-        const started = performance.now();
-        const response = await fetch(target, { method: 'POST', ...deliveries[i] });
-        await response.text();
-        if (response.status !== 200) throw new Error(`${name} answered ${response.status}`);
-        times?.push(performance.now() - started);
-      }
-    };
-    await Promise.all(Array.from({ length: SETTINGS.senders }, lane));
-  };
-  const until = async (n) => {
-    while ((await count()) < n) await sleep(POLL_MS);
-  };
-
+    Number((await pool.query(`SELECT count(*) AS n FROM ${effectsOf(contender.name)}`)).rows[0].n);
   const before = await count();
-  await send(Array.from({ length: SETTINGS.warmUp }, signed));
-  const deliveries = Array.from({ length: SETTINGS.deliveries }, signed);
-  const times = [];
-  const sending = performance.now();
-  await send(deliveries, times);
-  const sentSeconds = (performance.now() - sending) / 1000;
-  const stored = SETTINGS.warmUp + SETTINGS.deliveries;
   const started = performance.now();
-  for (const child of workers) child.send('go');
-  await until(before + stored);
-  const seconds = (performance.now() - started) / 1000;
-  for (const child of [serverProcess, ...workers]) child.send('stop');
-  await Promise.all([serverProcess, ...workers].map((child) => once(child, 'exit')));
-  return {
-    p50: median(times),
-    p99: percentile(times, 99),
-    handled: stored / seconds,
-    received: SETTINGS.deliveries / sentSeconds,
-  };
+  for (const child of contender.workers) child.send('go');
+  while ((await count()) < before + stored) await sleep(POLL_MS);
+  return stored / ((performance.now() - started) / 1000);
+}
+
+/** One round: all three started, the warm-up and the timed receipts, then each one's drain. */
+async function round(pool, url, order) {
+  const contenders = [];
+  for (const name of order) contenders.push(await startContender(url, name));
+  try {
+    await receipts(contenders, SETTINGS.warmUp);
+    const received = await receipts(contenders, SETTINGS.deliveries);
+    const result = {};
+    for (const contender of contenders) {
+      const { times, cpuMicros } = received[contender.name];
+      result[contender.name] = {
+        p50: median(times),
+        p99: percentile(times, 99),
+        serverCpu: cpuMicros,
+        handled: await drain(pool, contender, SETTINGS.warmUp + SETTINGS.deliveries),
+      };
+    }
+    return result;
+  } finally {
+    for (const contender of contenders) await contender.stop();
+  }
 }
 
 export async function run() {
@@ -263,11 +306,10 @@ export async function run() {
   try {
     const pool = await prepare(server.url);
     const samples = Object.fromEntries(CONTENDERS.map((name) => [name, []]));
-    for (let round = 0; round < SETTINGS.rounds; round++) {
-      for (let k = 0; k < CONTENDERS.length; k++) {
-        const name = CONTENDERS[(k + round) % CONTENDERS.length];
-        samples[name].push(await measure(pool, server.url, name));
-      }
+    for (let r = 0; r < SETTINGS.rounds; r++) {
+      const order = CONTENDERS.map((_, k) => CONTENDERS[(k + r) % CONTENDERS.length]);
+      const result = await round(pool, server.url, order);
+      for (const name of CONTENDERS) samples[name].push(result[name]);
     }
     await pool.end();
     const of = (name, key) => median(samples[name].map((sample) => sample[key]));
@@ -280,7 +322,7 @@ export async function run() {
     return {
       sections: [
         {
-          title: `Receipt into a queue, time to answer, workers not running (${setup})`,
+          title: `Receipt into a queue, time to answer, the three interleaved, workers not running (${setup})`,
           unit: 'ms',
           rows: CONTENDERS.flatMap((name) => [
             { name: `${label[name]}, p50`, value: of(name, 'p50') },
@@ -288,12 +330,14 @@ export async function run() {
           ]),
         },
         {
-          title: `Deliveries per second: answered by the server, and handled by the workers draining the ${SETTINGS.warmUp + SETTINGS.deliveries} stored (${setup})`,
+          title: 'CPU of the receiving server process per receipt (verify, parse, enqueue)',
+          unit: 'µs',
+          rows: CONTENDERS.map((name) => ({ name: label[name], value: of(name, 'serverCpu') })),
+        },
+        {
+          title: `Handled per second by ${SETTINGS.workers} worker processes draining the ${SETTINGS.warmUp + SETTINGS.deliveries} deliveries stored, one queue at a time`,
           unit: 'events/s',
-          rows: CONTENDERS.flatMap((name) => [
-            { name: `${label[name]}, answered`, value: of(name, 'received') },
-            { name: `${label[name]}, handled`, value: of(name, 'handled') },
-          ]),
+          rows: CONTENDERS.flatMap((name) => [{ name: label[name], value: of(name, 'handled') }]),
         },
       ],
       goals: [
