@@ -30,7 +30,8 @@
  * default), graphile-worker `concurrency: 16`, pg-boss `batchSize: 16` with the shortest polling
  * interval it allows (0.5 s, the SDK's idle poll). `QUEUES_ROUNDS` repeats the whole (with fresh
  * processes, the order rotated) and each figure is the median of the rounds.
- * `node bench/run.mjs queues` after `npm run build`.
+ * `node bench/run.mjs queues` after `npm run build`; `SERVER_EXEC_ARGV` passes flags to the
+ * server processes (`--cpu-prof`), whose pids it prints.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -98,7 +99,10 @@ async function listen(listener) {
   return server;
 }
 
-/** The by-hand receipt: read the body, check the signature as a user would, enqueue, answer. */
+/**
+ * The by-hand receipt: read the body, check the signature as a user would, enqueue the event (the
+ * whole envelope: the task needs what it carries, as the SDK's stored raw body does), answer.
+ */
 const byHand = (enqueue) => (req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
@@ -111,8 +115,7 @@ const byHand = (enqueue) => (req, res) => {
       return;
     }
     try {
-      const { eventId } = JSON.parse(body.toString('utf8'));
-      await enqueue({ eventId });
+      await enqueue(JSON.parse(body.toString('utf8')));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"outcome":"stored"}');
     } catch {
       res.writeHead(503).end();
@@ -213,8 +216,10 @@ async function prepare(url) {
 
 /** A contender's server process and worker processes, loaded and connected, workers idle. */
 async function startContender(url, name) {
-  const spawn = (role) => fork(SELF, [`--${role}`, name, url], { execArgv: [] });
+  const execArgv = (role) => (role === 'server' && process.env.SERVER_EXEC_ARGV?.split(' ')) || [];
+  const spawn = (role) => fork(SELF, [`--${role}`, name, url], { execArgv: execArgv(role) });
   const server = spawn('server');
+  if (process.env.SERVER_EXEC_ARGV) process.stderr.write(`queues: ${name} server is pid ${server.pid}\n`);
   const workers = Array.from({ length: SETTINGS.workers }, () => spawn('worker'));
   const [[{ port }]] = await Promise.all([
     once(server, 'message'),
