@@ -54,7 +54,7 @@ const SETTINGS = {
   senders: 8,
   workers: 4,
   perProcess: 16,
-  rounds: Number(process.env.QUEUES_ROUNDS ?? 1),
+  rounds: Number(process.env.QUEUES_ROUNDS ?? 3),
 };
 const SELF = fileURLToPath(import.meta.url);
 const SDK_SCHEMA = 'bench_queues_sdk';
@@ -201,7 +201,7 @@ const quietGraphileLogger = () => new Logger(() => () => undefined);
 // The bench process.
 
 async function prepare(url) {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const pool = quiet(new pg.Pool({ connectionString: url, max: 4 }));
   await migrate(pool, { schema: SDK_SCHEMA });
   await runMigrations({ pgPool: pool, logger: quietGraphileLogger() });
   const boss = new PgBoss({ connectionString: url, max: 2, supervise: false, schedule: false });
