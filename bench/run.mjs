@@ -24,6 +24,7 @@ const MODULES = [
   'deferred',
   'import-time',
   'kiosk',
+  'queues',
 ];
 /**
  * Node flags of each comparison's process. Those timed by CPU time run V8's garbage collector on

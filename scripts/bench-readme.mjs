@@ -26,6 +26,8 @@ const NOTES = {
     'A one-row sale transaction alone, with `enqueue({ tx })`, and with one statement more of any kind (`SELECT 1`, the floor any enqueue sits on). The drain runs 1 and 4 processes against a service 20 ms away, with the CPU of the drainers and of PostgreSQL per delivered event.',
   stores:
     'One claim and one completion per delivery, as the receiver makes them, against the test servers on loopback.',
+  queues:
+    'The deferred receiver beside the same receiver built by hand on graphile-worker (verify, `addJob` in the request, a task) and on pg-boss (verify, `send`, `work`), on one PostgreSQL, each with a server process and 4 worker processes whose handler or task does the same INSERT. The receipts of the three are interleaved request by request under one load, with the workers idle; then each queue’s workers drain the deliveries stored, one queue at a time, timed until the last effect is written. Same concurrency per worker process: the SDK’s 16 handlers, graphile-worker `concurrency: 16`, pg-boss `batchSize: 16` polling every 0.5 s (its shortest). Each figure is the median of 3 rounds, each with fresh processes. Why a drain and not the time from the first send is in bench/queues.mjs.',
   'import-time':
     'The time each entry adds to a fresh `node` process, measured inside the process, median of 15 processes.',
 };
@@ -40,6 +42,7 @@ const TITLES = {
   'outbox-drain': 'Draining a kiosk backlog',
   'outbox-postgres': 'Transactional outbox on Postgres',
   stores: 'Inbox stores',
+  queues: 'Deferred receipt beside graphile-worker and pg-boss',
   'import-time': 'Cold import',
 };
 
