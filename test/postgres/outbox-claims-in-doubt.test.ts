@@ -25,9 +25,10 @@ describeWithPostgres('the Postgres outbox with its claims in doubt', (url) => {
       const late = request.body.toString().includes('inv-late');
       setTimeout(() => ok(res), late ? 400 : 0);
     });
-    // Serialization failures, three in a row (every attempt the store makes): first for the
-    // claim carrying the first answer's outcome, then for the freeing of the claims in doubt.
-    const faults = { claimWithOutcome: 3, freeing: 3 };
+    // Serialization failures, eight in a row (every attempt the store makes: database.ts runs a
+    // statement that meets one up to 8 times): first for the claim carrying the first answer's
+    // outcome, then for the freeing of the claims in doubt.
+    const faults = { claimWithOutcome: 8, freeing: 8 };
     const serializationFailure = () =>
       Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });
     class FaultyPool extends pg.Pool {

@@ -196,6 +196,19 @@ export interface RealRedisCluster {
  * the global setup.
  */
 export async function startRedisCluster(): Promise<RealRedisCluster> {
+  // A free port is free when it is picked, not when the server binds it: suites that start
+  // servers side by side may pick the same one. A node that never listens means another took
+  // its port: the cluster starts again on fresh ports (a race of the helper, not of a test).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisClusterOnce();
+    } catch (err) {
+      if (attempt >= 3 || !/nothing listens/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startRedisClusterOnce(): Promise<RealRedisCluster> {
   const binary = findRedisServer();
   if (!binary) throw new Error(`redis-server not found: ${SERVER_PACKAGES}`);
   const cli = join(binary, '..', 'redis-cli');
@@ -228,7 +241,16 @@ export async function startRedisCluster(): Promise<RealRedisCluster> {
       child.unref();
       children.push(child);
     }
-    for (const port of ports) await waitForPort(port, 20_000);
+    for (const [i, port] of ports.entries()) {
+      const child = children[i]!;
+      const gone = new Promise<never>((_, reject) =>
+        child.once('exit', () =>
+          reject(new Error(`nothing listens on 127.0.0.1:${port}: the server exited`)),
+        ),
+      );
+      gone.catch(() => undefined);
+      await Promise.race([waitForPort(port, 20_000), gone]);
+    }
     await run(cli, [
       '--cluster',
       'create',

@@ -38,7 +38,7 @@ for (const entry of STORES) {
     beforeAll(async () => {
       built = await entry.setUp();
     });
-    afterAll(() => built.close());
+    afterAll(() => built?.close());
 
     /** A receiver on `inbox` that counts the runs of each event id in `runs`. */
     const receiverOn = (inbox: DeferredInboxStore<unknown>, runs: Map<string, number>, deferred: boolean) =>

@@ -82,7 +82,8 @@ export async function readOverview(
           attempts: event.attempts,
           since: event.enqueuedAt,
           lastError: event.lastError ? `${event.lastError.code}: ${event.lastError.message}` : '',
-          payload: JSON.stringify(event.envelope.payload).slice(0, PAYLOAD_PREVIEW),
+          // A row written by hand may lack a payload: the page shows it empty rather than failing.
+          payload: (JSON.stringify(event.envelope.payload) ?? '').slice(0, PAYLOAD_PREVIEW),
         });
     const page = await outboxTenants(backends.outbox, query);
     outbox = {
