@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoyaltyClient } from 'loyalty-partner-sdk';
-import { createOutbox, fileStore, memoryStore } from 'loyalty-partner-sdk/outbox';
+import { createOutbox, fileStore } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customer, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
@@ -130,63 +130,4 @@ describe('a wait the service asked for, across a restart', () => {
     },
     30_000,
   );
-});
-
-describe('a fleet whose link comes back', () => {
-  it('spreads the drains of its tenants over reconnectWindowMs once the service answers again', async () => {
-    const fleet = 30;
-    const windowMs = 2_000;
-    const merchants = Array.from({ length: fleet }, () =>
-      emulator.createMerchant({ autoConfirmBranches: true }),
-    );
-    emulator.injectFaults({ kinds: ['reset'], endpoints: ['events'] });
-    const outboxes = merchants.map((merchant) => {
-      const client = new LoyaltyClient({
-        baseUrl: emulator.url!,
-        apiKey: merchant.apiKey,
-        signingSecret: merchant.signingSecret,
-        retry: { maxAttempts: 1 },
-      });
-      clients.push(client);
-      return createOutbox({
-        client,
-        store: memoryStore(),
-        defaultTenantId: merchant.tenantId,
-        retryDelayMs: 5,
-        maxRetryDelayMs: 20,
-        reconnectWindowMs: windowMs,
-      });
-    });
-    for (const outbox of outboxes) {
-      await outbox.start();
-      await outbox.enqueue('BranchSynced', { externalBranchId: 'branch-1', name: 'Olaya', isActive: true });
-      await outbox.enqueue('CustomerSynced', customer);
-      await outbox.enqueue('ProductSynced', { externalProductId: 'p-1', name: 'Tea', price: 5 });
-    }
-    // The outage: longer than the window, so the return is spread (a shorter one is not).
-    await new Promise((resolve) => setTimeout(resolve, windowMs + 300));
-    const upAt = Date.now();
-    emulator.clearFaults();
-    const processed = () => emulator.events().filter((record) => record.outcome === 'processed');
-    await until(() => processed().length === fleet * 3);
-    await Promise.all(outboxes.map((outbox) => outbox.close()));
-
-    // Per tenant: its first answered event tells it the link is back; the rest of its queue is
-    // held for its random part of the window. When did that rest arrive?
-    const restArrivals = merchants.map((merchant) => {
-      const times = processed()
-        .filter((record) => record.tenantId === merchant.tenantId)
-        .map((record) => record.at)
-        .sort((a, b) => a - b);
-      return times[1]! - upAt;
-    });
-    const spread = Math.max(...restArrivals) - Math.min(...restArrivals);
-    // 30 draws over 2 s: their range is under 0.25 s with a probability below 1e-25. A loaded
-    // machine bunches arrivals (runs at a load of 8 to 20 saw 0.36 s and 0.64 s): the bound is
-    // what every run here kept, not the window's full spread (issue 44 keeps that open).
-    expect(spread).toBeGreaterThan(250);
-    for (const merchant of merchants) {
-      expect(processed().filter((record) => record.tenantId === merchant.tenantId)).toHaveLength(3);
-    }
-  }, 60_000);
 });
