@@ -6,7 +6,7 @@
  * already there ("... already exists"). The stores name their statements only on connections
  * known to be direct; until that is known, and wherever it cannot be, they send them unnamed.
  *
- * How it is known, without a statement of its own on a hot path:
+ * How it is known, without adding a statement to a sale's transaction:
  * - a `pg` connection remembers the process id the server gave it at start-up (`processID`); a
  *   pooler answers the start-up itself with an id of its own, so the id differs from the
  *   backend's `pg_backend_pid()`;
