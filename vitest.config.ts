@@ -2,6 +2,26 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Suites that run many processes or pack and install the package: each takes a minute or more on
+ * a small machine, so `npm test` leaves them to `npm run test:slow` (which `.ci/run` runs), with
+ * the tests slow by design (`*.slow.test.ts`). Every real server still runs in `npm test`.
+ */
+export const slowSuites = [
+  'test/**/*.slow.test.ts',
+  'test/cli/backfill-memory.test.ts',
+  'test/cli/check-receiver-answers.test.ts',
+  'test/outbox/crash.test.ts',
+  'test/package/consumer.test.ts',
+  'test/package/one-copy.test.ts',
+  'test/package/quick-starts.test.ts',
+  'test/postgres/inbox-processes.test.ts',
+  'test/postgres/outbox-pooler.test.ts',
+  'test/postgres/outbox-pos.test.ts',
+  'test/postgres/receivers.test.ts',
+  'test/webhooks/deferred-processes.test.ts',
+];
+
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
 export default defineConfig({
@@ -27,8 +47,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The real apps (Next.js builds, Bun, Deno, workerd) take minutes: `npm run test:apps`.
-    // Tests slow by design (every byte of a journal flipped): `npm run test:slow`.
-    exclude: ['test/apps/**', 'test/**/*.slow.test.ts', 'node_modules/**'],
+    exclude: ['test/apps/**', ...slowSuites, 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -67,6 +67,8 @@ describe('LoyaltyClient of the Node build', () => {
       Array.from({ length: 4 }, (_, i) => client!.send('InvoiceEarned', invoice(`inv-${i}`))),
     );
     await sending;
-    expect(timers()).toBe(before);
+    // At most as many as before: a timer of an earlier test may end meanwhile (as it did on a
+    // loaded machine), while a call that left its 60 s timeout behind would add four.
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 });
