@@ -5,6 +5,7 @@ import { checkRedis, type DoctorRedis } from '../doctor/redis.js';
 import { type CheckLine, formatReport } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { STORE_FLAGS } from '../ops/connect.js';
 import { redactIn, redactUrl } from '../ops/redact.js';
 import { defineCommand } from './command.js';
 
@@ -37,13 +38,7 @@ export const doctorCommand = defineCommand({
   name: 'doctor',
   summary: 'check a deployment: PostgreSQL (poolers, LISTEN, isolation, schema), Redis, the service',
   help: HELP,
-  flags: {
-    postgres: { type: 'string' },
-    schema: { type: 'string' },
-    redis: { type: 'string' },
-    prefix: { type: 'string' },
-    json: { type: 'boolean' },
-  },
+  flags: { ...STORE_FLAGS, json: { type: 'boolean' } },
   async run({ values, io }) {
     const { postgres, redis } = values;
     if ((postgres === undefined) === (redis === undefined))

@@ -1,5 +1,6 @@
 import { DELIVERY_STATES, type DeliveryRecord, type DeliveryState } from '../../webhooks/inbox.js';
 import { UsageError } from '../exit-codes.js';
+import { STORE_FLAGS } from '../ops/connect.js';
 import { inboxTenants } from '../ops/tenant-pages.js';
 import { defineStoreCommand } from './store-command.js';
 
@@ -41,12 +42,7 @@ export const inboxCommand = defineStoreCommand<DeliveryState, DeliveryRecord>({
   name: 'inbox',
   summary: 'see and fix a deferred Postgres or Redis inbox: stats, list, replay, discard',
   help: HELP,
-  flags: {
-    postgres: { type: 'string' },
-    schema: { type: 'string' },
-    redis: { type: 'string' },
-    prefix: { type: 'string' },
-  },
+  flags: STORE_FLAGS,
   verbs: ['replay', 'discard'],
   noun: 'deliveries',
   states: DELIVERY_STATES,
