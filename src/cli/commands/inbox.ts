@@ -2,7 +2,7 @@ import { DELIVERY_STATES, type DeliveryRecord, type DeliveryState } from '../../
 import { UsageError } from '../exit-codes.js';
 import { STORE_FLAGS } from '../ops/connect.js';
 import { inboxTenants } from '../ops/tenant-pages.js';
-import { defineStoreCommand } from './store-command.js';
+import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
 
 const HELP = `Usage: loyalty-partner inbox <stats|list|replay|discard> [eventId...] [options]
 
@@ -19,17 +19,8 @@ Options:
   --schema <name>          the schema migrate created (default loyalty)
   --redis <url>            a Redis inbox (default: REDIS_URL when DATABASE_URL is unset)
   --prefix <p>             the Redis key prefix (default loyalty:)
-  --state <state>          ${DELIVERY_STATES.join(', ')} (list, --all)
-  --tenant <id>            only this tenant (stats) or this tenant's deliveries (list, --all)
-  --type <eventType>       only deliveries of this type (list, --all)
-  --limit <n>              list at most this many (default 100); stats: the n busiest tenants
-                           (default 50), with how many there are in all
-  --all                    replay or discard every delivery --state/--tenant/--type select,
-                           after a confirmation
-  --yes                    do not ask for the confirmation of --all
-  --actor <name>           who acts, for the audit trail (default: $USER@hostname)
-  --json                   print JSON for scripts instead of a table
-  -h, --help               show this help
+${selectionHelp(DELIVERY_STATES, 'delivery', 'deliveries', 'replay or discard')}
+${ACTOR_HELP}
 
 Every replay and discard is written to the store's audit trail (Postgres: the schema's audit
 table; Redis: the list <prefix>audit). Bodies are never printed.

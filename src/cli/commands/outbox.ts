@@ -1,6 +1,6 @@
 import type { EventState, StoredEvent } from '../../outbox/store.js';
 import { outboxTenants } from '../ops/tenant-pages.js';
-import { defineStoreCommand } from './store-command.js';
+import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
 
 const STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
 
@@ -21,18 +21,9 @@ Options:
   --file <dir>             a file outbox's directory instead (its POS process stopped)
   --key-file <path>        the key of an encrypted file outbox (fileStore encryptionKey):
                            base64 of 32 bytes, or the 32 bytes; readable by its owner only
-  --state <state>          ${STATES.join(', ')} (list, --all)
-  --tenant <id>            only this tenant (stats) or this tenant's events (list, --all)
-  --type <eventType>       only events of this type (list, --all)
-  --limit <n>              list at most this many (default 100); stats: the n busiest tenants
-                           (default 50), with how many there are in all
-  --all                    redeliver or discard every event --state/--tenant/--type select,
-                           after a confirmation
-  --yes                    do not ask for the confirmation of --all
+${selectionHelp(STATES, 'event', 'events', 'redeliver or discard')}
   --accept-duplicate-risk  redeliver expired events too (the service may credit one twice)
-  --actor <name>           who acts, for the audit trail (default: $USER@hostname)
-  --json                   print JSON for scripts instead of a table
-  -h, --help               show this help
+${ACTOR_HELP}
 
 Every redeliver and discard is written to the store's audit trail (who, when, what): the
 schema's audit table, or <dir>/audit.jsonl.

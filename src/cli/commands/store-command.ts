@@ -1,4 +1,4 @@
-import { choiceFlag, type Flags, integerFlag, subcommandOf } from '../args.js';
+import { choiceFlag, type Flags, integerFlag, type ParsedCommandArgs, subcommandOf } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { actOnMany } from '../ops/act-many.js';
 import type { ActionName } from '../ops/actions.js';
@@ -20,17 +20,24 @@ const SELECTION_FLAGS = {
   json: { type: 'boolean' },
 } as const;
 
-type Values = ConnectionFlags & {
-  readonly state?: string | undefined;
-  readonly tenant?: string | undefined;
-  readonly type?: string | undefined;
-  readonly limit?: string | undefined;
-  readonly all?: boolean | undefined;
-  readonly yes?: boolean | undefined;
-  readonly actor?: string | undefined;
-  readonly json?: boolean | undefined;
-  readonly 'accept-duplicate-risk'?: boolean | undefined;
-};
+/** How `--help` of both commands describes the selection flags (`one`, `many`: what they list). */
+export const selectionHelp = (states: readonly string[], one: string, many: string, verbs: string) =>
+  `  --state <state>          ${states.join(', ')} (list, --all)
+  --tenant <id>            only this tenant (stats) or this tenant's ${many} (list, --all)
+  --type <eventType>       only ${many} of this type (list, --all)
+  --limit <n>              list at most this many (default 100); stats: the n busiest tenants
+                           (default 50), with how many there are in all
+  --all                    ${verbs} every ${one} --state/--tenant/--type select,
+                           after a confirmation
+  --yes                    do not ask for the confirmation of --all`;
+
+/** The last lines of both commands' options. */
+export const ACTOR_HELP = `  --actor <name>           who acts, for the audit trail (default: $USER@hostname)
+  --json                   print JSON for scripts instead of a table
+  -h, --help               show this help`;
+
+type Values = ConnectionFlags &
+  ParsedCommandArgs<typeof SELECTION_FLAGS>['values'] & { readonly 'accept-duplicate-risk'?: boolean };
 
 /** What both stores' records have. */
 interface Listed<S extends string> {
