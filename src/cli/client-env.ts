@@ -1,5 +1,3 @@
-import type { ClientHooks } from '../client/hooks.js';
-import type { RetryOptions } from '../client/options.js';
 import { LoyaltyValidationError } from '../contract/index.js';
 import { LoyaltyClient } from '../platform-node/index.js';
 import { UsageError } from './exit-codes.js';
@@ -15,12 +13,15 @@ export const CLIENT_ENV = {
   signingSecret: 'LOYALTY_SIGNING_SECRET',
 } as const;
 
-/** What a command adds to the client the environment describes. */
-export interface ClientEnvOptions {
-  /** `--secret-file`: one secret per line, instead of `LOYALTY_SIGNING_SECRET`. */
-  secretFile?: string | undefined;
-  retry?: RetryOptions | false;
-  hooks?: ClientHooks;
+/** The flags of the commands that send with the client (`send`, `backfill`). */
+export const CLIENT_FLAGS = { 'secret-file': { type: 'string' }, 'no-retry': { type: 'boolean' } } as const;
+
+/** What a command adds to the client the environment describes: its `CLIENT_FLAGS`. */
+export interface ClientFlags {
+  /** One secret per line, instead of `LOYALTY_SIGNING_SECRET`. */
+  readonly 'secret-file'?: string | undefined;
+  /** One attempt per event. */
+  readonly 'no-retry'?: boolean | undefined;
 }
 
 function required(io: CliIo, name: string, what: string): string {
@@ -33,7 +34,7 @@ function required(io: CliIo, name: string, what: string): string {
  * A `LoyaltyClient` from `LOYALTY_BASE_URL`, `LOYALTY_API_KEY` and `LOYALTY_SIGNING_SECRET`. A
  * missing or invalid setting is a `UsageError` naming the variable, never quoting its value.
  */
-export async function clientFromEnv(io: CliIo, options: ClientEnvOptions = {}): Promise<LoyaltyClient> {
+export async function clientFromEnv(io: CliIo, flags: ClientFlags = {}): Promise<LoyaltyClient> {
   const baseUrl = required(
     io,
     CLIENT_ENV.baseUrl,
@@ -41,7 +42,7 @@ export async function clientFromEnv(io: CliIo, options: ClientEnvOptions = {}): 
   );
   const apiKey = required(io, CLIENT_ENV.apiKey, 'the API key issued at activation');
   const signingSecret = await readSecrets(io, {
-    secretFile: options.secretFile,
+    secretFile: flags['secret-file'],
     secretEnv: CLIENT_ENV.signingSecret,
   });
   try {
@@ -49,8 +50,7 @@ export async function clientFromEnv(io: CliIo, options: ClientEnvOptions = {}): 
       baseUrl,
       apiKey,
       signingSecret,
-      ...(options.retry !== undefined && { retry: options.retry }),
-      ...(options.hooks && { hooks: options.hooks }),
+      ...(flags['no-retry'] && { retry: false }),
     });
   } catch (err) {
     if (!(err instanceof LoyaltyValidationError)) throw err;

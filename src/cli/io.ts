@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { integerFlag } from './args.js';
 import { UsageError } from './exit-codes.js';
 
 /** The process surface a command touches, injectable so tests can drive commands in-process. */
@@ -79,6 +80,43 @@ export async function readInput(
     throw new UsageError(`cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
   return Buffer.concat(chunks);
+}
+
+/** The JSON of `--payload <file | ->` (`send`, `trigger`), or a usage error saying where it breaks. */
+export async function readPayload(io: CliIo, path: string, maxBytes = INPUT_LIMIT_BYTES): Promise<unknown> {
+  const text = Buffer.from(await readInput(io, path, maxBytes)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(
+      `--payload ${path === '-' ? '(stdin)' : path} is not valid JSON: ${(err as Error).message}`,
+    );
+  }
+}
+
+/** The flags of `sign` and `verify`: where the secrets are, and how much of the body to read. */
+export const SIGNING_FLAGS = {
+  'secret-env': { type: 'string' },
+  'secret-file': { type: 'string' },
+  'max-bytes': { type: 'string' },
+} as const;
+
+/** The body (a file, or `-` for standard input) and the secrets `sign` and `verify` work on. */
+export async function readSigningInput(
+  io: CliIo,
+  values: {
+    'secret-env'?: string | undefined;
+    'secret-file'?: string | undefined;
+    'max-bytes'?: string | undefined;
+  },
+  path = '-',
+): Promise<{ body: Uint8Array; secrets: string[] }> {
+  const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
+  const body = await readInput(io, path, maxBytes);
+  return {
+    body,
+    secrets: await readSecrets(io, { secretEnv: values['secret-env'], secretFile: values['secret-file'] }),
+  };
 }
 
 /**

@@ -10,10 +10,13 @@ const emulator = createEmulator();
 let merchant: MerchantCredentials;
 let env: Record<string, string>;
 const dir = mkdtempSync(join(tmpdir(), 'backfill-'));
-const file = (name: string, text: string) => {
-  writeFileSync(join(dir, name), text);
+const file = (name: string, content: string | Uint8Array) => {
+  writeFileSync(join(dir, name), content);
   return join(dir, name);
 };
+/** `before`, a Latin-1 é (one byte that is not UTF-8), then `after`. */
+const latin1 = (before: string, after: string) =>
+  Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from(after)]);
 
 beforeAll(async () => {
   const { url } = await emulator.listen();
@@ -138,18 +141,16 @@ describe('loyalty-partner backfill (the built bin, against an emulator in this p
   });
 
   it('stops at bytes that are not UTF-8 and at a row past --max-row-size, naming the line, exit 2', async () => {
-    const latin1 = join(dir, 'latin1.csv');
-    writeFileSync(
-      latin1,
-      Buffer.concat([
-        Buffer.from('externalBranchId,name,isActive\nb-utf8-1,One,true\nb-utf8-2,Caf'),
-        Buffer.from([0xe9]),
-        Buffer.from(',true\nb-utf8-3,Three,true\n'),
-      ]),
+    const csv = file(
+      'latin1.csv',
+      latin1(
+        'externalBranchId,name,isActive\nb-utf8-1,One,true\nb-utf8-2,Caf',
+        ',true\nb-utf8-3,Three,true\n',
+      ),
     );
-    const notUtf8 = await runBin(['backfill', 'branches', latin1], { env });
+    const notUtf8 = await runBin(['backfill', 'branches', csv], { env });
     expect(notUtf8.code).toBe(2);
-    expect(notUtf8.stdout).toContain(`stopped reading ${latin1}: line 3: bytes that are not UTF-8`);
+    expect(notUtf8.stdout).toContain(`stopped reading ${csv}: line 3: bytes that are not UTF-8`);
     const names = emulator.merchant(merchant.tenantId).branches.map((b) => b.externalBranchId);
     expect(names).toContain('b-utf8-1');
     expect(names).not.toContain('b-utf8-2');
@@ -171,18 +172,13 @@ describe('loyalty-partner backfill (the built bin, against an emulator in this p
     expect(tooLong.stdout).toContain(
       `stopped reading ${long}: line 2: a line longer than 1,000 characters: pass --max-row-size to allow longer lines`,
     );
-    const latin1 = join(dir, 'latin1.jsonl');
-    writeFileSync(
-      latin1,
-      Buffer.concat([
-        Buffer.from(`${line('b-jl-3', 'Three')}\n{"externalBranchId":"b-jl-4","name":"Caf`),
-        Buffer.from([0xe9]),
-        Buffer.from('","isActive":true}\n'),
-      ]),
+    const jsonl = file(
+      'latin1.jsonl',
+      latin1(`${line('b-jl-3', 'Three')}\n{"externalBranchId":"b-jl-4","name":"Caf`, '","isActive":true}\n'),
     );
-    const notUtf8 = await runBin(['backfill', 'branches', latin1], { env });
+    const notUtf8 = await runBin(['backfill', 'branches', jsonl], { env });
     expect(notUtf8.code).toBe(2);
-    expect(notUtf8.stdout).toContain(`stopped reading ${latin1}: line 2: bytes that are not UTF-8`);
+    expect(notUtf8.stdout).toContain(`stopped reading ${jsonl}: line 2: bytes that are not UTF-8`);
     const names = emulator.merchant(merchant.tenantId).branches.map((b) => b.externalBranchId);
     expect(names).toEqual(expect.arrayContaining(['b-jl-1', 'b-jl-3']));
     expect(names).not.toContain('b-jl-2');

@@ -3,14 +3,14 @@
  * that trickles in. Each run is a child process (`node dist/cli.js`) whose peak memory a preload
  * (fixtures/peak-rss.mjs) reports, so the bound is the one a partner's CI would see.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CheckReceiverReport } from 'loyalty-partner-sdk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runBin } from './bin.js';
 import { startPythonReceiver } from './fixtures/receivers/python-receiver.js';
+import { secretDir } from './secret-dir.js';
 
 const SECRET = 'whsec_python_receiver_0123456789';
 const TENANT = 'merchant-1';
@@ -19,15 +19,7 @@ const TIMEOUT_MS = 5000;
 const MEMORY_BOUND_KIB = 200 * 1024;
 const PRELOAD = pathToFileURL(fileURLToPath(new URL('./fixtures/peak-rss.mjs', import.meta.url))).href;
 
-let dir: string;
-let secretFile: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'check-receiver-answers-'));
-  secretFile = join(dir, 'secret');
-  await writeFile(secretFile, `${SECRET}\n`);
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const files = secretDir('check-receiver-answers-', SECRET);
 
 /** How long the built CLI takes to start and end doing nothing (`--help`), right now. */
 async function startupMs(): Promise<number> {
@@ -39,7 +31,7 @@ async function startupMs(): Promise<number> {
 /** Runs the built CLI against receiver.py doing `mistake`; its output, wall time and peak RSS. */
 async function runAgainst(mistake: string, args: (url: string) => string[]) {
   const receiver = await startPythonReceiver({ secret: SECRET, tenant: TENANT, mistake });
-  const rssFile = join(dir, `${mistake}-${args('').join('-').length}.rss`);
+  const rssFile = join(files.dir, `${mistake}-${args('').join('-').length}.rss`);
   try {
     const started = performance.now();
     const run = await runBin(args(receiver.url), {
@@ -53,17 +45,16 @@ async function runAgainst(mistake: string, args: (url: string) => string[]) {
   }
 }
 
-const checkArgs = (url: string) => [
-  'check-receiver',
-  url,
+/** What check-receiver and trigger are given besides the receiver's URL. */
+const signedAs = () => [
   '--secret-file',
-  secretFile,
+  files.secretFile,
   '--tenant',
   TENANT,
   '--timeout-ms',
   String(TIMEOUT_MS),
-  '--json',
 ];
+const checkArgs = (url: string) => ['check-receiver', url, ...signedAs(), '--json'];
 
 describe('check-receiver against answers that never end', () => {
   it.each([
@@ -103,12 +94,7 @@ describe('trigger against answers that never end', () => {
       'IntegrationStatusChanged',
       '--to',
       url,
-      '--secret-file',
-      secretFile,
-      '--tenant',
-      TENANT,
-      '--timeout-ms',
-      String(TIMEOUT_MS),
+      ...signedAs(),
     ]);
     expect(run.stderr).toMatch(problem);
     expect(run.ms).toBeLessThan(2 * TIMEOUT_MS);

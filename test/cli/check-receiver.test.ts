@@ -1,42 +1,31 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckReceiverReport, receiverCases } from 'loyalty-partner-sdk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startPythonReceiver } from './fixtures/receivers/python-receiver.js';
 import { cli } from './run.js';
+import { secretDir } from './secret-dir.js';
 
 const SECRET = 'whsec_python_receiver_0123456789';
 const TENANT = 'merchant-1';
-let dir: string;
-let secretFile: string;
+const files = secretDir('check-receiver-', SECRET);
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'check-receiver-'));
-  secretFile = join(dir, 'secret');
-  await writeFile(secretFile, `${SECRET}\n`);
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-
-/** Runs `check-receiver --json` against receiver.py doing `mistake`, and returns the report. */
-async function checkPython(mistake: string, extra: string[] = []) {
+/** Runs `check-receiver` against receiver.py doing `mistake`: its output, and the receiver's URL. */
+async function runPython(mistake: string, extra: string[] = []) {
   const receiver = await startPythonReceiver({ secret: SECRET, tenant: TENANT, mistake });
   try {
-    const run = await cli([
-      'check-receiver',
-      receiver.url,
-      '--secret-file',
-      secretFile,
-      '--tenant',
-      TENANT,
-      '--json',
-      ...extra,
-    ]);
-    return { ...run, report: JSON.parse(run.stdout) as CheckReceiverReport };
+    const args = ['check-receiver', receiver.url, '--secret-file', files.secretFile, '--tenant', TENANT];
+    return { ...(await cli([...args, ...extra])), url: receiver.url };
   } finally {
     await receiver.stop();
   }
+}
+
+/** Runs `check-receiver --json` against receiver.py doing `mistake`, and returns the report. */
+async function checkPython(mistake: string, extra: string[] = []) {
+  const run = await runPython(mistake, ['--json', ...extra]);
+  return { ...run, report: JSON.parse(run.stdout) as CheckReceiverReport };
 }
 
 const failedIds = (report: CheckReceiverReport) => report.cases.filter((c) => !c.pass).map((c) => c.id);
@@ -108,39 +97,23 @@ describe('check-receiver against a receiver written in Python', () => {
   });
 
   it('prints each case, what was expected and observed, and the fix, for a person', async () => {
-    const receiver = await startPythonReceiver({
-      secret: SECRET,
-      tenant: TENANT,
-      mistake: 'expired-as-invalid',
-    });
-    try {
-      const run = await cli([
-        'check-receiver',
-        receiver.url,
-        '--secret-file',
-        secretFile,
-        '--tenant',
-        TENANT,
-      ]);
-      expect(run.stdout).toContain(
-        `Checking ${receiver.url} as tenant merchant-1 (answers slower than 5000 ms are flagged)`,
-      );
-      expect(run.stdout).toMatch(
-        /^PASS {2}accepts an authentic LoyaltyRuleChanged delivery {2}HTTP 200 \(\d+ ms\)$/m,
-      );
-      expect(run.stdout).toMatch(
-        /^FAIL {2}rejects a signature 301 s old \(just outside the tolerance\) with 401 SIGNATURE_EXPIRED\n {6}expected 401 with SIGNATURE_EXPIRED in the body; observed HTTP 401 INVALID_SIGNATURE \(\d+ ms\)\n {6}fix: reject a timestamp more than 300 s old with 401 and SIGNATURE_EXPIRED in the body/m,
-      );
-      expect(run.stdout).toMatch(/\n24 passed, 2 failed\n$/);
-      expect(run.stdout).not.toContain(SECRET);
-      expect(run.code).toBe(1);
-    } finally {
-      await receiver.stop();
-    }
+    const run = await runPython('expired-as-invalid');
+    expect(run.stdout).toContain(
+      `Checking ${run.url} as tenant merchant-1 (answers slower than 5000 ms are flagged)`,
+    );
+    expect(run.stdout).toMatch(
+      /^PASS {2}accepts an authentic LoyaltyRuleChanged delivery {2}HTTP 200 \(\d+ ms\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^FAIL {2}rejects a signature 301 s old \(just outside the tolerance\) with 401 SIGNATURE_EXPIRED\n {6}expected 401 with SIGNATURE_EXPIRED in the body; observed HTTP 401 INVALID_SIGNATURE \(\d+ ms\)\n {6}fix: reject a timestamp more than 300 s old with 401 and SIGNATURE_EXPIRED in the body/m,
+    );
+    expect(run.stdout).toMatch(/\n24 passed, 2 failed\n$/);
+    expect(run.stdout).not.toContain(SECRET);
+    expect(run.code).toBe(1);
   });
 
   it('writes a JUnit XML report with one testcase per case and a failure for each failed one', async () => {
-    const junit = join(dir, 'report.xml');
+    const junit = join(files.dir, 'report.xml');
     await checkPython('first-v1-only', ['--junit', junit]);
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites tests="26" failures="2">/);
@@ -186,7 +159,7 @@ describe('check-receiver against a receiver that does not work at all', () => {
       'check-receiver',
       `http://127.0.0.1:${port}/webhooks`,
       '--secret-file',
-      secretFile,
+      files.secretFile,
     ]);
     expect(run.stdout).toMatch(
       /^FAIL {2}accepts an authentic RefundReversalCompleted delivery {2}no answer: connection refused: is the receiver running at this URL\? \(ECONNREFUSED\)\nFAIL {2}accepts an authentic LoyaltyRuleChanged delivery {2}no answer: connection refused: is the receiver running at this URL\? \(ECONNREFUSED\)\nFAIL {2}accepts an authentic RedemptionExpiredOrCancelled delivery {2}not sent: the two cases before got no answer$/m,
@@ -222,8 +195,8 @@ describe('check-receiver usage', () => {
     async (command, url) => {
       const argv =
         command === 'trigger'
-          ? ['trigger', 'IntegrationStatusChanged', '--to', url, '--secret-file', secretFile]
-          : ['check-receiver', url, '--secret-file', secretFile];
+          ? ['trigger', 'IntegrationStatusChanged', '--to', url, '--secret-file', files.secretFile]
+          : ['check-receiver', url, '--secret-file', files.secretFile];
       const run = await cli(argv);
       expect(run.stderr).toMatch(/receiver URL|carries a user name or password/);
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/s3cr3t-pass|partner/);
@@ -241,7 +214,7 @@ describe('check-receiver usage', () => {
       'check-receiver',
       'http://127.0.0.1:9/',
       '--secret-file',
-      secretFile,
+      files.secretFile,
       flag,
       value,
     ]);
@@ -253,7 +226,7 @@ describe('check-receiver usage', () => {
       '--to',
       'http://127.0.0.1:9/',
       '--secret-file',
-      secretFile,
+      files.secretFile,
       ...(flag === '--timeout-ms' ? [flag, value] : ['--timeout-ms', '2147483648']),
     ]);
     expect(trigger.code).toBe(2);
@@ -264,7 +237,7 @@ describe('check-receiver usage', () => {
     ['two final newlines', 'whsec_x\n\n', /line 2 of .* is empty/],
     ['an empty file', '', /holds no secret/],
   ])('refuses a secret file with %s, without printing the secret', async (_case, content, message) => {
-    const file = join(dir, 'bad-secret');
+    const file = join(files.dir, 'bad-secret');
     await writeFile(file, content);
     const run = await cli(['check-receiver', 'http://127.0.0.1:9/', '--secret-file', file]);
     expect(run.stderr).toMatch(message);
@@ -273,14 +246,14 @@ describe('check-receiver usage', () => {
   });
 
   it('accepts a secret file ending in CRLF', async () => {
-    await writeFile(join(dir, 'crlf'), `${SECRET}\r\n`);
+    await writeFile(join(files.dir, 'crlf'), `${SECRET}\r\n`);
     const receiver = await startPythonReceiver({ secret: SECRET, tenant: TENANT, mistake: 'none' });
     try {
       const run = await cli([
         'check-receiver',
         receiver.url,
         '--secret-file',
-        join(dir, 'crlf'),
+        join(files.dir, 'crlf'),
         '--tenant',
         TENANT,
         '--json',

@@ -1,16 +1,26 @@
+import { Redis } from 'ioredis';
 import { migrate } from 'loyalty-partner-sdk/postgres';
 import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty-partner-sdk/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RealServer, startPgBouncer } from '../support/real-servers.js';
+import {
+  freePort,
+  type RealRedisCluster,
+  type RealServer,
+  startPgBouncer,
+  startRedisCluster,
+} from '../support/real-servers.js';
 import { describeWithPostgres, describeWithRedis, uniqueName } from '../support/servers.js';
-import { cli } from './run.js';
+import { runBin } from './bin.js';
 
 /*
- * `loyalty-partner doctor` against real servers: a direct PostgreSQL, the same behind PgBouncer
- * in transaction mode (named a transaction pooler, LISTEN said not to work) and in session mode,
- * a standalone Redis, and the service (the emulator) through the environment.
+ * The built `loyalty-partner doctor` against real servers (issue 40): a direct PostgreSQL, the
+ * same behind PgBouncer in transaction mode (named a transaction pooler, LISTEN said not to work)
+ * and in session mode, a database whose default isolation is SERIALIZABLE, a standalone Redis, a
+ * three-master Redis Cluster, and the service (the emulator) through the environment.
  */
+
+const cli = (args: string[], options: { env?: Record<string, string> } = {}) => runBin(args, options);
 
 interface Report {
   target: string;
@@ -65,6 +75,10 @@ describeWithPostgres('loyalty-partner doctor --postgres', (url) => {
       found: expect.stringMatching(/transaction pooler/),
     });
     expect(checks.pooler!.fix).toMatch(/prepare: false/);
+    expect(checks['prepared statements']).toMatchObject({
+      status: 'info',
+      found: expect.stringMatching(/do not outlive a transaction/),
+    });
     expect(checks.LISTEN).toMatchObject({
       status: 'warn',
       fix: expect.stringMatching(/direct or session-mode/),
@@ -76,9 +90,36 @@ describeWithPostgres('loyalty-partner doctor --postgres', (url) => {
     const { code, stdout } = await cli(['doctor', '--postgres', sessionUrl, '--schema', schema, '--json']);
     const checks = byCheck(JSON.parse(stdout));
     expect(checks.pooler).toMatchObject({ status: 'ok', found: expect.stringMatching(/session mode/) });
+    expect(checks['prepared statements']).toMatchObject({ status: 'ok', found: 'kept for the session' });
     expect(checks.LISTEN!.status).toBe('ok');
     expect(code).toBe(0);
   }, 30_000);
+
+  describe('on a database whose default isolation is SERIALIZABLE', () => {
+    const database = uniqueName('doctor_serializable');
+    let strictUrl: string;
+    beforeAll(async () => {
+      await pool.query(`CREATE DATABASE ${database}`);
+      await pool.query(`ALTER DATABASE ${database} SET default_transaction_isolation = 'serializable'`);
+      const target = new URL(url);
+      target.pathname = `/${database}`;
+      strictUrl = target.href;
+    });
+    afterAll(() => pool.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+
+    it('reports the default isolation, and that the SDK runs its own transactions at read committed', async () => {
+      const { code, stdout } = await cli(['doctor', '--postgres', strictUrl, '--json']);
+      const checks = byCheck(JSON.parse(stdout));
+      expect(checks['default isolation']).toMatchObject({
+        status: 'ok',
+        found: expect.stringMatching(/^serializable: the SDK's own transactions run at read committed/),
+      });
+      expect(checks.pooler!.found).toBe('none: a direct connection');
+      // Nothing migrated in the new database: the one warning, with what to run.
+      expect(checks.schema).toMatchObject({ status: 'warn', found: 'schema "loyalty" is not migrated' });
+      expect(code).toBe(1);
+    }, 30_000);
+  });
 
   it('says a schema is not migrated, with what to run; never prints the password', async () => {
     const target = new URL(url);
@@ -147,4 +188,76 @@ describeWithRedis('loyalty-partner doctor --redis', (url) => {
     expect(checks.persistence).toMatchObject({ status: 'warn', fix: expect.stringMatching(/appendonly/) });
     expect(code).toBe(1);
   });
+});
+
+describeWithRedis('loyalty-partner doctor --redis on a three-master Redis Cluster', () => {
+  let cluster: RealRedisCluster;
+  const nodes: Redis[] = [];
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+    for (const { host, port } of cluster.nodes) nodes.push(new Redis(port, host));
+  }, 60_000);
+  afterAll(async () => {
+    for (const node of nodes) node.disconnect();
+    await cluster?.stop();
+  });
+  const doctor = async (url: string) => {
+    const { code, stdout } = await cli(['doctor', '--redis', url, '--json']);
+    return { code, report: JSON.parse(stdout) as Report };
+  };
+
+  it('says cluster mode, and checks the eviction policy and persistence of every master', async () => {
+    // One master of three evicts: named, the other two said once.
+    await nodes[1]!.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    const { code, report } = await doctor(cluster.urls[0]!);
+    await nodes[1]!.config('SET', 'maxmemory-policy', 'noeviction');
+    const [, second, third] = cluster.urls.map((url) => url.replace('redis://', ''));
+    const lines = report.checks.map(({ check, status, found }) => ({ check, status, found }));
+    expect(lines[1]).toEqual({
+      check: 'cluster mode',
+      status: 'info',
+      found: expect.stringMatching(/^on, 3 masters: give the inbox an ioredis Cluster/),
+    });
+    expect(lines.filter((line) => line.check === 'eviction')).toEqual(
+      expect.arrayContaining([
+        { check: 'eviction', status: 'ok', found: expect.stringMatching(/^maxmemory-policy noeviction \(/) },
+        {
+          check: 'eviction',
+          status: 'warn',
+          found: expect.stringMatching(new RegExp(`^maxmemory-policy allkeys-lru: .* \\(${second}\\)$`)),
+        },
+      ]),
+    );
+    const kept = lines.find((line) => line.check === 'eviction' && line.status === 'ok')!;
+    expect(kept.found).not.toContain(second);
+    expect(kept.found).toContain(third);
+    // The cluster runs without persistence (--save '' --appendonly no) on every master.
+    expect(lines.filter((line) => line.check === 'persistence')).toEqual([
+      {
+        check: 'persistence',
+        status: 'warn',
+        found: 'none: a restart forgets every delivery, claim and done marker (all 3 masters)',
+      },
+    ]);
+    expect(code).toBe(1);
+  }, 30_000);
+
+  it('says which master it cannot reach, and that its settings are not checked', async () => {
+    // The first master announces a port where nothing listens: its own CLUSTER NODES says so.
+    const nowhere = await freePort();
+    await nodes[0]!.config('SET', 'cluster-announce-port', String(nowhere));
+    const { code, report } = await doctor(cluster.urls[0]!);
+    await nodes[0]!.config('SET', 'cluster-announce-port', '0');
+    const checks = byCheck(report);
+    expect(checks['cluster nodes']).toMatchObject({
+      status: 'warn',
+      found: expect.stringMatching(
+        new RegExp(
+          `^cannot reach 127\\.0\\.0\\.1:${nowhere} .*: its eviction policy and persistence are not checked$`,
+        ),
+      ),
+    });
+    expect(checks.persistence!.found).toMatch(/\(127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+\)$/);
+    expect(code).toBe(1);
+  }, 30_000);
 });

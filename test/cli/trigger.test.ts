@@ -1,24 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createNodeListener } from 'loyalty-partner-sdk/node';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './run.js';
+import { secretDir } from './secret-dir.js';
 
 const SECRET = 'whsec_trigger_test_0123456789';
-let dir: string;
-let secretFile: string;
+const files = secretDir('trigger-', SECRET);
 let url: string;
 let close: () => Promise<void>;
 const seen: { eventType: string; tenantId: string; payload: unknown }[] = [];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'trigger-'));
-  secretFile = join(dir, 'secret');
-  await writeFile(secretFile, `${SECRET}\n`);
   const record = (event: { eventType: string; payload: unknown }, ctx: { tenantId: string }) =>
     void seen.push({ eventType: event.eventType, tenantId: ctx.tenantId, payload: event.payload });
   const receiver = createReceiver({
@@ -33,9 +27,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close();
-  await rm(dir, { recursive: true, force: true });
 });
 
+/** `--to` the receiver, signed with the suite's secret, as `tenant`. */
+const signedTo = (tenant: string, receiver = url) => [
+  '--to',
+  receiver,
+  '--secret-file',
+  files.secretFile,
+  '--tenant',
+  tenant,
+];
 const trigger = (args: string[], stdin?: string) =>
   cli(['trigger', ...args], stdin === undefined ? {} : { stdin });
 
@@ -44,12 +46,7 @@ describe('loyalty-partner trigger', () => {
     seen.length = 0;
     const run = await trigger([
       'IntegrationStatusChanged',
-      '--to',
-      url,
-      '--secret-file',
-      secretFile,
-      '--tenant',
-      'merchant-1',
+      ...signedTo('merchant-1'),
       '--set',
       'status=Disabled',
     ]);
@@ -85,12 +82,7 @@ describe('loyalty-partner trigger', () => {
     const run = await trigger(
       [
         'LoyaltyRuleChanged',
-        '--to',
-        url,
-        '--secret-file',
-        secretFile,
-        '--tenant',
-        'merchant-1',
+        ...signedTo('merchant-1'),
         '--payload',
         '-',
         '--set',
@@ -109,15 +101,7 @@ describe('loyalty-partner trigger', () => {
   });
 
   it("prints the receiver's refusal and exits 1 when it does not answer 2xx", async () => {
-    const run = await trigger([
-      'IntegrationStatusChanged',
-      '--to',
-      url,
-      '--secret-file',
-      secretFile,
-      '--tenant',
-      'merchant-404',
-    ]);
+    const run = await trigger(['IntegrationStatusChanged', ...signedTo('merchant-404')]);
     expect(run.stdout).toMatch(
       /answered HTTP 401 INVALID_SIGNATURE \(\d+ ms\)\n\{"code":"INVALID_SIGNATURE"/,
     );
@@ -136,7 +120,7 @@ describe('loyalty-partner trigger', () => {
       '--to',
       `http://127.0.0.1:${port}/webhooks`,
       '--secret-file',
-      secretFile,
+      files.secretFile,
     ]);
     expect(run.stderr).toMatch(/error: no answer: connection refused/);
     expect(run.code).toBe(3);
@@ -155,9 +139,9 @@ describe('loyalty-partner trigger', () => {
       /Invalid IntegrationStatusChanged payload: payload\.status: must be one of 'Enabled', 'Disabled', 'Disconnected'/,
     ],
   ])('refuses %j before sending anything, with exit 2', async (argv, message) => {
-    const args = argv.includes('--secret-file') ? argv.map((a) => (a === 'f' ? secretFile : a)) : argv;
+    const args = argv.includes('--secret-file') ? argv.map((a) => (a === 'f' ? files.secretFile : a)) : argv;
     const needsSecret = !argv.includes('--secret-file') && argv.includes('--set');
-    const run = await trigger(needsSecret ? [...args, '--secret-file', secretFile] : args);
+    const run = await trigger(needsSecret ? [...args, '--secret-file', files.secretFile] : args);
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
   });

@@ -11,7 +11,7 @@ import { csvRows, jsonLinesRows, type OutgoingRow, type RowFailure } from '../ba
 import { notSent, type SendState, sendChunk } from '../backfill/send-rows.js';
 import { reportBackfill } from '../backfill/summary.js';
 import { BACKFILL_TARGETS } from '../backfill/targets.js';
-import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
+import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
 import type { ErrorReport } from '../describe-error.js';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIo, plural } from '../io.js';
@@ -94,8 +94,7 @@ export const backfillCommand = defineCommand({
     report: { type: 'string' },
     resume: { type: 'string' },
     'dry-run': { type: 'boolean' },
-    'secret-file': { type: 'string' },
-    'no-retry': { type: 'boolean' },
+    ...CLIENT_FLAGS,
     'max-row-size': { type: 'string' },
   },
   async run({ values, positionals, io }) {
@@ -133,12 +132,7 @@ export const backfillCommand = defineCommand({
         ? csvRows(counted(), target, maxRowSize)
         : jsonLinesRows(counted(), target, maxRowSize);
     const dryRun = Boolean(values['dry-run']);
-    const client = dryRun
-      ? undefined
-      : await clientFromEnv(io, {
-          secretFile: values['secret-file'],
-          ...(values['no-retry'] && { retry: false as const }),
-        });
+    const client = dryRun ? undefined : await clientFromEnv(io, values);
     const progress = dryRun ? undefined : createProgress(io, source.size);
     const failures: RowFailure[] = [];
     const notes: string[] = [];

@@ -1,7 +1,7 @@
 import { integerFlag } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { actorOf } from '../ops/audit.js';
-import { openBackends } from '../ops/connect.js';
+import { openBackends, STORE_FLAGS } from '../ops/connect.js';
 import { startDashboard } from '../ops/dashboard-server.js';
 import { StoreUnavailable } from '../ops/ops-stores.js';
 import { watchShutdown } from '../shutdown.js';
@@ -43,10 +43,7 @@ export const dashboardCommand = defineCommand({
   summary: 'a page for operators: outbox and inbox per tenant and state, dead and parked events',
   help: HELP,
   flags: {
-    postgres: { type: 'string' },
-    schema: { type: 'string' },
-    redis: { type: 'string' },
-    prefix: { type: 'string' },
+    ...STORE_FLAGS,
     port: { type: 'string' },
     host: { type: 'string' },
     'allow-host': { type: 'string', multiple: true },

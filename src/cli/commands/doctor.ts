@@ -5,6 +5,7 @@ import { checkRedis, type DoctorRedis } from '../doctor/redis.js';
 import { type CheckLine, formatReport } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { STORE_FLAGS } from '../ops/connect.js';
 import { redactIn, redactUrl } from '../ops/redact.js';
 import { defineCommand } from './command.js';
 
@@ -17,7 +18,7 @@ is a transaction pooler (PgBouncer in transaction mode, Supabase, Neon, RDS Prox
 statements; LISTEN (the outbox's wake-ups); the default isolation; the SDK's schema version
 against this package's; the database's clock against this machine's.
 Redis: the server (Redis or Valkey) and version; cluster mode; the eviction policy (said plainly
-when the provider hides it); persistence.
+when the provider hides it); persistence. In a cluster, of every master it can reach.
 With LOYALTY_BASE_URL and LOYALTY_API_KEY set: GET /connection with the key, the service's clock
 (its Date header) against this machine's, and that LOYALTY_SIGNING_SECRET is set.
 
@@ -37,13 +38,7 @@ export const doctorCommand = defineCommand({
   name: 'doctor',
   summary: 'check a deployment: PostgreSQL (poolers, LISTEN, isolation, schema), Redis, the service',
   help: HELP,
-  flags: {
-    postgres: { type: 'string' },
-    schema: { type: 'string' },
-    redis: { type: 'string' },
-    prefix: { type: 'string' },
-    json: { type: 'boolean' },
-  },
+  flags: { ...STORE_FLAGS, json: { type: 'boolean' } },
   async run({ values, io }) {
     const { postgres, redis } = values;
     if ((postgres === undefined) === (redis === undefined))
@@ -65,7 +60,11 @@ export const doctorCommand = defineCommand({
       lines =
         postgres !== undefined
           ? await checkPostgres(await loadPgClient(), postgres, schema)
-          : await withRedis(redis!, (client) => checkRedis(client, values.prefix ?? 'loyalty:'));
+          : await withRedis(redis!, (client) =>
+              checkRedis(client, values.prefix ?? 'loyalty:', (address, work) =>
+                withRedis(nodeUrl(redis!, address), work),
+              ),
+            );
     } catch (err) {
       if (err instanceof UsageError) throw err;
       io.stderr.write(`error: cannot check ${target}: ${redactIn((err as Error).message, url)}\n`);
@@ -88,6 +87,16 @@ async function loadPgClient() {
   }
 }
 
+/** `url` with another node's `host:port`: the same scheme (TLS), user and password. */
+function nodeUrl(url: string, address: string): string {
+  const node = new URL(url);
+  const at = address.lastIndexOf(':');
+  const host = address.slice(0, at);
+  node.hostname = host.includes(':') ? `[${host}]` : host;
+  node.port = address.slice(at + 1);
+  return node.href;
+}
+
 async function withRedis<T>(url: string, work: (client: DoctorRedis) => Promise<T>): Promise<T> {
   const ioredis = await import('ioredis').catch(() => {
     throw new UsageError('doctor --redis needs the ioredis package: npm install ioredis');
@@ -98,7 +107,11 @@ async function withRedis<T>(url: string, work: (client: DoctorRedis) => Promise<
     retryStrategy: () => null,
   });
   client.on('error', () => undefined);
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(redactIn((err as Error).message, url));
+  }
   try {
     return await work(client as unknown as DoctorRedis);
   } finally {

@@ -1,10 +1,10 @@
 import type { SendOptions } from '../../client/send-types.js';
 import type { InboundEventType, PayloadInput } from '../../contract/index.js';
 import { integerFlag } from '../args.js';
-import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
+import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
 import { describeSendError } from '../describe-error.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle, INPUT_LIMIT_BYTES, readInput } from '../io.js';
+import { createStyle, INPUT_LIMIT_BYTES, readPayload } from '../io.js';
 import { replayNote, replayOf } from '../send/replay.js';
 import { defineCommand } from './command.js';
 
@@ -37,17 +37,6 @@ Exit codes: 0 accepted; 1 refused by the service; 2 usage error or refused local
 paths at fault are printed, nothing was sent); 3 no answer, or the service stayed unavailable
 (send it again later with --event-id).`;
 
-async function readPayload(io: CliIo, path: string, maxBytes: number): Promise<unknown> {
-  const text = Buffer.from(await readInput(io, path, maxBytes)).toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(
-      `--payload ${path === '-' ? '(stdin)' : path} is not valid JSON: ${(err as Error).message}`,
-    );
-  }
-}
-
 /** `loyalty-partner send`: posts one event with the client and reports the typed outcome. */
 export const sendCommand = defineCommand({
   name: 'send',
@@ -58,9 +47,8 @@ export const sendCommand = defineCommand({
     'event-id': { type: 'string' },
     'correlation-id': { type: 'string' },
     'occurred-at': { type: 'string' },
-    'secret-file': { type: 'string' },
     'max-bytes': { type: 'string' },
-    'no-retry': { type: 'boolean' },
+    ...CLIENT_FLAGS,
     json: { type: 'boolean' },
   },
   async run({ values, positionals, io }) {
@@ -70,10 +58,7 @@ export const sendCommand = defineCommand({
     if (values.payload === undefined) throw new UsageError('send: --payload <file | -> is required');
     const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
     const payload = await readPayload(io, values.payload, maxBytes);
-    const client = await clientFromEnv(io, {
-      secretFile: values['secret-file'],
-      ...(values['no-retry'] && { retry: false as const }),
-    });
+    const client = await clientFromEnv(io, values);
     const options: SendOptions = {};
     if (values['event-id'] !== undefined) options.eventId = values['event-id'];
     if (values['correlation-id'] !== undefined) options.correlationId = values['correlation-id'];

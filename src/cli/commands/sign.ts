@@ -1,7 +1,7 @@
 import { signPayload } from '../../platform-node/signature.js';
 import { integerFlag } from '../args.js';
 import { EXIT } from '../exit-codes.js';
-import { INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
+import { readSigningInput, SIGNING_FLAGS } from '../io.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner sign [options] <body-file | ->
@@ -24,19 +24,9 @@ export const signCommand = defineCommand({
   name: 'sign',
   summary: 'print the X-Signature header for a body',
   help: HELP,
-  flags: {
-    'secret-env': { type: 'string' },
-    'secret-file': { type: 'string' },
-    'max-bytes': { type: 'string' },
-    timestamp: { type: 'string' },
-  },
+  flags: { ...SIGNING_FLAGS, timestamp: { type: 'string' } },
   async run({ values, positionals, io }) {
-    const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
-    const body = await readInput(io, positionals[0] ?? '-', maxBytes);
-    const secrets = await readSecrets(io, {
-      secretEnv: values['secret-env'],
-      secretFile: values['secret-file'],
-    });
+    const { body, secrets } = await readSigningInput(io, values, positionals[0]);
     const timestamp = integerFlag('timestamp', values.timestamp);
     io.stdout.write(`${signPayload(body, secrets, timestamp === undefined ? {} : { timestamp })}\n`);
     return EXIT.ok;

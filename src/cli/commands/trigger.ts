@@ -4,7 +4,7 @@ import { signPayload } from '../../platform-node/signature.js';
 import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle, readInput } from '../io.js';
+import { createStyle, readPayload } from '../io.js';
 import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
 import { readSecretFile } from '../secret-file.js';
 import { defineCommand } from './command.js';
@@ -55,22 +55,6 @@ function applySet(payload: Record<string, unknown>, assignment: string): void {
   target[path[path.length - 1]!] = value;
 }
 
-async function payloadFrom(
-  io: CliIo,
-  file: string | undefined,
-  fallback: unknown,
-): Promise<Record<string, unknown>> {
-  if (file === undefined) return fallback as Record<string, unknown>;
-  const text = Buffer.from(await readInput(io, file)).toString('utf8');
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch (err) {
-    throw new UsageError(
-      `--payload ${file === '-' ? '(stdin)' : file} is not valid JSON: ${(err as Error).message}`,
-    );
-  }
-}
-
 /** `loyalty-partner trigger`: one signed sample delivery to a receiver, and its answer. */
 export const triggerCommand = defineCommand({
   name: 'trigger',
@@ -96,7 +80,9 @@ export const triggerCommand = defineCommand({
     if (values['secret-file'] === undefined)
       throw new UsageError('trigger: --secret-file <path> is required');
     const secret = await readSecretFile(io, values['secret-file']);
-    const payload = await payloadFrom(io, values.payload, samplePayload(eventType));
+    const payload = (
+      values.payload === undefined ? samplePayload(eventType) : await readPayload(io, values.payload)
+    ) as Record<string, unknown>;
     for (const assignment of values.set ?? []) applySet(payload, assignment);
     const tenantId = values.tenant ?? 'tenant-check';
     let body: string;

@@ -1,7 +1,7 @@
 import { SignatureVerificationError, verifySignature } from '../../platform-node/signature.js';
 import { integerFlag } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { createStyle, INPUT_LIMIT_BYTES, readInput, readSecrets } from '../io.js';
+import { createStyle, readSigningInput, SIGNING_FLAGS } from '../io.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner verify --header <X-Signature> [options] <body-file | ->
@@ -30,20 +30,13 @@ export const verifyCommand = defineCommand({
   help: HELP,
   flags: {
     header: { type: 'string' },
-    'secret-env': { type: 'string' },
-    'secret-file': { type: 'string' },
-    'max-bytes': { type: 'string' },
+    ...SIGNING_FLAGS,
     tolerance: { type: 'string' },
     now: { type: 'string' },
   },
   async run({ values, positionals, io }) {
     if (values.header === undefined) throw new UsageError('verify: --header <X-Signature value> is required');
-    const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
-    const body = await readInput(io, positionals[0] ?? '-', maxBytes);
-    const secrets = await readSecrets(io, {
-      secretEnv: values['secret-env'],
-      secretFile: values['secret-file'],
-    });
+    const { body, secrets } = await readSigningInput(io, values, positionals[0]);
     const toleranceSeconds = integerFlag('tolerance', values.tolerance);
     const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
     const style = createStyle(io);

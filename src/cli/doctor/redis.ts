@@ -28,12 +28,15 @@ async function configOf(redis: DoctorRedis, name: string): Promise<string | unde
 
 const EVICTING = /^(allkeys|volatile)-/;
 
+/** Opens one node of a cluster (`host:port`), runs `work` on it and closes it. */
+export type VisitNode = <T>(address: string, work: (node: DoctorRedis) => Promise<T>) => Promise<T>;
+
 /**
  * Checks a Redis the inbox will use: the server (Redis or Valkey) and version, cluster mode,
  * the eviction policy (an evicted claim or done marker is an acknowledged delivery lost or
- * handled twice) and persistence. Reads only.
+ * handled twice) and persistence: of every master, in a cluster, through `visit`. Reads only.
  */
-export async function checkRedis(redis: DoctorRedis, prefix: string): Promise<CheckLine[]> {
+export async function checkRedis(redis: DoctorRedis, prefix: string, visit: VisitNode): Promise<CheckLine[]> {
   const lines: CheckLine[] = [];
   const server = await infoOf(redis, 'server');
   const valkey =
@@ -48,16 +51,66 @@ export async function checkRedis(redis: DoctorRedis, prefix: string): Promise<Ch
       : warn('server', `${name} ${version}`, 'use Redis 6 or later'),
   );
 
-  const cluster = (await infoOf(redis, 'cluster')).get('cluster_enabled') === '1';
+  if ((await infoOf(redis, 'cluster')).get('cluster_enabled') !== '1') {
+    lines.push(ok('cluster mode', 'off: a standalone server (or Sentinel)'));
+    return [...lines, ...(await storageChecks(redis))];
+  }
+  const masters = clusterMasters(String(await redis.call('CLUSTER', 'NODES')));
   lines.push(
-    cluster
-      ? info(
-          'cluster mode',
-          `on: give the inbox an ioredis Cluster or a node-redis createCluster client; its keys (prefix ${prefix}) are kept in one hash slot per operation`,
-        )
-      : ok('cluster mode', 'off: a standalone server (or Sentinel)'),
+    info(
+      'cluster mode',
+      `on, ${masters.length} masters: give the inbox an ioredis Cluster or a node-redis createCluster client; its keys (prefix ${prefix}) are kept in one hash slot per operation`,
+    ),
   );
+  // Each master keeps its own settings: each is asked, and the same answers are said once.
+  const seen: { address: string; lines: CheckLine[] }[] = [];
+  const unseen: string[] = [];
+  for (const address of masters) {
+    try {
+      seen.push({ address, lines: await visit(address, storageChecks) });
+    } catch (err) {
+      unseen.push(`${address} (${(err as Error).message})`);
+    }
+  }
+  const groups = new Map<string, { line: CheckLine; addresses: string[] }>();
+  for (const node of seen)
+    for (const line of node.lines) {
+      const key = JSON.stringify(line);
+      const group = groups.get(key) ?? { line, addresses: [] };
+      group.addresses.push(node.address);
+      groups.set(key, group);
+    }
+  for (const { line, addresses } of groups.values())
+    lines.push({
+      ...line,
+      found: `${line.found} (${addresses.length === masters.length ? `all ${masters.length} masters` : addresses.join(', ')})`,
+    });
+  if (unseen.length > 0)
+    lines.push(
+      warn(
+        'cluster nodes',
+        `cannot reach ${unseen.join(', ')} from here: its eviction policy and persistence are not checked`,
+        "run doctor where every master is reachable, or check them in the provider's console",
+      ),
+    );
+  return lines;
+}
 
+/** The masters `CLUSTER NODES` lists as reachable (`host:port`), in its order. */
+function clusterMasters(nodes: string): string[] {
+  return nodes
+    .split('\n')
+    .map((line) => line.trim().split(' '))
+    .filter(([, , flags]) => {
+      const set = new Set(flags?.split(','));
+      return set.has('master') && !set.has('fail') && !set.has('noaddr');
+    })
+    .map(([, address]) => address!.split('@')[0]!);
+}
+
+/** The eviction policy and persistence of one server. */
+async function storageChecks(redis: DoctorRedis): Promise<CheckLine[]> {
+  const lines: CheckLine[] = [];
   const memory = await infoOf(redis, 'memory');
   const policy = memory.get('maxmemory_policy') ?? (await configOf(redis, 'maxmemory-policy'));
   if (policy === undefined) {

@@ -55,7 +55,7 @@ export async function checkService(io: CliIo): Promise<CheckLine[]> {
   }
 
   if (!secretSet) return lines;
-  const client = await clientFromEnv(io, { retry: false });
+  const client = await clientFromEnv(io, { 'no-retry': true });
   try {
     const result = await client.checkConnection();
     lines.push(ok('GET /connection', `${result.status}: the API key is accepted`));

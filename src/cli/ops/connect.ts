@@ -11,6 +11,14 @@ import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
 import type { PgPool } from './outbox-sql-actions.js';
 import { redactIn, redactUrl } from './redact.js';
 
+/** The flags that name a database or a Redis, and where the SDK's data is in it. */
+export const STORE_FLAGS = {
+  postgres: { type: 'string' },
+  schema: { type: 'string' },
+  redis: { type: 'string' },
+  prefix: { type: 'string' },
+} as const;
+
 /** The connection flags every operator command takes. */
 export interface ConnectionFlags {
   readonly postgres?: string | undefined;

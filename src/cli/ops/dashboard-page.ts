@@ -29,20 +29,8 @@ export function dashboardHtml(nonce: string): string {
 <p class="muted"><span id="source"></span> <span id="mode"></span> <span id="updated"></span></p>
 <p id="message" role="status"></p>
 <p><label>Tenant <input id="tenant" placeholder="all (busiest first)" autocomplete="off"></label></p>
-<section id="outbox" hidden>
-<h2>Outbox: events per tenant and state</h2>
-<p class="muted" id="outbox-count"></p>
-<table id="outbox-tenants"></table>
-<h2>Outbox: events needing a person</h2>
-<table id="outbox-attention"></table>
-</section>
-<section id="inbox" hidden>
-<h2>Inbox: deliveries per tenant and state</h2>
-<p class="muted" id="inbox-count"></p>
-<table id="inbox-tenants"></table>
-<h2>Inbox: deliveries needing a person</h2>
-<table id="inbox-attention"></table>
-</section>
+${storeSection('outbox', 'Outbox: events')}
+${storeSection('inbox', 'Inbox: deliveries')}
 <h2>Audit trail</h2>
 <table id="audit"></table>
 <script nonce="${nonce}">
@@ -177,3 +165,12 @@ setInterval(refresh, 3000);
 </html>
 `;
 }
+
+/** The outbox's or the inbox's part of the page: its tenants, and what needs a person. */
+const storeSection = (id: 'outbox' | 'inbox', heading: string) => `<section id="${id}" hidden>
+<h2>${heading} per tenant and state</h2>
+<p class="muted" id="${id}-count"></p>
+<table id="${id}-tenants"></table>
+<h2>${heading} needing a person</h2>
+<table id="${id}-attention"></table>
+</section>`;

@@ -1,25 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEmulator } from 'loyalty-partner-sdk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../run.js';
+import { emulatedService } from './emulated-service.js';
 
-const emulator = createEmulator();
-let url: string;
-const dir = mkdtempSync(join(tmpdir(), 'resume-'));
-beforeAll(async () => {
-  ({ url } = await emulator.listen());
-});
-afterAll(() => emulator.close());
+const { emulator, dir, merchantEnv } = emulatedService('resume-');
 
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('backfill --resume', () => {
   it('sends the rows a stopped run did not, each under the eventId it had, so none is processed twice', async () => {
-    const { tenantId, apiKey, signingSecret } = emulator.createMerchant({ tenantId: 'resuming' });
-    const env = { LOYALTY_BASE_URL: url, LOYALTY_API_KEY: apiKey, LOYALTY_SIGNING_SECRET: signingSecret };
+    const { tenantId, env } = merchantEnv('resuming');
     const csv = join(dir, 'customers.csv');
     const rows = Array.from({ length: 6 }, (_, i) => `c-${i},+96650000000${i}`);
     writeFileSync(csv, ['externalCustomerId,phone', ...rows, ''].join('\n'));
@@ -57,8 +49,7 @@ describe('backfill --resume', () => {
   });
 
   it('skips the rows a report does not list: they were sent', async () => {
-    const { apiKey, signingSecret } = emulator.createMerchant({ tenantId: 'partial' });
-    const env = { LOYALTY_BASE_URL: url, LOYALTY_API_KEY: apiKey, LOYALTY_SIGNING_SECRET: signingSecret };
+    const { env } = merchantEnv('partial');
     const csv = join(dir, 'branches.csv');
     writeFileSync(csv, 'externalBranchId,name,isActive\nb-1,One,true\nb-2,Two,true\nb-3,Three,true\n');
     const report = join(dir, 'partial.jsonl');
@@ -68,8 +59,7 @@ describe('backfill --resume', () => {
     expect(emulator.merchant('partial').branches.map((b) => b.externalBranchId)).toEqual(['b-2']);
   });
   it("refuses a tampered report, another file's report and a changed file, sending nothing, exit 2", async () => {
-    const { tenantId, apiKey, signingSecret } = emulator.createMerchant({ tenantId: 'tampered' });
-    const env = { LOYALTY_BASE_URL: url, LOYALTY_API_KEY: apiKey, LOYALTY_SIGNING_SECRET: signingSecret };
+    const { tenantId, env } = merchantEnv('tampered');
     const csv = join(dir, 'tampered.csv');
     const rows = Array.from({ length: 6 }, (_, i) => `t-${i},+96650000100${i}`);
     writeFileSync(csv, ['externalCustomerId,phone', ...rows, ''].join('\n'));

@@ -1,32 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEmulator } from 'loyalty-partner-sdk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../run.js';
+import { emulatedService } from './emulated-service.js';
 
-const emulator = createEmulator();
-let url: string;
-const dir = mkdtempSync(join(tmpdir(), 'send-rows-'));
-
-beforeAll(async () => {
-  ({ url } = await emulator.listen());
-});
-afterAll(() => emulator.close());
-
-/** A fresh merchant, so that each case sees only its own events. */
-function merchantEnv(tenantId: string) {
-  const m = emulator.createMerchant({ tenantId });
-  return {
-    tenantId,
-    env: { LOYALTY_BASE_URL: url, LOYALTY_API_KEY: m.apiKey, LOYALTY_SIGNING_SECRET: m.signingSecret },
-  };
-}
+const { emulator, merchantEnv, file } = emulatedService('send-rows-');
 
 function branchesCsv(name: string, count: number): string {
   const rows = Array.from({ length: count }, (_, i) => `b-${i + 1},Branch ${i + 1},true`);
-  writeFileSync(join(dir, name), ['externalBranchId,name,isActive', ...rows, ''].join('\n'));
-  return join(dir, name);
+  return file(name, ['externalBranchId,name,isActive', ...rows, ''].join('\n'));
 }
 
 describe('backfill sending (in process, against an emulator)', () => {

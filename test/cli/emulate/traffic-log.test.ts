@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { LoyaltyClient, LoyaltyNetworkError } from 'loyalty-partner-sdk';
-import { createEmulator, samplePayload } from 'loyalty-partner-sdk/testing';
+import { createEmulator, type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTrafficLog } from '../../../src/cli/emulate/traffic-log.js';
 import { createStyle } from '../../../src/cli/io.js';
@@ -19,13 +19,9 @@ describe('the emulate traffic log', () => {
     for (const close of closers.splice(0)) await close();
   });
 
-  function setup() {
-    const receiverAnswers = [503, 200, 200, 200];
-    const emulator = createEmulator({
-      receiverUrl: 'http://receiver.test/hooks',
-      fetch: async () => new Response(null, { status: receiverAnswers.shift() ?? 200 }),
-    });
-    const merchant = emulator.createMerchant({ tenantId: 'cafe-olaya' });
+  /** A merchant's client on `emulator`, and the traffic log of that emulator, line by line. */
+  function logged(emulator: Emulator, merchantOptions: Parameters<Emulator['createMerchant']>[0]) {
+    const merchant = emulator.createMerchant(merchantOptions);
     const client = new LoyaltyClient({
       baseUrl: 'http://loyalty.test',
       apiKey: merchant.apiKey,
@@ -40,6 +36,15 @@ describe('the emulate traffic log', () => {
     const lines: string[] = [];
     const log = createTrafficLog(emulator, (line) => lines.push(line), plain);
     return { emulator, client, lines, log };
+  }
+  /** A merchant whose receiver answers 503 once, then 200. */
+  function setup() {
+    const answers = [503, 200, 200, 200];
+    const emulator = createEmulator({
+      receiverUrl: 'http://receiver.test/hooks',
+      fetch: async () => new Response(null, { status: answers.shift() ?? 200 }),
+    });
+    return logged(emulator, { tenantId: 'cafe-olaya' });
   }
 
   it('writes one line per request and per webhook attempt, each once, without a key or a secret', async () => {
@@ -112,21 +117,10 @@ describe('the emulate traffic log', () => {
   });
 
   it('says what an earn credited and the new balance, and why a refused event was refused', async () => {
-    const emulator = createEmulator();
-    const merchant = emulator.createMerchant({ tenantId: 'cafe-malaz', autoConfirmBranches: true });
-    const client = new LoyaltyClient({
-      baseUrl: 'http://loyalty.test',
-      apiKey: merchant.apiKey,
-      signingSecret: merchant.signingSecret,
-      fetch: emulator.fetch,
-      retry: false,
+    const { emulator, client, lines, log } = logged(createEmulator(), {
+      tenantId: 'cafe-malaz',
+      autoConfirmBranches: true,
     });
-    closers.push(
-      () => client.close(),
-      () => emulator.close(),
-    );
-    const lines: string[] = [];
-    const log = createTrafficLog(emulator, (line) => lines.push(line), plain);
     log.flush();
     // No receiver URL: the queued line says so, not only "the first signed event".
     expect(lines[0]).toMatch(/queued until the merchant has a receiver URL \(emulate --receiver-url\)/);
