@@ -49,7 +49,7 @@ const SETTINGS = {
 const KEY = randomBytes(32);
 
 /** Durable enqueues per second on one fileStore, `writers` at a time. */
-async function enqueueRate(encryptionKey) {
+export async function enqueueRate(encryptionKey) {
   const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-kiosk-'));
   const client = new LoyaltyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', signingSecret: 's' });
   const outbox = createOutbox({ client, store: fileStore(dir, { encryptionKey }) });
