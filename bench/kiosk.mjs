@@ -113,7 +113,9 @@ export async function fleetRun(reconnectWindowMs) {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     // Every request the emulator answered after its return (a repeated eventId counts too).
-    const arrivals = emulator.events().filter((record) => record.at >= upAt);
+    const arrivals = emulator.events().filter((record) => record.at >= upAt && record.outcome !== 'fault');
+    const outcomes = {};
+    for (const { outcome } of arrivals) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     const perSecond = new Map();
     for (const { at } of arrivals) {
       const second = Math.floor((at - upAt) / 1000);
@@ -125,6 +127,7 @@ export async function fleetRun(reconnectWindowMs) {
       drainedMs: lastAt - downAt,
       afterReturnMs: lastAt - upAt,
       arrivals: arrivals.length,
+      outcomes,
       total,
       load: loadavg()[0],
     };
