@@ -5,18 +5,23 @@
  *   once, so group commit shares each fsync as in a busy kiosk), alternating rounds, medians.
  * - The drain of the kiosk backlog of `outbox-drain.mjs` to the loopback server, with and without
  *   the key, alternating rounds, medians.
- * - The fleet: `KIOSK_FLEET` outboxes (default 500) in `KIOSK_PROCESSES` child processes (default
- *   4), each with a kiosk backlog, sending to the emulator (`loyalty-partner-sdk/testing`) on
- *   loopback; the emulator drops every connection for `KIOSK_OUTAGE_S` seconds (default 30), then
- *   answers again. Measured: the peak of events per second the emulator processes after it came
- *   back, and the time until the whole fleet is drained, with the default `reconnectWindowMs` and
- *   with `reconnectWindowMs: 0` (the same fleet, the same outage, one run after the other).
+ * - The fleet (issue 44): `KIOSK_FLEET` outboxes (default 500) in `KIOSK_PROCESSES` child
+ *   processes (default 4), each with a backlog of `KIOSK_BACKLOG` events (default 2: two
+ *   branches, independent), sending to the emulator (`loyalty-partner-sdk/testing`) on loopback.
+ *   The emulator resets every connection for `KIOSK_OUTAGE_S` seconds (default 30, the issue's)
+ *   from the moment every kiosk holds its backlog, then answers again. Measured, with the default
+ *   `reconnectWindowMs` and with `reconnectWindowMs: 0` (the same fleet, the same outage, one
+ *   run after the other): the peak of events per second arriving at the emulator after it came
+ *   back (one-second buckets), and the time until the whole fleet is drained, counted from the
+ *   outage's start (the time the backlog waited in all) and, printed beside it, from the return.
+ *   For a quick run of the fleet alone: `node -e "import('./bench/kiosk.mjs').then((m) =>
+ *   m.fleetRun(5000)).then(console.log)"` (with a shorter `KIOSK_OUTAGE_S`).
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LoyaltyClient } from 'loyalty-partner-sdk';
@@ -37,14 +42,14 @@ const SETTINGS = {
   fleet: Number(process.env.KIOSK_FLEET ?? 500),
   processes: Number(process.env.KIOSK_PROCESSES ?? 4),
   outageSeconds: Number(process.env.KIOSK_OUTAGE_S ?? 30),
-  /** Customers per kiosk backlog (`backlog(1)`: 5 branches and 10 events of one customer). */
-  fleetCustomers: 1,
+  /** Events per kiosk backlog: the first of `backlog(1)` (5 branches, then one customer's 10). */
+  fleetBacklog: Number(process.env.KIOSK_BACKLOG ?? 2),
 };
 
 const KEY = randomBytes(32);
 
 /** Durable enqueues per second on one fileStore, `writers` at a time. */
-async function enqueueRate(encryptionKey) {
+export async function enqueueRate(encryptionKey) {
   const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-kiosk-'));
   const client = new LoyaltyClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', signingSecret: 's' });
   const outbox = createOutbox({ client, store: fileStore(dir, { encryptionKey }) });
@@ -77,14 +82,14 @@ const encryptedSdk = {
 };
 const plainSdk = { LoyaltyClient, createOutbox, fileStore };
 
-/** One fleet run: peak processed events per second after the outage, and the time to drain. */
-async function fleetRun(reconnectWindowMs) {
+/** One fleet run: peak arrivals per second after the outage, and the times to drain. */
+export async function fleetRun(reconnectWindowMs) {
   const emulator = createEmulator({ historyLimit: 5_000_000 });
   const { url } = await emulator.listen();
   const merchants = Array.from({ length: SETTINGS.fleet }, () =>
     emulator.createMerchant({ autoConfirmBranches: true }),
   );
-  const events = backlog(SETTINGS.fleetCustomers);
+  const events = backlog(1).slice(0, SETTINGS.fleetBacklog);
   const total = merchants.length * events.length;
   emulator.injectFaults({ kinds: ['reset'], endpoints: ['events'] });
   const children = [];
@@ -97,6 +102,7 @@ async function fleetRun(reconnectWindowMs) {
     }
     // Every kiosk holds its backlog and has met the outage.
     await Promise.all(children.map((child) => once(child, 'message')));
+    const downAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, SETTINGS.outageSeconds * 1000));
     const upAt = Date.now();
     emulator.clearFaults();
@@ -104,15 +110,27 @@ async function fleetRun(reconnectWindowMs) {
     const deadline = Date.now() + 600_000;
     while (processed().length < total) {
       if (Date.now() > deadline) throw new Error(`fleet drained ${processed().length} of ${total}`);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const arrivals = processed().map((record) => record.at - upAt);
+    // Every request the emulator answered after its return (a repeated eventId counts too).
+    const arrivals = emulator.events().filter((record) => record.at >= upAt && record.outcome !== 'fault');
+    const outcomes = {};
+    for (const { outcome } of arrivals) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     const perSecond = new Map();
-    for (const at of arrivals) {
-      const second = Math.floor(at / 1000);
+    for (const { at } of arrivals) {
+      const second = Math.floor((at - upAt) / 1000);
       perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
     }
-    return { peak: Math.max(...perSecond.values()), drainedMs: Math.max(...arrivals), total };
+    const lastAt = Math.max(...processed().map((record) => record.at));
+    return {
+      peak: Math.max(...perSecond.values()),
+      drainedMs: lastAt - downAt,
+      afterReturnMs: lastAt - upAt,
+      arrivals: arrivals.length,
+      outcomes,
+      total,
+      load: loadavg()[0],
+    };
   } finally {
     for (const child of children) child.send('close');
     await Promise.all(children.map((child) => once(child, 'exit')));
@@ -190,7 +208,7 @@ export async function run() {
         ],
       },
       {
-        title: `kiosk fleet: ${fleetTitle}; peak processed events per second after it came back`,
+        title: `kiosk fleet: ${fleetTitle}; peak arrivals per second after it came back (load ${windowed.load.toFixed(1)}, ${baseline.load.toFixed(1)})`,
         unit: 'events/s',
         rows: [
           { name: 'reconnectWindowMs 5000 (default)', opsPerSec: windowed.peak },
@@ -198,7 +216,7 @@ export async function run() {
         ],
       },
       {
-        title: `kiosk fleet: ${fleetTitle}; whole fleet drained, per second after it came back`,
+        title: `kiosk fleet: ${fleetTitle}; whole fleet drained, per second from the outage's start (from the return: ${(windowed.afterReturnMs / 1000).toFixed(1)} s with the window, ${(baseline.afterReturnMs / 1000).toFixed(1)} s without)`,
         unit: 'drains/s',
         rows: [
           { name: 'reconnectWindowMs 5000 (default)', opsPerSec: 1000 / windowed.drainedMs },
@@ -212,9 +230,12 @@ export async function run() {
       goal('kiosk fleet: peak arrivals, window vs none', windowed.peak / baseline.peak, 0.2, {
         atMost: true,
       }),
-      goal('kiosk fleet: time to drain, window vs none', windowed.drainedMs / baseline.drainedMs, 1.3, {
-        atMost: true,
-      }),
+      goal(
+        "kiosk fleet: time to drain from the outage's start, window vs none",
+        windowed.drainedMs / baseline.drainedMs,
+        1.3,
+        { atMost: true },
+      ),
     ],
     ratios: {
       enqueuePlain: enqueue.plain,
@@ -225,6 +246,8 @@ export async function run() {
       fleetPeakNoWindow: baseline.peak,
       fleetDrainedMsWindow: windowed.drainedMs,
       fleetDrainedMsNoWindow: baseline.drainedMs,
+      fleetAfterReturnMsWindow: windowed.afterReturnMs,
+      fleetAfterReturnMsNoWindow: baseline.afterReturnMs,
     },
   };
 }

@@ -43,6 +43,8 @@ export class LocalQueue implements SharedStore<never> {
    */
   private readonly waiting = new Set<Entry>();
   private readonly stops = new Map<string, StoredTenantStop>();
+  /** The latest a tenant's next retries are due (`dueBy` with `andLaterRetries`). */
+  private readonly latestDue = new Map<string, number>();
 
   constructor(
     readonly store: LocalStore,
@@ -130,7 +132,8 @@ export class LocalQueue implements SharedStore<never> {
     if (outcome.kind === 'delivered') this.forget(entry);
     else if (outcome.kind !== 'release') {
       if (outcome.kind === 'retry') {
-        entry.dueAt = this.monotonic() + outcome.retryAfterMs;
+        const latest = this.latestDue.get(entry.event.tenantId) ?? Number.POSITIVE_INFINITY;
+        entry.dueAt = Math.min(this.monotonic() + outcome.retryAfterMs, latest);
         this.waiting.add(entry);
       }
       this.patchEntry(entry, outcome.patch);
@@ -207,10 +210,13 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   /**
-   * The tenant's link came back: its pending events waiting out a retry are due at `at` instead
-   * (they failed for want of the link, not for anything the service said).
+   * The tenant's pending events waiting out a retry are due at `at` at the latest: they failed
+   * for want of the link, not for anything the service said. `andLaterRetries`: so are the
+   * retries recorded until the next call (the tenant probes its link); without it, no longer.
    */
-  dueBy(tenantId: string, at: number): void {
+  dueBy(tenantId: string, at: number, { andLaterRetries = false } = {}): void {
+    if (andLaterRetries) this.latestDue.set(tenantId, at);
+    else this.latestDue.delete(tenantId);
     for (const entry of this.pending.get(tenantId) ?? []) if (entry.dueAt > at) entry.dueAt = at;
   }
 

@@ -96,9 +96,11 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    */
   pollIntervalMs?: number;
   /**
-   * When a tenant's attempts got no answer (the link was down) for at least this long and one is
-   * answered again, the rest of its queue starts after a random delay of up to this long: a fleet
-   * of kiosks that lost the network together does not come back in the same second. `0`: at once.
+   * A tenant whose attempt got no answer (the link is down) sends one event at a time, its probe,
+   * tried again at least every `retryDelayMs` plus a random part of this window. When the probe
+   * is answered after at least this long offline, the rest of its queue starts at a random point
+   * of the window: a fleet of kiosks that lost the network together does not come back in the
+   * same second. `0`: every event retries on its own and the queue drains at once.
    * @default 5000
    */
   reconnectWindowMs?: number;

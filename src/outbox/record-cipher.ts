@@ -1,10 +1,16 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
 import { LoyaltyValidationError } from '../contract/errors.js';
 
 /** AES-256 takes a 32-byte key. */
 const KEY_BYTES = 32;
 /** GCM's standard nonce: 96 bits, fresh and random for every record. */
 const NONCE_BYTES = 12;
+/**
+ * Nonces drawn from the system's random source at once: one call per this many records instead
+ * of one per record (that call was about half the cost of sealing a record). Each is still
+ * random, and used once.
+ */
+const NONCES_PER_DRAW = 256;
 const TAG_BYTES = 16;
 /** A key's id: the first bytes of an HMAC of a fixed label under the key (never the key itself). */
 export const KEY_ID_BYTES = 8;
@@ -36,6 +42,8 @@ export type Opened =
  */
 export class RecordCipher {
   private readonly keys: readonly { readonly id: Buffer; readonly key: Buffer }[];
+  private nonces = Buffer.alloc(0);
+  private nonceAt = 0;
 
   constructor(keys: readonly Uint8Array[]) {
     this.keys = keys.map((key) => ({ id: keyId(key), key: Buffer.from(key) }));
@@ -60,7 +68,12 @@ export class RecordCipher {
     const sealed = Buffer.allocUnsafe(SEALED_HEADER + plain.length + TAG_BYTES);
     id.copy(sealed, 0);
     sealed.writeUInt32LE(recordNo, KEY_ID_BYTES);
-    const nonce = randomBytes(NONCE_BYTES);
+    if (this.nonceAt === this.nonces.length) {
+      this.nonces = randomFillSync(Buffer.allocUnsafe(NONCE_BYTES * NONCES_PER_DRAW));
+      this.nonceAt = 0;
+    }
+    const nonce = this.nonces.subarray(this.nonceAt, this.nonceAt + NONCE_BYTES);
+    this.nonceAt += NONCE_BYTES;
     nonce.copy(sealed, KEY_ID_BYTES + 4);
     const cipher = createCipheriv('aes-256-gcm', key, nonce);
     cipher.setAAD(additionalData(journalId, sealed));

@@ -228,11 +228,11 @@ export class Scheduler {
     return this.loop.claim((outcomes) => source.recordAndClaim!(outcomes, request));
   }
 
-  /** One event of each paused tenant whose probe is due, if nothing of it is in flight. */
+  /** One event of each paused or offline tenant whose probe is due (`Tenant.probesAt`). */
   private async probePaused(): Promise<void> {
     const now = this.options.monotonic();
     for (const tenant of this.tenants.values()) {
-      if (tenant.state !== 'paused' || tenant.inFlight > 0 || tenant.probeAt > now) continue;
+      if (!tenant.probesAt(now)) continue;
       const [probe] = await this.source.claim({
         limit: 1,
         maxInFlight: 1,
@@ -259,7 +259,7 @@ export class Scheduler {
           ? t.holdUntil - now
           : Number.POSITIVE_INFINITY,
     );
-    const skip = new Set(tenants.filter((t) => !t.sendsAt(now)).map((t) => t.tenantId));
+    const skip = new Set(tenants.filter((t) => !t.sendsAt(now) && !t.probing).map((t) => t.tenantId));
     // A shared store: other processes add events and finish leases, so look again now and then.
     const due = local && reachable ? local.nextDueIn(skip, this.flights.size === 0) : options.pollIntervalMs;
     return Math.min(...waits, due ?? Number.POSITIVE_INFINITY);

@@ -74,32 +74,49 @@ type Answer = Verdict | { readonly kind: 'expire' };
 /**
  * What the service told a tenant, beyond the event (called after each attempt's tenant step):
  *
- * - The link: attempts with no answer mark the tenant offline; when one is answered after at
- *   least `reconnectWindowMs` offline, the rest of its queue (its retry waits cut short) starts
- *   after a random part of `reconnectWindowMs`, so a fleet that lost the network together
- *   spreads its return.
+ * - The link: an attempt with no answer marks the tenant offline. With a `reconnectWindowMs`,
+ *   it then sends one event at a time (its probe), tried again within `retryDelayMs` plus a
+ *   random part of the window, so it notices the link's return that soon, alone. When the probe
+ *   is answered after at least the window offline, the rest of its queue (its retry waits cut
+ *   short) starts at a random point of the window: a fleet that lost the network together
+ *   comes back spread over it.
  * - Waits: a pause (until its next probe) or a `Retry-After` is written to a local store with
  *   its due time (`StoredTenantStop.until`), so a restarted outbox honours it (`restoreTenant`);
  *   the kept wait is cleared once the tenant is answered without one.
  */
 export async function followService(
   local: LocalQueue | undefined,
-  options: Pick<NormalizedOutboxOptions, 'now' | 'monotonic' | 'probeIntervalMs' | 'reconnectWindowMs'>,
+  options: Pick<
+    NormalizedOutboxOptions,
+    'now' | 'monotonic' | 'probeIntervalMs' | 'reconnectWindowMs' | 'retryDelayMs'
+  >,
   tenant: Tenant,
   answer: Answer,
   step: TenantStep,
   random: () => number = Math.random,
 ): Promise<void> {
   const monotonicNow = options.monotonic();
+  const window = options.reconnectWindowMs;
   const answered = 'answered' in answer ? answer.answered : answer.kind === 'delivered';
   const { offlineSince } = tenant;
-  if (answer.kind === 'retry' && !answered) tenant.offlineSince ??= monotonicNow;
-  else if (answered) tenant.offlineSince = undefined;
+  if (answer.kind === 'retry' && !answered) {
+    tenant.offlineSince ??= monotonicNow;
+    tenant.probing = window > 0;
+    if (tenant.probing) {
+      // The waits of an offline tenant are the link's: its next probe within the window.
+      const probeBy = monotonicNow + options.retryDelayMs + Math.floor(random() * window);
+      local?.dueBy(tenant.tenantId, probeBy, { andLaterRetries: true });
+    }
+  } else if (answered) {
+    tenant.offlineSince = undefined;
+    // Its later retries wait as the service's answers say again.
+    if (tenant.probing) local?.dueBy(tenant.tenantId, Number.POSITIVE_INFINITY);
+    tenant.probing = false;
+  }
   // An outage shorter than the window builds no herd worth spreading (nor does a lost answer).
-  if (answered && offlineSince !== undefined && monotonicNow - offlineSince >= options.reconnectWindowMs) {
-    const hold = Math.floor(random() * options.reconnectWindowMs);
-    tenant.holdUntil = Math.max(tenant.holdUntil, monotonicNow + hold);
-    // The backlog's backoff was the link's: it all starts when the window ends.
+  if (answered && offlineSince !== undefined && monotonicNow - offlineSince >= window) {
+    tenant.holdUntil = Math.max(tenant.holdUntil, monotonicNow + Math.floor(random() * window));
+    // The backlog's backoff was the link's: it all starts when the tenant's point comes.
     local?.dueBy(tenant.tenantId, tenant.holdUntil);
   }
   let waitMs: number | undefined;

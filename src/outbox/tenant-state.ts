@@ -44,6 +44,11 @@ export class Tenant {
    * down, as far as this tenant knows); `undefined` once one is answered.
    */
   offlineSince: number | undefined;
+  /**
+   * Offline with a reconnect window: one event at a time (its probe) is sent, so the link's
+   * return is answered once, and the rest waits for the tenant's random point in the window.
+   */
+  probing = false;
   /** A wait of the service is kept in the store for it, to clear once it is over. */
   keptWait = false;
   sender: Promise<OutboxSender> | undefined;
@@ -61,9 +66,16 @@ export class Tenant {
     this.since = now;
   }
 
-  /** Whether its events may be claimed now (active, and not held). */
+  /** Whether its events may be claimed now (active, not held, not probing). */
   sendsAt(monotonicNow: number): boolean {
-    return this.state === 'active' && this.holdUntil <= monotonicNow;
+    return this.state === 'active' && this.holdUntil <= monotonicNow && !this.probing;
+  }
+
+  /** Whether one event is claimed now as its probe (paused, or offline: see `probing`). */
+  probesAt(monotonicNow: number): boolean {
+    if (this.inFlight > 0) return false;
+    if (this.state === 'paused') return this.probeAt <= monotonicNow;
+    return this.state === 'active' && this.probing && this.holdUntil <= monotonicNow;
   }
 
   status(pending: number | undefined): TenantStatus {

@@ -7,6 +7,7 @@ import { createOutbox, fileStore, OutboxStoreError, type StoredEvent } from 'loy
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/outbox/crc32.js';
+import { KEY_ID_BYTES, RecordCipher } from '../../src/outbox/record-cipher.js';
 
 /*
  * fileStore({ encryptionKey }): the kiosk's journal at rest, read back by the outbox and
@@ -327,5 +328,20 @@ describe('fileStore with an encryptionKey', () => {
         short.toString('base64'),
       );
     }
+  });
+});
+
+describe('RecordCipher', () => {
+  it('seals every record with a nonce of its own, across many draws of the random source, and opens each back', () => {
+    const cipher = new RecordCipher([key()]);
+    const journalId = randomBytes(16);
+    const body = Buffer.from('{"op":"put"}');
+    const nonces = new Set<string>();
+    for (let recordNo = 1; recordNo <= 1_000; recordNo++) {
+      const sealed = Buffer.from(cipher.seal(body, journalId, recordNo));
+      nonces.add(sealed.subarray(KEY_ID_BYTES + 4, KEY_ID_BYTES + 16).toString('hex'));
+      expect(cipher.open(sealed, journalId)).toEqual({ kind: 'record', recordNo, body });
+    }
+    expect(nonces.size).toBe(1_000);
   });
 });
