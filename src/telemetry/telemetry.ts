@@ -1,7 +1,14 @@
 import { isLogger, type Logger } from '../contract/logger.js';
 import { SDK_VERSION } from '../contract/sdk-version.js';
 import { globalMeterProvider, globalTracerProvider } from './global-otel.js';
-import type { MeterLike, MeterProviderLike, TracerLike, TracerProviderLike } from './otel-types.js';
+import type {
+  BatchObservableResultLike,
+  MeterLike,
+  MeterProviderLike,
+  ObservableLike,
+  TracerLike,
+  TracerProviderLike,
+} from './otel-types.js';
 
 /**
  * The observability options of `new LoyaltyClient`, `createReceiver` and `createOutbox`.
@@ -69,10 +76,30 @@ export class Telemetry<Instruments = undefined> {
     return this.#instruments;
   }
 
-  /** The meter itself, for observable instruments registered by their owner. */
-  meter(): MeterLike | undefined {
+  /**
+   * Registers gauges with the meter in use now; returns what unregisters them (at `close`).
+   * `read` is called at each collection, never between; OpenTelemetry awaits it, and a store that
+   * cannot answer reports nothing this time rather than failing the collection.
+   */
+  observe<R>(
+    observables: ObservableLike[],
+    read: () => R | Promise<R>,
+    report: (result: BatchObservableResultLike, reading: R) => void,
+  ): () => void {
     const provider = this.options.meterProvider ?? globalMeterProvider();
-    return provider?.getMeter(INSTRUMENTATION_SCOPE, SDK_VERSION);
+    const meter = provider?.getMeter(INSTRUMENTATION_SCOPE, SDK_VERSION);
+    if (!meter) return () => undefined;
+    const callback = async (result: BatchObservableResultLike) => {
+      const reading = await Promise.resolve()
+        .then(read)
+        .then(
+          (value) => ({ value }),
+          () => undefined,
+        );
+      if (reading) report(result, reading.value);
+    };
+    meter.addBatchObservableCallback(callback, observables);
+    return () => meter.removeBatchObservableCallback(callback, observables);
   }
 
   /** True when any of traces, metrics or logs is on: the one test callers make on every call. */
