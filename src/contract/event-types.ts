@@ -124,31 +124,6 @@ export interface EntityKeyField {
   readonly field: string;
 }
 
-/** A single-entity sync event: it changes the one entity it names and needs no other. */
-const synced = <E extends EntityType, F extends string>(entity: E, field: F, description: string) =>
-  ({
-    direction: 'inbound',
-    availability: 'Available',
-    entityType: entity,
-    entityIdField: field,
-    changes: [{ entity, field }],
-    needs: [],
-    description,
-  }) as const;
-
-/** A batch of up to 500 items of a single-entity sync type, each item changing its entity. */
-const syncedBatch = <E extends EntityType, F extends string, S extends InboundEventType>(
-  entity: E,
-  field: F,
-  single: S,
-  items: string,
-) =>
-  ({
-    ...synced(entity, field, `Up to 500 ${items}, for a backfill or a reconciliation.`),
-    availability: 'Planned',
-    singleEventType: single,
-  }) as const;
-
 /**
  * The event catalogue: direction, availability, entity type and entity-id field of every type.
  *
@@ -205,18 +180,82 @@ export const EVENT_TYPES = {
     needs: [{ entity: 'Coupon', field: 'externalCouponId' }],
     description: 'Reverses a previous CouponUsed.',
   },
-  BranchSynced: synced('Branch', 'externalBranchId', 'Creates or updates one branch.'),
-  CustomerSynced: synced('Customer', 'externalCustomerId', 'Creates or updates one customer.'),
-  ProductSynced: synced(
-    'Product',
-    'externalProductId',
-    'Creates, updates or (isActive: false) deactivates one product.',
-  ),
-  CouponSynced: synced('Coupon', 'externalCouponId', 'Creates or updates one coupon.'),
-  BranchesSyncedBatch: syncedBatch('Branch', 'externalBranchId', 'BranchSynced', 'branches'),
-  CustomersSyncedBatch: syncedBatch('Customer', 'externalCustomerId', 'CustomerSynced', 'customers'),
-  ProductsSyncedBatch: syncedBatch('Product', 'externalProductId', 'ProductSynced', 'products'),
-  CouponsSyncedBatch: syncedBatch('Coupon', 'externalCouponId', 'CouponSynced', 'coupons'),
+  BranchSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Branch',
+    entityIdField: 'externalBranchId',
+    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
+    needs: [],
+    description: 'Creates or updates one branch.',
+  },
+  CustomerSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Customer',
+    entityIdField: 'externalCustomerId',
+    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
+    needs: [],
+    description: 'Creates or updates one customer.',
+  },
+  ProductSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Product',
+    entityIdField: 'externalProductId',
+    changes: [{ entity: 'Product', field: 'externalProductId' }],
+    needs: [],
+    description: 'Creates, updates or (isActive: false) deactivates one product.',
+  },
+  CouponSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
+    needs: [],
+    description: 'Creates or updates one coupon.',
+  },
+  BranchesSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Branch',
+    entityIdField: 'externalBranchId',
+    singleEventType: 'BranchSynced',
+    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
+    needs: [],
+    description: 'Up to 500 branches, for a backfill or a reconciliation.',
+  },
+  CustomersSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Customer',
+    entityIdField: 'externalCustomerId',
+    singleEventType: 'CustomerSynced',
+    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
+    needs: [],
+    description: 'Up to 500 customers, for a backfill or a reconciliation.',
+  },
+  ProductsSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Product',
+    entityIdField: 'externalProductId',
+    singleEventType: 'ProductSynced',
+    changes: [{ entity: 'Product', field: 'externalProductId' }],
+    needs: [],
+    description: 'Up to 500 products, for a backfill or a reconciliation.',
+  },
+  CouponsSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    singleEventType: 'CouponSynced',
+    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
+    needs: [],
+    description: 'Up to 500 coupons, for a backfill or a reconciliation.',
+  },
   RefundReversalCompleted: {
     direction: 'outbound',
     availability: 'Outbound',

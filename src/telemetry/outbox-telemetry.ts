@@ -2,7 +2,7 @@ import { writeLog } from '../contract/logger.js';
 import type { MeterLike } from './otel-types.js';
 import { SPAN_KIND } from './otel-types.js';
 import { ATTR, attributesOf, messagingAttributes } from './semconv.js';
-import { Telemetry, type TelemetryOptions } from './telemetry.js';
+import { observeGauges, Telemetry, type TelemetryOptions } from './telemetry.js';
 import { toTraceparent } from './traceparent.js';
 
 const outboxInstruments = (meter: MeterLike) => ({
@@ -43,7 +43,7 @@ export interface OutboxGaugeReading {
   states: Readonly<Record<string, number>>;
 }
 
-/** Registers the outbox's gauges ({@link Telemetry.observe}); returns what unregisters them. */
+/** Registers the outbox's gauges ({@link observeGauges}); returns what unregisters them. */
 export function observeOutbox(
   telemetry: Telemetry<OutboxInstruments>,
   read: () => readonly OutboxGaugeReading[] | Promise<readonly OutboxGaugeReading[]>,
@@ -52,7 +52,7 @@ export function observeOutbox(
   const instruments = telemetry.instruments();
   if (!instruments) return () => undefined;
   const { depth, oldestAge, events } = instruments;
-  return telemetry.observe([depth, oldestAge, events], read, (result, readings) => {
+  return observeGauges(telemetry, [depth, oldestAge, events], read, (result, readings) => {
     const at = now();
     for (const tenant of readings) {
       const attributes = { [ATTR.tenant]: tenant.tenantId };

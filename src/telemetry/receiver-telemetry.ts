@@ -3,7 +3,7 @@ import { runWithSpan } from './global-otel.js';
 import type { MeterLike, SpanLike } from './otel-types.js';
 import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
 import { ATTR, attributesOf, DURATION_BUCKETS, endSpan, messagingAttributes } from './semconv.js';
-import { Telemetry, type TelemetryOptions } from './telemetry.js';
+import { observeGauges, Telemetry, type TelemetryOptions } from './telemetry.js';
 
 /** The attribute of a stored delivery's state on `loyalty.receiver.inbox.depth`. */
 const INBOX_STATE = 'loyalty.inbox.state';
@@ -218,14 +218,14 @@ export async function traceStoredRun<R extends string>(
   }
 }
 
-/** Registers the inbox depth gauge, read from the store's `stats` ({@link Telemetry.observe}). */
+/** Registers the inbox depth gauge, read from the store's `stats` ({@link observeGauges}). */
 export function observeInbox(
   telemetry: Telemetry<ReceiverInstruments>,
   read: () => Promise<Record<string, number>>,
 ): () => void {
   const inboxDepth = telemetry.instruments()?.inboxDepth;
   if (!inboxDepth) return () => undefined;
-  return telemetry.observe([inboxDepth], read, (result, counts) => {
+  return observeGauges(telemetry, [inboxDepth], read, (result, counts) => {
     for (const [state, count] of Object.entries(counts)) {
       result.observe(inboxDepth, count, { [INBOX_STATE]: state });
     }

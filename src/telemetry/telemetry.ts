@@ -76,36 +76,42 @@ export class Telemetry<Instruments = undefined> {
     return this.#instruments;
   }
 
-  /**
-   * Registers gauges with the meter in use now; returns what unregisters them (at `close`).
-   * `read` is called at each collection, never between; OpenTelemetry awaits it, and a store that
-   * cannot answer reports nothing this time rather than failing the collection.
-   */
-  observe<R>(
-    observables: ObservableLike[],
-    read: () => R | Promise<R>,
-    report: (result: BatchObservableResultLike, reading: R) => void,
-  ): () => void {
+  /** The meter itself, for observable instruments registered by their owner. */
+  meter(): MeterLike | undefined {
     const provider = this.options.meterProvider ?? globalMeterProvider();
-    const meter = provider?.getMeter(INSTRUMENTATION_SCOPE, SDK_VERSION);
-    if (!meter) return () => undefined;
-    const callback = async (result: BatchObservableResultLike) => {
-      const reading = await Promise.resolve()
-        .then(read)
-        .then(
-          (value) => ({ value }),
-          () => undefined,
-        );
-      if (reading) report(result, reading.value);
-    };
-    meter.addBatchObservableCallback(callback, observables);
-    return () => meter.removeBatchObservableCallback(callback, observables);
+    return provider?.getMeter(INSTRUMENTATION_SCOPE, SDK_VERSION);
   }
 
   /** True when any of traces, metrics or logs is on: the one test callers make on every call. */
   enabled(): boolean {
     return this.logger !== undefined || this.tracer() !== undefined || this.instruments() !== undefined;
   }
+}
+
+/**
+ * Registers gauges with the meter in use now; returns what unregisters them (at `close`). `read`
+ * is called at each collection, never between; OpenTelemetry awaits it, and a store that cannot
+ * answer reports nothing this time rather than failing the collection.
+ */
+export function observeGauges<R>(
+  telemetry: Telemetry<unknown>,
+  observables: ObservableLike[],
+  read: () => R | Promise<R>,
+  report: (result: BatchObservableResultLike, reading: R) => void,
+): () => void {
+  const meter = telemetry.meter();
+  if (!meter) return () => undefined;
+  const callback = async (result: BatchObservableResultLike) => {
+    const reading = await Promise.resolve()
+      .then(read)
+      .then(
+        (value) => ({ value }),
+        () => undefined,
+      );
+    if (reading) report(result, reading.value);
+  };
+  meter.addBatchObservableCallback(callback, observables);
+  return () => meter.removeBatchObservableCallback(callback, observables);
 }
 
 const hasMethod = (value: unknown, method: string): boolean =>
