@@ -48,17 +48,24 @@ export const ADAPTER_DEFAULTS = {
   bodyTimeoutMs: 10_000,
 } as const satisfies Required<Limits>;
 
-/** An adapter's options once checked: the limits decided, the reporting as given. */
-export type NormalizedAdapterOptions = Required<Limits> & MisconfigurationReporting;
+/** Whose setup a misconfiguration report names, and the fix in that framework's own terms. */
+export interface FrameworkHint {
+  framework: string;
+  fix: string;
+}
 
-/** Checks an adapter's arguments once, when the handler is created. */
+/** An adapter's options once checked: the limits decided, the reporting as given, its framework. */
+export type ExchangeOptions = Required<Limits> & MisconfigurationReporting & FrameworkHint;
+
+/** Checks an adapter's arguments once, when the handler is created; `hint` names its framework. */
 export function normalizeAdapterOptions(
   adapter: string,
   receiver: Receiver,
   options: AdapterOptions | undefined,
-): NormalizedAdapterOptions {
+  hint: FrameworkHint,
+): ExchangeOptions {
   const { onError, logger, ...limits } = options ?? {};
-  const merged = { ...mergeDefaults<Limits>(ADAPTER_DEFAULTS, limits), onError, logger };
+  const merged = { ...mergeDefaults<Limits>(ADAPTER_DEFAULTS, limits), onError, logger, ...hint };
   const warns = typeof (logger as { warn?: unknown } | null)?.warn === 'function';
   const issues = optionIssues([
     [

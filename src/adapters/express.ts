@@ -7,10 +7,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Receiver } from '../webhooks/receiver-types.js';
-import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
+import { type AdapterOptions, type FrameworkHint, normalizeAdapterOptions } from './adapter-options.js';
 import { answerNodeRequest, sendNodeAnswer } from './node-exchange.js';
 import type { NodeRequest } from './read-node-body.js';
-import { type FrameworkHint, payloadTooLarge } from './refusals.js';
+import { payloadTooLarge } from './refusals.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 
@@ -65,7 +65,7 @@ const HINTS: Record<'express' | 'nestjs', FrameworkHint> = {
 
 function settingsOf(name: string, receiver: Receiver, options: ExpressWebhookOptions | undefined) {
   const { framework = 'express', ...rest } = options ?? {};
-  return { ...normalizeAdapterOptions(name, receiver, rest), ...HINTS[framework] };
+  return normalizeAdapterOptions(name, receiver, rest, HINTS[framework]);
 }
 
 /**

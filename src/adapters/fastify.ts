@@ -9,9 +9,8 @@ import type { ReceiverResponse } from '../webhooks/answers.js';
 import type { HeadersLike } from '../webhooks/read-headers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
-import { utf8Headers } from './header-bytes.js';
 import { type NodeRequest, readNodeBody } from './read-node-body.js';
-import { methodNotAllowed, payloadTooLarge, rawBodyUnavailable, requestTimeout } from './refusals.js';
+import { answerRead, methodNotAllowed, payloadTooLarge, requestTimeout } from './refusals.js';
 
 // A body a hook or parser read before the plugin's own parser: answered RAW_BODY_UNAVAILABLE.
 const CONSUMED = Object.freeze({});
@@ -108,7 +107,7 @@ export function fastifyWebhook(
   options: FastifyWebhookOptions,
 ): (instance: FastifyInstanceLike, pluginOptions: unknown) => Promise<void> {
   const { path, ...rest } = options ?? ({} as Partial<FastifyWebhookOptions>);
-  const settings = { ...normalizeAdapterOptions('fastifyWebhook', receiver, rest), ...HINT };
+  const settings = normalizeAdapterOptions('fastifyWebhook', receiver, rest, HINT);
   if (typeof path !== 'string' || !path.startsWith('/')) {
     throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid fastifyWebhook arguments', [
       { path: 'path', message: "must be the webhook's route, starting with '/'" },
@@ -139,15 +138,10 @@ export function fastifyWebhook(
       url: path,
       handler: async (request, to) => {
         if (request.method !== 'POST') return reply(to, methodNotAllowed(request.headers));
-        const { body } = request;
-        if (body !== undefined && !(body instanceof Uint8Array)) {
-          return reply(to, rawBodyUnavailable(receiver, settings, request.headers));
-        }
-        const answer = await receiver.handle({
-          rawBody: body ?? new Uint8Array(0),
-          headers: utf8Headers(request.headers),
-        });
-        return reply(to, answer);
+        const { body = new Uint8Array(0) } = request;
+        const read =
+          body instanceof Uint8Array ? { kind: 'read' as const, body } : { kind: 'consumed' as const };
+        return reply(to, await answerRead(receiver, read, request.headers, settings, true));
       },
     });
   };

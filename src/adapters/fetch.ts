@@ -45,6 +45,6 @@ export function fetchHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (request: Request) => Promise<Response> {
-  const settings = { ...normalizeAdapterOptions('fetchHandler', receiver, options), ...HINT };
+  const settings = normalizeAdapterOptions('fetchHandler', receiver, options, HINT);
   return (request) => answerWebRequest(receiver, request, settings);
 }

@@ -77,7 +77,7 @@ const HINT = {
  */
 export function koaWebhook(receiver: Receiver, options?: KoaWebhookOptions): KoaMiddleware {
   const { path, ...rest } = options ?? {};
-  const settings = { ...normalizeAdapterOptions('koaWebhook', receiver, rest), ...HINT };
+  const settings = normalizeAdapterOptions('koaWebhook', receiver, rest, HINT);
   return async (ctx, next) => {
     if (path !== undefined && ctx.path !== path) {
       await next();

@@ -50,7 +50,7 @@ export function nextRouteHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (request: Request) => Promise<Response> {
-  const settings = { ...normalizeAdapterOptions('nextRouteHandler', receiver, options), ...APP_HINT };
+  const settings = normalizeAdapterOptions('nextRouteHandler', receiver, options, APP_HINT);
   return (request) => answerWebRequest(receiver, request, settings);
 }
 
@@ -77,6 +77,6 @@ export function pagesApiHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (req: NodeRequest, res: ServerResponse) => Promise<void> {
-  const settings = { ...normalizeAdapterOptions('pagesApiHandler', receiver, options), ...PAGES_HINT };
+  const settings = normalizeAdapterOptions('pagesApiHandler', receiver, options, PAGES_HINT);
   return (req, res) => answerNodeRequest(receiver, req, res, settings);
 }

@@ -1,15 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { ReceiverResponse } from '../webhooks/answers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
-import { utf8Headers } from './header-bytes.js';
+import type { ExchangeOptions } from './adapter-options.js';
 import { type NodeRequest, readNodeBody } from './read-node-body.js';
-import {
-  type ExchangeOptions,
-  methodNotAllowed,
-  payloadTooLarge,
-  rawBodyUnavailable,
-  requestTimeout,
-} from './refusals.js';
+import { answerRead, methodNotAllowed } from './refusals.js';
 
 /**
  * One delivery through Node's `req` (node:http, Express, Koa, Next.js `pages/api`): read the raw
@@ -22,18 +16,8 @@ export async function nodeAnswer(
 ): Promise<ReceiverResponse | undefined> {
   if (req.method !== 'POST') return methodNotAllowed(req.headers);
   const read = await readNodeBody(req, options.maxBodyBytes, options.bodyTimeoutMs);
-  switch (read.kind) {
-    case 'aborted':
-      return undefined; // nobody is left to read an answer
-    case 'consumed':
-      return rawBodyUnavailable(receiver, options, req.headers);
-    case 'too-large':
-      return payloadTooLarge(req.headers, options.maxBodyBytes, true);
-    case 'timed-out':
-      return requestTimeout(req.headers, options.bodyTimeoutMs, true);
-    case 'read':
-      return receiver.handle({ rawBody: read.body, headers: utf8Headers(req.headers) });
-  }
+  if (read.kind === 'aborted') return undefined; // nobody is left to read an answer
+  return answerRead(receiver, read, req.headers, options, true);
 }
 
 /** {@link nodeAnswer}, written to `res`. Rejects only if writing the answer throws. */

@@ -44,7 +44,7 @@ export function createNodeListener(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const settings = { ...normalizeAdapterOptions('createNodeListener', receiver, options), ...HINT };
+  const settings = normalizeAdapterOptions('createNodeListener', receiver, options, HINT);
   return (req, res) => {
     answerNodeRequest(receiver, req, res, settings).catch(() => res.destroy());
   };

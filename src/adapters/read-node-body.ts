@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { concatChunks } from './concat-chunks.js';
+import type { BodyRead } from './refusals.js';
 
 /**
  * A Node request as frameworks hand it over. A body parser in front may have read the stream and
@@ -16,24 +17,13 @@ import { concatChunks } from './concat-chunks.js';
  */
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
-/** What reading a Node request's body found. */
-export type NodeBody =
-  | { kind: 'read'; body: Uint8Array }
-  | { kind: 'too-large' }
-  /** A parser read the stream first and kept no raw bytes: there is nothing left to verify. */
-  | { kind: 'consumed' }
-  /** The sender went away before the body was complete. */
-  | { kind: 'aborted' }
-  /** The whole body did not arrive within the deadline; the rest is not read. */
-  | { kind: 'timed-out' };
-
 /**
  * The exact bytes of the body, read once, never past `maxBytes` nor for longer than `timeoutMs`.
  * Bytes a parser preserved are used as they are; a stream that was already read is reported at
  * once instead of being waited on (its `end` event is long gone, so waiting would hang). Never
  * rejects.
  */
-export function readNodeBody(req: NodeRequest, maxBytes: number, timeoutMs: number): Promise<NodeBody> {
+export function readNodeBody(req: NodeRequest, maxBytes: number, timeoutMs: number): Promise<BodyRead> {
   const kept = [req.rawBody, req.body].find((value) => value instanceof Uint8Array) as Uint8Array | undefined;
   if (kept)
     return Promise.resolve(kept.byteLength > maxBytes ? { kind: 'too-large' } : { kind: 'read', body: kept });
@@ -46,7 +36,7 @@ export function readNodeBody(req: NodeRequest, maxBytes: number, timeoutMs: numb
     let size = 0;
     // A sender trickling bytes must not hold the connection and its buffer open for long.
     const deadline = setTimeout(() => finish({ kind: 'timed-out' }), timeoutMs);
-    const finish = (result: NodeBody): void => {
+    const finish = (result: BodyRead): void => {
       clearTimeout(deadline);
       req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onAbort);
       resolve(result);

@@ -1,26 +1,60 @@
 import { correlationIdOf, errorResponse, type ReceiverResponse } from '../webhooks/answers.js';
 import { type HeadersLike, readHeader } from '../webhooks/read-headers.js';
+import type { WebhookErrorCode } from '../webhooks/receiver-error-codes.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
-import type { NormalizedAdapterOptions } from './adapter-options.js';
+import type { ExchangeOptions } from './adapter-options.js';
+import { utf8Headers } from './header-bytes.js';
 import { AdapterError, reportMisconfiguration } from './misconfiguration.js';
 
-/** Whose setup a misconfiguration report names, and the fix in that framework's own terms. */
-export interface FrameworkHint {
-  framework: string;
-  fix: string;
+/** What reading a delivery's body found, whichever adapter read it. */
+export type BodyRead =
+  | { kind: 'read'; body: Uint8Array }
+  | { kind: 'too-large' }
+  /** A parser read the stream first and kept no raw bytes: there is nothing left to verify. */
+  | { kind: 'consumed' }
+  /** The sender went away before the body was complete. */
+  | { kind: 'aborted' }
+  /** The whole body did not arrive within the deadline; the rest is not read. */
+  | { kind: 'timed-out' };
+
+/**
+ * The answer to a delivery whose body was read as `read`: the receiver's, or a refusal. `close`
+ * asks to close a connection whose body is left unread.
+ */
+export function answerRead(
+  receiver: Receiver,
+  read: Exclude<BodyRead, { kind: 'aborted' }>,
+  headers: HeadersLike,
+  options: ExchangeOptions,
+  close: boolean,
+): Promise<ReceiverResponse> | ReceiverResponse {
+  switch (read.kind) {
+    case 'consumed':
+      return rawBodyUnavailable(receiver, options, headers);
+    case 'too-large':
+      return payloadTooLarge(headers, options.maxBodyBytes, close);
+    case 'timed-out':
+      return requestTimeout(headers, options.bodyTimeoutMs, close);
+    case 'read':
+      return receiver.handle({ rawBody: read.body, headers: utf8Headers(headers) });
+  }
 }
 
-/** How one adapter differs from the others. */
-export type ExchangeOptions = NormalizedAdapterOptions & FrameworkHint;
+const CLOSE = { connection: 'close' };
+
+function refusal(
+  code: WebhookErrorCode,
+  message: string,
+  headers: HeadersLike,
+  extra: Record<string, string>,
+): ReceiverResponse {
+  const refused = errorResponse(code, message, correlationIdOf(headers));
+  return { ...refused, headers: { ...refused.headers, ...extra } };
+}
 
 /** 405 for anything but POST: deliveries are POST requests. */
 export function methodNotAllowed(headers: HeadersLike): ReceiverResponse {
-  const refused = errorResponse(
-    'METHOD_NOT_ALLOWED',
-    'Webhook deliveries are POST requests',
-    correlationIdOf(headers),
-  );
-  return { ...refused, headers: { ...refused.headers, allow: 'POST' } };
+  return refusal('METHOD_NOT_ALLOWED', 'Webhook deliveries are POST requests', headers, { allow: 'POST' });
 }
 
 /** 413 once the body crossed the limit; the connection closes since the rest is not read. */
@@ -30,8 +64,7 @@ export function payloadTooLarge(
   close: boolean,
 ): ReceiverResponse {
   const message = `The body is larger than ${maxBodyBytes} bytes`;
-  const refused = errorResponse('PAYLOAD_TOO_LARGE', message, correlationIdOf(headers));
-  return close ? { ...refused, headers: { ...refused.headers, connection: 'close' } } : refused;
+  return refusal('PAYLOAD_TOO_LARGE', message, headers, close ? CLOSE : {});
 }
 
 /** 408 when the body did not arrive whole within `bodyTimeoutMs`; the connection closes too. */
@@ -41,8 +74,7 @@ export function requestTimeout(
   close: boolean,
 ): ReceiverResponse {
   const message = `The body did not arrive within ${bodyTimeoutMs} ms`;
-  const refused = errorResponse('REQUEST_TIMEOUT', message, correlationIdOf(headers));
-  return close ? { ...refused, headers: { ...refused.headers, connection: 'close' } } : refused;
+  return refusal('REQUEST_TIMEOUT', message, headers, close ? CLOSE : {});
 }
 
 /**

@@ -1,14 +1,7 @@
-import type { ReceiverResponse } from '../webhooks/answers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
+import type { ExchangeOptions } from './adapter-options.js';
 import { concatChunks } from './concat-chunks.js';
-import { utf8Headers } from './header-bytes.js';
-import {
-  type ExchangeOptions,
-  methodNotAllowed,
-  payloadTooLarge,
-  rawBodyUnavailable,
-  requestTimeout,
-} from './refusals.js';
+import { answerRead, type BodyRead, methodNotAllowed } from './refusals.js';
 
 /**
  * One delivery as a Web `Request` (fetch handlers, Hono, Bun, Deno, Workers, the Next.js App
@@ -19,43 +12,40 @@ export async function answerWebRequest(
   request: Request,
   options: ExchangeOptions,
 ): Promise<Response> {
-  if (request.method !== 'POST') return toResponse(methodNotAllowed(request.headers));
-  if (request.bodyUsed) return toResponse(rawBodyUnavailable(receiver, options, request.headers));
-  const body = await readBody(request, options.maxBodyBytes, options.bodyTimeoutMs);
-  if (body === 'too-large') return toResponse(payloadTooLarge(request.headers, options.maxBodyBytes, false));
-  if (body === 'timed-out') return toResponse(requestTimeout(request.headers, options.bodyTimeoutMs, false));
-  return toResponse(await receiver.handle({ rawBody: body, headers: utf8Headers(request.headers) }));
-}
-
-function toResponse(answer: ReceiverResponse): Response {
+  const { headers } = request;
+  const answer =
+    request.method !== 'POST'
+      ? methodNotAllowed(headers)
+      : await answerRead(receiver, await readBody(request, options), headers, options, false);
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
+/** A Request's body is read whole or refused: its sender cannot go away in between. */
+type WebBodyRead = Exclude<BodyRead, { kind: 'aborted' }>;
+
 /**
- * The body's bytes; `'too-large'` as soon as it grows past `maxBytes`, `'timed-out'` when it is
- * not whole within `timeoutMs` (the rest is not read either way).
+ * The body's bytes, `too-large` as soon as it grows past `maxBodyBytes`, `timed-out` when it is
+ * not whole within `bodyTimeoutMs` (the rest is not read either way).
  */
-async function readBody(
-  request: Request,
-  maxBytes: number,
-  timeoutMs: number,
-): Promise<Uint8Array | 'too-large' | 'timed-out'> {
-  if (Number(request.headers.get('content-length')) > maxBytes) return 'too-large';
-  if (!request.body) return new Uint8Array(0);
+async function readBody(request: Request, options: ExchangeOptions): Promise<WebBodyRead> {
+  const { maxBodyBytes: maxBytes, bodyTimeoutMs: timeoutMs } = options;
+  if (request.bodyUsed) return { kind: 'consumed' };
+  if (Number(request.headers.get('content-length')) > maxBytes) return { kind: 'too-large' };
+  if (!request.body) return { kind: 'read', body: new Uint8Array(0) };
   const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<'timed-out'>((resolve) => {
-    timer = setTimeout(() => resolve('timed-out'), timeoutMs);
+  const deadline = new Promise<WebBodyRead>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timed-out' }), timeoutMs);
   });
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
       const read = await Promise.race([reader.read(), deadline]);
-      if (read === 'timed-out') return stopReading(reader, read);
-      if (read.done) return concatChunks(chunks, size);
+      if ('kind' in read) return stopReading(reader, read);
+      if (read.done) return { kind: 'read', body: concatChunks(chunks, size) };
       size += read.value.byteLength;
-      if (size > maxBytes) return stopReading(reader, 'too-large');
+      if (size > maxBytes) return stopReading(reader, { kind: 'too-large' });
       chunks.push(read.value);
     }
   } finally {

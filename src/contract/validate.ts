@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { LoyaltyValidationError, toValidationIssues } from './errors.js';
 import { EVENT_TYPES, type EventType, type InboundEventType, isEventType } from './event-types.js';
 import { sdkErrorMap } from './issue-message.js';
@@ -71,16 +72,7 @@ export function parsePayloadWith<T extends EventType>(
   payload: unknown,
 ): PayloadOf<T> {
   if (!isEventType(eventType)) assertInboundEventType(eventType);
-  const result = schemaOf(eventType).safeParse(payload, PARSE_CONTEXT);
-  if (!result.success) {
-    throw new LoyaltyValidationError(
-      'INVALID_PAYLOAD',
-      `Invalid ${eventType} payload`,
-      toValidationIssues(result.error.issues, 'payload', payload),
-      { eventType },
-    );
-  }
-  return result.data as PayloadOf<T>;
+  return parseOrThrow(schemaOf(eventType), payload, eventType, 'payload') as PayloadOf<T>;
 }
 
 /**
@@ -97,14 +89,18 @@ export function parsePayloadWith<T extends EventType>(
 export function parseInboundEnvelope(envelope: unknown): InboundEnvelope {
   const eventType = (envelope as { eventType?: unknown } | null)?.eventType;
   assertInboundEventType(eventType);
-  const result = inboundEnvelopeSchema.safeParse(envelope, PARSE_CONTEXT);
-  if (!result.success) {
-    throw new LoyaltyValidationError(
-      'INVALID_PAYLOAD',
-      `Invalid ${eventType} envelope`,
-      toValidationIssues(result.error.issues, '', envelope),
-      { eventType },
-    );
-  }
-  return result.data;
+  return parseOrThrow(inboundEnvelopeSchema, envelope, eventType, 'envelope');
+}
+
+/** `value` parsed by `schema`, or `INVALID_PAYLOAD` naming every field at fault. */
+function parseOrThrow<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+  eventType: EventType,
+  what: 'payload' | 'envelope',
+): z.output<S> {
+  const result = schema.safeParse(value, PARSE_CONTEXT);
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error.issues, what === 'payload' ? 'payload' : '', value);
+  throw new LoyaltyValidationError('INVALID_PAYLOAD', `Invalid ${eventType} ${what}`, issues, { eventType });
 }

@@ -1,7 +1,5 @@
-import { type EnvelopeOptions, envelopeOf } from '../contract/create-envelope.js';
-import type { EventType } from '../contract/event-types.js';
-import type { Envelope, PayloadInput, PayloadOf } from '../contract/schemas/envelope.js';
-import { parsePayloadWith } from '../contract/validate.js';
+import { envelopeOf, type createEnvelope as webCreateEnvelope } from '../contract/create-envelope.js';
+import { parsePayloadWith, type parsePayload as webParsePayload } from '../contract/validate.js';
 import { compiledPayloadSchema } from './compiled-schemas.js';
 
 /**
@@ -18,13 +16,8 @@ import { compiledPayloadSchema } from './compiled-schemas.js';
  * envelope.entityId; // 'c-42'
  * ```
  */
-export function createEnvelope<T extends EventType>(
-  eventType: T,
-  payload: PayloadInput<T>,
-  options: EnvelopeOptions = {},
-): Envelope<T> {
-  return envelopeOf(eventType, parsePayload(eventType, payload), options);
-}
+export const createEnvelope: typeof webCreateEnvelope = (eventType, payload, options = {}) =>
+  envelopeOf(eventType, parsePayload(eventType, payload), options);
 
 /**
  * Validates a payload against its event type's schema and returns it with defaults applied.
@@ -38,6 +31,5 @@ export function createEnvelope<T extends EventType>(
  * product.isActive; // true (the contract's default)
  * ```
  */
-export function parsePayload<T extends EventType>(eventType: T, payload: unknown): PayloadOf<T> {
-  return parsePayloadWith(compiledPayloadSchema, eventType, payload);
-}
+export const parsePayload: typeof webParsePayload = (eventType, payload) =>
+  parsePayloadWith(compiledPayloadSchema, eventType, payload);

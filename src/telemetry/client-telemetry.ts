@@ -1,20 +1,13 @@
 import { errorCodeInfo } from '../contract/error-codes.js';
 import { type LogFields, writeLog } from '../contract/logger.js';
 import { contextWith } from './global-otel.js';
-import type { CounterLike, HistogramLike, MeterLike, SpanLike } from './otel-types.js';
-import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
-import { ATTR, DURATION_BUCKETS, MESSAGING_SYSTEM, serverOf } from './semconv.js';
+import type { MeterLike, SpanLike } from './otel-types.js';
+import { SPAN_KIND } from './otel-types.js';
+import { ATTR, attributesOf, DURATION_BUCKETS, endSpan, messagingAttributes, serverOf } from './semconv.js';
 import { Telemetry, type TelemetryOptions } from './telemetry.js';
 import { parseTraceparent } from './traceparent.js';
 
-/** The client's instruments. */
-export interface ClientInstruments {
-  attempts: CounterLike;
-  retries: CounterLike;
-  sendDuration: HistogramLike;
-}
-
-const clientInstruments = (meter: MeterLike): ClientInstruments => ({
+const clientInstruments = (meter: MeterLike) => ({
   attempts: meter.createCounter('loyalty.client.attempts', {
     description: 'HTTP attempts to the Loyalty service, by status and error code',
     unit: '{attempt}',
@@ -29,6 +22,9 @@ const clientInstruments = (meter: MeterLike): ClientInstruments => ({
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   }),
 });
+
+/** The client's instruments. */
+export type ClientInstruments = ReturnType<typeof clientInstruments>;
 
 /** The client's telemetry: created once per client. */
 export const clientTelemetry = (options: TelemetryOptions): Telemetry<ClientInstruments> =>
@@ -78,18 +74,14 @@ export class CallTelemetry {
     const tracer = telemetry.tracer();
     if (!tracer || eventType === undefined) return;
     const link = parseTraceparent(call.linkTo);
-    const attributes: Record<string, string> = {
-      [ATTR.messagingSystem]: MESSAGING_SYSTEM,
-      [ATTR.operationType]: 'send',
-      [ATTR.operationName]: 'send',
-      [ATTR.destination]: eventType,
-    };
-    if (eventId !== undefined) attributes[ATTR.messageId] = eventId;
-    if (correlationId !== undefined) attributes[ATTR.correlationId] = correlationId;
-    if (tenantId !== undefined) attributes[ATTR.tenant] = tenantId;
     this.#span = tracer.startSpan(`send ${eventType}`, {
       kind: SPAN_KIND.PRODUCER,
-      attributes,
+      attributes: messagingAttributes('send', {
+        [ATTR.destination]: eventType,
+        [ATTR.messageId]: eventId,
+        [ATTR.correlationId]: correlationId,
+        [ATTR.tenant]: tenantId,
+      }),
       ...(link && { links: [{ context: link }] }),
     });
   }
@@ -101,13 +93,13 @@ export class CallTelemetry {
     if (!tracer) return;
     const { method, origin, template } = this.call;
     const server = serverOf(origin);
-    const attributes: Record<string, string | number> = {
+    const attributes = attributesOf({
       [ATTR.httpMethod]: method,
       [ATTR.urlTemplate]: template,
       [ATTR.serverAddress]: server.address,
       [ATTR.serverPort]: server.port,
-    };
-    if (n > 1) attributes[ATTR.resendCount] = n - 1;
+      [ATTR.resendCount]: n > 1 ? n - 1 : undefined,
+    });
     const parent = this.#span && contextWith(this.#span);
     this.#attempt = tracer.startSpan(method, { kind: SPAN_KIND.CLIENT, attributes }, parent);
   }
@@ -115,24 +107,18 @@ export class CallTelemetry {
   /** When attempt `n` has its answer, or none. */
   attemptEnded(result: AttemptResult): void {
     const { status, code } = result;
-    const span = this.#attempt;
+    if (status !== undefined) this.#attempt?.setAttribute(ATTR.httpStatus, status);
+    endSpan(this.#attempt, code);
     this.#attempt = undefined;
-    if (span) {
-      if (status !== undefined) span.setAttribute(ATTR.httpStatus, status);
-      if (code !== undefined) {
-        span.setAttribute(ATTR.errorType, code);
-        span.setStatus({ code: SPAN_STATUS.ERROR });
-      }
-      span.end();
-    }
-    const instruments = this.telemetry.instruments();
-    if (instruments) {
-      const attributes: Record<string, string | number> = { [ATTR.httpMethod]: this.call.method };
-      if (this.call.eventType !== undefined) attributes[ATTR.destination] = this.call.eventType;
-      if (status !== undefined) attributes[ATTR.httpStatus] = status;
-      if (code !== undefined) attributes[ATTR.errorType] = code;
-      instruments.attempts.add(1, attributes);
-    }
+    this.telemetry.instruments()?.attempts.add(
+      1,
+      attributesOf({
+        [ATTR.httpMethod]: this.call.method,
+        [ATTR.destination]: this.call.eventType,
+        [ATTR.httpStatus]: status,
+        [ATTR.errorType]: code,
+      }),
+    );
   }
 
   /** A failed attempt will be retried after `delayMs`. */
@@ -168,50 +154,24 @@ export class CallTelemetry {
     const errorType = typeof code === 'string' ? code : ((error as Error | undefined)?.name ?? 'Error');
     this.#finish(errorType);
     const fields = { ...this.#base, attempts: this.#attempts, code: errorType, status: status as number };
-    const setup = typeof action === 'string' && SETUP_ACTIONS.has(action);
-    const info = typeof code === 'string' ? errorCodeInfo(code) : undefined;
-    if (setup) {
-      const remedy = info?.remedy ? `: ${info.remedy}` : '';
-      writeLog(
-        this.telemetry.logger,
-        'error',
-        'loyalty.client.misconfiguration',
-        `${errorType}${remedy}`,
-        fields,
-      );
-    } else if (typeof status === 'number') {
-      writeLog(
-        this.telemetry.logger,
-        'error',
-        'loyalty.client.refused',
-        `The service refused: ${errorType}`,
-        fields,
-      );
-    } else {
-      writeLog(
-        this.telemetry.logger,
-        'error',
-        'loyalty.client.failed',
-        `Not delivered: ${errorType}`,
-        fields,
-      );
-    }
+    const log = (name: string, message: string) =>
+      writeLog(this.telemetry.logger, 'error', `loyalty.client.${name}`, message, fields);
+    if (typeof action === 'string' && SETUP_ACTIONS.has(action)) {
+      const remedy = typeof code === 'string' ? errorCodeInfo(code)?.remedy : undefined;
+      log('misconfiguration', `${errorType}${remedy ? `: ${remedy}` : ''}`);
+    } else if (typeof status === 'number') log('refused', `The service refused: ${errorType}`);
+    else log('failed', `Not delivered: ${errorType}`);
   }
 
   #finish(errorType: string | undefined): void {
-    const span = this.#span;
-    if (span) {
-      if (errorType !== undefined) {
-        span.setAttribute(ATTR.errorType, errorType);
-        span.setStatus({ code: SPAN_STATUS.ERROR });
-      }
-      span.end();
-    }
-    const instruments = this.telemetry.instruments();
-    if (instruments && this.call.eventType !== undefined) {
-      const attributes: Record<string, string> = { [ATTR.destination]: this.call.eventType };
-      if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
-      instruments.sendDuration.record((performance.now() - this.#started) / 1000, attributes);
-    }
+    endSpan(this.#span, errorType);
+    if (this.call.eventType === undefined) return;
+    const seconds = (performance.now() - this.#started) / 1000;
+    this.telemetry
+      .instruments()
+      ?.sendDuration.record(
+        seconds,
+        attributesOf({ [ATTR.destination]: this.call.eventType, [ATTR.errorType]: errorType }),
+      );
   }
 }

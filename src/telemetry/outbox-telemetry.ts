@@ -1,20 +1,12 @@
 import { writeLog } from '../contract/logger.js';
-import type { BatchObservableResultLike, CounterLike, MeterLike, ObservableLike } from './otel-types.js';
+import type { MeterLike } from './otel-types.js';
 import { SPAN_KIND } from './otel-types.js';
-import { ATTR, MESSAGING_SYSTEM } from './semconv.js';
-import { Telemetry, type TelemetryOptions } from './telemetry.js';
+import { ATTR, attributesOf, messagingAttributes } from './semconv.js';
+import { observeGauges, Telemetry, type TelemetryOptions } from './telemetry.js';
 import { toTraceparent } from './traceparent.js';
 
-/** The outbox's instruments. */
-export interface OutboxInstruments {
+const outboxInstruments = (meter: MeterLike) => ({
   /** Events that reached an end state: delivered, parked, dead, expired. */
-  outcomes: CounterLike;
-  depth: ObservableLike;
-  oldestAge: ObservableLike;
-  events: ObservableLike;
-}
-
-const outboxInstruments = (meter: MeterLike): OutboxInstruments => ({
   outcomes: meter.createCounter('loyalty.outbox.outcomes', {
     description: 'Events that left the queue of pending ones: delivered, parked, dead or expired',
     unit: '{event}',
@@ -33,6 +25,9 @@ const outboxInstruments = (meter: MeterLike): OutboxInstruments => ({
   }),
 });
 
+/** The outbox's instruments. */
+export type OutboxInstruments = ReturnType<typeof outboxInstruments>;
+
 /** The outbox's telemetry: created once per outbox. */
 export const outboxTelemetry = (options: TelemetryOptions): Telemetry<OutboxInstruments> =>
   new Telemetry(options, outboxInstruments);
@@ -48,25 +43,16 @@ export interface OutboxGaugeReading {
   states: Readonly<Record<string, number>>;
 }
 
-/**
- * Registers the outbox's gauges with the meter in use now; returns what unregisters them (at
- * `close`). `read` is called at each collection, never between.
- */
+/** Registers the outbox's gauges ({@link observeGauges}); returns what unregisters them. */
 export function observeOutbox(
   telemetry: Telemetry<OutboxInstruments>,
   read: () => readonly OutboxGaugeReading[] | Promise<readonly OutboxGaugeReading[]>,
   now: () => number,
 ): () => void {
-  const meter = telemetry.meter();
   const instruments = telemetry.instruments();
-  if (!meter || !instruments) return () => undefined;
+  if (!instruments) return () => undefined;
   const { depth, oldestAge, events } = instruments;
-  // A shared store is read with a query: a collection waits for it (OpenTelemetry awaits the
-  // callback); a store that cannot answer reports nothing this time rather than failing it.
-  const callback = async (result: BatchObservableResultLike) => {
-    const readings = await Promise.resolve()
-      .then(read)
-      .catch(() => []);
+  return observeGauges(telemetry, [depth, oldestAge, events], read, (result, readings) => {
     const at = now();
     for (const tenant of readings) {
       const attributes = { [ATTR.tenant]: tenant.tenantId };
@@ -78,10 +64,7 @@ export function observeOutbox(
         result.observe(events, count, { [ATTR.tenant]: tenant.tenantId, [ATTR.state]: state });
       }
     }
-  };
-  const observables = [depth, oldestAge, events];
-  meter.addBatchObservableCallback(callback, observables);
-  return () => meter.removeBatchObservableCallback(callback, observables);
+  });
 }
 
 /**
@@ -95,15 +78,12 @@ export function createSpan(
 ): string | undefined {
   const tracer = telemetry.tracer();
   if (!tracer) return undefined;
-  const attributes: Record<string, string> = {
-    [ATTR.messagingSystem]: MESSAGING_SYSTEM,
-    [ATTR.operationType]: 'create',
-    [ATTR.operationName]: 'create',
+  const attributes = messagingAttributes('create', {
     [ATTR.destination]: event.eventType,
     [ATTR.messageId]: event.eventId,
     [ATTR.tenant]: event.tenantId,
-  };
-  if (event.correlationId !== undefined) attributes[ATTR.correlationId] = event.correlationId;
+    [ATTR.correlationId]: event.correlationId,
+  });
   const span = tracer.startSpan(`create ${event.eventType}`, { kind: SPAN_KIND.PRODUCER, attributes });
   span.end();
   return toTraceparent(span.spanContext());
@@ -133,12 +113,12 @@ const fieldsOf = (event: EventRef) => ({
 export function telemetryHooks(telemetry: Telemetry<OutboxInstruments>) {
   const { logger } = telemetry;
   const count = (outcome: string, event: EventRef, code?: string) => {
-    const attributes: Record<string, string> = {
+    const attributes = attributesOf({
       [ATTR.outcome]: outcome,
       [ATTR.tenant]: event.tenantId,
       [ATTR.destination]: event.envelope.eventType,
-    };
-    if (code !== undefined) attributes[ATTR.errorType] = code;
+      [ATTR.errorType]: code,
+    });
     telemetry.instruments()?.outcomes.add(1, attributes);
   };
   return {

@@ -1,31 +1,14 @@
 import { writeLog } from '../contract/logger.js';
 import { runWithSpan } from './global-otel.js';
-import type {
-  BatchObservableResultLike,
-  CounterLike,
-  HistogramLike,
-  MeterLike,
-  ObservableLike,
-  SpanLike,
-} from './otel-types.js';
+import type { MeterLike, SpanLike } from './otel-types.js';
 import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
-import { ATTR, DURATION_BUCKETS, MESSAGING_SYSTEM } from './semconv.js';
-import { Telemetry, type TelemetryOptions } from './telemetry.js';
-
-/** The receiver's instruments. */
-export interface ReceiverInstruments {
-  deliveries: CounterLike;
-  handlerDuration: HistogramLike;
-  /** Deferred mode: deliveries stored, and the outcome of each run from the inbox. */
-  deferred: CounterLike;
-  /** Deferred mode: stored deliveries per state, read from the inbox at each collection. */
-  inboxDepth: ObservableLike;
-}
+import { ATTR, attributesOf, DURATION_BUCKETS, endSpan, messagingAttributes } from './semconv.js';
+import { observeGauges, Telemetry, type TelemetryOptions } from './telemetry.js';
 
 /** The attribute of a stored delivery's state on `loyalty.receiver.inbox.depth`. */
 const INBOX_STATE = 'loyalty.inbox.state';
 
-const receiverInstruments = (meter: MeterLike): ReceiverInstruments => ({
+const receiverInstruments = (meter: MeterLike) => ({
   deliveries: meter.createCounter('loyalty.receiver.deliveries', {
     description:
       'Webhook deliveries by outcome (handled, duplicate, unhandled, in_progress, refused) and code',
@@ -36,16 +19,21 @@ const receiverInstruments = (meter: MeterLike): ReceiverInstruments => ({
     unit: 's',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   }),
+  /** Deferred mode: deliveries stored, and the outcome of each run from the inbox. */
   deferred: meter.createCounter('loyalty.receiver.deferred', {
     description:
       'Deferred receiver: deliveries stored, and runs from the inbox by outcome (handled, retried, dead, parked)',
     unit: '{delivery}',
   }),
+  /** Deferred mode: stored deliveries per state, read from the inbox at each collection. */
   inboxDepth: meter.createObservableGauge('loyalty.receiver.inbox.depth', {
     description: 'Deliveries stored in the receiver inbox, per state (pending, handled, dead, parked)',
     unit: '{delivery}',
   }),
 });
+
+/** The receiver's instruments. */
+export type ReceiverInstruments = ReturnType<typeof receiverInstruments>;
 
 /** The receiver's telemetry: created once per receiver. */
 export const receiverTelemetry = (options: TelemetryOptions): Telemetry<ReceiverInstruments> =>
@@ -89,13 +77,10 @@ export class DeliveryTelemetry {
   ) {
     const tracer = telemetry.tracer();
     if (!tracer) return;
-    const attributes: Record<string, string> = {
-      [ATTR.messagingSystem]: MESSAGING_SYSTEM,
-      [ATTR.operationType]: 'process',
-      [ATTR.operationName]: 'process',
+    const attributes = messagingAttributes('process', {
       [ATTR.correlationId]: correlationId,
-    };
-    if (tenantId) attributes[ATTR.tenant] = tenantId;
+      [ATTR.tenant]: tenantId || undefined,
+    });
     this.#span = tracer.startSpan('process', { kind: SPAN_KIND.CONSUMER, attributes });
   }
 
@@ -130,8 +115,7 @@ export class DeliveryTelemetry {
     if (!instruments) return run();
     const started = performance.now();
     const record = () => {
-      const attributes: Record<string, string> = {};
-      if (this.#eventType !== undefined) attributes[ATTR.destination] = this.#eventType;
+      const attributes = attributesOf({ [ATTR.destination]: this.#eventType });
       instruments.handlerDuration.record((performance.now() - started) / 1000, attributes);
     };
     let result: R;
@@ -155,24 +139,18 @@ export class DeliveryTelemetry {
       : code === 'EVENT_IN_PROGRESS'
         ? 'in_progress'
         : 'refused';
-    const span = this.#span;
-    if (span) {
-      span.setAttribute(ATTR.outcome, outcome);
-      if (code !== undefined) {
-        span.setAttribute(ATTR.errorType, code);
-        span.setStatus({ code: SPAN_STATUS.ERROR });
-      }
-      span.end();
-    }
-    const instruments = this.telemetry.instruments();
-    if (instruments) {
-      const attributes: Record<string, string> = { [ATTR.outcome]: outcome };
-      if (code !== undefined) attributes[ATTR.errorType] = code;
-      if (this.#eventType !== undefined) attributes[ATTR.destination] = this.#eventType;
-      if (this.tenantId)
-        attributes[ATTR.tenant] = this.#authenticated ? this.tenantId : UNAUTHENTICATED_TENANT;
-      instruments.deliveries.add(1, attributes);
-    }
+    this.#span?.setAttribute(ATTR.outcome, outcome);
+    endSpan(this.#span, code);
+    const tenant = this.#authenticated ? this.tenantId : UNAUTHENTICATED_TENANT;
+    this.telemetry.instruments()?.deliveries.add(
+      1,
+      attributesOf({
+        [ATTR.outcome]: outcome,
+        [ATTR.errorType]: code,
+        [ATTR.destination]: this.#eventType,
+        [ATTR.tenant]: this.tenantId ? tenant : undefined,
+      }),
+    );
     if (outcome === 'refused') {
       const setup = code !== undefined && SETUP_CODES.has(code);
       const fields = {
@@ -201,11 +179,12 @@ export function countDeferred(
   eventType: string,
   tenantId: string,
 ): void {
-  const instruments = telemetry.instruments();
-  if (!instruments) return;
-  const attributes: Record<string, string> = { [ATTR.outcome]: outcome, [ATTR.destination]: eventType };
-  if (tenantId) attributes[ATTR.tenant] = tenantId;
-  instruments.deferred.add(1, attributes);
+  const attributes = {
+    [ATTR.outcome]: outcome,
+    [ATTR.destination]: eventType,
+    [ATTR.tenant]: tenantId || undefined,
+  };
+  telemetry.instruments()?.deferred.add(1, attributesOf(attributes));
 }
 
 /**
@@ -220,16 +199,13 @@ export async function traceStoredRun<R extends string>(
   const tracer = telemetry.tracer();
   const span = tracer?.startSpan(`process ${claim.eventType}`, {
     kind: SPAN_KIND.CONSUMER,
-    attributes: {
-      [ATTR.messagingSystem]: MESSAGING_SYSTEM,
-      [ATTR.operationType]: 'process',
-      [ATTR.operationName]: 'process',
+    attributes: messagingAttributes('process', {
       [ATTR.correlationId]: claim.correlationId,
       [ATTR.destination]: claim.eventType,
       [ATTR.messageId]: claim.eventId,
       'loyalty.attempt': claim.attempt,
-      ...(claim.tenantId ? { [ATTR.tenant]: claim.tenantId } : {}),
-    },
+      [ATTR.tenant]: claim.tenantId || undefined,
+    }),
   });
   try {
     const outcome = await (span ? runWithSpan(span, run) : run());
@@ -242,27 +218,16 @@ export async function traceStoredRun<R extends string>(
   }
 }
 
-/**
- * Registers the inbox depth gauge with the meter in use now; returns what unregisters it.
- * `read` (the store's `stats`) is called at each collection, never between.
- */
+/** Registers the inbox depth gauge, read from the store's `stats` ({@link observeGauges}). */
 export function observeInbox(
   telemetry: Telemetry<ReceiverInstruments>,
   read: () => Promise<Record<string, number>>,
 ): () => void {
-  const meter = telemetry.meter();
-  const instruments = telemetry.instruments();
-  if (!meter || !instruments) return () => undefined;
-  const { inboxDepth } = instruments;
-  // A store that cannot answer reports nothing this time rather than failing the collection.
-  const callback = async (result: BatchObservableResultLike) => {
-    const counts = await Promise.resolve()
-      .then(read)
-      .catch(() => ({}));
+  const inboxDepth = telemetry.instruments()?.inboxDepth;
+  if (!inboxDepth) return () => undefined;
+  return observeGauges(telemetry, [inboxDepth], read, (result, counts) => {
     for (const [state, count] of Object.entries(counts)) {
       result.observe(inboxDepth, count, { [INBOX_STATE]: state });
     }
-  };
-  meter.addBatchObservableCallback(callback, [inboxDepth]);
-  return () => meter.removeBatchObservableCallback(callback, [inboxDepth]);
+  });
 }

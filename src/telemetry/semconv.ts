@@ -1,3 +1,6 @@
+import { withoutUndefined } from '../contract/merge-defaults.js';
+import { type Attributes, type AttributeValue, SPAN_STATUS, type SpanLike } from './otel-types.js';
+
 /*
  * Attribute names: OpenTelemetry's semantic conventions (messaging, HTTP client, error.type)
  * where one fits, `loyalty.*` for what is the SDK's own. The README lists them; a rename here
@@ -33,4 +36,32 @@ export function serverOf(origin: string): { address: string; port: number } {
   const url = new URL(origin);
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   return { address: url.hostname, port };
+}
+
+/** Attributes with the `undefined` values left out, as OpenTelemetry wants them. */
+export function attributesOf(values: Record<string, AttributeValue | undefined>): Attributes {
+  return withoutUndefined(values) as Attributes;
+}
+
+/** The attributes of a messaging span: a `create`, `send` or `process` of one event. */
+export function messagingAttributes(
+  operation: 'create' | 'send' | 'process',
+  values: Record<string, AttributeValue | undefined>,
+): Attributes {
+  return attributesOf({
+    [ATTR.messagingSystem]: MESSAGING_SYSTEM,
+    [ATTR.operationType]: operation,
+    [ATTR.operationName]: operation,
+    ...values,
+  });
+}
+
+/** Ends a span, marked as failed with `errorType` when there is one. */
+export function endSpan(span: SpanLike | undefined, errorType: string | undefined): void {
+  if (!span) return;
+  if (errorType !== undefined) {
+    span.setAttribute(ATTR.errorType, errorType);
+    span.setStatus({ code: SPAN_STATUS.ERROR });
+  }
+  span.end();
 }

@@ -1,7 +1,14 @@
 import { isLogger, type Logger } from '../contract/logger.js';
 import { SDK_VERSION } from '../contract/sdk-version.js';
 import { globalMeterProvider, globalTracerProvider } from './global-otel.js';
-import type { MeterLike, MeterProviderLike, TracerLike, TracerProviderLike } from './otel-types.js';
+import type {
+  BatchObservableResultLike,
+  MeterLike,
+  MeterProviderLike,
+  ObservableLike,
+  TracerLike,
+  TracerProviderLike,
+} from './otel-types.js';
 
 /**
  * The observability options of `new LoyaltyClient`, `createReceiver` and `createOutbox`.
@@ -79,6 +86,32 @@ export class Telemetry<Instruments = undefined> {
   enabled(): boolean {
     return this.logger !== undefined || this.tracer() !== undefined || this.instruments() !== undefined;
   }
+}
+
+/**
+ * Registers gauges with the meter in use now; returns what unregisters them (at `close`). `read`
+ * is called at each collection, never between; OpenTelemetry awaits it, and a store that cannot
+ * answer reports nothing this time rather than failing the collection.
+ */
+export function observeGauges<R>(
+  telemetry: Telemetry<unknown>,
+  observables: ObservableLike[],
+  read: () => R | Promise<R>,
+  report: (result: BatchObservableResultLike, reading: R) => void,
+): () => void {
+  const meter = telemetry.meter();
+  if (!meter) return () => undefined;
+  const callback = async (result: BatchObservableResultLike) => {
+    const reading = await Promise.resolve()
+      .then(read)
+      .then(
+        (value) => ({ value }),
+        () => undefined,
+      );
+    if (reading) report(result, reading.value);
+  };
+  meter.addBatchObservableCallback(callback, observables);
+  return () => meter.removeBatchObservableCallback(callback, observables);
 }
 
 const hasMethod = (value: unknown, method: string): boolean =>

@@ -34,4 +34,13 @@ export class BoundedList<T> {
     if (n < this.#pushed - this.size || n >= this.#pushed) return undefined;
     return this.#items[n % this.#limit];
   }
+
+  /** The newest `count` items kept (all by default), oldest first. */
+  newest(count = this.size): T[] {
+    const items: T[] = [];
+    for (let n = this.#pushed - Math.min(count, this.size); n < this.#pushed; n++) {
+      items.push(this.#items[n % this.#limit] as T);
+    }
+    return items;
+  }
 }

@@ -110,19 +110,10 @@ export const EMULATOR_DEFAULTS = {
 } as const satisfies Partial<EmulatorOptions>;
 
 /** Options with every default applied and every value checked. */
-export interface ResolvedEmulatorOptions {
-  clock: 'system' | 'manual';
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'startTime' | 'receiverUrl'>> & {
   startTime: number;
-  timeScale: number;
-  environment: Environment;
   receiverUrl: string | undefined;
-  deliveryTimeoutMs: number;
-  redemptionTtlMs: number;
-  clockSkewSeconds: number;
-  fetch: typeof fetch;
-  historyLimit: number;
-  latencyMs: number;
-}
+};
 
 const positive = (path: string, value: number): OptionCheck => [
   path,

@@ -113,7 +113,10 @@ export function createInspection(
     events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),
     deliveries: (filter = {}) => deliveries(filter),
     balance: (tenantId, customerId) => balanceOf(merchantOf(tenantId), customerId),
-    ledger: (tenantId) => merchantOf(tenantId).ledger.entries(),
+    ledger: (tenantId) =>
+      merchantOf(tenantId)
+        .ledger.newest()
+        .map((entry) => ({ ...entry })),
     merchant: (tenantId) => snapshot(merchantOf(tenantId)),
   };
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { BoundedList } from './bounded-list.js';
 import { EmulatorError } from './emulator-error.js';
 import { checkUrl, type Environment } from './emulator-options.js';
 import { InvoiceHistory } from './invoice-history.js';
-import { LedgerHistory } from './ledger-history.js';
 import type { MerchantRecord } from './merchant.js';
 import { DEFAULT_RULES, type MerchantRules, parseEarnRate, parseStampCard } from './rules.js';
 
@@ -193,7 +193,7 @@ export class MerchantStore {
       refunds: new Map(),
       redemptions: new Map(),
       lastStampAt: new Map(),
-      ledger: new LedgerHistory(defaults.historyLimit),
+      ledger: new BoundedList(defaults.historyLimit),
       balances: new Map(),
       customerSeq: 0,
       historyLimit: defaults.historyLimit,

@@ -1,7 +1,8 @@
 import type { PayloadOf } from '../contract/index.js';
+import type { BoundedList } from './bounded-list.js';
 import type { Environment } from './emulator-options.js';
 import type { InvoiceHistory } from './invoice-history.js';
-import type { LedgerHistory } from './ledger-history.js';
+import type { LedgerEntry } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
 export type { InvoiceRecord } from './invoice-history.js';
@@ -147,7 +148,7 @@ export interface MerchantRecord {
   /** When each customer last got a stamp on each card, for `cooldownDays`. */
   lastStampAt: Map<string, number>;
   /** The newest `historyLimit` movements. */
-  ledger: LedgerHistory;
+  ledger: BoundedList<LedgerEntry>;
   /** Running sums of the ledger per customer. */
   balances: Map<string, { points: number; stamps: Record<string, number> }>;
   customerSeq: number;

@@ -1,3 +1,4 @@
+import { concatChunks } from '../adapters/concat-chunks.js';
 import type { ReceiverCaseRequest } from './receiver-cases.js';
 
 /** How a request is sent: the global `fetch`, or a fetch handler called in process. */
@@ -45,7 +46,7 @@ export async function readAnswer(
   const kept: Uint8Array[] = [];
   let keptBytes = 0;
   let bytes = 0;
-  const text = () => new TextDecoder().decode(concat(kept, keptBytes));
+  const text = () => new TextDecoder().decode(concatChunks(kept, keptBytes));
   // A transport that does not watch the signal (a fetch handler in process) still stops on it.
   let onAbort = () => {};
   const aborted = new Promise<'aborted'>((resolve) => {
@@ -73,16 +74,6 @@ export async function readAnswer(
     signal.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => {});
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  const whole = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
 }
 
 const KIB = 1024;

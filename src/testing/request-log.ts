@@ -69,11 +69,8 @@ export class RequestLog {
   open(
     start: Pick<RequestRecord, 'at' | 'method' | 'path' | 'endpoint'> & { correlationId: string | null },
   ): RequestRecord {
-    const seq = this.#records.pushed + 1;
-    // Every field in one literal: a record built by spreading another object and then adding a
-    // field took more memory than the record itself, and `emulate` keeps tens of thousands.
     const entry: RequestRecord = {
-      seq,
+      seq: this.#records.pushed + 1,
       at: start.at,
       method: start.method,
       path: start.path,
@@ -93,13 +90,6 @@ export class RequestLog {
 
   /** Copies of the records after `seq` still kept, oldest first. */
   after(seq = 0): RequestRecord[] {
-    const records: RequestRecord[] = [];
-    // The records kept are the newest, with no gap: seqs (last - size, last].
-    const last = this.lastSeq;
-    for (let s = Math.max(seq + 1, last - this.#records.size + 1); s <= last; s++) {
-      const record = this.#records.at(s - 1);
-      if (record) records.push({ ...record });
-    }
-    return records;
+    return this.#records.newest(this.lastSeq - seq).map((record) => ({ ...record }));
   }
 }

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from 'loyalty-partner-sdk';
+import { ERROR_CODES, EVENT_TYPES, type EventType } from 'loyalty-partner-sdk';
 import { ENTITY_TYPES, EVENT_TYPE_NAMES, MAX_BATCH_ITEMS } from '../../src/contract/index.js';
 
 /** A value changed in one place, named by where and how (`payload.earnType = "Stamps"`). */
@@ -97,4 +97,19 @@ export function mutationsOf(root: unknown): Mutation[] {
   };
   visit(root, []);
   return mutations;
+}
+
+/** A complete envelope around `payload`, every other field fixed and valid for `eventType`. */
+export function envelopeOf(eventType: EventType, payload: unknown) {
+  return {
+    eventId: '019a9f2e-8b7a-7c3d-9e1f-0a1b2c3d4e5f',
+    occurredAt: '2026-11-20T09:13:20Z',
+    entityType: EVENT_TYPES[eventType].entityType,
+    entityId: 'entity-1',
+    sourceSystem: EVENT_TYPES[eventType].direction === 'inbound' ? 'Partner' : 'Loyalty',
+    schemaVersion: 1,
+    correlationId: '5f0c3b8e-1d2a-4b6c-8e9f-0a1b2c3d4e5f',
+    eventType,
+    payload,
+  };
 }

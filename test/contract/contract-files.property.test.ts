@@ -15,6 +15,7 @@ import * as z from 'zod/mini';
 import { contractFiles } from '../../scripts/contract-files.js';
 import { schemaId } from '../../scripts/contract-files.schemas.js';
 import { EVENT_TYPE_NAMES, parseInboundEnvelope, parsePayload } from '../../src/contract/index.js';
+import { envelopeOf } from './contract-files-mutations.js';
 
 const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
 // strictNumbers off: ajv alone refuses Infinity as a number, but validators in other languages do
@@ -38,20 +39,6 @@ const accepts = (parse: () => unknown) => {
     return false;
   }
 };
-
-function envelopeOf(eventType: EventType, payload: unknown) {
-  return {
-    eventId: '019a9f2e-8b7a-7c3d-9e1f-0a1b2c3d4e5f',
-    occurredAt: '2026-11-20T09:13:20Z',
-    entityType: EVENT_TYPES[eventType].entityType,
-    entityId: 'entity-1',
-    sourceSystem: EVENT_TYPES[eventType].direction === 'inbound' ? 'Partner' : 'Loyalty',
-    schemaVersion: 1,
-    correlationId: '5f0c3b8e-1d2a-4b6c-8e9f-0a1b2c3d4e5f',
-    eventType,
-    payload,
-  };
-}
 
 /** Both verdicts on one value: the payload alone and in its envelope. */
 function verdicts(eventType: EventType, payload: unknown) {

@@ -10,7 +10,7 @@ import { contractFiles } from '../../scripts/contract-files.js';
 import { isRefined, type JsonSchema, schemaId, toJsonSchema } from '../../scripts/contract-files.schemas.js';
 import { EVENT_TYPE_NAMES, INBOUND_EVENT_TYPES, OUTBOUND_EVENT_TYPES } from '../../src/contract/index.js';
 import { jsonSchemaOverrides } from '../../src/contract/schemas/json-schema-overrides.js';
-import { mutationsOf } from './contract-files-mutations.js';
+import { envelopeOf, mutationsOf } from './contract-files-mutations.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext its namespace is what arrives.
 const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
@@ -70,20 +70,6 @@ const payloadsOf = (eventType: EventType): unknown[] => [
   samplePayload(eventType),
   ...(MORE_PAYLOADS[eventType] ?? []),
 ];
-
-function envelopeOf(eventType: EventType, payload: unknown) {
-  return {
-    eventId: '019a9f2e-8b7a-7c3d-9e1f-0a1b2c3d4e5f',
-    occurredAt: '2026-11-20T09:13:20Z',
-    entityType: EVENT_TYPES[eventType].entityType,
-    entityId: 'entity-1',
-    sourceSystem: EVENT_TYPES[eventType].direction === 'inbound' ? 'Partner' : 'Loyalty',
-    schemaVersion: 1,
-    correlationId: '5f0c3b8e-1d2a-4b6c-8e9f-0a1b2c3d4e5f',
-    eventType,
-    payload,
-  };
-}
 
 interface Disagreement {
   against: string;

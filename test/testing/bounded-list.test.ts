@@ -29,4 +29,13 @@ describe('BoundedList', () => {
     for (let n = 0; n < 10; n++) list.push(n);
     expect(contents(list)).toEqual([9]);
   });
+
+  it('lists its newest items oldest first, never more than it keeps', () => {
+    const list = new BoundedList<string>(3);
+    for (const item of ['a', 'b', 'c', 'd']) list.push(item);
+    expect(list.newest()).toEqual(['b', 'c', 'd']);
+    expect(list.newest(2)).toEqual(['c', 'd']);
+    expect(list.newest(10)).toEqual(['b', 'c', 'd']);
+    expect(new BoundedList<string>(3).newest()).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { LoyaltyClient } from 'loyalty-partner-sdk';
-import { createEmulator, samplePayload } from 'loyalty-partner-sdk/testing';
+import { createEmulator, type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /** The contract's 24 h replay window (spec 8). */
@@ -9,6 +9,18 @@ const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
+
+/** A client of `emulator` called in process, closed after the test. */
+function clientOf(emulator: Emulator, { apiKey, signingSecret }: { apiKey: string; signingSecret: string }) {
+  const client = new LoyaltyClient({
+    baseUrl: 'http://loyalty.test',
+    apiKey,
+    signingSecret,
+    fetch: emulator.fetch,
+  });
+  closers.push(() => client.close());
+  return client;
+}
 
 describe('the emulator answers only the partner paths, naming the one expected', () => {
   it('answers 404 with the error envelope for a doubled base path or any other prefix', async () => {
@@ -56,16 +68,9 @@ describe('memory stays flat however many events arrive (historyLimit)', () => {
   async function fill(historyLimit: number, events: number) {
     const emulator = createEmulator({ clock: 'manual', historyLimit });
     closers.push(() => emulator.close());
-    const { tenantId, apiKey, signingSecret } = emulator.createMerchant({
-      branches: [{ externalBranchId: 'branch-olaya' }],
-    });
-    const client = new LoyaltyClient({
-      baseUrl: 'http://loyalty.test',
-      apiKey,
-      signingSecret,
-      fetch: emulator.fetch,
-    });
-    closers.push(() => client.close());
+    const merchant = emulator.createMerchant({ branches: [{ externalBranchId: 'branch-olaya' }] });
+    const { tenantId } = merchant;
+    const client = clientOf(emulator, merchant);
     await client.send('CustomerSynced', samplePayload('CustomerSynced'));
     const ids: string[] = [];
     for (let i = 0; i < events; i++) {
@@ -115,18 +120,8 @@ describe('memory stays flat however many events arrive (historyLimit)', () => {
   it("keeps each merchant's newest answers: another merchant's traffic never pushes them out", async () => {
     const emulator = createEmulator({ clock: 'manual', historyLimit: 5 });
     closers.push(() => emulator.close());
-    const clientOf = ({ apiKey, signingSecret }: { apiKey: string; signingSecret: string }) => {
-      const client = new LoyaltyClient({
-        baseUrl: 'http://loyalty.test',
-        apiKey,
-        signingSecret,
-        fetch: emulator.fetch,
-      });
-      closers.push(() => client.close());
-      return client;
-    };
-    const quiet = clientOf(emulator.createMerchant({ tenantId: 'quiet' }));
-    const busy = clientOf(emulator.createMerchant({ tenantId: 'busy' }));
+    const quiet = clientOf(emulator, emulator.createMerchant({ tenantId: 'quiet' }));
+    const busy = clientOf(emulator, emulator.createMerchant({ tenantId: 'busy' }));
     const product = samplePayload('ProductSynced');
     const { eventId } = await quiet.send('ProductSynced', product);
     for (let i = 0; i < 20; i++)

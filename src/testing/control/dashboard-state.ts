@@ -31,10 +31,10 @@ export function dashboardState(deps: ControlDeps) {
         customers: m.customers.size,
         products: m.products.size,
         invoices: m.invoices.size,
-        ledgerEntries: m.ledger.length,
+        ledgerEntries: m.ledger.size,
       },
       balances,
-      ledger: m.ledger.entries(SHOWN),
+      ledger: m.ledger.newest(SHOWN),
     };
   });
   return {
