@@ -19,7 +19,10 @@ export interface ClaimLoopParts<Outcome> {
   idOf(outcome: Outcome): string;
   /** Writes outcomes on their own; resolves with the ids whose claim was still held (recorded). */
   write(outcomes: readonly Outcome[]): Promise<readonly string[]>;
-  /** Renews the leases of the claims running; absent when claims hold no lease (a local store). */
+  /**
+   * Renews the leases of the claims running; absent when claims hold no lease (a local store). A
+   * store that can tell resolves with the ids whose claim is still held.
+   */
   renew?: ((ids: readonly string[]) => unknown) | undefined;
   /** How long a claim holds (the heartbeat renews every third of it). */
   readonly leaseMs: number;
@@ -47,6 +50,8 @@ export class ClaimLoop<Outcome> {
   /** Each run until its outcome is recorded, by id: their leases are renewed. */
   readonly runs = new Map<string, Promise<void>>();
   private readonly outcomes: GroupCommit<Outcome, readonly string[]>;
+  /** Claims to confirm: those asked about while a renewal is under way share the next one. */
+  private readonly confirmations: GroupCommit<string, unknown>;
   private running = false;
   private looking = false;
   private again = false;
@@ -56,6 +61,7 @@ export class ClaimLoop<Outcome> {
 
   constructor(private readonly parts: ClaimLoopParts<Outcome>) {
     this.outcomes = new GroupCommit((batch) => parts.write(batch));
+    this.confirmations = new GroupCommit(async (ids) => parts.renew?.(ids));
   }
 
   /** Whether a look is under way. */
@@ -157,6 +163,18 @@ export class ClaimLoop<Outcome> {
     this.writeUnlessClaimComing();
     const recorded = await written.catch((): readonly string[] => []);
     return recorded.includes(this.parts.idOf(outcome));
+  }
+
+  /**
+   * Whether the claim of `id` is still this loop's, its lease renewed: false once another process
+   * took it over (this one stood still past its lease: SIGSTOP, a long pause, a frozen VM). The
+   * renewal is the check; claims confirmed at once share one. True when the store cannot tell (no
+   * lease, or a renewal that answers nothing); rejects when the store cannot be reached.
+   */
+  async confirm(id: string): Promise<boolean> {
+    if (!this.parts.renew) return true;
+    const held = await this.confirmations.submit(id);
+    return !Array.isArray(held) || held.includes(id);
   }
 
   /** Tracks a run until it settles (its lease renewed meanwhile). */

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { callHook } from '../contract/call-hook.js';
+import { writeLog } from '../contract/logger.js';
 import { ClaimLoop } from '../internal/claim-loop.js';
 import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
 import type { LocalQueue } from './local-queue.js';
@@ -325,15 +326,19 @@ export class Scheduler {
       return this.conclude(tenant, event, { kind: 'expire' }, 0);
     }
     let sender: OutboxSender;
+    let held: boolean;
     try {
       // Recorded before the first attempt goes out: after a crash, the age of the oldest attempt
       // the service may have seen must be known, or the 24-hour dedup window could be overrun.
       if (event.firstAttemptAt === null) event = await this.patch(event, { firstAttemptAt: startedAt });
       sender = await this.senderOf(tenant);
+      // Last, right before the send: this process may have stood still past its lease meanwhile.
+      held = await this.loop.confirm(event.eventId);
     } catch (err) {
       const failure = { code: 'OUTBOX_NOT_SENT', message: err instanceof Error ? err.message : String(err) };
       return this.conclude(tenant, event, { kind: 'retry', failure, answered: false }, 0);
     }
+    if (!held) return this.claimLost(event);
     // `close()` gave up on this flight while its first attempt was being recorded: send nothing.
     if (signal.aborted) return this.conclude(tenant, event, { kind: 'aborted' }, 0);
     let verdict: Verdict;
@@ -386,10 +391,34 @@ export class Scheduler {
     const recorded = await this.record(decision.outcome);
     if (!recorded || decision.failuresInRow === 0) this.failures.delete(eventId);
     else if (decision.failuresInRow !== undefined) this.failures.set(eventId, decision.failuresInRow);
-    if (!recorded) return;
+    if (!recorded) {
+      const why = 'the claim was taken over after its lease ran out, or the store could not be reached';
+      return this.report(event, 'outcome_not_recorded', `Outcome not recorded, no hook called: ${why}`);
+    }
     if (decision.outcome.kind === 'delivered') this.delivered += 1;
     const { hook } = decision;
     if (hook) callHook(this.options.hooks[hook.name] as (info: EventHook['info']) => unknown, hook.info);
+  }
+
+  /**
+   * Another process took the event over after this one's lease ran out: it sends it, records it
+   * and calls its hook; this one does none of that. The release frees the slot (and tells the
+   * store this process is done with it), but writes nothing: the claim is not this store's.
+   */
+  private async claimLost(event: StoredEvent): Promise<void> {
+    this.failures.delete(event.eventId);
+    await this.record({ kind: 'release', eventId: event.eventId });
+    const message = 'Not sent: another process took the event over after this one’s lease ran out';
+    this.report(event, 'claim_lost', message);
+  }
+
+  /** A log line about an event this process let go without a hook (the hooks say the rest). */
+  private report(event: StoredEvent, what: string, message: string): void {
+    writeLog(this.options.telemetry.logger, 'warn', `loyalty.outbox.${what}`, message, {
+      eventId: event.eventId,
+      eventType: event.envelope.eventType,
+      tenantId: event.tenantId,
+    });
   }
 
   private async stepTenant(tenant: Tenant, step: Decision['tenant']): Promise<void> {

@@ -13,7 +13,7 @@ import { bundleSdk } from '../support/bundle-sdk.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
- * Issue 30, item 14: a drainer stopped (SIGSTOP) past its lease while its send is under way, whose
+ * Issue 30, item 14 (and issue 42, item 13, below): a drainer stopped (SIGSTOP) past its lease while its send is under way, whose
  * event another drainer claims and delivers meanwhile, and which then resumes (SIGCONT) and gets
  * its own answer. Only the process that still holds the claim records the outcome and reports it.
  * Real processes, the real PostgreSQL, the emulator over HTTP.
@@ -70,6 +70,30 @@ async function lineOf(drainer: Drainer, prefix: string): Promise<string> {
   }
 }
 
+const delivered = (drainer: Drainer) => drainer.lines().filter((line) => line.startsWith('DELIVERED '));
+
+/** Stops both drainers once nothing is in flight; their stats, once each exited cleanly. */
+async function stopBoth(...drainers: Drainer[]): Promise<{ delivered: number }[]> {
+  for (const drainer of drainers) drainer.child.stdin!.write('stop\n');
+  const stats = await Promise.all(
+    drainers.map(async (drainer) => JSON.parse((await lineOf(drainer, 'STATS ')).slice(6))),
+  );
+  for (const drainer of drainers) {
+    await drainer.closed;
+    expect({ code: drainer.child.exitCode, stderr: drainer.stderr() }).toEqual({ code: 0, stderr: '' });
+  }
+  return stats;
+}
+
+function killAll(...drainers: (Drainer | undefined)[]): void {
+  for (const drainer of drainers) {
+    if (drainer && drainer.child.exitCode === null) {
+      drainer.child.kill('SIGCONT');
+      drainer.child.kill('SIGKILL');
+    }
+  }
+}
+
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'outbox-stale-claim-'));
   bundle = join(work, 'sdk-bundle.mjs');
@@ -117,21 +141,14 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
       stopped.child.kill('SIGCONT');
       await lineOf(stopped, `ANSWERED ${eventId}`);
 
-      for (const drainer of [stopped, other]) drainer.child.stdin!.write('stop\n');
-      const [stoppedStats, otherStats] = await Promise.all(
-        [stopped, other].map(async (drainer) => JSON.parse((await lineOf(drainer, 'STATS ')).slice(6))),
-      );
-      for (const drainer of [stopped, other]) {
-        await drainer.closed;
-        expect({ code: drainer.child.exitCode, stderr: drainer.stderr() }).toEqual({ code: 0, stderr: '' });
-      }
+      const stats = await stopBoth(stopped, other);
 
-      // onDelivered fired once, in the process that held the claim when the answer was recorded.
-      const delivered = (drainer: Drainer) => drainer.lines().filter((line) => line.startsWith('DELIVERED '));
+      // onDelivered fired once, in the process that held the claim when the answer was recorded;
+      // the other said that it let its answer go.
       expect(delivered(other)).toEqual([`DELIVERED ${eventId}`]);
       expect(delivered(stopped)).toEqual([]);
-      expect(otherStats.delivered).toBe(1);
-      expect(stoppedStats.delivered).toBe(0);
+      expect(stopped.lines()).toContain(`LOG loyalty.outbox.outcome_not_recorded ${eventId}`);
+      expect(stats.map((s) => s.delivered)).toEqual([0, 1]);
       const { rows } = await pool.query(`SELECT state FROM "${schema}".outbox WHERE event_id = $1`, [
         eventId,
       ]);
@@ -142,12 +159,39 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
       expect(requests.length).toBeGreaterThanOrEqual(2);
     } finally {
       emulator.setLatency(0);
-      for (const drainer of [stopped, other]) {
-        if (drainer && drainer.child.exitCode === null) {
-          drainer.child.kill('SIGCONT');
-          drainer.child.kill('SIGKILL');
-        }
-      }
+      killAll(stopped, other);
+    }
+  }, 60_000);
+
+  it('does not send an event whose claim another drainer took over while it stood still, and says so; that one sends it once and reports it once', async () => {
+    // Issue 42, item 13: stopped after its claim, right before its check and its send.
+    const schema = uniqueName('stale_send');
+    await migrate(pool, { schema });
+    const stopped = startDrainer(url, schema, 'enqueue', 'inv-stale-2', 'hold');
+    let other: Drainer | undefined;
+    try {
+      const eventId = (await lineOf(stopped, 'ENQUEUED ')).split(' ')[1]!;
+      await lineOf(stopped, 'HOLDING');
+      stopped.child.kill('SIGSTOP');
+
+      // Its lease runs out; the other drainer claims the event, sends it and records it.
+      other = startDrainer(url, schema);
+      await lineOf(other, `DELIVERED ${eventId}`);
+      stopped.child.kill('SIGCONT');
+      stopped.child.stdin!.write('go\n');
+      // What it did with the event, logged either way (a copy sent: its outcome not recorded).
+      expect(await lineOf(stopped, 'LOG loyalty.outbox.')).toBe(`LOG loyalty.outbox.claim_lost ${eventId}`);
+
+      const stats = await stopBoth(stopped, other);
+      expect(stopped.lines().filter((line) => line.startsWith('SENDING '))).toEqual([]);
+      expect(delivered(stopped)).toEqual([]);
+      expect(delivered(other)).toEqual([`DELIVERED ${eventId}`]);
+      expect(stats.map((s) => s.delivered)).toEqual([0, 1]);
+      // One copy reached the service, credited once.
+      const requests = emulator.events({ tenantId: merchant.tenantId }).filter((r) => r.eventId === eventId);
+      expect(requests.map((r) => r.outcome)).toEqual(['processed']);
+    } finally {
+      killAll(stopped, other);
     }
   }, 60_000);
 });
