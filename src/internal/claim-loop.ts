@@ -5,28 +5,21 @@ import { backgroundTimeout } from './timers.js';
 /** What a {@link ClaimLoop} runs: one feature's claims, store and policy. */
 export interface ClaimLoopParts<Outcome> {
   /**
-   * One look at the store: claims what there is room for (through {@link ClaimLoop.claim} when
-   * claims may carry outcomes) and starts each claim's run ({@link ClaimLoop.track}). Throwing
-   * means the store could not be reached; the next poll tries again.
+   * One look: claims what there is room for ({@link ClaimLoop.claim} when claims carry outcomes)
+   * and starts each run ({@link ClaimLoop.track}). Throwing: the store was unreachable; poll again.
    */
   look(): Promise<void>;
-  /**
-   * Whether the feature's claims carry outcomes: it claims through {@link ClaimLoop.claim} with
-   * the store's combined statement, so a queued outcome waits for a look under way or planned.
-   */
+  /** The feature claims through {@link ClaimLoop.claim}: queued outcomes wait for a look coming. */
   readonly carries: boolean;
   /** The id of what an outcome is about (the claim it ends). */
   idOf(outcome: Outcome): string;
   /** Writes outcomes on their own; resolves with the ids whose claim was still held (recorded). */
   write(outcomes: readonly Outcome[]): Promise<readonly string[]>;
-  /** Renews the leases of the claims running; absent when claims hold no lease (a local store). */
+  /** Renews leases, resolving with the ids still held when it can tell; absent: no lease (local). */
   renew?: ((ids: readonly string[]) => unknown) | undefined;
   /** How long a claim holds (the heartbeat renews every third of it). */
   readonly leaseMs: number;
-  /**
-   * Milliseconds until the next look once a look ends (`Infinity`: only when woken).
-   * `reachable` is false when the store could not be reached.
-   */
+  /** Milliseconds until the next look once a look ends (`Infinity`: only when woken). */
   nextLookIn(reachable: boolean): number;
   /** After each look, before the loop decides whether to look again at once. */
   afterLook?: (() => void) | undefined;
@@ -35,11 +28,10 @@ export interface ClaimLoopParts<Outcome> {
 /**
  * The claim loop of the outbox's drain and of the deferred receiver's runner: looks at the store
  * (claim, then start each run), renews the leases of the runs under way (one heartbeat for all),
- * polls when idle and looks at once when woken, and records outcomes.
+ * polls when idle, looks at once when woken, and records outcomes.
  *
- * Outcomes are batched in one place, and where each is written is said here: {@link record}
- * queues an outcome; the next claim carries it when the feature claims through {@link claim}
- * with the store's combined statement (the outbox's `recordAndClaim`, the inbox's
+ * Where an outcome is written: {@link record} queues it; the next claim carries it when the
+ * feature claims through {@link claim} (the outbox's `recordAndClaim`, the inbox's
  * `markHandledAndClaim`) and a look is under way or due soon ({@link lookSoon}); otherwise it is
  * written on its own at once (`write`, group-committed with whatever else is queued then).
  */
@@ -47,6 +39,8 @@ export class ClaimLoop<Outcome> {
   /** Each run until its outcome is recorded, by id: their leases are renewed. */
   readonly runs = new Map<string, Promise<void>>();
   private readonly outcomes: GroupCommit<Outcome, readonly string[]>;
+  /** Claims to confirm: those asked about while a renewal is under way share the next one. */
+  private readonly confirmations: GroupCommit<string, unknown>;
   private running = false;
   private looking = false;
   private again = false;
@@ -56,6 +50,7 @@ export class ClaimLoop<Outcome> {
 
   constructor(private readonly parts: ClaimLoopParts<Outcome>) {
     this.outcomes = new GroupCommit((batch) => parts.write(batch));
+    this.confirmations = new GroupCommit(async (ids) => parts.renew?.(ids));
   }
 
   /** Whether a look is under way. */
@@ -79,10 +74,7 @@ export class ClaimLoop<Outcome> {
     this.wake();
   }
 
-  /**
-   * Stops looking and writes the queued outcomes; returns the runs under way. Their leases are
-   * renewed until the last of them ends.
-   */
+  /** Stops looking and writes the queued outcomes; returns the runs under way (still renewed). */
   stop(): Promise<void>[] {
     this.running = false;
     clearTimeout(this.pollTimer);
@@ -109,10 +101,7 @@ export class ClaimLoop<Outcome> {
     });
   }
 
-  /**
-   * Looks within `ms` at the latest (or at the next `wake`), so that outcomes queued meanwhile
-   * ride on that look's claim instead of a write of their own.
-   */
+  /** Looks within `ms` at the latest, so outcomes queued meanwhile ride on that look's claim. */
   lookSoon(ms: number): void {
     if (!this.running || this.soonTimer !== undefined) return;
     this.soonTimer = backgroundTimeout(() => {
@@ -130,10 +119,7 @@ export class ClaimLoop<Outcome> {
     return this.again;
   }
 
-  /**
-   * A claim that carries the queued outcomes: `claimWith(outcomes)` must record them and claim in
-   * one write, resolving with the ids it recorded. When it rejects, none was recorded.
-   */
+  /** A claim that records the queued outcomes in the same write (a rejection: none recorded). */
   async claim<C>(
     claimWith: (outcomes: readonly Outcome[]) => Promise<{ recorded: readonly string[]; claimed: C[] }>,
   ): Promise<C[]> {
@@ -148,15 +134,23 @@ export class ClaimLoop<Outcome> {
     }
   }
 
-  /**
-   * Queues an outcome; resolves with whether it was recorded (false: the claim was no longer
-   * this loop's, or the store failed). See the class comment for which write carries it.
-   */
+  /** Queues an outcome; whether it was recorded (false: the claim was lost, or the store failed). */
   async record(outcome: Outcome): Promise<boolean> {
     const written = this.outcomes.add(outcome);
     this.writeUnlessClaimComing();
     const recorded = await written.catch((): readonly string[] => []);
     return recorded.includes(this.parts.idOf(outcome));
+  }
+
+  /**
+   * Whether the claim of `id` is still this loop's (false once another process took it over while
+   * this one stood still past its lease), checked by renewing it: confirmations asked meanwhile
+   * share one renewal. True when the store cannot tell; rejects when it cannot be reached.
+   */
+  async confirm(id: string): Promise<boolean> {
+    if (!this.parts.renew) return true;
+    const held = await this.confirmations.submit(id);
+    return !Array.isArray(held) || held.includes(id);
   }
 
   /** Tracks a run until it settles (its lease renewed meanwhile). */

@@ -77,10 +77,10 @@ export function classify(error: unknown, aborted: boolean): Verdict {
     }
     return { kind: error.action === 'fix-setup' ? 'park' : 'dead', failure, answered: true };
   }
-  if (is(error, LoyaltyValidationError)) {
+  if (error instanceof LoyaltyValidationError) {
     return { kind: 'dead', failure: { code: error.code, message: error.message }, answered: false };
   }
-  if (is(error, LoyaltyNetworkError) || is(error, LoyaltyClientClosedError)) {
+  if (error instanceof LoyaltyNetworkError || error instanceof LoyaltyClientClosedError) {
     return { kind: 'retry', failure: { code: error.code, message: error.message }, answered: false };
   }
   // Anything else is a bug or an unexpected transport failure: keep the event and try again later.
@@ -94,16 +94,10 @@ export function attemptsOf(error: unknown): number {
   return typeof attempts === 'number' && attempts > 0 ? attempts : 1;
 }
 
-/**
- * By class, never by `name` (any error can claim a name). Entry points of one format share the
- * client's classes (one build with code splitting), so `instanceof` holds across them.
- */
-function is<T>(error: unknown, type: abstract new (...args: never[]) => T): error is T {
-  return error instanceof type;
-}
-
+// By class, never by `name` (any error can claim a name): the entry points share the client's
+// classes (one build with code splitting), so `instanceof` holds across them.
 function isApiError(error: unknown): error is ApiErrorLike {
-  if (!is(error, LoyaltyApiError)) return false;
+  if (!(error instanceof LoyaltyApiError)) return false;
   const { code, status } = error as Partial<ApiErrorLike>;
   return typeof code === 'string' && typeof status === 'number';
 }

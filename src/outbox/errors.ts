@@ -2,17 +2,6 @@ import { codedError } from '../contract/errors.js';
 import { codeOf } from '../internal/code-of.js';
 import type { EventState } from './store.js';
 
-/** Every `code` an outbox error carries, for `switch (err.code)`. */
-export type OutboxErrorCode =
-  | 'OUTBOX_FULL'
-  | 'OUTBOX_CLOSED'
-  | 'OUTBOX_NOT_STARTED'
-  | 'OUTBOX_LOCKED'
-  | 'OUTBOX_STORE_FAILED'
-  | 'ENCRYPTION_KEY_MISMATCH'
-  | 'OUTBOX_EVENT_STATE'
-  | 'OUTBOX_DUPLICATE_RISK';
-
 /**
  * `enqueue` refused because the store holds `maxEvents` events or the new one would take it past
  * `maxBytes`. Nothing was stored and nothing was dropped: deliver, redeliver or discard first.

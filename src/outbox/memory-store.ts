@@ -23,13 +23,11 @@ export function memoryStore(options: StoreLimits = {}): LocalStore {
 class MemoryStore implements LocalStore {
   readonly kind = 'local';
   private readonly table: EventTable;
-  private readonly limits: { maxEvents: number; maxBytes: number };
   private state: 'new' | 'open' | 'closed' = 'new';
 
   constructor(options: StoreLimits) {
     const { maxEvents, maxBytes } = normalizeStoreOptions(options);
-    this.limits = { maxEvents, maxBytes };
-    this.table = new EventTable(this.limits);
+    this.table = new EventTable({ maxEvents, maxBytes });
   }
 
   async open(): Promise<StoreSnapshot> {

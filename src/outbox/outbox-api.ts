@@ -18,9 +18,7 @@ export interface EnqueueOptions<Tx = never> extends EnvelopeOptions {
   tenantId?: string;
   /**
    * The caller's open transaction (a `pg` PoolClient inside BEGIN, a postgres.js transaction
-   * `sql`): the event is written with it and commits or rolls back with the caller's writes.
-   * Only a shared store accepts it; `fileStore` and `memoryStore` refuse it with a
-   * `LoyaltyValidationError` (path `tx`), since they cannot join a database transaction.
+   * `sql`): the event commits or rolls back with it. A shared store's only (else path `tx`).
    */
   tx?: Tx;
 }
@@ -48,19 +46,8 @@ export interface OutboxStats {
   readonly tenants: readonly TenantStatus[];
 }
 
-/**
- * Defaults of `close()`.
- *
- * @example
- * ```ts
- * import { CLOSE_DEFAULTS } from 'loyalty-partner-sdk/outbox';
- * console.log(CLOSE_DEFAULTS.deadlineMs); // 5000
- * ```
- */
-export const CLOSE_DEFAULTS = {
-  /** @default 5000 */
-  deadlineMs: 5_000,
-} as const;
+/** Defaults of `close()`. */
+export const CLOSE_DEFAULTS = { deadlineMs: 5_000 } as const;
 
 /** `'single'` (one `client`: `tenantId` optional) or `'multi'` (`clientFor`: `tenantId` required). */
 export type Tenancy = 'single' | 'multi';
@@ -86,11 +73,9 @@ export interface OutboxControl<Tx = never, T extends Tenancy = 'single'> {
   /** Opens the store (recovering what a previous run left) and starts delivering. Idempotent. */
   start(): Promise<void>;
   /**
-   * Validates like `client.send` (a `LoyaltyValidationError` stores nothing), builds the envelope,
-   * whose `eventId` is fixed from now on, and resolves once the event is durable (fsynced, or
-   * written with `tx`). An `eventId` the outbox already holds is returned again and stored once.
-   * Rejects with `OutboxFullError` when the store is full, `OutboxClosedError` once `close()`
-   * was called.
+   * Validates like `client.send`, builds the envelope (its `eventId` fixed from now on) and
+   * resolves once the event is durable (fsynced, or written with `tx`); an `eventId` held already
+   * is stored once. Rejects with `OutboxFullError` when full, `OutboxClosedError` after `close()`.
    */
   enqueue<E extends InboundEventType>(
     eventType: E,
@@ -98,40 +83,30 @@ export interface OutboxControl<Tx = never, T extends Tenancy = 'single'> {
     ...options: EnqueueArgs<Tx, T>
   ): Promise<{ eventId: string }>;
   /**
-   * Resolves when nothing is deliverable right now: every pending event was delivered or reached
-   * another state, waits for a retry after a failure, waits for an earlier event it must follow,
-   * or belongs to a paused or stopped tenant. Offline, it resolves after one round of attempts.
+   * Resolves when nothing is deliverable right now: each pending event waits for a retry, for an
+   * earlier event, or belongs to a paused or stopped tenant (offline: after one round of attempts).
    */
   flush(): Promise<unknown>;
   /**
-   * Takes no new events (`enqueue` rejects with `OutboxClosedError`), lets sends in flight finish
-   * until `deadlineMs` (default 5000), then aborts them (their events stay pending), and closes
-   * the store. Whatever was not delivered is there for the next `start()`. Idempotent.
+   * Takes no new events, lets sends in flight finish until `deadlineMs` (default 5000), then aborts
+   * them (their events stay pending for the next `start()`), and closes the store. Idempotent.
    */
   close(options?: { deadlineMs?: number }): Promise<void>;
   /**
-   * Puts a parked, dead or expired event back in its tenant's queue, in its original place.
-   * An expired one needs `acceptDuplicateRisk: true` (else `OutboxDuplicateRiskError`): the
-   * service may have forgotten an earlier attempt, so this one could be credited a second time.
+   * Puts a parked, dead or expired event back in its place in the queue. An expired one needs
+   * `acceptDuplicateRisk: true` (else `OutboxDuplicateRiskError`): it could be credited twice.
    */
   redeliver(eventId: string, options?: { acceptDuplicateRisk?: boolean }): Promise<void>;
   /** Forgets an event for good, in any state but in flight. */
   discard(eventId: string): Promise<void>;
-  /**
-   * Delivers a paused or stopped tenant's events again. Pass the `client` built from fresh
-   * credentials (after Disconnected); with `clientFor`, the outbox asks it again anyway.
-   */
+  /** Delivers a paused or stopped tenant's events again (`client`: fresh credentials after Disconnected). */
   resumeTenant(tenantId: string, options?: { client?: OutboxSender }): Promise<void>;
-  /**
-   * Stops a tenant's deliveries until `resumeTenant` (the merchant disabled or disconnected the
-   * integration). Its events stay queued and new ones are still accepted. Survives restarts.
-   */
+  /** Stops a tenant's deliveries until `resumeTenant`, across restarts; its events stay queued. */
   stopTenant(tenantId: string, reason: string): Promise<void>;
 }
 
 /**
- * The durable queue `createOutbox` returns for a local store (`fileStore`, `memoryStore`): it
- * holds every event in memory, so listing is immediate.
+ * The durable queue `createOutbox` returns for a local store (`fileStore`, `memoryStore`).
  *
  * @example
  * ```ts
@@ -152,8 +127,7 @@ export interface Outbox<T extends Tenancy = 'single'> extends OutboxControl<neve
 }
 
 /**
- * The queue `createOutbox` returns for a shared store (`postgresStore`): the events live in the
- * database, shared by every process, so reading them is asynchronous; `enqueue` accepts `tx`.
+ * The queue `createOutbox` returns for a shared store (`postgresStore`): reads are asynchronous.
  *
  * @example
  * ```ts

@@ -153,15 +153,7 @@ export interface MultiTenantOptions {
 export type OutboxOptions<S extends OutboxStore<unknown> = OutboxStore<unknown>> = OutboxCommonOptions<S> &
   (SingleTenantOptions | MultiTenantOptions);
 
-/**
- * Every default of `createOutbox`, declared once; the `@default` tags repeat these values.
- *
- * @example
- * ```ts
- * import { OUTBOX_DEFAULTS } from 'loyalty-partner-sdk/outbox';
- * console.log(OUTBOX_DEFAULTS.expireAfterMs / 3_600_000); // 23 (hours)
- * ```
- */
+/** Every default of `createOutbox`, declared once; the `@default` tags repeat these values. */
 export const OUTBOX_DEFAULTS = {
   maxInFlight: 16,
   concurrency: 4,
@@ -177,6 +169,19 @@ export const OUTBOX_DEFAULTS = {
 } as const;
 
 type Numeric = Exclude<keyof typeof OUTBOX_DEFAULTS, 'defaultTenantId' | 'now'>;
+
+/** The least value of each numeric option (the ones ending in `Ms` are milliseconds). */
+const MINIMUMS: Readonly<Record<Numeric, number>> = {
+  maxInFlight: 1,
+  concurrency: 1,
+  retryDelayMs: 0,
+  maxRetryDelayMs: 0,
+  probeIntervalMs: 0,
+  expireAfterMs: 0,
+  leaseMs: 1,
+  pollIntervalMs: 1,
+  reconnectWindowMs: 0,
+};
 
 /** Options with every default applied, checked once when the outbox is created. */
 export interface NormalizedOutboxOptions extends Record<Numeric, number> {
@@ -203,6 +208,7 @@ export function normalizeOutboxOptions(
   };
   const { client, clientFor, store } = options;
   const merged = mergeDefaults<Partial<Record<Numeric, number>>>(OUTBOX_DEFAULTS, options);
+  const numeric = Object.keys(MINIMUMS) as Numeric[];
   const kind = (store as { kind?: unknown } | undefined)?.kind;
   const issues = optionIssues([
     [
@@ -215,36 +221,25 @@ export function normalizeOutboxOptions(
       typeof store?.append === 'function' && (kind === 'local' || kind === 'shared'),
       'must be a store such as fileStore(dir) or memoryStore()',
     ],
-    wholeNumber('maxInFlight', merged.maxInFlight, 1),
-    wholeNumber('concurrency', merged.concurrency, 1),
-    wholeNumber('retryDelayMs', merged.retryDelayMs, 0, undefined, 'milliseconds'),
-    wholeNumber('maxRetryDelayMs', merged.maxRetryDelayMs, 0, undefined, 'milliseconds'),
-    wholeNumber('probeIntervalMs', merged.probeIntervalMs, 0, undefined, 'milliseconds'),
-    wholeNumber('expireAfterMs', merged.expireAfterMs, 0, undefined, 'milliseconds'),
-    wholeNumber('leaseMs', merged.leaseMs, 1, undefined, 'milliseconds'),
-    wholeNumber('pollIntervalMs', merged.pollIntervalMs, 1, undefined, 'milliseconds'),
-    wholeNumber('reconnectWindowMs', merged.reconnectWindowMs, 0, undefined, 'milliseconds'),
+    ...numeric.map((name) =>
+      wholeNumber(
+        name,
+        merged[name],
+        MINIMUMS[name],
+        undefined,
+        name.endsWith('Ms') ? 'milliseconds' : undefined,
+      ),
+    ),
   ]);
   issues.push(...telemetryIssues(options));
   throwIfInvalid(
     issues,
     (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid outbox options', all),
-    {
-      logger: options.logger,
-      event: 'loyalty.outbox.misconfiguration',
-    },
+    { logger: options.logger, event: 'loyalty.outbox.misconfiguration' },
   );
   const telemetry = outboxTelemetry(options);
   return {
-    maxInFlight: merged.maxInFlight,
-    concurrency: merged.concurrency,
-    retryDelayMs: merged.retryDelayMs,
-    maxRetryDelayMs: merged.maxRetryDelayMs,
-    probeIntervalMs: merged.probeIntervalMs,
-    expireAfterMs: merged.expireAfterMs,
-    leaseMs: merged.leaseMs,
-    pollIntervalMs: merged.pollIntervalMs,
-    reconnectWindowMs: merged.reconnectWindowMs,
+    ...(Object.fromEntries(numeric.map((name) => [name, merged[name]])) as Record<Numeric, number>),
     store: store!,
     hooks: withTelemetryHooks(options.hooks ?? {}, telemetry),
     telemetry,

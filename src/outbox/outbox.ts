@@ -1,4 +1,5 @@
 import { type InboundEventType, LoyaltyValidationError, type PayloadInput } from '../contract/index.js';
+import { withDeadline } from '../internal/deadline.js';
 import { createSpan, type OutboxGaugeReading, observeOutbox } from '../telemetry/outbox-telemetry.js';
 import { causalKeys } from './causal-keys.js';
 import { OutboxClosedError, OutboxEventStateError, OutboxNotStartedError } from './errors.js';
@@ -72,7 +73,11 @@ class DurableOutbox {
 
   start(): Promise<void> {
     if (this.phase === 'closing' || this.phase === 'closed') return Promise.reject(new OutboxClosedError());
-    this.starting ??= this.load();
+    // A failed start (the store could not be opened) may be tried again.
+    this.starting ??= this.load().catch((err: unknown) => {
+      this.starting = undefined;
+      throw err;
+    });
     return this.starting;
   }
 
@@ -160,33 +165,31 @@ class DurableOutbox {
     await stopTenant(this.source, this.options, this.scheduler.tenant(tenantId), reason);
   }
 
-  /**
-   * What the gauges report at each collection: the local queue's per-tenant view, or a shared
-   * store's counts over every process (one query per collection).
-   */
+  /** What the gauges report: the local queue's per-tenant view, or a shared store's counts. */
   private gaugeReadings(): OutboxGaugeReading[] | Promise<OutboxGaugeReading[]> {
     if (!this.local) return this.sharedGaugeReadings();
     const byTenant = new Map<string, OutboxGaugeReading>();
+    const readingOf = (tenantId: string) => {
+      const reading = byTenant.get(tenantId) ?? {
+        tenantId,
+        pending: 0,
+        oldestEnqueuedAt: undefined,
+        states: {},
+      };
+      byTenant.set(tenantId, reading);
+      return reading;
+    };
     for (const state of EVENT_STATES) {
       for (const event of this.local.listNow(state)) {
-        let reading = byTenant.get(event.tenantId);
-        if (!reading) {
-          reading = { tenantId: event.tenantId, pending: 0, oldestEnqueuedAt: undefined, states: {} };
-          byTenant.set(event.tenantId, reading);
-        }
+        const reading = readingOf(event.tenantId);
         const states = reading.states as Record<string, number>;
         states[state] = (states[state] ?? 0) + 1;
-        if (state === 'pending') {
-          reading.pending += 1;
-          reading.oldestEnqueuedAt = Math.min(reading.oldestEnqueuedAt ?? event.enqueuedAt, event.enqueuedAt);
-        }
+        if (state !== 'pending') continue;
+        reading.pending += 1;
+        reading.oldestEnqueuedAt = Math.min(reading.oldestEnqueuedAt ?? event.enqueuedAt, event.enqueuedAt);
       }
     }
-    for (const tenantId of this.scheduler.tenants.keys()) {
-      if (!byTenant.has(tenantId)) {
-        byTenant.set(tenantId, { tenantId, pending: 0, oldestEnqueuedAt: undefined, states: {} });
-      }
-    }
+    for (const tenantId of this.scheduler.tenants.keys()) readingOf(tenantId);
     return [...byTenant.values()];
   }
 
@@ -209,10 +212,7 @@ class DurableOutbox {
   }
 
   private async load(): Promise<void> {
-    const opened = await this.source.open().catch((err: unknown) => {
-      this.starting = undefined;
-      throw err;
-    });
+    const opened = await this.source.open();
     for (const stop of opened.stoppedTenants) {
       restoreTenant(this.scheduler.tenant(stop.tenantId), stop, this.options);
     }
@@ -221,13 +221,7 @@ class DurableOutbox {
       for (const event of this.local.listNow('pending')) this.scheduler.tenant(event.tenantId);
     } else if (this.source.watch) {
       // Listening before the first claim: an event committed after it finds nothing is not missed.
-      const unwatch = await this.source
-        .watch(() => this.scheduler.pump())
-        .catch((err: unknown) => {
-          this.starting = undefined;
-          throw err;
-        });
-      this.unwatch = unwatch;
+      this.unwatch = await this.source.watch(() => this.scheduler.pump());
     }
     if (this.phase !== 'new') {
       // close() was called while the store opened.
@@ -248,12 +242,8 @@ class DurableOutbox {
     await this.starting?.catch(() => undefined);
     this.unobserve();
     const inFlight = this.scheduler.stop();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, deadlineMs);
-    });
-    await Promise.race([Promise.all(inFlight), deadline]);
-    clearTimeout(timer);
+    // Sends in flight never reject: only the deadline does.
+    await Promise.resolve(withDeadline(Promise.all(inFlight), deadlineMs)).catch(() => undefined);
     this.scheduler.abortAll();
     await Promise.all(inFlight);
     await Promise.allSettled(this.enqueuing.values());

@@ -1,31 +1,28 @@
 import { setMaxListeners } from 'node:events';
 import { callHook } from '../contract/call-hook.js';
+import { writeLog } from '../contract/logger.js';
 import { ClaimLoop } from '../internal/claim-loop.js';
 import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
 import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
-import type { ClaimOutcome, ClaimRequest, EventPatch, SharedStore, StoredEvent } from './store.js';
+import type { ClaimOutcome, ClaimRequest, SharedStore, StoredEvent } from './store.js';
 import { followService, stopTenant } from './tenant-control.js';
 import { Tenant } from './tenant-state.js';
 import { type Decision, decide } from './verdicts.js';
 
 /**
- * A shared store's claim is a statement that weighs the claim window: after an answer, a tenant
- * close to its `maxInFlight` claims again only once half its slots are free, or
- * `CLAIM_BATCH_WAIT_MS` after the first, so answers that arrive one after another share a claim
- * (and the write of their outcomes) instead of paying one each (a local store's claims are in
- * memory: at every answer).
+ * A shared store's claim costs a statement: a tenant near its `maxInFlight` claims again once half
+ * its slots are free, or `CLAIM_BATCH_WAIT_MS` after an answer, so answers in a row share a claim.
  */
 const CLAIM_BATCH_FRACTION = 2;
 const CLAIM_BATCH_WAIT_MS = 5;
 
 /**
- * The one scheduler of every store. It claims due, causally ready events from the source (up
- * to `maxInFlight` per tenant), sends each, and records how it ended. A local store's source
- * answers claims from memory; a shared store answers them in SQL across processes. Paused
- * tenants are not claimed for, except one probe every `probeIntervalMs`; stopped ones never.
- * Waits run on the monotonic clock; a wall clock set back cannot delay them.
+ * The one scheduler of every store: claims due, causally ready events (up to `maxInFlight` per
+ * tenant) from the local store's queue or the shared store, sends each, and records how it ended.
+ * Paused tenants get one probe every `probeIntervalMs`; stopped ones nothing. Waits run on the
+ * monotonic clock.
  */
 export class Scheduler {
   /** What this process knows of each tenant it has seen. */
@@ -34,45 +31,27 @@ export class Scheduler {
   delivered = 0;
   /** Transient failures in a row per event, for the backoff (this process's memory). */
   private readonly failures = new Map<string, number>();
-  /**
-   * Claims, runs (each attempt until its outcome is recorded and its hook called), the leases'
-   * heartbeat, polls, and a shared store's outcomes on their way to it: an answer frees its slot
-   * at once, and the claim that the free slot brings carries the outcome (`recordAndClaim`: one
-   * statement and one commit for both); an outcome no claim is coming for is written on its own.
-   * (A local store's queue records at once; the file store groups its journal writes itself.)
-   */
+  /** Claims, runs, heartbeat, polls, and a shared store's outcomes (see `ClaimLoop`). */
   private readonly loop: ClaimLoop<ClaimOutcome>;
   /** The last fill found nothing more to send right now. */
   private drained = false;
   /** Events being sent, by id, with their tenant: they count against its `maxInFlight`. */
   private readonly flights = new Map<string, Tenant>();
-  /**
-   * One signal for every flight: `close()` gives up on all of them at once, never on one, so a
-   * controller per event (and the client's listeners on it) would be garbage for nothing.
-   */
+  /** One signal for every flight: `close()` gives up on all of them at once, never on one. */
   private readonly aborter = new AbortController();
   private waiters: (() => void)[] = [];
-  /**
-   * Tenants with answers that landed while a shared store's claim was under way: whether to
-   * claim again is decided once that claim's events count against their caps (deciding at
-   * landing, before they do, claimed again at once for tenants the claim had just filled).
-   */
+  /** Tenants with answers that landed during a shared store's claim: decided once it counts. */
   private readonly landedDuringFill = new Set<Tenant>();
   /** Tenants with events enqueued while a shared store's claim was under way. */
   private readonly enqueuedDuringFill = new Set<string>();
 
-  /**
-   * @param source Where events are claimed from: the shared store itself, or a local store's
-   *   `LocalQueue`.
-   * @param local The same object as `source` for a local store: its events, readable at once.
-   */
+  /** @param local The same object as `source` for a local store (its `LocalQueue`). */
   constructor(
     private readonly options: NormalizedOutboxOptions,
     private readonly source: SharedStore<unknown>,
     private readonly local: LocalQueue | undefined,
   ) {
-    // Every flight's call listens to it (`maxInFlight` × `concurrency` at once); 0: no limit.
-    // Each listener is removed as its call ends (client/abort.ts), so none pile up.
+    // Every flight's call listens to it; each listener is removed as its call ends.
     setMaxListeners(0, this.aborter.signal);
     this.loop = new ClaimLoop<ClaimOutcome>({
       carries: !local && source.recordAndClaim !== undefined,
@@ -135,9 +114,8 @@ export class Scheduler {
   }
 
   /**
-   * An event was enqueued (and is visible): look for work, unless only a shared store's claim
-   * could find it and its tenant already sends its `maxInFlight`. That tenant's next answer
-   * claims again anyway, in order; a claim now would weigh the window for nothing.
+   * An event was enqueued (and is visible): look for work, unless a shared store's tenant already
+   * sends its `maxInFlight` (its next answer claims again anyway).
    */
   enqueued(tenantId: string): void {
     if (!this.local) {
@@ -192,23 +170,21 @@ export class Scheduler {
           .filter((tenant) => !tenant.sendsAt(monotonicNow))
           .map((tenant) => tenant.tenantId);
         const sending = [...this.tenants.values()].filter((tenant) => tenant.inFlight > 0);
+        // The cap is per outbox: what this one sends, not what every process sends.
+        const inFlight = Object.fromEntries(sending.map((tenant) => [tenant.tenantId, tenant.inFlight]));
         const request = {
           limit: free,
           maxInFlight: options.maxInFlight,
-          // The cap is per outbox: what this one sends, not what every process sends.
-          inFlight: Object.fromEntries(sending.map((tenant) => [tenant.tenantId, tenant.inFlight])),
+          inFlight,
           leaseMs: options.leaseMs,
           skipTenants,
         };
         const newTenants = Math.max(0, options.concurrency - sending.length);
         // At most `concurrency` tenants send at once: when that many are sending, only they go on.
+        const onlyTenants = newTenants > 0 ? undefined : sending.map((tenant) => tenant.tenantId);
         const claimed = this.local
           ? await this.local.claim(request, newTenants)
-          : await this.claimShared(
-              newTenants > 0
-                ? request
-                : { ...request, onlyTenants: sending.map((tenant) => tenant.tenantId) },
-            );
+          : await this.claimShared({ ...request, onlyTenants });
         for (const event of claimed) this.launch(event);
         if (claimed.length === free) this.loop.lookAgain();
         else if (!this.wanted()) this.drained = true;
@@ -224,8 +200,9 @@ export class Scheduler {
   /** A shared store's claim, carrying the outcomes that landed since the last write. */
   private claimShared(request: ClaimRequest): Promise<StoredEvent[]> {
     const { source } = this;
-    if (!source.recordAndClaim) return source.claim(request);
-    return this.loop.claim((outcomes) => source.recordAndClaim!(outcomes, request));
+    return source.recordAndClaim
+      ? this.loop.claim((outcomes) => source.recordAndClaim!(outcomes, request))
+      : source.claim(request);
   }
 
   /** One event of each paused or offline tenant whose probe is due (`Tenant.probesAt`). */
@@ -250,8 +227,7 @@ export class Scheduler {
     const { options, local } = this;
     const now = options.monotonic();
     const tenants = [...this.tenants.values()];
-    // A paused tenant is probed at its time; a held one (Retry-After, the reconnect window) is
-    // looked at again when its hold ends.
+    // A paused tenant is probed at its time; a held one (Retry-After) looked at when it ends.
     const waits = tenants.map((t) =>
       t.state === 'paused'
         ? Math.max(0, t.probeAt - now)
@@ -268,8 +244,7 @@ export class Scheduler {
   private notify(): void {
     if (this.waiters.length === 0) return;
     const { loop } = this;
-    const settled = loop.runs.size === 0 && (!loop.started || (this.drained && !loop.busy));
-    if (!settled) return;
+    if (loop.runs.size > 0 || (loop.started && (!this.drained || loop.busy))) return;
     const waiters = this.waiters;
     this.waiters = [];
     for (const resolve of waiters) resolve();
@@ -286,11 +261,7 @@ export class Scheduler {
     });
   }
 
-  /**
-   * The event's slot is free: a local store's once its outcome is recorded (or given up on), a
-   * shared store's as soon as its outcome is queued (the claim the free slot brings carries it).
-   * Once per event.
-   */
+  /** The event's slot is free: once recorded (a local store), or once queued (a shared one). */
   private land(eventId: string): void {
     const tenant = this.flights.get(eventId);
     if (!tenant) return;
@@ -300,10 +271,7 @@ export class Scheduler {
     else this.afterLanding([tenant]);
   }
 
-  /**
-   * Claims again at once, or (shared store, every tenant that got answers near its cap) once
-   * more answers are in.
-   */
+  /** Claims again at once, or (a shared store's tenants near their cap) once more answers are in. */
   private afterLanding(tenants: readonly Tenant[]): void {
     const { options, local } = this;
     const batch = Math.ceil(options.maxInFlight / CLAIM_BATCH_FRACTION);
@@ -325,47 +293,45 @@ export class Scheduler {
       return this.conclude(tenant, event, { kind: 'expire' }, 0);
     }
     let sender: OutboxSender;
+    let held: boolean;
     try {
       // Recorded before the first attempt goes out: after a crash, the age of the oldest attempt
       // the service may have seen must be known, or the 24-hour dedup window could be overrun.
-      if (event.firstAttemptAt === null) event = await this.patch(event, { firstAttemptAt: startedAt });
+      if (event.firstAttemptAt === null) {
+        await this.source.update(event.eventId, { firstAttemptAt: startedAt });
+        event = { ...event, firstAttemptAt: startedAt };
+      }
       sender = await this.senderOf(tenant);
+      // Last, right before the send: this process may have stood still past its lease meanwhile.
+      held = await this.loop.confirm(event.eventId);
     } catch (err) {
       const failure = { code: 'OUTBOX_NOT_SENT', message: err instanceof Error ? err.message : String(err) };
       return this.conclude(tenant, event, { kind: 'retry', failure, answered: false }, 0);
     }
+    if (!held) return this.claimLost(event);
     // `close()` gave up on this flight while its first attempt was being recorded: send nothing.
     if (signal.aborted) return this.conclude(tenant, event, { kind: 'aborted' }, 0);
-    let verdict: Verdict;
-    let attempts: number;
+    let sent: [Verdict, number];
     try {
       // The client then stops its own retries before the 23-hour mark of the first attempt.
-      const result = await sender.sendEnvelope(event.envelope, {
+      const { status, correlationId, attempts } = await sender.sendEnvelope(event.envelope, {
         signal,
         firstAttemptAt: event.firstAttemptAt!,
         // The outbox pauses or stops the whole tenant on these; one attempt per probe is enough.
         noRetryCodes: TENANT_WIDE_CODES,
         trace: { link: event.traceparent, tenantId: event.tenantId },
       });
-      verdict = {
-        kind: 'delivered',
-        status: result.status,
-        correlationId: result.correlationId,
-        alreadyCredited: false,
-      };
-      attempts = result.attempts;
+      sent = [{ kind: 'delivered', status, correlationId, alreadyCredited: false }, attempts];
     } catch (err) {
-      verdict = classify(err, signal.aborted);
-      attempts = attemptsOf(err);
+      sent = [classify(err, signal.aborted), attemptsOf(err)];
     }
-    await this.conclude(tenant, event, verdict, attempts);
+    await this.conclude(tenant, event, ...sent);
   }
 
   /**
-   * Records what the attempt decided and reports it. The tenant's step comes from the answer and
-   * holds whoever records the event; the event's hook and count only once its outcome is
-   * recorded: a shared store records it only while this process still holds the claim, so a
-   * process that was stopped past its lease, while another took the event over, reports nothing.
+   * Records what the attempt decided and reports it: the tenant's step whoever records the event,
+   * the event's hook and count only once its outcome is recorded (a shared store's only while the
+   * claim is still this process's: the record statement is the check before the hook).
    */
   private async conclude(
     tenant: Tenant,
@@ -380,16 +346,38 @@ export class Scheduler {
       options: this.options,
     });
     await this.stepTenant(tenant, decision.tenant);
-    // kiosk (tenant-control.ts): the link's return, and the service's waits kept across restarts
-    // (the store write is queued now, so close() still makes it durable; nothing waits for it).
+    // The link's return, and the service's waits kept across restarts (queued: close() syncs it).
     void followService(this.local, this.options, tenant, verdict, decision.tenant);
     const recorded = await this.record(decision.outcome);
     if (!recorded || decision.failuresInRow === 0) this.failures.delete(eventId);
     else if (decision.failuresInRow !== undefined) this.failures.set(eventId, decision.failuresInRow);
-    if (!recorded) return;
+    if (!recorded) {
+      const why = 'the claim was taken over after its lease ran out, or the store could not be reached';
+      return this.report(event, 'outcome_not_recorded', `Outcome not recorded, no hook called: ${why}`);
+    }
     if (decision.outcome.kind === 'delivered') this.delivered += 1;
     const { hook } = decision;
     if (hook) callHook(this.options.hooks[hook.name] as (info: EventHook['info']) => unknown, hook.info);
+  }
+
+  /**
+   * Another process took the event over after this one's lease ran out: it sends, records and
+   * reports it. The release frees the slot and tells the store; it writes nothing (not its claim).
+   */
+  private async claimLost(event: StoredEvent): Promise<void> {
+    this.failures.delete(event.eventId);
+    await this.record({ kind: 'release', eventId: event.eventId });
+    const message = 'Not sent: another process took the event over after this one’s lease ran out';
+    this.report(event, 'claim_lost', message);
+  }
+
+  /** A log line about an event this process let go without a hook (the hooks say the rest). */
+  private report(event: StoredEvent, what: string, message: string): void {
+    writeLog(this.options.telemetry.logger, 'warn', `loyalty.outbox.${what}`, message, {
+      eventId: event.eventId,
+      eventType: event.envelope.eventType,
+      tenantId: event.tenantId,
+    });
   }
 
   private async stepTenant(tenant: Tenant, step: Decision['tenant']): Promise<void> {
@@ -411,10 +399,8 @@ export class Scheduler {
   }
 
   /**
-   * Whether the outcome was recorded. A local store's queue applies it in memory at once (the
-   * events it held back can go while the journal syncs; the file store groups journal writes
-   * itself) and belongs to this process alone; a failed journal write is not fatal, since
-   * replaying an earlier state only repeats an attempt the service dedups. A shared store
+   * Whether the outcome was recorded. A local store's queue applies it in memory at once (a failed
+   * journal write only repeats, after a restart, an attempt the service dedups); a shared store
    * records it only while the claim is still this store's.
    */
   private async record(outcome: ClaimOutcome): Promise<boolean> {
@@ -427,11 +413,6 @@ export class Scheduler {
     // Its slot is free now: the claim that brings (if one is coming) carries the outcome.
     this.land(outcome.eventId);
     return this.loop.record(outcome);
-  }
-
-  private async patch(event: StoredEvent, patch: EventPatch): Promise<StoredEvent> {
-    await this.source.update(event.eventId, patch);
-    return { ...event, ...patch };
   }
 
   private senderOf(tenant: Tenant): Promise<OutboxSender> {

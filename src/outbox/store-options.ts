@@ -61,15 +61,7 @@ export interface FileStoreOptions extends StoreLimits {
   encryptionKey?: EncryptionKeyInput;
 }
 
-/**
- * The defaults of every store option, declared once; the `@default` tags repeat these values.
- *
- * @example
- * ```ts
- * import { STORE_DEFAULTS } from 'loyalty-partner-sdk/outbox';
- * console.log(STORE_DEFAULTS.maxEvents); // 100000
- * ```
- */
+/** The defaults of every store option, declared once; the `@default` tags repeat these values. */
 export const STORE_DEFAULTS = {
   maxEvents: 100_000,
   maxBytes: 64 * 1024 * 1024,
@@ -93,9 +85,6 @@ export function normalizeStoreOptions(
     issues,
     (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid store options', all),
   );
-  return {
-    maxEvents: merged.maxEvents,
-    maxBytes: merged.maxBytes,
-    compactAfterBytes: merged.compactAfterBytes,
-  };
+  const { maxEvents, maxBytes, compactAfterBytes } = merged;
+  return { maxEvents, maxBytes, compactAfterBytes };
 }

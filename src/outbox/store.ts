@@ -4,15 +4,10 @@ import type { CausalKeys } from './causal-keys.js';
 export type { CausalKeys } from './causal-keys.js';
 
 /**
- * Where an event stands while the outbox holds it. Delivered and discarded events leave the store.
- *
- * - `pending`: waiting for (or between) delivery attempts.
- * - `parked`: the service answered a state-dependent 400 (catalogue action `fix-setup`); kept
- *   aside with its code until `redeliver(eventId)` after the merchant fixes the setup.
- * - `dead`: the event itself is defective (`fix-payload`, `stop`); kept with its code until
- *   `discard(eventId)`.
- * - `expired`: a retry would fall outside the service's 24-hour dedup window; waits for
- *   `redeliver(eventId, { acceptDuplicateRisk: true })` or `discard(eventId)`.
+ * Where an event stands while the outbox holds it (delivered and discarded events leave it):
+ * `pending` (waiting for an attempt), `parked` (a `fix-setup` 400: waits for `redeliver`), `dead`
+ * (a defective event: waits for `discard`), `expired` (a retry could fall outside the 24-hour
+ * dedup window: `redeliver(id, { acceptDuplicateRisk: true })` or `discard`).
  */
 export type EventState = 'pending' | 'parked' | 'dead' | 'expired';
 
@@ -25,8 +20,7 @@ export interface EventFailure {
 }
 
 /**
- * One event as a store keeps it (and as `outbox.list` and the hooks show it). Plain JSON, so any
- * store can serialise it as it likes.
+ * One event as a store keeps it (and as `outbox.list` and the hooks show it), plain JSON.
  *
  * @example
  * ```ts
@@ -39,10 +33,7 @@ export interface StoredEvent {
   readonly tenantId: string;
   /** The envelope exactly as built at `enqueue`: every attempt sends these fields. */
   readonly envelope: InboundEnvelope;
-  /**
-   * Enqueue order; causal order follows it. A local store keeps the outbox's number; a shared
-   * store assigns its own increasing number at `append` and ignores the one it is given.
-   */
+  /** Enqueue order, which causal order follows (a shared store assigns its own at `append`). */
   readonly seq: number;
   /** Unix milliseconds of the durable enqueue. */
   readonly enqueuedAt: number;
@@ -50,16 +41,12 @@ export interface StoredEvent {
   /** HTTP attempts made so far, across restarts. */
   readonly attempts: number;
   /**
-   * Unix milliseconds of the first attempt whose fate the service may still remember (its dedup
-   * window is 24 hours); `null` before the first attempt or after an answer proved no credit.
+   * Unix ms of the first attempt the service may remember (24-hour dedup); `null` before the first
+   * attempt or after an answer proved no credit.
    */
   readonly firstAttemptAt: number | null;
   readonly lastError: EventFailure | null;
-  /**
-   * The W3C `traceparent` of the event's `create` span, when tracing was on at `enqueue`: every
-   * later `send` span links to it, after a restart too. Absent otherwise; a store keeps it as it
-   * keeps the rest (plain JSON).
-   */
+  /** The `traceparent` of its `create` span (tracing on at `enqueue`): each `send` span links it. */
   readonly traceparent?: string;
 }
 
@@ -72,10 +59,7 @@ export interface StoredTenantStop {
   /** `Disabled`, `Disconnected` (from IntegrationStatusChanged) or an error code. */
   readonly reason: string;
   readonly since: number;
-  /**
-   * Not a stop but a wait the service asked for (a pause, a `Retry-After`): Unix milliseconds
-   * when it is over. Local stores only; a restarted outbox sends nothing of the tenant before.
-   */
+  /** Not a stop but a wait the service asked for (a pause, a `Retry-After`) until then (local stores). */
   readonly until?: number;
   /** The wait is a pause (INTEGRATION_PAUSED, SUBSCRIPTION_LAPSED, ...): probe at `until`. */
   readonly paused?: boolean;
@@ -89,11 +73,9 @@ export interface StoreSnapshot {
 }
 
 /**
- * A store whose events belong to this process alone: `fileStore` and `memoryStore`. The outbox
- * loads everything at `start()`, keeps it in memory and schedules it itself; the store only
- * makes each change durable. Every returned promise resolves once the change is durable (the
- * file store groups concurrent changes into one write and one fsync). Another store of this kind
- * (SQLite, IndexedDB) keeps the same promises.
+ * A store whose events belong to this process alone (`fileStore`, `memoryStore`): the outbox
+ * loads everything at `start()` and schedules it itself; the store makes each change durable
+ * before its promise resolves (the file store groups concurrent changes into one fsync).
  *
  * @example
  * ```ts
@@ -109,10 +91,7 @@ export interface LocalStore {
   append(event: StoredEvent): Promise<void>;
   /** Records a state change of a stored event (never refused for lack of space). */
   update(eventId: string, patch: EventPatch): Promise<void>;
-  /**
-   * Forgets events: delivered or discarded. Concurrent calls may share one durable write (the file
-   * store groups them: one write and one fsync for many acknowledgements).
-   */
+  /** Forgets events: delivered or discarded. */
   remove(eventIds: readonly string[]): Promise<void>;
   /** Records that a tenant is stopped (`stop`) or no longer (`null`). */
   setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void>;
@@ -124,16 +103,9 @@ export interface LocalStore {
 export interface ClaimRequest {
   /** Most events to return in this call. */
   readonly limit: number;
-  /**
-   * Per tenant and per outbox instance (a process; a deployment that adds processes adds sending
-   * capacity): return at most `maxInFlight - inFlight[tenant]` events of a tenant. Claims of
-   * other processes do not count; N processes send up to N x `maxInFlight` of a tenant at once.
-   */
+  /** At most `maxInFlight - inFlight[tenant]` events of a tenant (per outbox, not per fleet). */
   readonly maxInFlight: number;
-  /**
-   * Events of each tenant this outbox is sending now (absent tenants: none). A store that keeps
-   * its own claims in memory (`LocalQueue`) may count them itself.
-   */
+  /** Events of each tenant this outbox is sending now (absent tenants: none). */
   readonly inFlight?: Readonly<Record<string, number>> | undefined;
   /** The lease of each claimed event: `claimedUntil = now + leaseMs` (the database's clock). */
   readonly leaseMs: number;
@@ -144,15 +116,10 @@ export interface ClaimRequest {
 }
 
 /**
- * How one claimed attempt ended, recorded by `SharedStore.record`. Every kind ends the claim (the
- * lease is cleared); every kind but `delivered` keeps the event.
- *
- * - `delivered`: the service credited the event (or had already): delete the row.
- * - `retry`: apply `patch` (state stays `pending`); the event is due again `retryAfterMs` from
- *   now (the database's clock: a relative delay, so clocks of processes do not matter).
- * - `settle`: apply `patch`, whose `state` is `parked`, `dead` or `expired`: answered for the last
- *   time; it no longer holds back later events.
- * - `release`: the attempt was aborted (`close()`); nothing else changes, due now.
+ * How one claimed attempt ended (`SharedStore.record`); each kind ends the claim. `delivered`:
+ * credited, the event leaves; `retry`: apply `patch`, due again `retryAfterMs` from now (the
+ * store's clock); `settle`: apply `patch` (parked, dead or expired: it holds nothing back);
+ * `release`: aborted (`close()`), due now, nothing else changes.
  */
 export type ClaimOutcome =
   | { readonly kind: 'delivered'; readonly eventId: string }
@@ -166,27 +133,19 @@ export type ClaimOutcome =
   | { readonly kind: 'release'; readonly eventId: string };
 
 /**
- * A store many processes share (`postgresStore`): rows live in the database, and each process's
- * outbox asks the store for work instead of holding it. The outbox's scheduler (per-tenant
- * in-flight limit, verdicts, tenant stops, backoff, expiry) is the same code as for a local
- * store; this interface is the part that must hold across processes.
- *
- * `Tx` is the caller's transaction handle (a `pg` PoolClient inside BEGIN, a postgres.js
- * transaction `sql`): `outbox.enqueue(type, payload, { tx })` writes the event with it, so the
- * event commits or rolls back with the caller's own writes.
+ * A store many processes share (`postgresStore`): each process's outbox asks it for work; the
+ * scheduler is the same as for a local store. `Tx` is the caller's transaction handle (a `pg`
+ * PoolClient inside BEGIN, a postgres.js transaction `sql`) that `enqueue(..., { tx })` writes with.
  *
  * Rules every method keeps:
- * - **Causal readiness.** `claim` returns a `pending` event only when no *earlier* event of the
- *   same tenant (lower `seq`) is still `pending` (claimed or not, due or not) and conflicts with
- *   it: `earlier.changes && (later.changes || later.needs)` or `earlier.needs && later.changes`
- *   (array overlap of the keys given at `append`). Parked, dead and expired events hold nothing
- *   back. The scheduler therefore never sends an event before the last attempt of one it follows.
- * - **Leases.** A claim lasts `leaseMs`; the outbox renews leases of events it still sends
- *   (`extendLease`). A claim whose lease ran out (its process died) is claimable again, and
- *   counts no longer against `maxInFlight`.
- * - **Stops.** A tenant with a stop recorded (`setTenantStop`) has none of its events claimed, by
- *   any process, until the stop is cleared.
- * - Returned promises resolve once the change is committed; errors reject (the outbox retries).
+ * - **Causal readiness.** `claim` returns a `pending` event only when no earlier `pending` event of
+ *   its tenant (claimed or not, due or not) conflicts with it: `earlier.changes` overlaps
+ *   `later.changes` or `later.needs`, or `earlier.needs` overlaps `later.changes` (the keys given
+ *   at `append`). Parked, dead and expired events hold nothing back.
+ * - **Leases.** A claim lasts `leaseMs`, renewed by `extendLease` while sent; once it ran out the
+ *   event is claimable again and counts no longer against `maxInFlight`.
+ * - **Stops.** No event of a stopped tenant (`setTenantStop`) is claimed, by any process.
+ * - Promises resolve once the change is committed; errors reject (the outbox retries).
  *
  * @example
  * ```ts
@@ -199,50 +158,35 @@ export interface SharedStore<Tx> {
   /** Checks the store is usable (schema migrated); returns the tenants stopped now. */
   open(): Promise<{ readonly stoppedTenants: readonly StoredTenantStop[] }>;
   /**
-   * Inserts a `pending` event with its causal keys (see `causalKeys`), with `tx` when given
-   * (visible to claims only once the caller commits). The store assigns `seq` in increasing
-   * order. An `eventId` already stored is left as it is (no error). Rejects with
-   * `OutboxFullError` when the store has a limit and it would be passed.
+   * Inserts a `pending` event with its causal keys, with `tx` when given, assigning an increasing
+   * `seq`; an `eventId` already stored is left as it is. `OutboxFullError` past a store's limit.
    */
   append(
     event: StoredEvent,
     options: { readonly keys: CausalKeys; readonly tx?: Tx | undefined },
   ): Promise<void>;
-  /**
-   * Claims up to `request.limit` due, causally ready, unclaimed `pending` events (`FOR UPDATE SKIP LOCKED`),
-   * oldest `seq` first, at most `maxInFlight - inFlight[tenant]` of each tenant, and returns them
-   * as stored. Due: never tried, or the `retryAfterMs` of its last `retry` outcome has passed.
-   */
+  /** Claims up to `request.limit` due, causally ready, unclaimed `pending` events, oldest first. */
   claim(request: ClaimRequest): Promise<StoredEvent[]>;
   /**
-   * Optional: `record(outcomes)`, then `claim(request)`, in one write. Outcomes mostly land just
-   * before a claim (an answer frees a slot, and the slot is claimed for again): carried together,
-   * they cost one statement and one commit instead of two, and the claim sees them (an event they
-   * held back can be claimed at once). When it rejects, none of the outcomes was recorded.
-   * Without it the outbox records outcomes on their own.
+   * Optional: `record(outcomes)`, then `claim(request)`, in one write that costs one statement
+   * instead of two (an answer frees a slot that is claimed for again). A rejection: none recorded.
    */
   recordAndClaim?(
     outcomes: readonly ClaimOutcome[],
     request: ClaimRequest,
   ): Promise<{ readonly recorded: readonly string[]; readonly claimed: StoredEvent[] }>;
   /**
-   * Pushes the lease of events this process still sends to `now + leaseMs`. A store that can tell
-   * resolves with the ids whose claim is still this process's (`postgresStore` does): one another
-   * process took over after the lease ran out is not among them, and must not be sent again.
+   * Pushes the leases of events this process sends to `now + leaseMs`. A store that can tell
+   * resolves with the ids still this process's: the outbox sends none of the others.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: stores that cannot tell resolve with nothing (Promise<void>)
   extendLease(eventIds: readonly string[], leaseMs: number): Promise<readonly string[] | void>;
   /**
-   * Records outcomes of attempts, each only while this store still holds the event's claim (the
-   * same owner the claim wrote): a claim another process took over after the lease ran out is
-   * left to that process, which may have its own copy in flight. Resolves with the ids of the
-   * outcomes it recorded; the outbox reports (hooks, counts) only those.
+   * Records outcomes, each only while this store still holds the event's claim (one taken over is
+   * left to its new holder); resolves with the ids recorded, the only ones the outbox reports.
    */
   record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]>;
-  /**
-   * Changes an event outside an attempt's end: `firstAttemptAt` before the first attempt (the
-   * claim stays), or an operator's `redeliver` (back to `pending`, due now). Unknown ids: no-op.
-   */
+  /** `firstAttemptAt` before a first attempt (the claim stays), or `redeliver` (pending, due now). */
   update(eventId: string, patch: EventPatch): Promise<void>;
   /** Deletes events (the operator's `discard`). */
   remove(eventIds: readonly string[]): Promise<void>;
@@ -257,11 +201,7 @@ export interface SharedStore<Tx> {
   ): Promise<StoredEvent[]>;
   /** Events per state, every tenant, every process. */
   counts(): Promise<Readonly<Record<EventState, number>>>;
-  /**
-   * Per tenant holding events: its events per state and the enqueue time (Unix ms) of its oldest
-   * pending one, every process. The outbox's gauges read it at each metrics collection (one
-   * query). Optional: without it the gauges stay empty.
-   */
+  /** Optional, for the gauges: per tenant, its events per state and its oldest pending one's enqueue time. */
   countsByTenant?(): Promise<
     readonly {
       readonly tenantId: string;
@@ -270,9 +210,8 @@ export interface SharedStore<Tx> {
     }[]
   >;
   /**
-   * Calls `wake` when another process may have committed events this one can claim (a Postgres
-   * `LISTEN`); resolves once listening, with what stops it. Optional: without it the outbox
-   * finds such events at its next poll (`pollIntervalMs`).
+   * Optional: calls `wake` when another process may have committed events to claim (`LISTEN`);
+   * resolves once listening, with what stops it. Without it the next poll finds them.
    */
   watch?(wake: () => void): Promise<() => Promise<void>>;
   /** Releases this process's resources. The user's own pool or client is not closed. */
@@ -280,8 +219,7 @@ export interface SharedStore<Tx> {
 }
 
 /**
- * What `createOutbox({ store })` accepts: a local store (file, memory) or a shared one
- * (Postgres). `Tx` is the transaction handle a shared store accepts in `enqueue`.
+ * What `createOutbox({ store })` accepts: a local store (file, memory) or a shared one (Postgres).
  *
  * @example
  * ```ts

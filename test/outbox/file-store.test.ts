@@ -11,6 +11,7 @@ import {
 } from 'loyalty-partner-sdk/outbox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storedEvent } from './fixtures/stored-events.js';
+import { expectTornLastRecordDropped } from './fixtures/torn-journal.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -72,32 +73,12 @@ describe('fileStore', () => {
   });
 
   it('drops a torn last record (a spread of cut positions), never throws and keeps every complete record', async () => {
-    const store = fileStore(dir);
-    await store.open();
-    const events = [storedEvent(1), storedEvent(2), storedEvent(3)];
-    for (const event of events.slice(0, 2)) await store.append(event);
-    const journal = join(dir, 'outbox.journal');
-    const beforeLast = (await stat(journal)).size;
-    await store.append(events[2]!);
-    await store.close();
-    const whole = await readFile(journal);
-    expect(whole.length).toBeGreaterThan(beforeLast + 8);
-
-    const copy = join(dir, 'copy');
     // Every byte offset is the slow suite's (file-store-torn.slow.test.ts); here the edges and
     // a few positions between them.
-    const middle = Math.floor((beforeLast + whole.length) / 2);
-    for (const cut of [beforeLast, beforeLast + 1, beforeLast + 8, middle, whole.length - 1, whole.length]) {
-      await rm(copy, { recursive: true, force: true });
-      await (await import('node:fs/promises')).mkdir(copy);
-      await writeFile(join(copy, 'outbox.journal'), whole.subarray(0, cut));
-      const store = fileStore(copy);
-      const snapshot = await store.open();
-      const expected = cut === whole.length ? events : events.slice(0, 2);
-      expect(snapshot.events).toEqual(expected);
-      expect(store.stats().recoveredBytes).toBe(cut === whole.length ? 0 : cut - beforeLast);
-      await store.close();
-    }
+    await expectTornLastRecordDropped(dir, (lastStart, end) => {
+      const middle = Math.floor((lastStart + end) / 2);
+      return [lastStart, lastStart + 1, lastStart + 8, middle, end - 1, end];
+    });
   });
 
   it('never reads a record whose bytes were damaged: the checksum stops the reader there', async () => {

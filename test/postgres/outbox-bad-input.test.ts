@@ -11,6 +11,7 @@ import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty
 import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sale } from '../support/outbox-fixtures.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -19,15 +20,6 @@ import { describeWithPostgres, uniqueName } from '../support/servers.js';
  * claim or under the caller's transaction. Each is a typed error, nothing is half-written, and
  * no event is lost or sent again under a new eventId.
  */
-
-const sale = (invoice: string, customer = 'cust-1') => ({
-  externalInvoiceId: invoice,
-  externalCustomerId: customer,
-  externalBranchId: 'branch-1',
-  subtotalAfterDiscountBeforeVat: 40,
-  earnType: 'Points' as const,
-  channel: 'Pos' as const,
-});
 
 describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 10 });

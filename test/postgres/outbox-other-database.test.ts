@@ -4,6 +4,7 @@ import { migrate, OutboxTransactionError, postgresStore } from 'loyalty-partner-
 import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sale } from '../support/outbox-fixtures.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -14,15 +15,6 @@ import { describeWithPostgres, uniqueName } from '../support/servers.js';
  * nothing of it commits there. A transaction on the store's own database still writes, with no
  * statement added; its connection is checked once.
  */
-
-const sale = (invoice: string) => ({
-  externalInvoiceId: invoice,
-  externalCustomerId: 'cust-1',
-  externalBranchId: 'branch-1',
-  subtotalAfterDiscountBeforeVat: 40,
-  earnType: 'Points' as const,
-  channel: 'Pos' as const,
-});
 
 describeWithPostgres('enqueue({ tx }) on another database', (url) => {
   const admin = new pg.Pool({ connectionString: url, max: 2 });

@@ -1,15 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { migrate } from 'loyalty-partner-sdk/postgres';
-import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty-partner-sdk/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleSdk } from '../support/bundle-sdk.js';
+import { type LineChild, startLineChild, untilLines as until } from '../support/child-lines.js';
+import { type OutboxWorld, outboxWorld, untilDelivered } from '../support/outbox-fixtures.js';
 import { type RealServer, startPgBouncer } from '../support/real-servers.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
@@ -25,78 +19,14 @@ const CHILD = fileURLToPath(new URL('./fixtures/pooler-child.mjs', import.meta.u
 const SALES = 100;
 const CUSTOMERS = 20;
 
-let work: string;
-let bundle: string;
-let emulator: Emulator;
-let baseUrl: string;
-let merchant: MerchantCredentials;
+let world: OutboxWorld;
 
-interface Child {
-  child: ChildProcess;
-  closed: Promise<unknown>;
-  lines: () => string[];
-  stderr: () => string;
-}
-
-function start(args: string[]): Child {
-  const child = spawn(process.execPath, [CHILD, bundle, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return {
-    child,
-    closed: once(child, 'close'),
-    lines: () => stdout.split('\n').filter(Boolean),
-    stderr: () => stderr,
-  };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, child: Child, seen: (lines: string[]) => boolean): Promise<void> {
-  while (!seen(child.lines())) {
-    if (child.child.exitCode !== null || child.child.signalCode !== null) {
-      throw new Error(`child exited before ${what}: ${child.stderr()}`);
-    }
-    await sleep(10);
-  }
-}
+const start = (args: string[]): LineChild => startLineChild(CHILD, [world.bundle, ...args]);
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'outbox-pooler-'));
-  bundle = join(work, 'sdk-bundle.mjs');
-  await bundleSdk(bundle, {
-    'loyalty-partner-sdk/outbox': ['createOutbox'],
-    'loyalty-partner-sdk/postgres': ['postgresStore'],
-    'loyalty-partner-sdk': ['LoyaltyClient'],
-  });
-  emulator = createEmulator();
-  ({ url: baseUrl } = await emulator.listen());
-  merchant = emulator.createMerchant({ autoConfirmBranches: true });
-  const setup = new LoyaltyClient({
-    baseUrl,
-    apiKey: merchant.apiKey,
-    signingSecret: merchant.signingSecret,
-  });
-  await setup.send('BranchSynced', { externalBranchId: 'branch-1', name: 'Olaya', isActive: true });
-  for (let i = 0; i < CUSTOMERS; i++) {
-    await setup.send('CustomerSynced', {
-      externalCustomerId: `cust-${i}`,
-      phone: `+9665100${String(i).padStart(5, '0')}`,
-    });
-  }
-  await setup.close();
+  world = await outboxWorld('outbox-pooler', { customers: CUSTOMERS });
 });
-
-afterAll(async () => {
-  await emulator?.close();
-  await rm(work, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 describeWithPostgres('the transactional outbox behind PgBouncer', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -123,7 +53,7 @@ describeWithPostgres('the transactional outbox behind PgBouncer', (url) => {
       await pool.query(
         `CREATE TABLE "${schema}".sales (invoice_id text PRIMARY KEY, event_id text NOT NULL UNIQUE, pos text NOT NULL)`,
       );
-      const requestsBefore = emulator.events({ tenantId: merchant.tenantId }).length;
+      const requestsBefore = world.emulator.events({ tenantId: world.merchant.tenantId }).length;
       const pooled = bouncers[mode]!.url;
       const common = (role: string, name: string) => [
         role,
@@ -131,24 +61,21 @@ describeWithPostgres('the transactional outbox behind PgBouncer', (url) => {
         pooled,
         url,
         schema,
-        baseUrl,
-        merchant.apiKey,
-        merchant.signingSecret,
-        merchant.tenantId,
+        world.baseUrl,
+        world.merchant.apiKey,
+        world.merchant.signingSecret,
+        world.merchant.tenantId,
         name,
         String(SALES),
         String(CUSTOMERS),
         mode,
       ];
       const drainers = [1, 2].map((n) => start(common('drain', `drainer-${n}`)));
-      for (const drainer of drainers) await until('READY', drainer, (lines) => lines.includes('READY'));
+      for (const drainer of drainers) await until(drainer, 'READY', (lines) => lines.includes('READY'));
       const sellers = [1, 2, 3].map((n) => start(common('pos', `pos-${n}`)));
-      for (const pos of sellers) await until('SOLD', pos, (lines) => lines.some((l) => l.startsWith('SOLD')));
+      for (const pos of sellers) await until(pos, 'SOLD', (lines) => lines.some((l) => l.startsWith('SOLD')));
 
-      const pendingRows = async () =>
-        (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE state <> 'delivered'`))
-          .rows[0].n;
-      while ((await pendingRows()) > 0) await sleep(20);
+      await untilDelivered(pool, schema);
       for (const child of [...sellers, ...drainers]) child.child.stdin!.write('stop\n');
       for (const child of [...sellers, ...drainers]) {
         await child.closed;
@@ -170,7 +97,7 @@ describeWithPostgres('the transactional outbox behind PgBouncer', (url) => {
           ),
         0,
       );
-      const requests = emulator.events({ tenantId: merchant.tenantId }).slice(requestsBefore);
+      const requests = world.emulator.events({ tenantId: world.merchant.tenantId }).slice(requestsBefore);
       expect(sales).toHaveLength(3 * SALES);
       expect(rolledBack).toBeGreaterThan(0);
       expect(requests.filter((request) => !committed.has(request.eventId!))).toEqual([]);

@@ -1,21 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { migrate } from 'loyalty-partner-sdk/postgres';
-import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty-partner-sdk/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleSdk } from '../support/bundle-sdk.js';
+import { type LineChild, lineOf, startLineChild } from '../support/child-lines.js';
+import { type OutboxWorld, outboxWorld } from '../support/outbox-fixtures.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
- * Issue 30, item 14: a drainer stopped (SIGSTOP) past its lease while its send is under way, whose
- * event another drainer claims and delivers meanwhile, and which then resumes (SIGCONT) and gets
- * its own answer. Only the process that still holds the claim records the outcome and reports it.
+ * Issue 30, item 14 (and issue 42, item 13, below): a drainer stopped (SIGSTOP) past its lease
+ * while its send is under way, whose event another drainer claims and delivers meanwhile, and
+ * which then resumes (SIGCONT) and gets its own answer. Only the process that still holds the claim records the outcome and reports it.
  * Real processes, the real PostgreSQL, the emulator over HTTP.
  */
 
@@ -24,77 +18,42 @@ const LEASE_MS = 500;
 /** The emulator holds each request this long: the first copy is still in flight when B sends. */
 const LATENCY_MS = 1_500;
 
-let work: string;
-let bundle: string;
-let emulator: Emulator;
-let baseUrl: string;
-let merchant: MerchantCredentials;
+let world: OutboxWorld;
 
-interface Drainer {
-  child: ChildProcess;
-  closed: Promise<unknown>;
-  lines: () => string[];
-  stderr: () => string;
+function startDrainer(dbUrl: string, schema: string, ...extra: string[]): LineChild {
+  const { bundle, baseUrl, merchant } = world;
+  const args = [bundle, dbUrl, schema, baseUrl, merchant.apiKey, merchant.signingSecret, merchant.tenantId];
+  return startLineChild(CHILD, [...args, String(LEASE_MS), ...extra]);
 }
 
-function startDrainer(dbUrl: string, schema: string, ...extra: string[]): Drainer {
-  const args = [CHILD, bundle, dbUrl, schema, baseUrl, merchant.apiKey, merchant.signingSecret];
-  args.push(merchant.tenantId, String(LEASE_MS), ...extra);
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return {
-    child,
-    closed: once(child, 'close'),
-    lines: () => stdout.split('\n').filter(Boolean),
-    stderr: () => stderr,
-  };
+const delivered = (drainer: LineChild) => drainer.lines().filter((line) => line.startsWith('DELIVERED '));
+
+/** Stops both drainers once nothing is in flight; their stats, once each exited cleanly. */
+async function stopBoth(...drainers: LineChild[]): Promise<{ delivered: number }[]> {
+  for (const drainer of drainers) drainer.child.stdin!.write('stop\n');
+  const stats = await Promise.all(
+    drainers.map(async (drainer) => JSON.parse((await lineOf(drainer, 'STATS ')).slice(6))),
+  );
+  for (const drainer of drainers) {
+    await drainer.closed;
+    expect({ code: drainer.child.exitCode, stderr: drainer.stderr() }).toEqual({ code: 0, stderr: '' });
+  }
+  return stats;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits for the drainer's first line starting with `prefix`, and returns it. */
-async function lineOf(drainer: Drainer, prefix: string): Promise<string> {
-  for (;;) {
-    const line = drainer.lines().find((seen) => seen.startsWith(prefix));
-    if (line !== undefined) return line;
-    if (drainer.child.exitCode !== null)
-      throw new Error(`drainer exited before ${prefix}: ${drainer.stderr()}`);
-    await sleep(5);
+function killAll(...drainers: (LineChild | undefined)[]): void {
+  for (const drainer of drainers) {
+    if (drainer && drainer.child.exitCode === null) {
+      drainer.child.kill('SIGCONT');
+      drainer.child.kill('SIGKILL');
+    }
   }
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'outbox-stale-claim-'));
-  bundle = join(work, 'sdk-bundle.mjs');
-  await bundleSdk(bundle, {
-    'loyalty-partner-sdk/outbox': ['createOutbox'],
-    'loyalty-partner-sdk/postgres': ['postgresStore'],
-    'loyalty-partner-sdk': ['LoyaltyClient'],
-  });
-  emulator = createEmulator();
-  ({ url: baseUrl } = await emulator.listen());
-  merchant = emulator.createMerchant({ autoConfirmBranches: true });
-  const setup = new LoyaltyClient({
-    baseUrl,
-    apiKey: merchant.apiKey,
-    signingSecret: merchant.signingSecret,
-  });
-  await setup.send('BranchSynced', { externalBranchId: 'branch-1', name: 'Olaya', isActive: true });
-  await setup.send('CustomerSynced', { externalCustomerId: 'cust-1', phone: '+966500000001' });
-  await setup.close();
+  world = await outboxWorld('outbox-stale-claim', { customers: 2 });
 });
-
-afterAll(async () => {
-  await emulator?.close();
-  await rm(work, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 describeWithPostgres('a drainer stopped past its lease', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -103,9 +62,9 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
   it('records and reports its answer nowhere once another drainer took the event over; that one reports it once', async () => {
     const schema = uniqueName('stale_claim');
     await migrate(pool, { schema });
-    emulator.setLatency(LATENCY_MS);
+    world.emulator.setLatency(LATENCY_MS);
     const stopped = startDrainer(url, schema, 'enqueue', 'inv-stale-1');
-    let other: Drainer | undefined;
+    let other: LineChild | undefined;
     try {
       const eventId = (await lineOf(stopped, 'ENQUEUED ')).split(' ')[1]!;
       await lineOf(stopped, `SENDING ${eventId}`);
@@ -117,37 +76,61 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
       stopped.child.kill('SIGCONT');
       await lineOf(stopped, `ANSWERED ${eventId}`);
 
-      for (const drainer of [stopped, other]) drainer.child.stdin!.write('stop\n');
-      const [stoppedStats, otherStats] = await Promise.all(
-        [stopped, other].map(async (drainer) => JSON.parse((await lineOf(drainer, 'STATS ')).slice(6))),
-      );
-      for (const drainer of [stopped, other]) {
-        await drainer.closed;
-        expect({ code: drainer.child.exitCode, stderr: drainer.stderr() }).toEqual({ code: 0, stderr: '' });
-      }
+      const stats = await stopBoth(stopped, other);
 
-      // onDelivered fired once, in the process that held the claim when the answer was recorded.
-      const delivered = (drainer: Drainer) => drainer.lines().filter((line) => line.startsWith('DELIVERED '));
+      // onDelivered fired once, in the process that held the claim when the answer was recorded;
+      // the other said that it let its answer go.
       expect(delivered(other)).toEqual([`DELIVERED ${eventId}`]);
       expect(delivered(stopped)).toEqual([]);
-      expect(otherStats.delivered).toBe(1);
-      expect(stoppedStats.delivered).toBe(0);
+      expect(stopped.lines()).toContain(`LOG loyalty.outbox.outcome_not_recorded ${eventId}`);
+      expect(stats.map((s) => s.delivered)).toEqual([0, 1]);
       const { rows } = await pool.query(`SELECT state FROM "${schema}".outbox WHERE event_id = $1`, [
         eventId,
       ]);
       expect(rows).toEqual([{ state: 'delivered' }]);
       // Both copies reached the service; it credited the event once.
-      const requests = emulator.events({ tenantId: merchant.tenantId }).filter((r) => r.eventId === eventId);
+      const requests = world.emulator
+        .events({ tenantId: world.merchant.tenantId })
+        .filter((r) => r.eventId === eventId);
       expect(requests.filter((r) => r.outcome === 'processed')).toHaveLength(1);
       expect(requests.length).toBeGreaterThanOrEqual(2);
     } finally {
-      emulator.setLatency(0);
-      for (const drainer of [stopped, other]) {
-        if (drainer && drainer.child.exitCode === null) {
-          drainer.child.kill('SIGCONT');
-          drainer.child.kill('SIGKILL');
-        }
-      }
+      world.emulator.setLatency(0);
+      killAll(stopped, other);
+    }
+  }, 60_000);
+
+  it('does not send an event whose claim another drainer took over while it stood still, and says so; that one sends it once and reports it once', async () => {
+    // Issue 42, item 13: stopped after its claim, right before its check and its send.
+    const schema = uniqueName('stale_send');
+    await migrate(pool, { schema });
+    const stopped = startDrainer(url, schema, 'enqueue', 'inv-stale-2', 'hold');
+    let other: LineChild | undefined;
+    try {
+      const eventId = (await lineOf(stopped, 'ENQUEUED ')).split(' ')[1]!;
+      await lineOf(stopped, 'HOLDING');
+      stopped.child.kill('SIGSTOP');
+
+      // Its lease runs out; the other drainer claims the event, sends it and records it.
+      other = startDrainer(url, schema);
+      await lineOf(other, `DELIVERED ${eventId}`);
+      stopped.child.kill('SIGCONT');
+      stopped.child.stdin!.write('go\n');
+      // What it did with the event, logged either way (a copy sent: its outcome not recorded).
+      expect(await lineOf(stopped, 'LOG loyalty.outbox.')).toBe(`LOG loyalty.outbox.claim_lost ${eventId}`);
+
+      const stats = await stopBoth(stopped, other);
+      expect(stopped.lines().filter((line) => line.startsWith('SENDING '))).toEqual([]);
+      expect(delivered(stopped)).toEqual([]);
+      expect(delivered(other)).toEqual([`DELIVERED ${eventId}`]);
+      expect(stats.map((s) => s.delivered)).toEqual([0, 1]);
+      // One copy reached the service, credited once.
+      const requests = world.emulator
+        .events({ tenantId: world.merchant.tenantId })
+        .filter((r) => r.eventId === eventId);
+      expect(requests.map((r) => r.outcome)).toEqual(['processed']);
+    } finally {
+      killAll(stopped, other);
     }
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import { createOutbox, fileStore, type LocalStore, memoryStore } from 'loyalty-p
 import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sale } from '../support/outbox-fixtures.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -14,15 +15,6 @@ import { describeWithPostgres, uniqueName } from '../support/servers.js';
  * was aborted, and a caller who caught the enqueue error and committed lost the sale. It is now
  * refused by the contract's own check, before any statement, naming the field.
  */
-
-const sale = (invoice: string, customer: string) => ({
-  externalInvoiceId: invoice,
-  externalCustomerId: customer,
-  externalBranchId: 'branch-1',
-  subtotalAfterDiscountBeforeVat: 40,
-  earnType: 'Points' as const,
-  channel: 'Pos' as const,
-});
 
 const UNSTORABLE = [
   ['U+0000', 'cust\u0000-1'],
