@@ -1,10 +1,8 @@
 /**
  * The schema, as numbered steps. `migrate` runs the steps a database has not seen yet, in
- * order, and records each in `schema_version`; the shipped `schema.sql` is the same steps
- * rendered for schema `loyalty`. To change the schema, append a step (never edit one that has
- * shipped), then rewrite the shipped file with
- * `UPDATE_SCHEMA_SQL=1 npx vitest run test/postgres/schema-file.test.ts` (the test fails while
- * `src/postgres/schema.sql` differs from these steps). What a step holds: `schema-step.ts`.
+ * order, and records each in `schema_version`; the build renders the same steps for schema
+ * `loyalty` as the shipped `schema.sql` (`render.ts`). To change the schema, append a step
+ * (never edit one that has shipped). What a step holds: `schema-step.ts`.
  */
 import { OUTBOX_OUTCOMES_STEP, OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
 import { INBOX_EVENTS_STEP } from './inbox-step.js';
