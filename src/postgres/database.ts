@@ -1,3 +1,4 @@
+import { warn } from '../internal/warn.js';
 import { crc32 } from '../outbox/crc32.js';
 import { outsideTransaction } from './client-turn.js';
 import {
@@ -418,14 +419,8 @@ function postgresJsDatabase(sql: PostgresJsLike): Database {
  */
 export async function checkPreparesBehindPooler(database: Database): Promise<string | undefined> {
   if (database.driver !== 'postgres.js' || !database.prepares || !(await database.pooled())) return undefined;
-  if (!warnedPrepare) {
-    warnedPrepare = true;
-    (
-      globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
-    ).process?.emitWarning?.(POSTGRES_JS_PREPARE_WARNING, { code: 'LOYALTY_POSTGRES_PREPARE' });
-  }
+  warn(POSTGRES_JS_PREPARE_WARNING, 'LOYALTY_POSTGRES_PREPARE', true);
   return POSTGRES_JS_PREPARE_WARNING;
 }
-let warnedPrepare = false;
 
 const asError = (value: unknown): Error => (value instanceof Error ? value : new Error(String(value)));

@@ -53,3 +53,10 @@ export function toRedisError(err: unknown, what: string): RedisStoreError {
   }
   return new RedisStoreError('COMMAND_FAILED', `${what}: ${detail}`, { cause: err });
 }
+
+/** A `catch` handler that rethrows what it gets as {@link toRedisError} says. */
+export const rethrowAs =
+  (what: string) =>
+  (err: unknown): never => {
+    throw toRedisError(err, what);
+  };

@@ -1,32 +1,17 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate } from 'loyalty-partner-sdk/postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SCHEMA_STEPS } from '../../src/postgres/schema/steps.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
-import { bundleReceiverSdk } from './support/receiver-processes.js';
+import { useReceiverBundle } from './support/receiver-processes.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/migrate-child.mjs', import.meta.url));
 const LATEST = Math.max(...SCHEMA_STEPS.map((step) => step.version));
 
 describeWithPostgres('migrate', (url) => {
-  let work: string;
-  let bundle: string;
-  const pool = new pg.Pool({ connectionString: url, max: 3 });
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'loyalty-migrate-'));
-    bundle = join(work, 'sdk.mjs');
-    await bundleReceiverSdk(bundle);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await rm(work, { recursive: true, force: true });
-  });
+  const { pool, bundle } = useReceiverBundle(url, 3);
 
   const tables = async (schema: string) =>
     (
@@ -39,7 +24,7 @@ describeWithPostgres('migrate', (url) => {
   it('run by 8 processes at once (pg and postgres.js) succeeds everywhere and leaves one schema', async () => {
     const schema = uniqueName('migrate8');
     const children = Array.from({ length: 8 }, (_, i) => {
-      const child = spawn(process.execPath, [CHILD, bundle, i % 2 ? 'postgres.js' : 'pg', url, schema], {
+      const child = spawn(process.execPath, [CHILD, bundle(), i % 2 ? 'postgres.js' : 'pg', url, schema], {
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let out = '';

@@ -1,6 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { bundleSdk } from '../../support/bundle-sdk.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -18,6 +23,86 @@ export async function bundleReceiverSdk(outfile: string): Promise<void> {
     'loyalty-partner-sdk/postgres': ['migrate', 'postgresInbox'],
     'loyalty-partner-sdk/redis': ['redisInbox'],
   });
+}
+
+/**
+ * For a describe block whose tests start receiver children: a pool for the test's own queries and,
+ * once `beforeAll` ran, the bundle the children load (`bundle()`); both are gone after the block.
+ */
+export function useReceiverBundle(postgresUrl: string, max: number): { pool: pg.Pool; bundle: () => string } {
+  const pool = new pg.Pool({ connectionString: postgresUrl, max });
+  let work: string | undefined;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'loyalty-receivers-'));
+    await bundleReceiverSdk(join(work, 'sdk.mjs'));
+  });
+  afterAll(async () => {
+    await pool.end();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+  return {
+    pool,
+    bundle: () => {
+      if (!work) throw new Error('the receiver bundle is made in beforeAll');
+      return join(work, 'sdk.mjs');
+    },
+  };
+}
+
+/** A child started by {@link startChild}: its process and the URL it listens on. */
+export interface Child {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts `script` (a fixture that prints `READY <port>`) with the bundle and its config. */
+export async function startChild(script: string, bundle: string, config: object): Promise<Child> {
+  const child = spawn(process.execPath, [script, bundle, JSON.stringify(config)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  for await (const chunk of child.stdout!) {
+    out += chunk;
+    const ready = /READY (\d+)/.exec(out);
+    if (ready) return { child, url: `http://127.0.0.1:${ready[1]}/` };
+  }
+  throw new Error(`${script} exited before it was ready`);
+}
+
+export const stopChild = async ({ child }: Child) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+};
+
+/**
+ * Posts like the service until a 200: a refused connection (a killed process) is tried on the
+ * next child. Each answer's wait is pushed to `times`, when given.
+ */
+export async function deliverToChildren(
+  children: Child[],
+  first: number,
+  delivery: { headers: Record<string, string>; rawBody: string },
+  times?: number[],
+): Promise<number> {
+  for (let k = 0; ; k++) {
+    const target = children[(first + k) % children.length]!;
+    const started = performance.now();
+    try {
+      const response = await fetch(target.url, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.rawBody,
+      });
+      await response.text();
+      times?.push(performance.now() - started);
+      if (response.status === 200) return 200;
+    } catch {
+      // connection refused or reset: the process is down
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** How one receiver child is configured (see fixtures/receiver-child.mjs). */
