@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { migrate } from 'loyalty-partner-sdk/postgres';
 import { expect, it } from 'vitest';
 import { SCHEMA_STEPS } from '../../src/postgres/schema/steps.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
-import { useReceiverBundle } from './support/receiver-processes.js';
+import { migrateAtOnce, useReceiverBundle } from './support/receiver-processes.js';
 
-const CHILD = fileURLToPath(new URL('./fixtures/migrate-child.mjs', import.meta.url));
 const LATEST = Math.max(...SCHEMA_STEPS.map((step) => step.version));
 
 describeWithPostgres('migrate', (url) => {
@@ -23,29 +19,11 @@ describeWithPostgres('migrate', (url) => {
 
   it('run by 8 processes at once (pg and postgres.js) succeeds everywhere and leaves one schema', async () => {
     const schema = uniqueName('migrate8');
-    const children = Array.from({ length: 8 }, (_, i) => {
-      const child = spawn(process.execPath, [CHILD, bundle(), i % 2 ? 'postgres.js' : 'pg', url, schema], {
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-      });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        err += chunk;
-      });
-      return { child, out: () => out, err: () => err, exit: once(child, 'exit') };
-    });
     // All connected first, then all told to go together.
-    while (!children.every((c) => c.out().includes('READY') || c.child.exitCode !== null)) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    for (const c of children) c.child.stdin.end('go\n');
-    const codes = await Promise.all(children.map((c) => c.exit.then(([code]) => code)));
-    expect(children.map((c) => c.err())).toEqual(Array(8).fill(''));
+    const targets = Array.from({ length: 8 }, (_, i) => [i % 2 ? 'postgres.js' : 'pg', url]);
+    const { codes, stderr, results } = await migrateAtOnce(bundle(), schema, targets);
+    expect(stderr).toEqual(Array(8).fill(''));
     expect(codes).toEqual(Array(8).fill(0));
-    const results = children.map((c) => JSON.parse(c.out().split('\n')[1]!));
     // Exactly one process applied the steps; the others found them done.
     expect(results.filter((r) => r.applied.length > 0)).toEqual([
       { version: LATEST, applied: SCHEMA_STEPS.map((s) => s.version) },

@@ -10,6 +10,7 @@ import { bundleSdk } from '../../support/bundle-sdk.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('../fixtures/receiver-child.mjs', import.meta.url));
+const MIGRATE_CHILD = fileURLToPath(new URL('../fixtures/migrate-child.mjs', import.meta.url));
 
 /**
  * Bundles the public entry points the receiver child uses, from src/, into one ESM file, so the
@@ -46,6 +47,40 @@ export function useReceiverBundle(postgresUrl: string, max: number): { pool: pg.
       if (!work) throw new Error('the receiver bundle is made in beforeAll');
       return join(work, 'sdk.mjs');
     },
+  };
+}
+
+/**
+ * Runs `migrate` in one child process per entry of `targets` (`[driver, url, 'pooled'?]`), all
+ * told to go together once every one is connected. Resolves with each child's exit code, its
+ * stderr and its printed result (`{ version, applied }`).
+ */
+export async function migrateAtOnce(bundle: string, schema: string, targets: readonly string[][]) {
+  const children = targets.map(([driver, url, ...rest]) => {
+    const child = spawn(process.execPath, [MIGRATE_CHILD, bundle, driver!, url!, schema, ...rest], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    return { child, out: () => out, err: () => err, exit: once(child, 'exit') };
+  });
+  while (!children.every((c) => c.out().includes('READY') || c.child.exitCode !== null)) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  for (const c of children) c.child.stdin.end('go\n');
+  const codes = await Promise.all(children.map((c) => c.exit.then(([code]) => code)));
+  return {
+    codes,
+    stderr: children.map((c) => c.err()),
+    results: children.map(
+      (c) => JSON.parse(c.out().split('\n')[1]!) as { version: number; applied: number[] },
+    ),
   };
 }
 
