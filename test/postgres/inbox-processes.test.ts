@@ -1,10 +1,15 @@
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import { expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 import { outboundEvent, SECRET, signedDelivery } from '../webhooks/support/deliveries.js';
-import { deliverToChildren, startChild, stopChild, useReceiverBundle } from './support/receiver-processes.js';
+import {
+  deliverToChildren,
+  killAndRestart,
+  startChild,
+  stopChild,
+  useReceiverBundle,
+} from './support/receiver-processes.js';
 
 /*
  * Issue 39, must show 2: four deferred receiver processes on Postgres with `transactional: true`,
@@ -40,9 +45,7 @@ describeWithPostgres('four transactional deferred receivers with a pool of 5 eac
         for (let i = next++; i < DELIVERIES; i = next++) {
           if (!killed && i >= DELIVERIES / 2) {
             killed = true;
-            children[0]!.child.kill('SIGKILL');
-            await once(children[0]!.child, 'exit');
-            children[0] = await startChild(CHILD, bundle(), config);
+            await killAndRestart(children, 0, () => startChild(CHILD, bundle(), config));
           }
           const delivery = signedDelivery(events[i]!);
           const answers = await Promise.all(

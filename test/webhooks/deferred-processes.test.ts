@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
@@ -7,6 +6,7 @@ import type { DeferredInboxStore } from 'loyalty-partner-sdk/webhooks';
 import { expect, it } from 'vitest';
 import {
   deliverToChildren,
+  killAndRestart,
   startChild,
   stopChild,
   useReceiverBundle,
@@ -54,9 +54,7 @@ describeWithPostgres('four deferred receiver processes sharing one inbox', (post
         for (let i = next++; i < DELIVERIES; i = next++) {
           if (kill && !killed && i >= DELIVERIES / 2) {
             killed = true;
-            children[0]!.child.kill('SIGKILL');
-            await once(children[0]!.child, 'exit');
-            children[0] = await startChild(CHILD, bundle(), childConfig);
+            await killAndRestart(children, 0, () => startChild(CHILD, bundle(), childConfig));
           }
           const delivery = signedDelivery(events[i]!);
           const answers = await Promise.all(

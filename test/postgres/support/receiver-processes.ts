@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { SCHEMA_STEPS } from '../../../src/postgres/schema/steps.js';
 import { bundleSdk } from '../../support/bundle-sdk.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -82,6 +83,24 @@ export async function migrateAtOnce(bundle: string, schema: string, targets: rea
       (c) => JSON.parse(c.out().split('\n')[1]!) as { version: number; applied: number[] },
     ),
   };
+}
+
+/** Every child of {@link migrateAtOnce} succeeded, and exactly one applied every step. */
+export function expectOneMigrator(run: Awaited<ReturnType<typeof migrateAtOnce>>): void {
+  const latest = Math.max(...SCHEMA_STEPS.map((step) => step.version));
+  expect(run.stderr).toEqual(run.codes.map(() => ''));
+  expect(run.codes).toEqual(run.codes.map(() => 0));
+  expect(run.results.filter((r) => r.applied.length > 0)).toEqual([
+    { version: latest, applied: SCHEMA_STEPS.map((step) => step.version) },
+  ]);
+  expect(run.results.every((r) => r.version === latest)).toBe(true);
+}
+
+/** SIGKILLs `children[index]` and puts the child `start` gives in its place. */
+export async function killAndRestart(children: Child[], index: number, start: () => Promise<Child>) {
+  children[index]!.child.kill('SIGKILL');
+  await once(children[index]!.child, 'exit');
+  children[index] = await start();
 }
 
 /** A child started by {@link startChild}: its process and the URL it listens on. */
