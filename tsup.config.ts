@@ -1,5 +1,6 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
+import { renderSchemaSql } from './src/postgres/schema/render.js';
 
 /**
  * A plain tsup build: one bundle per public entry, with esbuild's own code splitting in ESM and
@@ -47,10 +48,9 @@ export default defineConfig({
   // uuid: ESM-only, and the Node lines of `engines` before 20.19 cannot require() ESM.
   noExternal: ['zod', 'uuid'],
   // The Postgres schema as a file, for teams that run their own migrations
-  // (`loyalty-partner-sdk/postgres/schema.sql`); test/postgres/schema-file.test.ts keeps it equal
-  // to what `migrate` runs.
+  // (`loyalty-partner-sdk/postgres/schema.sql`): rendered from the steps `migrate` runs.
   async onSuccess() {
     await mkdir('dist/postgres', { recursive: true });
-    await copyFile('src/postgres/schema.sql', 'dist/postgres/schema.sql');
+    await writeFile('dist/postgres/schema.sql', renderSchemaSql('loyalty'));
   },
 });

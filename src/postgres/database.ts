@@ -1,3 +1,4 @@
+import { warn } from '../internal/warn.js';
 import { crc32 } from '../outbox/crc32.js';
 import { outsideTransaction } from './client-turn.js';
 import {
@@ -261,33 +262,40 @@ async function probePgConnection(client: PgClientLike): Promise<boolean | undefi
 }
 
 /**
+ * `find()` once, shared by every caller; a failed attempt (the server is down) resolves
+ * undefined and is made again at the next call.
+ */
+function findOnce(find: () => Promise<boolean | undefined>): () => Promise<boolean | undefined> {
+  let finding: Promise<boolean | undefined> | undefined;
+  return () => {
+    finding ??= find().catch(() => {
+      finding = undefined;
+      return undefined;
+    });
+    return finding;
+  };
+}
+
+/**
  * What a pool's connections are, found once on first use and shared by every statement: a pool
- * has one address, so one connection tells for all. A failed probe (the server is down) is made
- * again at the next use.
+ * has one address, so one connection tells for all.
  */
 function poolKind(pool: PgPoolLike) {
   let found: boolean | undefined;
-  let probing: Promise<boolean | undefined> | undefined;
-  const probe = (): Promise<boolean | undefined> => {
-    probing ??= (async () => {
-      const client = await pool.connect();
-      client.on?.('error', ignore);
-      try {
-        found = await probePgConnection(client);
-        client.release();
-      } catch (err) {
-        client.release(asError(err));
-        throw err;
-      } finally {
-        client.removeListener?.('error', ignore);
-      }
-      return found;
-    })().catch(() => {
-      probing = undefined;
-      return undefined;
-    });
-    return probing;
-  };
+  const probe = findOnce(async () => {
+    const client = await pool.connect();
+    client.on?.('error', ignore);
+    try {
+      found = await probePgConnection(client);
+      client.release();
+    } catch (err) {
+      client.release(asError(err));
+      throw err;
+    } finally {
+      client.removeListener?.('error', ignore);
+    }
+    return found;
+  });
   return {
     /** True once known direct; starts finding out on the first call. */
     named(): boolean {
@@ -341,14 +349,7 @@ function pgClientDatabase(client: PgClientLike): Database {
   // One connection runs one transaction at a time: later ones wait their turn. Outside them,
   // a statement of the store never joins a transaction open on the client (`client-turn.ts`).
   let queue: Promise<unknown> = Promise.resolve();
-  let probing: Promise<boolean | undefined> | undefined;
-  const probe = () => {
-    probing ??= outsideTransaction(client, () => probePgConnection(client)).catch(() => {
-      probing = undefined;
-      return undefined;
-    });
-    return probing;
-  };
+  const probe = findOnce(() => outsideTransaction(client, () => probePgConnection(client)));
   const named = () => {
     const direct = knownDirect(client);
     if (direct === undefined) void probe();
@@ -385,22 +386,16 @@ function postgresJsDatabase(sql: PostgresJsLike): Database {
     },
   });
   const options = (sql as { options?: { host?: unknown; port?: unknown; prepare?: unknown } }).options;
-  let probing: Promise<boolean | undefined> | undefined;
+  const pooled = findOnce(async () => {
+    if (!options) return undefined;
+    const rows = await sql.unsafe("SELECT current_setting('port') AS port");
+    return postgresJsPooled(options, (rows[0] as { port?: unknown } | undefined)?.port);
+  });
   return {
     driver: 'postgres.js',
     ...runner(sql),
     prepares: options !== undefined && options.prepare !== false,
-    pooled() {
-      if (!options) return Promise.resolve(undefined);
-      probing ??= Promise.resolve(sql.unsafe("SELECT current_setting('port') AS port")).then(
-        (rows) => postgresJsPooled(options, (rows[0] as { port?: unknown } | undefined)?.port),
-        () => {
-          probing = undefined;
-          return undefined;
-        },
-      );
-      return probing;
-    },
+    pooled,
     async transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T> {
       // Inside a transaction `sql`, a savepoint is the nested transaction (its `begin`, if any,
       // would open a second connection outside the user's transaction).
@@ -418,14 +413,8 @@ function postgresJsDatabase(sql: PostgresJsLike): Database {
  */
 export async function checkPreparesBehindPooler(database: Database): Promise<string | undefined> {
   if (database.driver !== 'postgres.js' || !database.prepares || !(await database.pooled())) return undefined;
-  if (!warnedPrepare) {
-    warnedPrepare = true;
-    (
-      globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
-    ).process?.emitWarning?.(POSTGRES_JS_PREPARE_WARNING, { code: 'LOYALTY_POSTGRES_PREPARE' });
-  }
+  warn(POSTGRES_JS_PREPARE_WARNING, 'LOYALTY_POSTGRES_PREPARE', true);
   return POSTGRES_JS_PREPARE_WARNING;
 }
-let warnedPrepare = false;
 
 const asError = (value: unknown): Error => (value instanceof Error ? value : new Error(String(value)));

@@ -5,11 +5,10 @@
  * @module loyalty-partner-sdk/postgres
  */
 export type { PostgresDb } from './database.js';
-export { PostgresStoreError } from './errors.js';
+export { OutboxTransactionError, PostgresStoreError } from './errors.js';
 export type { PostgresTx } from './inbox.js';
 export { postgresInbox } from './inbox.js';
 export { migrate } from './migrate.js';
-export { OutboxTransactionError } from './outbox-errors.js';
 export { postgresStore } from './outbox-store.js';
 export type { PostgresOutboxTx } from './outbox-tx.js';
 export { postgresRuleStore } from './rule-store.js';

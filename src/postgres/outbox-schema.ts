@@ -1,46 +1,13 @@
 /**
- * The outbox's schema step (appended to `SCHEMA_STEPS`). Why it looks the way it does is in
- * docs/ARCHITECTURE.md ("Transactional outbox on Postgres"); in short:
- *
- * - `seq` (identity) is the enqueue order; causal order between two events of a tenant follows
- *   it when their keys conflict. The enqueue statement (`outbox-sql.ts`) takes a
- *   transaction-scoped advisory lock per causal key before the row gets its `seq` (exclusive for
- *   keys the event changes, shared for keys it only needs), so of two conflicting events, the
- *   one whose transaction commits first also has the lower `seq`: `seq` order is commit order
- *   wherever order matters.
- * - `outbox_claim` takes no lock shared by claimants. `maxInFlight` is per outbox instance and
- *   tenant: the caller passes what it already sends of each tenant, the claim takes at most the
- *   rest. Readiness is computed for the oldest `claimWindow` pending rows at once (per key: the
- *   first row that touches it, the first that changes it), one hash aggregate instead of a search
- *   per row; the rows that can hold back a row in the window are all in the window, since they
- *   are older. Rows are then locked `FOR UPDATE SKIP LOCKED`, per tenant in `seq` order.
- * - An outcome (`outbox_record`, step 5) is written only while the row's `claimed_by` is still
- *   the writer's, the owner the claim wrote: a process stopped past its lease, whose event
- *   another process claimed meanwhile, writes nothing, and the outbox then reports nothing.
- *   Outcomes mostly ride with the claim that follows them (`outbox_record_claim`): one statement
- *   and one commit for both, and the events they held back are ready for that very claim.
- * - Two claims on different snapshots (A's statement began before B's committed, or after):
- *   causal order still holds, because readiness only ever grows for a row between snapshots.
- *   (1) An earlier conflicting row counts whether it is claimed or not, so B's claim of row r1
- *   never makes r2 ready for A: r2 waits until r1's outcome is `delivered`/settled, a state
- *   that is final (only an operator's redeliver brings a settled row back, after which order
- *   against events already sent is not promised by any store). (2) A conflicting row r0 with a
- *   lower `seq` that commits after A's snapshot cannot exist: the enqueue's key locks make
- *   conflicting rows commit in `seq` order, so a snapshot that sees r1 sees every earlier
- *   conflicting r0. (3) Two claimants that both find r1 ready: the first to lock it claims it;
- *   the other skips it while the lock is held, or, if the claim committed meanwhile, re-checks
- *   the row's latest version (READ COMMITTED) where the lease is now live, and drops it. So each
- *   row has one claimant, and a row is only claimed when every earlier conflicting row was
- *   answered for the last time, whichever process answered it.
- * - The table leaves room on each page (`fillfactor`): a claim, a lease renewal and a retry
- *   change no indexed column, so with room on the page they are HOT updates (no new index
- *   entries, nothing dead left in the pending index for the claim window to step over).
- * - Wake-ups: a store given a `listen` client records itself in `outbox_idle_listeners` when a
- *   claim finds nothing, and the enqueue statement calls `pg_notify` only while such a row is
- *   live. A drainer that keeps finding work is never recorded, so under load no committing
- *   transaction notifies (a notifying commit takes a database-wide lock, see the README).
- * - Delivered rows stay (state `delivered`) for the retention period, so an `eventId` enqueued
- *   again within the service's dedup window is recognised; the store deletes them in batches.
+ * The outbox's schema steps (2 and 5). Why they look the way they do, and why two claims on
+ * different snapshots still keep causal order without a lock between claimants, is in
+ * docs/ARCHITECTURE.md ("Transactional outbox on Postgres"). In short: `seq` is the enqueue order
+ * and, for conflicting keys, the commit order (the enqueue takes the keys' advisory locks first);
+ * `outbox_claim` weighs readiness over the oldest pending rows at once and locks what it takes
+ * `FOR UPDATE SKIP LOCKED`; an outcome is written only while the row's `claimed_by` is still the
+ * writer's; `fillfactor` keeps claims and leases HOT updates; only an idle listening store makes
+ * an enqueue notify (a notifying commit takes a database-wide lock); delivered rows stay for the
+ * dedup window.
  */
 import { crc32 } from '../outbox/crc32.js';
 import type { SchemaStep } from './schema/schema-step.js';

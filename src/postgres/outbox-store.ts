@@ -1,3 +1,4 @@
+import { warn } from '../internal/warn.js';
 import type {
   CausalKeys,
   ClaimOutcome,
@@ -130,7 +131,7 @@ export function postgresStore(
     if (isConflict(failure.cause ?? err)) throw failure;
     if (failing === undefined) {
       failing = failure.code;
-      warnOnce(`LOYALTY_POSTGRES_DRAIN_${failure.code}`, `${failure.message} (the outbox polls on)`);
+      warn(`${failure.message} (the outbox polls on)`, `LOYALTY_POSTGRES_DRAIN_${failure.code}`, true);
       report(failure);
     }
     throw failure;
@@ -138,11 +139,10 @@ export function postgresStore(
   const drainWorks = () => {
     if (failing === undefined) return;
     failing = undefined;
-    (
-      globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
-    ).process?.emitWarning?.('postgresStore: claims work again after the failure reported before', {
-      code: 'LOYALTY_POSTGRES_DRAIN_RECOVERED',
-    });
+    warn(
+      'postgresStore: claims work again after the failure reported before',
+      'LOYALTY_POSTGRES_DRAIN_RECOVERED',
+    );
   };
 
   /** The outcomes first, in the same statement and commit, then the claim (which sees them). */
@@ -331,7 +331,7 @@ export function postgresStore(
               'it goes through a transaction pooler (PgBouncer in transaction mode, Supabase, Neon, RDS Proxy), ' +
               'where LISTEN cannot work. Give listen a direct or session-mode connection (docs/outbox.md); ' +
               'meanwhile this outbox finds new events by polling (pollIntervalMs)';
-            warnOnce('LOYALTY_POSTGRES_LISTEN', message);
+            warn(message, 'LOYALTY_POSTGRES_LISTEN', true);
             report(new PostgresStoreError('LISTEN_NOT_WORKING', message));
           });
           return async () => {
@@ -374,16 +374,6 @@ export function postgresStore(
       }),
   };
 }
-
-/** A Node warning, once per code per process (a log line wherever the process logs its stderr). */
-function warnOnce(code: string, message: string): void {
-  if (warned.has(code)) return;
-  warned.add(code);
-  (
-    globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
-  ).process?.emitWarning?.(message, { code });
-}
-const warned = new Set<string>();
 
 /** Outcomes as the four arrays `record` takes: event ids, kinds, patches, retry delays. */
 function outcomeParams(outcomes: readonly ClaimOutcome[]): unknown[] {

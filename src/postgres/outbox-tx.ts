@@ -1,8 +1,7 @@
 import { codeOf } from '../internal/code-of.js';
 import { settledStatus } from './client-turn.js';
 import { knownDirect, learnPgConnection } from './connection-kind.js';
-import { PostgresStoreError, toStoreError } from './errors.js';
-import { OutboxTransactionError } from './outbox-errors.js';
+import { OutboxTransactionError, PostgresStoreError, toStoreError } from './errors.js';
 import type { OutboxSql } from './outbox-sql.js';
 import { otherDatabaseError } from './same-database.js';
 

@@ -1,6 +1,6 @@
 import { codeOf } from '../internal/code-of.js';
 import type { SqlRunner } from './database.js';
-import { OutboxTransactionError } from './outbox-errors.js';
+import { OutboxTransactionError } from './errors.js';
 
 // The cluster a database lives in: two databases migrated alike may have the same name on two
 // servers. NULL where the role may not call `pg_control_system()` (every role may by default).

@@ -1,3 +1,5 @@
+import { DeadlinePassed, withDeadline } from '../internal/deadline.js';
+import { warn } from '../internal/warn.js';
 import { RedisStoreError } from './errors.js';
 
 /**
@@ -167,23 +169,13 @@ function reconnectOnReadonly(redis: unknown): (err: unknown) => never {
   };
 }
 
-function withTimeout(reply: Promise<unknown>, what: string, command: string): Promise<unknown> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new RedisStoreError(
-            'UNREACHABLE',
-            `${what}: Redis did not answer ${command} within ${REDIS_COMMAND_TIMEOUT_MS} ms`,
-          ),
-        ),
-      REDIS_COMMAND_TIMEOUT_MS,
-    );
-  });
-  // A reply that comes after the deadline is dropped, its rejection included.
-  reply.catch(() => undefined);
-  return Promise.race([reply, late]).finally(() => clearTimeout(timer));
+async function withTimeout(reply: Promise<unknown>, what: string, command: string): Promise<unknown> {
+  try {
+    return await withDeadline(reply, REDIS_COMMAND_TIMEOUT_MS);
+  } catch (err) {
+    if (!(err instanceof DeadlinePassed)) throw err;
+    throw new RedisStoreError('UNREACHABLE', `${what}: Redis did not answer ${command} within ${err.ms} ms`);
+  }
 }
 
 function warnIfEvicting(send: RedisCommand, what: string): void {
@@ -192,14 +184,11 @@ function warnIfEvicting(send: RedisCommand, what: string): void {
       const values = Array.isArray(reply) ? reply : Object.values((reply as Record<string, unknown>) ?? {});
       const policy = values.map(String).find((value) => value !== 'maxmemory-policy');
       if (policy !== undefined && EVICTING.test(policy)) {
-        const emit = (
-          globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
-        ).process?.emitWarning;
-        emit?.(
+        warn(
           `${what}: Redis runs with maxmemory-policy ${policy}, which may evict the inbox's records: ` +
             'a handler would then run twice, and a stored delivery already answered 200 would be lost. ' +
             'Use maxmemory-policy noeviction for the Redis that holds them',
-          { code: 'LOYALTY_REDIS_EVICTION' },
+          'LOYALTY_REDIS_EVICTION',
         );
       }
     },

@@ -1,4 +1,4 @@
-import { codedError } from '../contract/errors.js';
+import { codeError } from '../internal/code-error.js';
 
 /**
  * Why a {@link RedisStoreError} was raised:
@@ -32,14 +32,7 @@ export type RedisStoreErrorCode =
  * }
  * ```
  */
-export class RedisStoreError extends codedError('RedisStoreError') {
-  readonly code: RedisStoreErrorCode;
-
-  constructor(code: RedisStoreErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-  }
-}
+export class RedisStoreError extends codeError<'RedisStoreError', RedisStoreErrorCode>('RedisStoreError') {}
 
 // ioredis: "Connection is closed.", "Stream isn't writeable", MaxRetriesPerRequestError;
 // node-redis: ClientClosedError, ClientOfflineError, SocketClosedUnexpectedlyError.
@@ -60,3 +53,10 @@ export function toRedisError(err: unknown, what: string): RedisStoreError {
   }
   return new RedisStoreError('COMMAND_FAILED', `${what}: ${detail}`, { cause: err });
 }
+
+/** A `catch` handler that rethrows what it gets as {@link toRedisError} says. */
+export const rethrowAs =
+  (what: string) =>
+  (err: unknown): never => {
+    throw toRedisError(err, what);
+  };

@@ -1,7 +1,7 @@
 import type { DeferredInboxStore, DeliveryRecord, DeliveryState } from '../webhooks/inbox.js';
 import { foldTenantStats, type TenantStateCount } from '../webhooks/tenant-stats.js';
 import { evalScript, type RedisCommand } from './client.js';
-import { RedisStoreError, toRedisError } from './errors.js';
+import { RedisStoreError, rethrowAs } from './errors.js';
 import { type inboxKeys, LOST_REASON, SCRIPTS } from './inbox-scripts.js';
 
 type DeferredPart = Omit<DeferredInboxStore, 'begin' | 'complete' | 'release' | 'transaction' | 'extend'>;
@@ -21,25 +21,12 @@ export function redisDeliveries(
   settings: { keys: ReturnType<typeof inboxKeys>; leaseMs: number; retentionMs: number },
 ): DeferredPart {
   const { keys, leaseMs } = settings;
-  const run = async (
-    what: string,
-    script: string,
-    records: readonly string[],
-    args: (string | number)[],
-  ): Promise<unknown> => {
-    try {
-      return await evalScript(command, script, [...keys.indexes, ...records.map(keys.record)], args);
-    } catch (err) {
-      throw toRedisError(err, `redisInbox ${what}`);
-    }
-  };
-  const read = async (what: string, args: string[], key: string): Promise<unknown> => {
-    try {
-      return await command(args, key);
-    } catch (err) {
-      throw toRedisError(err, `redisInbox ${what}`);
-    }
-  };
+  const run = (what: string, script: string, records: readonly string[], args: (string | number)[]) =>
+    evalScript(command, script, [...keys.indexes, ...records.map(keys.record)], args).catch(
+      rethrowAs(`redisInbox ${what}`),
+    );
+  const read = (what: string, args: string[], key: string) =>
+    command(args, key).catch(rethrowAs(`redisInbox ${what}`));
   const settle = async (
     what: string,
     claim: { eventId: string; owner: string; attempt: number },
@@ -67,13 +54,8 @@ export function redisDeliveries(
       if (ids.length < PAGE) return;
     }
   }
-  const readRecords = async (what: string, ids: string[]) => {
-    try {
-      return await evalScript(command, SCRIPTS.read, ids.map(keys.record), []);
-    } catch (err) {
-      throw toRedisError(err, `redisInbox ${what}`);
-    }
-  };
+  const readRecords = (what: string, ids: string[]) =>
+    evalScript(command, SCRIPTS.read, ids.map(keys.record), []).catch(rethrowAs(`redisInbox ${what}`));
 
   return {
     leaseMs,

@@ -40,8 +40,11 @@ export const AUDIT_LENGTH = 10_000;
 export const LOST_REASON =
   'lost from Redis (its record was evicted or deleted; the body is gone): maxmemory-policy must be noeviction';
 
-const PRELUDE = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+/** `now`: the server's clock, in epoch milliseconds (the same for every process). */
+export const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+const PRELUDE = `${NOW}
 local DUE, SETTLED, AUDIT = KEYS[1], KEYS[6], KEYS[7]
 local SET = {pending = KEYS[2], handled = KEYS[3], dead = KEYS[4], parked = KEYS[5]}
 local function move(id, from, to, received)
@@ -149,8 +152,7 @@ if state == 'pending' then redis.call('ZADD', DUE, now, id)
 else redis.call('HSET', rec, 'error', ARGV[10], 'settled', now) end
 return 1`),
   /** KEYS[1] only. ARGV: limit. The ids due now. */
-  due: `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  due: `${NOW}
 return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))`,
   /**
    * KEYS[8..]: the records of ARGV[3..]. ARGV: owner, leaseMs, ids. Returns {claims, lost}:
@@ -242,8 +244,7 @@ redis.call('HDEL', rec, 'owner', 'lease', 'body')
 audit('inbox.discard', id, h.state)
 return 1`),
   /** KEYS[1]: settled. ARGV: retentionMs, batch. The ids handled before the retention. */
-  expired: `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  expired: `${NOW}
 return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'LIMIT', 0, tonumber(ARGV[2]))`,
   /** KEYS[8..]: the records of ARGV[2..]. ARGV: retentionMs, ids. Deletes those still handled that long. */
   cleanup: `${PRELUDE}

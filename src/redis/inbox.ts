@@ -3,7 +3,7 @@ import { mergeDefaults } from '../contract/merge-defaults.js';
 import { describeIssues, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import type { DeferredInboxStore, InboxClaim } from '../webhooks/inbox.js';
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
-import { RedisStoreError, toRedisError } from './errors.js';
+import { RedisStoreError, rethrowAs } from './errors.js';
 import { redisDeliveries } from './inbox-deliveries.js';
 import { inboxKeys, SCRIPTS } from './inbox-scripts.js';
 
@@ -87,13 +87,10 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): D
   const keys = inboxKeys(prefix);
   // This process's claims, so only a claim it still holds is completed, released or renewed.
   const tokens = new Map<string, string>();
-  const run = async (what: string, script: string, eventId: string, args: (string | number)[]) => {
-    try {
-      return await evalScript(command, script, [...keys.indexes, keys.record(eventId)], [eventId, ...args]);
-    } catch (err) {
-      throw toRedisError(err, `redisInbox ${what}`);
-    }
-  };
+  const run = (what: string, script: string, eventId: string, args: (string | number)[]) =>
+    evalScript(command, script, [...keys.indexes, keys.record(eventId)], [eventId, ...args]).catch(
+      rethrowAs(`redisInbox ${what}`),
+    );
 
   return {
     ...redisDeliveries(command, { keys, leaseMs, retentionMs: ttlMs }),

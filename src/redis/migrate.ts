@@ -2,7 +2,7 @@ import type { RedisLike } from './client.js';
 import { evalScript, toRedisCommand } from './client.js';
 import { toRedisError } from './errors.js';
 import { REDIS_INBOX_DEFAULTS } from './inbox.js';
-import { inboxKeys } from './inbox-scripts.js';
+import { inboxKeys, NOW } from './inbox-scripts.js';
 
 // KEYS: the new indexes (1..7), the new record (8), the old key (9). ARGV: id, kind ('dlv' | 'inbox').
 // An event the new layout knows already is left as it is; the old key is deleted either way.
@@ -16,8 +16,7 @@ if ARGV[2] == 'inbox' then
   end
   return redis.call('DEL', old)
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+${NOW}
 local v = redis.call('HMGET', old, 'state', 'event_type', 'tenant_id', 'raw_body', 'correlation_id', 'sig_ts',
   'secret_index', 'received_at', 'attempts', 'next_at', 'last_error', 'settled_at')
 if not v[1] then return redis.call('DEL', old) end

@@ -87,15 +87,16 @@ export interface InboxStore<Tx = undefined> {
 
 /** Checks the shape of a user-supplied store once, when the receiver is created. */
 export function isInboxStore(value: unknown): value is InboxStore<unknown> {
-  const store = value as Partial<Record<keyof InboxStore, unknown>> | null;
+  return hasMethods(value, ['begin', 'complete', 'release'], ['transaction', 'extend']);
+}
+
+/** `value` is an object with each of `required` as a function, and each of `optional` absent or one. */
+function hasMethods(value: unknown, required: readonly string[], optional: readonly string[]): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const store = value as Record<string, unknown>;
   return (
-    typeof store === 'object' &&
-    store !== null &&
-    typeof store.begin === 'function' &&
-    typeof store.complete === 'function' &&
-    typeof store.release === 'function' &&
-    (store.transaction === undefined || typeof store.transaction === 'function') &&
-    (store.extend === undefined || typeof store.extend === 'function')
+    required.every((name) => typeof store[name] === 'function') &&
+    optional.every((name) => store[name] === undefined || typeof store[name] === 'function')
   );
 }
 
@@ -401,15 +402,14 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx>, Inbo
 
 /** Whether a store can serve `deferred: true` (checked once, when the receiver is created). */
 export function isDeferredInboxStore(value: unknown): value is DeferredInboxStore<unknown> {
-  if (!isInboxStore(value)) return false;
-  const store = value as unknown as Record<string, unknown>;
   return (
-    typeof store.leaseMs === 'number' &&
-    ['store', 'claimDue', 'extendLease', 'markHandled', 'markFailed', 'markParked'].every(
-      (name) => typeof store[name] === 'function',
+    isInboxStore(value) &&
+    typeof value.leaseMs === 'number' &&
+    hasMethods(
+      value,
+      ['store', 'claimDue', 'extendLease', 'markHandled', 'markFailed', 'markParked'],
+      ['runHandled', 'markHandledAndClaim'],
     ) &&
-    ['stats', 'list', 'replay', 'discard', 'cleanup'].every((name) => typeof store[name] === 'function') &&
-    (store.runHandled === undefined || typeof store.runHandled === 'function') &&
-    (store.markHandledAndClaim === undefined || typeof store.markHandledAndClaim === 'function')
+    hasMethods(value, ['stats', 'list', 'replay', 'discard', 'cleanup'], [])
   );
 }

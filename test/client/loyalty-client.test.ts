@@ -7,33 +7,19 @@ import {
   LoyaltyClientClosedError,
   LoyaltyValidationError,
 } from 'loyalty-partner-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseInboundEnvelope } from '../../src/contract/index.js';
 import { SDK_VERSION } from '../../src/contract/sdk-version.js';
 import { API_KEY, clientFor, invoice, SECRET } from './support/client-fixture.js';
-import {
-  fail,
-  ok,
-  type ScriptedServer,
-  startScriptedServer,
-  verifyByHand,
-} from './support/scripted-server.js';
+import { fail, ok, scriptedServerPerTest, verifyByHand } from './support/scripted-server.js';
 
-let server: ScriptedServer;
 let client: LoyaltyClient;
+const server = scriptedServerPerTest(() => client);
 
 /** Waits until `condition` holds; the test's timeout bounds it. */
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
 }
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await client?.close();
-  await server.close();
-});
 
 describe('LoyaltyClient.send', () => {
   it('posts the signed envelope to /api/partner/v1/events with the API key, JSON type and User-Agent', async () => {

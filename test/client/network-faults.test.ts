@@ -2,20 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type LoyaltyClient, LoyaltyClientClosedError, LoyaltyNetworkError } from 'loyalty-partner-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientFor, invoice } from './support/client-fixture.js';
-import { fail, ok, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
+import { fail, ok, scriptedServerPerTest } from './support/scripted-server.js';
 
-let server: ScriptedServer;
 let client: LoyaltyClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await client?.close();
-  await server.close();
-});
+const server = scriptedServerPerTest(() => client);
 
 const eventIdsSeen = () => new Set(server.requests.map((r) => JSON.parse(r.body.toString()).eventId));
 

@@ -1,18 +1,10 @@
 import { createEnvelope, type LoyaltyClient, LoyaltyValidationError } from 'loyalty-partner-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_KEY, clientFor, invoice, SECRET } from './support/client-fixture.js';
-import { fail, ok, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
+import { fail, ok, scriptedServerPerTest } from './support/scripted-server.js';
 
-let server: ScriptedServer;
 let client: LoyaltyClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await client?.close();
-  await server.close();
-});
+const server = scriptedServerPerTest(() => client);
 
 /** The error a function throws, or `undefined`. */
 function thrownBy(fn: () => unknown): LoyaltyValidationError | undefined {

@@ -1,20 +1,12 @@
 import { inspect } from 'node:util';
 import { LoyaltyApiError, type LoyaltyClient } from 'loyalty-partner-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_KEY, clientFor, invoice, SECRET } from './support/client-fixture.js';
-import { type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
+import { scriptedServerPerTest } from './support/scripted-server.js';
 
 const OLD_SECRET = 'whsec_old_0f1e2d3c4b5a';
-let server: ScriptedServer;
 let client: LoyaltyClient;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await client?.close();
-  await server.close();
-});
+const server = scriptedServerPerTest(() => client);
 
 /** Every way an error reaches a log line. */
 const renderings = (err: unknown) => [

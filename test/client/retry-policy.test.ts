@@ -25,6 +25,14 @@ function expectedAttempts(code: ErrorCode): number {
   return 1;
 }
 
+/** Sends one event with fast retries and gives back the LoyaltyApiError it was rejected with. */
+async function apiErrorOfSend(): Promise<unknown> {
+  client = clientFor(server, { retry: { maxAttempts: MAX_ATTEMPTS, baseDelayMs: 1, maxDelayMs: 2 } });
+  const error = await client.send('InvoiceEarned', invoice()).catch((err: unknown) => err);
+  expect(error).toBeInstanceOf(LoyaltyApiError);
+  return error;
+}
+
 describe('retry policy, by the code of the error envelope (every code of section 7)', () => {
   const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => ({
     code,
@@ -34,11 +42,7 @@ describe('retry policy, by the code of the error envelope (every code of section
 
   it.each(rows)('$status $code: $attempts attempt(s), retryable $retryable, action $action', async (row) => {
     server.script = (_req, res) => fail(res, row.status, row.code);
-    client = clientFor(server, { retry: { maxAttempts: MAX_ATTEMPTS, baseDelayMs: 1, maxDelayMs: 2 } });
-    const error = await client.send('InvoiceEarned', invoice()).catch((err: unknown) => err);
-
-    expect(error).toBeInstanceOf(LoyaltyApiError);
-    expect(error).toMatchObject({
+    expect(await apiErrorOfSend()).toMatchObject({
       status: row.status,
       code: row.code,
       action: row.action,
@@ -146,10 +150,7 @@ describe('retry policy, for codes and answers the catalogue does not know', () =
       res.writeHead(row.status, { 'content-type': 'text/html' });
       res.end('<html>upstream trouble</html>');
     };
-    client = clientFor(server, { retry: { maxAttempts: MAX_ATTEMPTS, baseDelayMs: 1, maxDelayMs: 2 } });
-    const error = await client.send('InvoiceEarned', invoice()).catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(LoyaltyApiError);
-    expect(error).toMatchObject({
+    expect(await apiErrorOfSend()).toMatchObject({
       status: row.status,
       code: row.code,
       retryable: row.retryable,

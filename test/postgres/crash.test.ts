@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { migrate } from 'loyalty-partner-sdk/postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 import { outboundEvent, SECRET, signedDelivery } from '../webhooks/support/deliveries.js';
-import { bundleReceiverSdk, type ReceiverConfig, startReceiver } from './support/receiver-processes.js';
+import { type ReceiverConfig, startReceiver, useReceiverBundle } from './support/receiver-processes.js';
 
 /*
  * Must show 3 of issue 13: a receiver process killed with SIGKILL inside a transactional handler
@@ -14,18 +10,7 @@ import { bundleReceiverSdk, type ReceiverConfig, startReceiver } from './support
  * redelivery, to another process, runs the handler once.
  */
 describeWithPostgres('a receiver killed inside a transactional handler', (postgresUrl) => {
-  let work: string;
-  let bundle: string;
-  const pool = new pg.Pool({ connectionString: postgresUrl, max: 3 });
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'loyalty-crash-'));
-    bundle = join(work, 'sdk.mjs');
-    await bundleReceiverSdk(bundle);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await rm(work, { recursive: true, force: true });
-  });
+  const { pool, bundle } = useReceiverBundle(postgresUrl, 3);
 
   for (const driver of ['pg', 'postgres.js'] as const) {
     it(`on ${driver}: leaves no effect and no claim, and the redelivery runs the handler once`, async () => {
@@ -43,8 +28,8 @@ describeWithPostgres('a receiver killed inside a transactional handler', (postgr
         secret: SECRET,
         handlerDelayMs: 0,
       };
-      const doomed = await startReceiver(bundle, { ...config, crashOn: event.eventId });
-      const survivor = await startReceiver(bundle, config);
+      const doomed = await startReceiver(bundle(), { ...config, crashOn: event.eventId });
+      const survivor = await startReceiver(bundle(), config);
       try {
         const post = (url: string) =>
           fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.rawBody });

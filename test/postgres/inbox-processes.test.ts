@@ -1,20 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { outboundEvent, SECRET, signedDelivery } from '../webhooks/support/deliveries.js';
 import {
-  outboundEvent,
-  SECRET,
-  type SignedDelivery,
-  signedDelivery,
-} from '../webhooks/support/deliveries.js';
-import { bundleReceiverSdk } from './support/receiver-processes.js';
+  deliverToChildren,
+  killAndRestart,
+  startChild,
+  stopChild,
+  useReceiverBundle,
+} from './support/receiver-processes.js';
 
 /*
  * Issue 39, must show 2: four deferred receiver processes on Postgres with `transactional: true`,
@@ -30,72 +25,17 @@ const DELIVERIES = 300;
 const COPIES = 3;
 const AT_ONCE = 20;
 
-interface Child {
-  child: ChildProcess;
-  url: string;
-}
-
-async function startChild(bundle: string, config: object): Promise<Child> {
-  const child = spawn(process.execPath, [CHILD, bundle, JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
-    out += chunk;
-    const ready = /READY (\d+)/.exec(out);
-    if (ready) return { child, url: `http://127.0.0.1:${ready[1]}/` };
-  }
-  throw new Error('inbox child exited before it was ready');
-}
-
-const stop = async ({ child }: Child) => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-};
-
-/** Posts like the service; a refused connection (the killed process) is tried on the next one. */
-async function deliver(children: Child[], first: number, delivery: SignedDelivery, times: number[]) {
-  for (let k = 0; ; k++) {
-    const target = children[(first + k) % children.length]!;
-    const started = performance.now();
-    try {
-      const response = await fetch(target.url, {
-        method: 'POST',
-        headers: delivery.headers,
-        body: delivery.rawBody,
-      });
-      await response.text();
-      times.push(performance.now() - started);
-      if (response.status === 200) return 200;
-    } catch {
-      // connection refused or reset: the process is down
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describeWithPostgres('four transactional deferred receivers with a pool of 5 each', (postgresUrl) => {
-  let work: string;
-  let bundle: string;
-  const pool = new pg.Pool({ connectionString: postgresUrl, max: 3 });
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'loyalty-inbox-'));
-    bundle = join(work, 'sdk.mjs');
-    await bundleReceiverSdk(bundle);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await rm(work, { recursive: true, force: true });
-  });
+  const { pool, bundle } = useReceiverBundle(postgresUrl, 3);
 
   it('answers every delivery, commits every effect once and leaves nothing pending, one process killed', async () => {
     const schema = uniqueName('inbox_procs');
     await migrate(pool, { schema });
     await pool.query(`CREATE TABLE ${schema}.effects (event_id text NOT NULL, pid int NOT NULL)`);
     const config = { postgresUrl, schema, poolMax: 5, handlerMaxMs: 100, leaseMs: 3_000, secret: SECRET };
-    const children = await Promise.all(Array.from({ length: PROCESSES }, () => startChild(bundle, config)));
+    const children = await Promise.all(
+      Array.from({ length: PROCESSES }, () => startChild(CHILD, bundle(), config)),
+    );
     const events = Array.from({ length: DELIVERIES }, () => outboundEvent('LoyaltyRuleChanged'));
     const times: number[] = [];
     try {
@@ -105,13 +45,11 @@ describeWithPostgres('four transactional deferred receivers with a pool of 5 eac
         for (let i = next++; i < DELIVERIES; i = next++) {
           if (!killed && i >= DELIVERIES / 2) {
             killed = true;
-            children[0]!.child.kill('SIGKILL');
-            await once(children[0]!.child, 'exit');
-            children[0] = await startChild(bundle, config);
+            await killAndRestart(children, 0, () => startChild(CHILD, bundle(), config));
           }
           const delivery = signedDelivery(events[i]!);
           const answers = await Promise.all(
-            Array.from({ length: COPIES }, (_, c) => deliver(children, i + c, delivery, times)),
+            Array.from({ length: COPIES }, (_, c) => deliverToChildren(children, i + c, delivery, times)),
           );
           expect(answers).toEqual([200, 200, 200]);
         }
@@ -139,7 +77,7 @@ describeWithPostgres('four transactional deferred receivers with a pool of 5 eac
       );
       expect(times.length).toBeGreaterThanOrEqual(DELIVERIES * COPIES);
     } finally {
-      await Promise.all(children.map(stop));
+      await Promise.all(children.map(stopChild));
     }
   }, 300_000);
 });

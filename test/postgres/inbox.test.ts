@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
-import postgres from 'postgres';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { bothDrivers } from './support/both-drivers.js';
 
 describeWithPostgres('postgresInbox', (url) => {
-  const schema = uniqueName('inbox');
-  const pool = new pg.Pool({ connectionString: url, max: 30 });
-  const sql = postgres(url, { max: 30, onnotice: () => undefined });
-  beforeAll(() => migrate(pool, { schema }));
-  afterAll(async () => {
-    await Promise.all([pool.end(), sql.end({ timeout: 1 })]);
-  });
+  const { schema, pool, sql } = bothDrivers(url, 'inbox');
 
   it('on pg, prepares its statements once per connection instead of planning them at every delivery', async () => {
     const client = new pg.Client({ connectionString: url });

@@ -1,15 +1,8 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SCHEMA_STEPS } from '../../src/postgres/schema/steps.js';
 import { type RealServer, startPgBouncer } from '../support/real-servers.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
-import { bundleReceiverSdk } from './support/receiver-processes.js';
+import { expectOneMigrator, migrateAtOnce, useReceiverBundle } from './support/receiver-processes.js';
 
 /*
  * `migrate` where users deploy: a database whose default isolation is SERIALIZABLE, a role whose
@@ -17,23 +10,16 @@ import { bundleReceiverSdk } from './support/receiver-processes.js';
  * Eight processes migrate at once; every one succeeds and exactly one applies the steps.
  */
 
-const CHILD = fileURLToPath(new URL('./fixtures/migrate-child.mjs', import.meta.url));
-const LATEST = Math.max(...SCHEMA_STEPS.map((step) => step.version));
-
 describeWithPostgres('migrate on a strict database', (url) => {
   const admin = new pg.Pool({ connectionString: url, max: 1 });
   const database = uniqueName('strict');
   const role = uniqueName('impatient');
-  let work: string;
-  let bundle: string;
+  const { bundle } = useReceiverBundle(url, 1);
   let bouncer: RealServer;
   let direct: string;
   let pooled: string;
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'loyalty-migrate-strict-'));
-    bundle = join(work, 'sdk.mjs');
-    await bundleReceiverSdk(bundle);
     await admin.query(`CREATE ROLE ${role} LOGIN SUPERUSER`);
     await admin.query(`ALTER ROLE ${role} SET lock_timeout = '50ms'`);
     await admin.query(`CREATE DATABASE ${database} OWNER ${role}`);
@@ -51,7 +37,6 @@ describeWithPostgres('migrate on a strict database', (url) => {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.query(`DROP ROLE IF EXISTS ${role}`);
     await admin.end();
-    await rm(work, { recursive: true, force: true });
   });
 
   it('eight processes (pg and postgres.js, direct and through PgBouncer) migrate at once under SERIALIZABLE and lock_timeout 50ms: all succeed', async () => {
@@ -64,32 +49,12 @@ describeWithPostgres('migrate on a strict database', (url) => {
     expect(settings.rows[0]).toEqual({ isolation: 'serializable', lock_timeout: '50ms' });
 
     const schema = 'loyalty';
-    const children = Array.from({ length: 8 }, (_, i) => {
+    const targets = Array.from({ length: 8 }, (_, i) => {
       const throughPooler = i % 4 >= 2;
-      const args = [CHILD, bundle, i % 2 ? 'postgres.js' : 'pg', throughPooler ? pooled : direct, schema];
-      if (throughPooler) args.push('pooled');
-      const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-      });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        err += chunk;
-      });
-      return { child, out: () => out, err: () => err, exit: once(child, 'exit') };
+      const driver = i % 2 ? 'postgres.js' : 'pg';
+      return throughPooler ? [driver, pooled, 'pooled'] : [driver, direct];
     });
-    while (!children.every((c) => c.out().includes('READY') || c.child.exitCode !== null)) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    for (const c of children) c.child.stdin.end('go\n');
-    const codes = await Promise.all(children.map((c) => c.exit.then(([code]) => code)));
-    expect(children.map((c) => c.err())).toEqual(Array(8).fill(''));
-    expect(codes).toEqual(Array(8).fill(0));
-    const results = children.map((c) => JSON.parse(c.out().split('\n')[1]!));
-    expect(results.filter((r) => r.applied.length > 0)).toEqual([
-      { version: LATEST, applied: SCHEMA_STEPS.map((s) => s.version) },
-    ]);
-    expect(results.every((r) => r.version === LATEST)).toBe(true);
+    // Exactly one process applied the steps; the others found them done.
+    expectOneMigrator(await migrateAtOnce(bundle(), schema, targets));
   }, 120_000);
 });

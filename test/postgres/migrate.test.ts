@@ -1,32 +1,13 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrate } from 'loyalty-partner-sdk/postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SCHEMA_STEPS } from '../../src/postgres/schema/steps.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
-import { bundleReceiverSdk } from './support/receiver-processes.js';
+import { expectOneMigrator, migrateAtOnce, useReceiverBundle } from './support/receiver-processes.js';
 
-const CHILD = fileURLToPath(new URL('./fixtures/migrate-child.mjs', import.meta.url));
 const LATEST = Math.max(...SCHEMA_STEPS.map((step) => step.version));
 
 describeWithPostgres('migrate', (url) => {
-  let work: string;
-  let bundle: string;
-  const pool = new pg.Pool({ connectionString: url, max: 3 });
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'loyalty-migrate-'));
-    bundle = join(work, 'sdk.mjs');
-    await bundleReceiverSdk(bundle);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await rm(work, { recursive: true, force: true });
-  });
+  const { pool, bundle } = useReceiverBundle(url, 3);
 
   const tables = async (schema: string) =>
     (
@@ -38,34 +19,10 @@ describeWithPostgres('migrate', (url) => {
 
   it('run by 8 processes at once (pg and postgres.js) succeeds everywhere and leaves one schema', async () => {
     const schema = uniqueName('migrate8');
-    const children = Array.from({ length: 8 }, (_, i) => {
-      const child = spawn(process.execPath, [CHILD, bundle, i % 2 ? 'postgres.js' : 'pg', url, schema], {
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-      });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        err += chunk;
-      });
-      return { child, out: () => out, err: () => err, exit: once(child, 'exit') };
-    });
     // All connected first, then all told to go together.
-    while (!children.every((c) => c.out().includes('READY') || c.child.exitCode !== null)) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    for (const c of children) c.child.stdin.end('go\n');
-    const codes = await Promise.all(children.map((c) => c.exit.then(([code]) => code)));
-    expect(children.map((c) => c.err())).toEqual(Array(8).fill(''));
-    expect(codes).toEqual(Array(8).fill(0));
-    const results = children.map((c) => JSON.parse(c.out().split('\n')[1]!));
+    const targets = Array.from({ length: 8 }, (_, i) => [i % 2 ? 'postgres.js' : 'pg', url]);
     // Exactly one process applied the steps; the others found them done.
-    expect(results.filter((r) => r.applied.length > 0)).toEqual([
-      { version: LATEST, applied: SCHEMA_STEPS.map((s) => s.version) },
-    ]);
-    expect(results.every((r) => r.version === LATEST)).toBe(true);
+    expectOneMigrator(await migrateAtOnce(bundle(), schema, targets));
     const versions = await pool.query(`SELECT version FROM ${schema}.schema_version ORDER BY version`);
     expect(versions.rows.map((row) => row.version)).toEqual(SCHEMA_STEPS.map((s) => s.version));
     expect(await tables(schema)).toEqual(expect.arrayContaining(['inbox_events', 'rules', 'schema_version']));

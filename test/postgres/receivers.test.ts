@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { migrate } from 'loyalty-partner-sdk/postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeWithPostgres, redisUrl, uniqueName } from '../support/servers.js';
 import {
   outboundEvent,
@@ -12,10 +8,10 @@ import {
   signedDelivery,
 } from '../webhooks/support/deliveries.js';
 import {
-  bundleReceiverSdk,
   type ReceiverConfig,
   type ReceiverProcess,
   startReceiver,
+  useReceiverBundle,
 } from './support/receiver-processes.js';
 
 /*
@@ -50,18 +46,7 @@ const REDIS_SCENARIOS: Record<string, Mode[]> = {
 };
 
 describeWithPostgres('four receiver processes sharing one inbox', (postgresUrl) => {
-  let work: string;
-  let bundle: string;
-  const pool = new pg.Pool({ connectionString: postgresUrl, max: 5 });
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'loyalty-receivers-'));
-    bundle = join(work, 'sdk.mjs');
-    await bundleReceiverSdk(bundle);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await rm(work, { recursive: true, force: true });
-  });
+  const { pool, bundle } = useReceiverBundle(postgresUrl, 5);
 
   const post = async (url: string, delivery: SignedDelivery) => {
     const response = await fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.rawBody });
@@ -86,7 +71,7 @@ describeWithPostgres('four receiver processes sharing one inbox', (postgresUrl) 
       handlerDelayMs: 5,
     });
     const receivers: ReceiverProcess[] = await Promise.all(
-      Array.from({ length: PROCESSES }, (_, i) => startReceiver(bundle, config(i))),
+      Array.from({ length: PROCESSES }, (_, i) => startReceiver(bundle(), config(i))),
     );
     try {
       const events = Array.from({ length: DELIVERIES }, () => outboundEvent('LoyaltyRuleChanged'));

@@ -1,18 +1,11 @@
-import { migrate, postgresRuleStore } from 'loyalty-partner-sdk/postgres';
-import pg from 'pg';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { postgresRuleStore } from 'loyalty-partner-sdk/postgres';
+import { describe } from 'vitest';
+import { describeWithPostgres } from '../support/servers.js';
 import { ruleStoreConformance } from '../webhooks-stores/rule-store-conformance.js';
+import { bothDrivers } from './support/both-drivers.js';
 
 describeWithPostgres('postgresRuleStore', (url) => {
-  const schema = uniqueName('rules');
-  const pool = new pg.Pool({ connectionString: url, max: 30 });
-  const sql = postgres(url, { max: 30, onnotice: () => undefined });
-  beforeAll(() => migrate(sql, { schema }));
-  afterAll(async () => {
-    await Promise.all([pool.end(), sql.end({ timeout: 1 })]);
-  });
+  const { schema, pool, sql } = bothDrivers(url, 'rules', 'postgres.js');
   describe('on pg', () => ruleStoreConformance(() => postgresRuleStore(pool, { schema })));
   describe('on postgres.js', () => ruleStoreConformance(() => postgresRuleStore(sql, { schema })));
 });

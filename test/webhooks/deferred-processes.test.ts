@@ -1,18 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import { redisInbox } from 'loyalty-partner-sdk/redis';
 import type { DeferredInboxStore } from 'loyalty-partner-sdk/webhooks';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleReceiverSdk } from '../postgres/support/receiver-processes.js';
+import { expect, it } from 'vitest';
+import {
+  deliverToChildren,
+  killAndRestart,
+  startChild,
+  stopChild,
+  useReceiverBundle,
+} from '../postgres/support/receiver-processes.js';
 import { describeWithPostgres, redisUrl, uniqueName } from '../support/servers.js';
-import { outboundEvent, SECRET, type SignedDelivery, signedDelivery } from './support/deliveries.js';
+import { outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
 
 /*
  * Must show 1 of issue 31: four deferred receiver processes share one inbox; 300 deliveries,
@@ -27,67 +27,12 @@ const DELIVERIES = 300;
 const COPIES = 3;
 const AT_ONCE = 20;
 
-interface Child {
-  child: ChildProcess;
-  url: string;
-}
-
-async function startChild(bundle: string, config: object): Promise<Child> {
-  const child = spawn(process.execPath, [CHILD, bundle, JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
-    out += chunk;
-    const ready = /READY (\d+)/.exec(out);
-    if (ready) return { child, url: `http://127.0.0.1:${ready[1]}/` };
-  }
-  throw new Error('deferred child exited before it was ready');
-}
-
-const stop = async ({ child }: Child) => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-};
-
-/** Posts like the service: a refused connection (a killed process) is tried on the next one. */
-async function deliver(children: Child[], first: number, delivery: SignedDelivery): Promise<number> {
-  for (let k = 0; ; k++) {
-    const target = children[(first + k) % children.length]!;
-    try {
-      const response = await fetch(target.url, {
-        method: 'POST',
-        headers: delivery.headers,
-        body: delivery.rawBody,
-      });
-      await response.text();
-      if (response.status === 200) return 200;
-    } catch {
-      // connection refused or reset: the process is down
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 describeWithPostgres('four deferred receiver processes sharing one inbox', (postgresUrl) => {
-  let work: string;
-  let bundle: string;
-  const pool = new pg.Pool({ connectionString: postgresUrl, max: 5 });
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'loyalty-deferred-'));
-    bundle = join(work, 'sdk.mjs');
-    await bundleReceiverSdk(bundle);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await rm(work, { recursive: true, force: true });
-  });
+  const { pool, bundle } = useReceiverBundle(postgresUrl, 5);
 
   const run = async (
     config: object,
@@ -100,7 +45,7 @@ describeWithPostgres('four deferred receiver processes sharing one inbox', (post
     const failFirst = events.filter((_, i) => i % 10 < 3).map((event) => event.eventId);
     const childConfig = { ...config, failFirst, handlerMaxMs: 250, leaseMs: 2_000, secret: SECRET };
     const children = await Promise.all(
-      Array.from({ length: PROCESSES }, () => startChild(bundle, childConfig)),
+      Array.from({ length: PROCESSES }, () => startChild(CHILD, bundle(), childConfig)),
     );
     try {
       let next = 0;
@@ -109,13 +54,11 @@ describeWithPostgres('four deferred receiver processes sharing one inbox', (post
         for (let i = next++; i < DELIVERIES; i = next++) {
           if (kill && !killed && i >= DELIVERIES / 2) {
             killed = true;
-            children[0]!.child.kill('SIGKILL');
-            await once(children[0]!.child, 'exit');
-            children[0] = await startChild(bundle, childConfig);
+            await killAndRestart(children, 0, () => startChild(CHILD, bundle(), childConfig));
           }
           const delivery = signedDelivery(events[i]!);
           const answers = await Promise.all(
-            Array.from({ length: COPIES }, (_, c) => deliver(children, i + c, delivery)),
+            Array.from({ length: COPIES }, (_, c) => deliverToChildren(children, i + c, delivery)),
           );
           expect(answers).toEqual([200, 200, 200]);
         }
@@ -130,7 +73,7 @@ describeWithPostgres('four deferred receiver processes sharing one inbox', (post
       expect(new Set(done)).toEqual(new Set(events.map((event) => event.eventId)));
       expect(new Set(await failed())).toEqual(new Set(failFirst));
     } finally {
-      await Promise.all(children.map(stop));
+      await Promise.all(children.map(stopChild));
     }
   };
 

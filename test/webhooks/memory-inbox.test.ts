@@ -1,19 +1,10 @@
 import { LoyaltyValidationError } from 'loyalty-partner-sdk';
 import { type InboxKey, memoryInbox } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
+import { manualClock } from './support/clock.js';
 
 const HOUR = 60 * 60 * 1000;
 const key = (eventId: string, tenantId = 'merchant-1'): InboxKey => ({ tenantId, eventId, eventType: 'X' });
-
-function clock() {
-  let time = 1_000_000;
-  return {
-    now: () => time,
-    advance: (ms: number) => {
-      time += ms;
-    },
-  };
-}
 
 describe('memoryInbox', () => {
   it('claims an event once: new, then in-progress until completed, then done', () => {
@@ -41,7 +32,7 @@ describe('memoryInbox', () => {
   });
 
   it('lets a delivery take over a claim older than the lease, so an event is never wedged', () => {
-    const time = clock();
+    const time = manualClock();
     const inbox = memoryInbox({ now: time.now, leaseMs: 30_000 });
     expect(inbox.begin(key('stuck'))).toBe('new');
     time.advance(29_999);
@@ -54,7 +45,7 @@ describe('memoryInbox', () => {
   });
 
   it('holds a claim for one minute by default and says so as leaseMs', () => {
-    const time = clock();
+    const time = manualClock();
     const inbox = memoryInbox({ now: time.now });
     expect(inbox.leaseMs).toBe(60_000);
     inbox.begin(key('e1'));
@@ -65,7 +56,7 @@ describe('memoryInbox', () => {
   });
 
   it('remembers a handled id for at least 24 hours by default, and forgets it after 25', () => {
-    const time = clock();
+    const time = manualClock();
     const inbox = memoryInbox({ now: time.now });
     inbox.begin(key('e1'));
     inbox.complete(key('e1'));
@@ -76,7 +67,7 @@ describe('memoryInbox', () => {
   });
 
   it('counts the ttl from completion, not from the claim', () => {
-    const time = clock();
+    const time = manualClock();
     const inbox = memoryInbox({ now: time.now, ttlMs: HOUR });
     inbox.begin(key('slow'));
     time.advance(2 * HOUR);

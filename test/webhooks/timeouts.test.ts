@@ -1,19 +1,10 @@
 import { createReceiver, memoryInbox, type ReceiverFailure } from 'loyalty-partner-sdk/webhooks';
 import { describe, expect, it } from 'vitest';
+import { manualClock } from './support/clock.js';
 import { outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
 import { serveOverHttp } from './support/over-http.js';
 
 const never = () => new Promise<never>(() => {});
-
-function clock() {
-  let time = 1_000_000;
-  return {
-    now: () => time,
-    advance: (ms: number) => {
-      time += ms;
-    },
-  };
-}
 
 /** Resolves once `check` holds, polling each tick (no timing assumption in the test itself). */
 async function until(check: () => boolean): Promise<void> {
@@ -42,7 +33,7 @@ describe('bounded waits on user code, over HTTP', () => {
   });
 
   it('answers 503 HANDLER_TIMEOUT to a handler that never settles, keeps its claim, and lets a redelivery take over after the lease', async () => {
-    const time = clock();
+    const time = manualClock();
     const failures: ReceiverFailure[] = [];
     let runs = 0;
     const receiver = createReceiver({

@@ -1,6 +1,31 @@
 import type { SchemaStep } from './schema-step.js';
 
 /**
+ * The table of received events: `inbox_deliveries` (step 3, `legacy`: deferred receipt only, so
+ * the signature's facts are always there) and `inbox_events` (step 6), its successor.
+ */
+export const deliveriesTable = (table: string, legacy: boolean): string => {
+  const known = (type: string) => (legacy ? `${type.padEnd(11)} NOT NULL` : type);
+  return `CREATE TABLE IF NOT EXISTS ${table} (
+  event_id            text        PRIMARY KEY,
+  event_type          text        NOT NULL,
+  tenant_id           text        NOT NULL DEFAULT '',
+  state               text        NOT NULL CHECK (state IN ('pending', 'handled', 'dead', 'parked')),
+  raw_body            text,
+  correlation_id      ${known('text')},
+  signature_timestamp ${known('bigint')},
+  secret_index        ${known('int')},
+  received_at         timestamptz NOT NULL${legacy ? '' : ' DEFAULT now()'},
+  attempts            int         NOT NULL DEFAULT 0,
+  next_attempt_at     timestamptz NOT NULL DEFAULT now(),
+  claimed_by          text,
+  lease_until         timestamptz,
+  last_error          text,
+  settled_at          timestamptz
+) WITH (fillfactor = 80)`;
+};
+
+/**
  * Step 6: one record per event id (`inbox_events`) for both ways of receiving, in place of
  * `inbox` (immediate receipt, step 1) and `inbox_deliveries` (deferred receipt, step 3). Every
  * row of the two is copied, under a lock that holds their writers back until the step commits.
@@ -43,23 +68,7 @@ export const INBOX_EVENTS_STEP: SchemaStep = {
     return [
       // raw_body and the signature's facts are NULL while only an immediate receipt holds the
       // record; claims, leases and retries change no indexed column but state.
-      `CREATE TABLE IF NOT EXISTS ${t} (
-  event_id            text        PRIMARY KEY,
-  event_type          text        NOT NULL,
-  tenant_id           text        NOT NULL DEFAULT '',
-  state               text        NOT NULL CHECK (state IN ('pending', 'handled', 'dead', 'parked')),
-  raw_body            text,
-  correlation_id      text,
-  signature_timestamp bigint,
-  secret_index        int,
-  received_at         timestamptz NOT NULL DEFAULT now(),
-  attempts            int         NOT NULL DEFAULT 0,
-  next_attempt_at     timestamptz NOT NULL DEFAULT now(),
-  claimed_by          text,
-  lease_until         timestamptz,
-  last_error          text,
-  settled_at          timestamptz
-) WITH (fillfactor = 80)`,
+      deliveriesTable(t, false),
       // Claims read the due pending rows only.
       `CREATE INDEX IF NOT EXISTS inbox_events_due ON ${t} (next_attempt_at) WHERE state = 'pending'`,
       // Retention deletes old handled rows in small batches, oldest first.

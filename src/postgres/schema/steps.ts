@@ -1,13 +1,11 @@
 /**
  * The schema, as numbered steps. `migrate` runs the steps a database has not seen yet, in
- * order, and records each in `schema_version`; the shipped `schema.sql` is the same steps
- * rendered for schema `loyalty`. To change the schema, append a step (never edit one that has
- * shipped), then rewrite the shipped file with
- * `UPDATE_SCHEMA_SQL=1 npx vitest run test/postgres/schema-file.test.ts` (the test fails while
- * `src/postgres/schema.sql` differs from these steps). What a step holds: `schema-step.ts`.
+ * order, and records each in `schema_version`; the build renders the same steps for schema
+ * `loyalty` as the shipped `schema.sql` (`render.ts`). To change the schema, append a step
+ * (never edit one that has shipped). What a step holds: `schema-step.ts`.
  */
 import { OUTBOX_OUTCOMES_STEP, OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
-import { INBOX_EVENTS_STEP } from './inbox-step.js';
+import { deliveriesTable, INBOX_EVENTS_STEP } from './inbox-step.js';
 import type { SchemaStep } from './schema-step.js';
 
 export const SCHEMA_STEPS: readonly SchemaStep[] = [
@@ -46,23 +44,7 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     statements: (s) => [
       // One row per verified delivery of a deferred receiver, its raw body kept for the handler
       // (and for replay). Claims, lease renewals and retries change no indexed column but state.
-      `CREATE TABLE IF NOT EXISTS ${s}.inbox_deliveries (
-  event_id            text        PRIMARY KEY,
-  event_type          text        NOT NULL,
-  tenant_id           text        NOT NULL DEFAULT '',
-  state               text        NOT NULL CHECK (state IN ('pending', 'handled', 'dead', 'parked')),
-  raw_body            text,
-  correlation_id      text        NOT NULL,
-  signature_timestamp bigint      NOT NULL,
-  secret_index        int         NOT NULL,
-  received_at         timestamptz NOT NULL,
-  attempts            int         NOT NULL DEFAULT 0,
-  next_attempt_at     timestamptz NOT NULL DEFAULT now(),
-  claimed_by          text,
-  lease_until         timestamptz,
-  last_error          text,
-  settled_at          timestamptz
-) WITH (fillfactor = 80)`,
+      deliveriesTable(`${s}.inbox_deliveries`, true),
       // Claims read the due pending rows only.
       `CREATE INDEX IF NOT EXISTS inbox_deliveries_due ON ${s}.inbox_deliveries (next_attempt_at) WHERE state = 'pending'`,
       // Retention deletes old handled rows in small batches, oldest first.

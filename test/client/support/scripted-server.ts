@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 
 /** One request as the server saw it. */
 export interface Received {
@@ -117,4 +118,42 @@ export function verifyByHand(
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
   return match ? Number(t) : undefined;
+}
+
+/**
+ * A fresh scripted server for each test, closed after it together with the client the test made
+ * (if any). The object returned stands for the current test's server.
+ */
+export function scriptedServerPerTest(client: () => { close(): Promise<void> } | undefined): ScriptedServer {
+  let current: ScriptedServer | undefined;
+  const started = () => {
+    if (!current) throw new Error('the scripted server starts in beforeEach');
+    return current;
+  };
+  beforeEach(async () => {
+    current = await startScriptedServer();
+  });
+  afterEach(async () => {
+    await client()?.close();
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get url() {
+      return started().url;
+    },
+    get requests() {
+      return started().requests;
+    },
+    get connections() {
+      return started().connections;
+    },
+    get script() {
+      return started().script;
+    },
+    set script(script) {
+      started().script = script;
+    },
+    close: () => started().close(),
+  };
 }
