@@ -63,7 +63,7 @@ export interface GuideProject {
   readonly dir: string;
   write(file: string, source: string): void;
   /** Runs `npx <args>` to its end (a program, `tsx`, `vitest run`); never rejects. */
-  run(args: readonly string[], env: Record<string, string>, timeoutMs?: number): Promise<Ran>;
+  run(args: readonly string[], env: Record<string, string>, command?: string): Promise<Ran>;
   /** Starts `npx <args>`; resolves once `ready` says so (a port that accepts, a line). */
   start(args: readonly string[], env: Record<string, string>, ready: ReadyWhen): Promise<Started>;
   remove(): void;
@@ -86,12 +86,12 @@ export async function createGuideProject(guide: Guide, tarball: string): Promise
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       writeFileSync(join(dir, file), source);
     },
-    run(args, extra, timeoutMs = 120_000) {
+    run(args, extra, command = 'npx') {
       return new Promise((done) => {
         execFile(
-          'npx',
+          command,
           [...args],
-          { cwd: dir, env: env(extra), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 },
+          { cwd: dir, env: env(extra), timeout: 180_000, killSignal: 'SIGKILL', maxBuffer: 16 << 20 },
           (err, stdout, stderr) => {
             const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
             done({ code, stdout, stderr });
