@@ -30,7 +30,7 @@ const npmEnv = (): NodeJS.ProcessEnv => ({
   npm_config_yes: 'true',
 });
 
-/** `npm pack` of the built package, once per run, into a directory of its own. */
+/** `npm pack` of the built package, once per run, into a directory of its own; tsx fetched. */
 export async function packSdk(): Promise<{ tarball: string; remove: () => void }> {
   if (!existsSync(join(packageRoot, 'dist/index.node.js')))
     throw new Error('dist/ is missing: run `npm run build` first (`npm run test:slow` does)');
@@ -38,6 +38,8 @@ export async function packSdk(): Promise<{ tarball: string; remove: () => void }
   await exec('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: packageRoot, env: npmEnv() });
   const name = readdirSync(dir).find((file) => file.endsWith('.tgz'));
   if (!name) throw new Error('npm pack wrote no tarball');
+  // tsx into npx's cache once, before the guides' projects ask for it side by side.
+  await exec('npx', ['tsx', '--version'], { cwd: dir, env: npmEnv() });
   return { tarball: join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -151,12 +153,26 @@ function accepts(port: number): Promise<boolean> {
 function stopGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined)
     return Promise.resolve();
+  const group = -(child.pid as number);
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    try {
-      process.kill(-(child.pid as number), 'SIGTERM');
-    } catch {
+    // A program that does not end on SIGTERM within 15 s is killed.
+    const kill = setTimeout(() => signal(group, 'SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    if (!signal(group, 'SIGTERM')) {
+      clearTimeout(kill);
       resolve();
     }
   });
+}
+
+function signal(group: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(group, name);
+    return true;
+  } catch {
+    return false;
+  }
 }
