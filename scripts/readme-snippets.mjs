@@ -2,7 +2,9 @@
 // git) so that `tsc --noEmit` type-checks it against the package's public names (tsconfig `paths`
 // map them to src/). A sample that does not compile fails `npm test`: the docs cannot drift from
 // the code. A block that cannot compile on its own (a Prisma client generated from your schema)
-// uses another fence language and says why.
+// uses another fence language and says why. A program marked `<!-- sample: <file> -->` is written
+// under that name in a directory of its guide, so the samples that import one another
+// (`./receiver.mjs`) compile as the reader's files do; test/docs/samples.slow.test.ts runs them.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
@@ -30,11 +32,13 @@ for (const source of sources) {
   for (const match of text.matchAll(fence)) {
     count += 1;
     const line = text.slice(0, match.index).split('\n').length;
+    const file = /<!-- sample: (\S+) -->\n(?:<!--.*-->\n)?$/.exec(text.slice(0, match.index))?.[1];
+    const target = file
+      ? new URL(`${stem}/${file}`, outDir)
+      : new URL(`${stem}-${String(count).padStart(2, '0')}.ts`, outDir);
+    mkdirSync(new URL('.', target), { recursive: true });
     // `export {}` makes every sample a module, so samples do not collide on top-level names.
-    writeFileSync(
-      new URL(`${stem}-${String(count).padStart(2, '0')}.ts`, outDir),
-      `// ${source} line ${line}\n${match[1] ?? ''}\nexport {};\n`,
-    );
+    writeFileSync(target, `// ${source} line ${line}\n${match[1] ?? ''}\nexport {};\n`);
   }
   total += count;
 }
