@@ -105,11 +105,15 @@ export class Scheduler {
     this.aborter.abort();
   }
 
-  /** Resolves once nothing is deliverable right now. */
+  /**
+   * Looks for work now, then resolves once nothing is deliverable: a row committed in the
+   * caller's transaction announces itself to no one, so `flush()` after the commit would
+   * otherwise wait for nothing and leave the sale to the next poll.
+   */
   whenSettled(): Promise<void> {
     return new Promise((resolve) => {
       this.waiters.push(resolve);
-      this.notify();
+      this.pump();
     });
   }
 

@@ -107,6 +107,23 @@ describeWithPostgres('the Postgres outbox woken by LISTEN', (url) => {
     await sql.end();
   });
 
+  it('flush() after the commit delivers the sale: it looks for work, not waiting for a wake-up or a poll', async () => {
+    const pos = await till(); // no LISTEN, its next poll a minute away
+    const tx = await tillPool.connect();
+    await tx.query('BEGIN');
+    const { eventId } = await pos.enqueue('InvoiceEarned', invoice('inv-flushed'), { tx });
+    await tx.query('COMMIT');
+    tx.release();
+
+    const stats = await pos.flush();
+    expect(stats.delivered).toBe(1);
+    const sent = server.requests.map(
+      (request) => (JSON.parse(request.body.toString()) as { eventId: string }).eventId,
+    );
+    expect(sent).toContain(eventId);
+    await pos.close();
+  });
+
   it('sends no notification from a sale while no outbox listening is idle', async () => {
     // Learn the channel from a listening outbox, then close it: nobody is idle any more.
     const listen = new pg.Client({ connectionString: url });
