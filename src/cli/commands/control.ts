@@ -32,18 +32,11 @@ function controlCommand(name: string, summary: string, help: string, flags: Flag
     summary,
     help,
     flags: { url: { type: 'string' }, ...flags },
-    async run({
-      positionals,
-      values,
-      io,
-    }: {
-      positionals: string[];
-      values: Record<string, unknown>;
-      io: CliIo;
-    }) {
-      const control = controlClient(io, values.url as string | undefined);
+    async run(args) {
+      const values = args.values as Record<string, unknown>;
+      const control = controlClient(args.io, values.url as string | undefined);
       const tenant = () => control.tenant(values['tenant-id'] as string | undefined);
-      await run({ positionals, values, io, control, tenant });
+      await run({ ...args, control, tenant });
       return EXIT.ok;
     },
   });
