@@ -142,7 +142,7 @@ export async function readSecrets(
           `line ${index + 1} of ${file} is empty: put one secret per line, with no empty lines`,
         );
       // A line of spaces is no secret: signing or verifying under it would accept what anyone can sign.
-      if (line.length > 0 && !/\S/.test(line))
+      if (!/\S/.test(line))
         throw new UsageError(
           `line ${index + 1} of ${file} is blank (whitespace only): a secret must have other characters; remove the line`,
         );
