@@ -82,6 +82,14 @@ export function integerFlag(name: string, value: string | undefined, unit = 'sec
   return Number(value);
 }
 
+/** Parses a probability flag (`--fault-rate 0.2`), or says it must be between 0 and 1. */
+export function rateFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(value.trim() !== '' && n >= 0 && n <= 1)) throw new UsageError(`--${name} must be between 0 and 1`);
+  return n;
+}
+
 /** Parses a flag that takes one of a few words (`--state dead`), or says which it takes. */
 export function choiceFlag<T extends string>(
   name: string,

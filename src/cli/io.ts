@@ -142,7 +142,7 @@ export async function readSecrets(
           `line ${index + 1} of ${file} is empty: put one secret per line, with no empty lines`,
         );
       // A line of spaces is no secret: signing or verifying under it would accept what anyone can sign.
-      if (line.length > 0 && !/\S/.test(line))
+      if (!/\S/.test(line))
         throw new UsageError(
           `line ${index + 1} of ${file} is blank (whitespace only): a secret must have other characters; remove the line`,
         );
@@ -159,6 +159,20 @@ export async function readSecrets(
   if (!secret?.trim())
     throw new UsageError(`set ${name} to the signing secret, or pass --secret-file <path>`);
   return [secret];
+}
+
+/**
+ * The one signing secret of a `--secret-file`, for commands that sign as the service does with
+ * one tenant's secret (`check-receiver`, `trigger`). The file is read as every command reads it
+ * (`readSecrets`: at most 64 KiB, one final line break dropped, whitespace around a secret
+ * refused); a second secret is refused too, since which one the receiver expects is unknown.
+ */
+export async function readSecretFile(io: CliIo, path: string): Promise<string> {
+  const [secret, ...more] = await readSecrets(io, { secretFile: path });
+  if (more.length > 0 || secret === undefined) {
+    throw new UsageError(`${path} holds more than one line: put exactly one signing secret in it`);
+  }
+  return secret;
 }
 
 /** `1 row`, `2 rows`: counts in messages read as sentences. */

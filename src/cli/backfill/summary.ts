@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { formatIssue } from '../describe-error.js';
 import { UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, plural } from '../io.js';
 import type { RowFailure } from './rows.js';
@@ -23,7 +24,7 @@ export interface BackfillSummary {
   sha256: string;
 }
 
-const describe = (f: RowFailure) => `line ${f.line}: ${f.path ? `${f.path} ${f.message}` : f.message}`;
+const describe = (f: RowFailure) => `line ${f.line}: ${formatIssue(f)}`;
 
 /**
  * Prints the summary (rows read, sent, failed), the notes and the first failed rows on stdout, and

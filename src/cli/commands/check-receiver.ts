@@ -1,10 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle } from '../io.js';
+import { type CliIo, createStyle, readSecretFile } from '../io.js';
 import { junitReport } from '../junit-report.js';
 import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
-import { readSecretFile } from '../secret-file.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner check-receiver <url> --secret-file <path> [options]

@@ -22,10 +22,7 @@ export interface CommandContext<F extends Flags> {
 }
 
 /** A command as it is written: its words, its flags as data, and what it does. */
-export interface CommandSpec<F extends Flags> {
-  readonly name: string;
-  readonly summary: string;
-  readonly help: string;
+export interface CommandSpec<F extends Flags> extends Omit<Command, 'flags' | 'run'> {
   readonly flags: F;
   /**
    * Does the work and returns the exit code. Throw, do not print, on failure: `UsageError` (exit
@@ -54,11 +51,8 @@ export interface CommandSpec<F extends Flags> {
  */
 export function defineCommand<const F extends Flags>(spec: CommandSpec<F>): Command {
   return {
-    name: spec.name,
-    summary: spec.summary,
-    help: spec.help,
-    flags: spec.flags,
-    async run(argv, io) {
+    ...spec,
+    async run(argv: readonly string[], io: CliIo) {
       const { values, positionals } = parseCommandArgs(spec.name, argv, spec.flags);
       if ((values as { help?: boolean }).help) {
         io.stdout.write(`${spec.help}\n`);

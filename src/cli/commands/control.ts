@@ -1,9 +1,9 @@
 import { MERCHANT_CONTROL_ACTIONS } from '../../testing/control/control-api.js';
 import type { FaultKind, MerchantCredentials } from '../../testing/index.js';
 import type { MerchantState } from '../../testing/inspection.js';
-import { type Flags, integerFlag } from '../args.js';
+import { type Flags, integerFlag, rateFlag } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
-import { controlClient } from '../emulate/control-client.js';
+import { type ControlClient, controlClient } from '../emulate/control-client.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, readInput } from '../io.js';
 import { type Command, defineCommand } from './command.js';
@@ -16,7 +16,14 @@ Exit codes: 0 done; 1 the emulator refused (unknown tenant, branch never synced,
 
 const TENANT = `  --tenant-id <id>   the merchant (default: the emulator's only merchant)\n`;
 
-type Run = (args: { positionals: string[]; values: Record<string, unknown>; io: CliIo }) => Promise<void>;
+type Run = (args: {
+  positionals: string[];
+  values: Record<string, unknown>;
+  io: CliIo;
+  control: ControlClient;
+  /** `--tenant-id`, or the emulator's only merchant. */
+  tenant: () => Promise<string>;
+}) => Promise<void>;
 
 /** A command that acts on a running emulator; the emulator's refusals become exit codes in `describeFailure`. */
 function controlCommand(name: string, summary: string, help: string, flags: Flags, run: Run): Command {
@@ -25,8 +32,11 @@ function controlCommand(name: string, summary: string, help: string, flags: Flag
     summary,
     help,
     flags: { url: { type: 'string' }, ...flags },
-    async run({ positionals, values, io }) {
-      await run({ positionals, values, io });
+    async run(args) {
+      const values = args.values as Record<string, unknown>;
+      const control = controlClient(args.io, values.url as string | undefined);
+      const tenant = () => control.tenant(values['tenant-id'] as string | undefined);
+      await run({ ...args, control, tenant });
       return EXIT.ok;
     },
   });
@@ -51,12 +61,11 @@ export const merchantCommand = controlCommand(
   'act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)',
   merchantHelp,
   { 'tenant-id': { type: 'string' } },
-  async ({ positionals, values, io }) => {
+  async ({ positionals, io, control, tenant }) => {
     const [action, extra] = positionals;
     if (action === undefined || !MERCHANT_CONTROL_ACTIONS.includes(action) || extra !== undefined)
       throw new UsageError(`merchant: give one action: ${MERCHANT_CONTROL_ACTIONS.join(', ')}`);
-    const control = controlClient(io, values.url as string | undefined);
-    const tenantId = await control.tenant(values['tenant-id'] as string | undefined);
+    const tenantId = await tenant();
     const answer = await control.call<{ merchant: MerchantState; credentials?: MerchantCredentials }>(
       'POST',
       `/merchants/${encodeURIComponent(tenantId)}/${action}`,
@@ -84,12 +93,11 @@ earns at that branch stop getting 400 BRANCH_MAPPING_UNCONFIRMED.
 Options:
 ${TENANT}${COMMON}`,
   { 'tenant-id': { type: 'string' } },
-  async ({ positionals, values, io }) => {
+  async ({ positionals, io, control, tenant }) => {
     const [verb, branchId, extra] = positionals;
     if (verb !== 'confirm' || branchId === undefined || extra !== undefined)
       throw new UsageError('branch: usage is `loyalty-partner branch confirm <externalBranchId>`');
-    const control = controlClient(io, values.url as string | undefined);
-    const tenantId = await control.tenant(values['tenant-id'] as string | undefined);
+    const tenantId = await tenant();
     await control.call(
       'POST',
       `/merchants/${encodeURIComponent(tenantId)}/branches/${encodeURIComponent(branchId)}/confirm`,
@@ -112,7 +120,7 @@ LoyaltyRuleChanged. The rule is the body of the EarnRate or StampRule of spec 2.
 Options:
 ${TENANT}${COMMON}`,
   { 'tenant-id': { type: 'string' } },
-  async ({ positionals, values, io }) => {
+  async ({ positionals, io, control, tenant }) => {
     const [verb, ruleType, source, extra] = positionals;
     if (verb !== 'set' || (ruleType !== 'EarnRate' && ruleType !== 'StampRule') || !source || extra)
       throw new UsageError(
@@ -128,8 +136,7 @@ ${TENANT}${COMMON}`,
     } catch {
       throw new UsageError('rule: the rule is not valid JSON');
     }
-    const control = controlClient(io, values.url as string | undefined);
-    const tenantId = await control.tenant(values['tenant-id'] as string | undefined);
+    const tenantId = await tenant();
     const { ruleVersion } = await control.call<{ ruleVersion: number | null }>(
       'POST',
       `/merchants/${encodeURIComponent(tenantId)}/rules`,
@@ -155,11 +162,10 @@ EVENT_HANDLER_NOT_REGISTERED. InvoiceRefunded also starts RefundReversalComplete
 Options:
 ${COMMON}`,
   {},
-  async ({ positionals, values, io }) => {
+  async ({ positionals, io, control }) => {
     const [eventType, extra] = positionals;
     if (eventType === undefined || extra !== undefined)
       throw new UsageError('ship: give one event type, e.g. `loyalty-partner ship CustomersSyncedBatch`');
-    const control = controlClient(io, values.url as string | undefined);
     const { shipped } = await control.call<{ shipped: string[] }>('POST', '/ship', { eventType });
     io.stdout.write(`shipped: ${shipped.join(', ')}\n`);
   },
@@ -181,19 +187,16 @@ Options:
   --times <n>        stop after this many faults
 ${COMMON}`,
   { rate: { type: 'string' }, seed: { type: 'string' }, times: { type: 'string' } },
-  async ({ positionals, values, io }) => {
+  async ({ positionals, values, io, control }) => {
     const [kinds, extra] = positionals;
     if (kinds === undefined || extra !== undefined)
       throw new UsageError('faults: give the kinds, comma-separated, or `clear`');
-    const control = controlClient(io, values.url as string | undefined);
     if (kinds === 'clear') {
       await control.call('DELETE', '/faults');
       io.stdout.write('faults: none\n');
       return;
     }
-    const rate = values.rate === undefined ? undefined : Number(values.rate);
-    if (rate !== undefined && !(rate >= 0 && rate <= 1))
-      throw new UsageError('--rate must be between 0 and 1');
+    const rate = rateFlag('rate', values.rate as string | undefined);
     const seed = integerFlag('seed', values.seed as string | undefined, 'a seed');
     const times = integerFlag('times', values.times as string | undefined, 'faults');
     const plan = {
@@ -218,12 +221,11 @@ Every partner request waits <ms> milliseconds (0 to 60000) before it is answered
 Options:
 ${COMMON}`,
   {},
-  async ({ positionals, values, io }) => {
+  async ({ positionals, io, control }) => {
     const [ms, extra] = positionals;
     const latency = integerFlag('latency', ms, 'milliseconds');
     if (latency === undefined || extra !== undefined)
       throw new UsageError('latency: give milliseconds, e.g. 250');
-    const control = controlClient(io, values.url as string | undefined);
     const { latencyMs } = await control.call<{ latencyMs: number }>('PUT', '/latency', { ms: latency });
     io.stdout.write(`latency: ${latencyMs} ms\n`);
   },

@@ -1,11 +1,10 @@
-import { quoteSchema } from '../../postgres/schema/identifier.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { checkPostgres } from '../doctor/postgres.js';
 import { checkRedis, type DoctorRedis } from '../doctor/redis.js';
 import { type CheckLine, formatReport } from '../doctor/report.js';
 import { checkService } from '../doctor/service.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { STORE_FLAGS } from '../ops/connect.js';
+import { connectRedis, loadDriver, STORE_FLAGS, schemaFlag } from '../ops/connect.js';
 import { redactIn, redactUrl } from '../ops/redact.js';
 import { defineCommand } from './command.js';
 
@@ -48,11 +47,7 @@ export const doctorCommand = defineCommand({
     if (redis !== undefined && values.schema !== undefined)
       throw new UsageError('doctor: --schema goes with --postgres');
     const schema = values.schema ?? 'loyalty';
-    try {
-      quoteSchema(schema, '--schema');
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    schemaFlag(schema);
     const url = (postgres ?? redis)!;
     const target = redactUrl(url);
     let lines: CheckLine[];
@@ -79,12 +74,8 @@ export const doctorCommand = defineCommand({
 });
 
 async function loadPgClient() {
-  try {
-    const pg = await import('pg');
-    return (pg.default ?? pg).Client as unknown as Parameters<typeof checkPostgres>[0];
-  } catch {
-    throw new UsageError('doctor --postgres needs the pg package: npm install pg');
-  }
+  const pg = await loadDriver('pg', () => import('pg'), 'doctor --postgres');
+  return (pg.default ?? pg).Client as unknown as Parameters<typeof checkPostgres>[0];
 }
 
 /** `url` with another node's `host:port`: the same scheme (TLS), user and password. */
@@ -98,20 +89,7 @@ function nodeUrl(url: string, address: string): string {
 }
 
 async function withRedis<T>(url: string, work: (client: DoctorRedis) => Promise<T>): Promise<T> {
-  const ioredis = await import('ioredis').catch(() => {
-    throw new UsageError('doctor --redis needs the ioredis package: npm install ioredis');
-  });
-  const client = new ioredis.Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (err) {
-    throw new Error(redactIn((err as Error).message, url));
-  }
+  const client = await connectRedis(url, 'doctor --redis');
   try {
     return await work(client as unknown as DoctorRedis);
   } finally {

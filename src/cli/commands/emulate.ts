@@ -1,7 +1,7 @@
 import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
 import type { ShippableEventType } from '../../testing/emulator-api.js';
 import { createEmulator, EmulatorError, type FaultKind, type MerchantOptions } from '../../testing/index.js';
-import { type Flags, integerFlag, type ParsedCommandArgs } from '../args.js';
+import { type Flags, integerFlag, type ParsedCommandArgs, rateFlag } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { type EmulateConfig, readEmulateConfig, writeEmulateConfig } from '../emulate/emulate-config.js';
 import { EMULATE_DEFAULTS } from '../emulate/emulate-defaults.js';
@@ -86,14 +86,6 @@ const FLAGS = {
   'history-limit': { type: 'string' },
 } as const satisfies Flags;
 
-function rate(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!(value.trim() !== '' && n >= 0 && n <= 1))
-    throw new UsageError('--fault-rate must be between 0 and 1');
-  return n;
-}
-
 /** The config file with the flags laid over it: flags win. */
 function merge(file: EmulateConfig, values: Values): EmulateConfig {
   const config: EmulateConfig = { ...file };
@@ -111,7 +103,7 @@ function merge(file: EmulateConfig, values: Values): EmulateConfig {
   if (values.ship) config.ship = [...(config.ship ?? []), ...values.ship];
   if (values.faults !== undefined) {
     const kinds = values.faults.split(',').map((kind) => kind.trim()) as FaultKind[];
-    const r = rate(values['fault-rate']);
+    const r = rateFlag('fault-rate', values['fault-rate']);
     const seed = integerFlag('fault-seed', values['fault-seed'], 'a seed');
     config.faults = { kinds, ...(r !== undefined && { rate: r }), ...(seed !== undefined && { seed }) };
   } else if (values['fault-rate'] !== undefined || values['fault-seed'] !== undefined) {

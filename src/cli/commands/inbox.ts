@@ -1,7 +1,6 @@
 import { DELIVERY_STATES, type DeliveryRecord, type DeliveryState } from '../../webhooks/inbox.js';
 import { UsageError } from '../exit-codes.js';
 import { STORE_FLAGS } from '../ops/connect.js';
-import { inboxTenants } from '../ops/tenant-pages.js';
 import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
 
 const HELP = `Usage: loyalty-partner inbox <stats|list|replay|discard> [eventId...] [options]
@@ -50,7 +49,7 @@ export const inboxCommand = defineStoreCommand<DeliveryState, DeliveryRecord>({
     return {
       list: (state, query) => store.list({ state, ...query }),
       totals: () => store.stats(),
-      tenants: (query) => inboxTenants(store, query),
+      tenants: async (query) => store.statsByTenant?.(query),
       typeOf: (record) => record.eventType,
       json: (record) => record,
       ageAt: (record) => record.receivedAt.getTime(),

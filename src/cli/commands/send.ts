@@ -1,10 +1,11 @@
 import type { SendOptions } from '../../client/send-types.js';
 import type { InboundEventType, PayloadInput } from '../../contract/index.js';
+import { withoutUndefined } from '../../contract/merge-defaults.js';
 import { integerFlag } from '../args.js';
 import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
 import { describeSendError } from '../describe-error.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { createStyle, INPUT_LIMIT_BYTES, readPayload } from '../io.js';
+import { createStyle, INPUT_LIMIT_BYTES, plural, readPayload } from '../io.js';
 import { replayNote, replayOf } from '../send/replay.js';
 import { defineCommand } from './command.js';
 
@@ -59,10 +60,11 @@ export const sendCommand = defineCommand({
     const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
     const payload = await readPayload(io, values.payload, maxBytes);
     const client = await clientFromEnv(io, values);
-    const options: SendOptions = {};
-    if (values['event-id'] !== undefined) options.eventId = values['event-id'];
-    if (values['correlation-id'] !== undefined) options.correlationId = values['correlation-id'];
-    if (values['occurred-at'] !== undefined) options.occurredAt = values['occurred-at'];
+    const options: SendOptions = withoutUndefined({
+      eventId: values['event-id'],
+      correlationId: values['correlation-id'],
+      occurredAt: values['occurred-at'],
+    });
     const style = createStyle(io);
     try {
       // The contract judges the name and the payload: the CLI passes them on as given.
@@ -79,7 +81,7 @@ export const sendCommand = defineCommand({
         const word = replay === true ? 'replayed' : 'accepted';
         io.stdout.write(
           `${style.green(word)}: ${eventType} eventId ${eventId} (HTTP ${status}, ` +
-            `${attempts} attempt${attempts === 1 ? '' : 's'}, correlationId ${correlationId ?? 'none'})\n` +
+            `${plural(attempts, 'attempt')}, correlationId ${correlationId ?? 'none'})\n` +
             `${JSON.stringify(body)}\n`,
         );
         if (replay !== undefined) io.stdout.write(`${replayNote(replay)}\n`);

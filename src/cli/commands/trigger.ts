@@ -4,9 +4,8 @@ import { signPayload } from '../../platform-node/signature.js';
 import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { createStyle, readPayload } from '../io.js';
+import { createStyle, readPayload, readSecretFile } from '../io.js';
 import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
-import { readSecretFile } from '../secret-file.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner trigger <OutboundEventType> --to <url> --secret-file <path> [options]

@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createNodeListener } from '../../adapters/node.js';
 import type { RetryEvent } from '../../client/hooks.js';
 import type { InboundEnvelope } from '../../contract/index.js';
@@ -8,6 +7,7 @@ import { createEmulator, type Emulator, type MerchantCredentials } from '../../t
 import { createReceiver } from '../../webhooks/create-receiver.js';
 import type { DeliveryContext, Envelope } from '../../webhooks/index.js';
 import { createRuleCache } from '../../webhooks/rule-cache.js';
+import { listenHttp } from '../http-listen.js';
 
 /** The names and settings of the demo's POS day, declared once. */
 export const DEMO_DEFAULTS = {
@@ -79,16 +79,8 @@ export async function startDemoWorld(): Promise<DemoWorld> {
     },
   });
   const server = createServer(createNodeListener(receiver));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const closeServer = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${DEMO_DEFAULTS.webhookPath}`;
+  const { port, close: closeServer } = await listenHttp(server, 0, '127.0.0.1');
+  const receiverUrl = `http://127.0.0.1:${port}${DEMO_DEFAULTS.webhookPath}`;
   const emulator = createEmulator();
   try {
     const { url: emulatorUrl } = await emulator.listen();

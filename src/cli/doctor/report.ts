@@ -1,3 +1,5 @@
+import { plural } from '../io.js';
+
 /** How one check of `loyalty-partner doctor` came out. */
 export type CheckStatus = 'ok' | 'warn' | 'info';
 
@@ -27,7 +29,7 @@ export function formatReport(target: string, lines: readonly CheckLine[]): strin
     if (line.fix) out.push(`      fix: ${line.fix}`);
   }
   const warnings = lines.filter((line) => line.status === 'warn').length;
-  out.push(warnings === 0 ? 'all well' : `${warnings} warning${warnings === 1 ? '' : 's'}`);
+  out.push(warnings === 0 ? 'all well' : plural(warnings, 'warning'));
   return `${out.join('\n')}\n`;
 }
 

@@ -1,7 +1,6 @@
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIo, plural } from '../io.js';
 import { type ActionContext, type ActionName, type ActionResult, runAction } from './actions.js';
-import { confirm } from './confirm.js';
 import type { OpsBackends } from './connect.js';
 import { formatTable } from './table.js';
 
@@ -54,4 +53,20 @@ export async function actOnMany(io: CliIo, backends: OpsBackends, request: ActRe
       )}\n`,
     );
   return results.every((r) => r.done) ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * Asks `question` on stderr and reads one answer line from standard input: true for `y` or `yes`.
+ * Nothing to read (a script's closed stdin) is a no: scripts pass `--yes`.
+ */
+export async function confirm(io: CliIo, question: string): Promise<boolean> {
+  io.stderr.write(`${question} [y/N] `);
+  let answer = '';
+  for await (const chunk of io.stdin) {
+    answer += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    if (answer.includes('\n')) break;
+  }
+  const word = answer.split('\n')[0]?.trim().toLowerCase();
+  io.stderr.write('\n');
+  return word === 'y' || word === 'yes';
 }

@@ -2,7 +2,7 @@ import { LoyaltyError } from '../../contract/index.js';
 import type { SharedStore } from '../../outbox/store.js';
 import { redeliver } from '../../outbox/tenant-control.js';
 import type { OpsBackends } from './connect.js';
-import { postgresOutboxAction } from './outbox-sql-actions.js';
+import { NOT_IN_OUTBOX, outboxActionDone, postgresOutboxAction } from './outbox-sql-actions.js';
 
 /** What an operator can do to one event, from the CLI or the dashboard. */
 export type ActionName = 'outbox.redeliver' | 'outbox.discard' | 'inbox.replay' | 'inbox.discard';
@@ -61,20 +61,7 @@ export async function runAction(
     // A file outbox (its process stopped, the CLI alone holds its lock): the action, then its
     // line in audit.jsonl.
     const event = await store.get(eventId);
-    if (!event) return result(false, 'not in the outbox (delivered, discarded or never enqueued)');
-    const audit = () =>
-      backends.outbox!.audit.record({
-        actor: context.actor,
-        action,
-        target: eventId,
-        detail: {
-          via: context.via,
-          from: event.state,
-          tenantId: event.tenantId,
-          eventType: event.envelope.eventType,
-          lastError: event.lastError?.code ?? null,
-        },
-      });
+    if (!event) return result(false, NOT_IN_OUTBOX);
     if (action === 'outbox.discard') {
       // A pending event may be in flight in a running outbox: only settled ones are discarded here.
       if (event.state === 'pending')
@@ -83,21 +70,31 @@ export async function runAction(
           'it is pending (maybe in flight): discard acts on parked, dead or expired events',
         );
       await store.remove([eventId]);
-      await audit();
-      return result(true, `discarded (was ${event.state})`);
+    } else {
+      try {
+        // The outbox's own rule (pending refused, expired only with the risk accepted); it writes
+        // with `update` alone, which every operator store has.
+        await redeliver(store as SharedStore<unknown>, event, {
+          acceptDuplicateRisk: context.acceptDuplicateRisk === true,
+        });
+      } catch (err) {
+        if (err instanceof LoyaltyError) return result(false, err.message);
+        throw err;
+      }
     }
-    try {
-      // The outbox's own rule (pending refused, expired only with the risk accepted); it writes
-      // with `update` alone, which every operator store has.
-      await redeliver(store as SharedStore<unknown>, event, {
-        acceptDuplicateRisk: context.acceptDuplicateRisk === true,
-      });
-    } catch (err) {
-      if (err instanceof LoyaltyError) return result(false, err.message);
-      throw err;
-    }
-    await audit();
-    return result(true, `back in its tenant's queue (was ${event.state})`);
+    await backends.outbox.audit.record({
+      actor: context.actor,
+      action,
+      target: eventId,
+      detail: {
+        via: context.via,
+        from: event.state,
+        tenantId: event.tenantId,
+        eventType: event.envelope.eventType,
+        lastError: event.lastError?.code ?? null,
+      },
+    });
+    return result(true, outboxActionDone(action, event.state));
   }
 
   // The store writes the audit entry (with the state the delivery came `from`) in the action's

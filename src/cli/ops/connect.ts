@@ -77,12 +77,7 @@ export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wa
   let inbox: OpsBackends['inbox'];
   if (postgresUrl !== undefined) {
     const schema = flags.schema ?? 'loyalty';
-    let quoted: string;
-    try {
-      quoted = quoteSchema(schema, '--schema');
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const quoted = schemaFlag(schema);
     const pg = await loadDriver('pg', () => import('pg'));
     const pool = new (pg.default ?? pg).Pool({ connectionString: postgresUrl, max: 4 });
     // An idle connection that breaks must not end the process with an unhandled 'error'.
@@ -100,21 +95,12 @@ export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wa
   }
   if (redisUrl !== undefined && wanted.inbox) {
     const prefix = flags.prefix ?? 'loyalty:';
-    const ioredis = await loadDriver('ioredis', () => import('ioredis'));
-    const redis = new ioredis.Redis(redisUrl, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 1,
-      retryStrategy: () => null,
-    });
-    redis.on('error', () => {});
-    try {
-      await redis.connect();
-    } catch (err) {
+    const redis = await connectRedis(redisUrl).catch(async (err: Error) => {
       await closeAll(closers);
-      throw new StoreUnavailable(
-        `cannot reach Redis at ${redactUrl(redisUrl)}: ${redactIn((err as Error).message, redisUrl)}`,
-      );
-    }
+      throw err instanceof UsageError
+        ? err
+        : new StoreUnavailable(`cannot reach Redis at ${redactUrl(redisUrl)}: ${err.message}`);
+    });
     closers.push(async () => redis.disconnect());
     labels.push(`${redactUrl(redisUrl)} (prefix ${prefix})`);
     inbox = { store: redisInbox(redis, { prefix }), audit: redisAudit(redis, prefix) };
@@ -131,14 +117,45 @@ async function closeAll(closers: (() => Promise<unknown>)[]): Promise<void> {
   for (const close of closers.splice(0).reverse()) await close().catch(() => {});
 }
 
-async function loadDriver<M>(name: string, load: () => Promise<M>): Promise<M> {
+/** Loads an optional peer dependency, or says which package `who` (a command) needs. */
+export async function loadDriver<M>(name: string, load: () => Promise<M>, who = 'this command'): Promise<M> {
   try {
     return await load();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
-      throw new UsageError(`this command needs the ${name} package: npm install ${name}`);
+      throw new UsageError(`${who} needs the ${name} package: npm install ${name}`);
     throw err;
   }
+}
+
+/** `--schema`, quoted for SQL, or a usage error saying what a schema name may hold. */
+export function schemaFlag(schema: string): string {
+  try {
+    return quoteSchema(schema, '--schema');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/**
+ * An ioredis client connected to `url` that fails at once instead of retrying, so an operator's
+ * command ends; a failure to connect rejects with the URL's password redacted.
+ */
+export async function connectRedis(url: string, who?: string) {
+  const ioredis = await loadDriver('ioredis', () => import('ioredis'), who);
+  const redis = new ioredis.Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  // An idle connection that breaks must not end the process with an unhandled 'error'.
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+  } catch (err) {
+    throw new Error(redactIn((err as Error).message, url));
+  }
+  return redis;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { controlRefusal } from '../../testing/control/request-guard.js';
+import { listenHttp } from '../http-listen.js';
 import { ACTION_NAMES, type ActionName, runAction } from './actions.js';
 import type { OpsBackends } from './connect.js';
 import { dashboardHtml } from './dashboard-page.js';
@@ -43,20 +43,9 @@ export async function startDashboard(
       send(response, 500, { code: 'INTERNAL', message: (err as Error)?.message ?? String(err) });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenHttp(server, options.port, options.host);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return {
-    url: `http://${host}:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `http://${host}:${port}/`, close };
 }
 
 async function handle(

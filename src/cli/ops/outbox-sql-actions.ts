@@ -1,4 +1,5 @@
 import { OutboxDuplicateRiskError, OutboxEventStateError } from '../../outbox/errors.js';
+import { postgresAudit } from './audit.js';
 
 /** A `pg` pool, as the operator commands open it. */
 export interface PgPool {
@@ -7,6 +8,13 @@ export interface PgPool {
     release(destroy?: boolean): void;
   }>;
 }
+
+/** The refusal of an action on an event the outbox does not hold. */
+export const NOT_IN_OUTBOX = 'not in the outbox (delivered, discarded or never enqueued)';
+
+/** What an outbox action that was done says, whichever store it ran on. */
+export const outboxActionDone = (action: 'outbox.redeliver' | 'outbox.discard', from: string): string =>
+  action === 'outbox.discard' ? `discarded (was ${from})` : `back in its tenant's queue (was ${from})`;
 
 /** How a Postgres outbox action ended: done, or refused and why. */
 export interface SqlActionOutcome {
@@ -54,7 +62,7 @@ WHERE event_id = $1 AND state <> 'delivered' FOR UPDATE`,
         await client.query('ROLLBACK');
         return { done: false, message };
       };
-      if (!event) return await refuse('not in the outbox (delivered, discarded or never enqueued)');
+      if (!event) return await refuse(NOT_IN_OUTBOX);
       const verb = action === 'outbox.discard' ? 'discard' : 'redeliver';
       if (event.state === 'pending')
         return await refuse(
@@ -71,25 +79,20 @@ WHERE event_id = $1 AND state <> 'delivered' FOR UPDATE`,
 WHERE event_id = $1`,
           [eventId],
         );
-      const detail = {
-        ...request.detail,
-        from: event.state,
-        tenantId: event.tenant_id,
-        eventType: event.event_type,
-        lastError: event.last_error?.code ?? null,
-      };
-      await client.query(
-        `INSERT INTO ${quotedSchema}.audit (actor, action, target, detail) VALUES ($1, $2, $3, $4)`,
-        [request.actor, action, eventId, JSON.stringify(detail)],
-      );
+      await postgresAudit(client, quotedSchema).record({
+        actor: request.actor,
+        action,
+        target: eventId,
+        detail: {
+          ...request.detail,
+          from: event.state,
+          tenantId: event.tenant_id,
+          eventType: event.event_type,
+          lastError: event.last_error?.code ?? null,
+        },
+      });
       await client.query('COMMIT');
-      return {
-        done: true,
-        message:
-          action === 'outbox.discard'
-            ? `discarded (was ${event.state})`
-            : `back in its tenant's queue (was ${event.state})`,
-      };
+      return { done: true, message: outboxActionDone(action, event.state) };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {
         broken = true;

@@ -2,7 +2,7 @@ import type { EventState } from '../../outbox/store.js';
 import type { DeliveryState } from '../../webhooks/inbox.js';
 import type { AuditEntry } from './audit.js';
 import type { OpsBackends } from './connect.js';
-import { inboxTenants, outboxTenants, TENANTS_SHOWN } from './tenant-pages.js';
+import { outboxTenants, TENANTS_SHOWN, type TenantRow } from './tenant-pages.js';
 
 /** How many events of each state needing a person the page lists, and of the audit trail. */
 const LISTED = 200;
@@ -30,11 +30,7 @@ export interface Overview {
   readonly allowActions: boolean;
   readonly now: number;
   readonly outbox?: {
-    readonly tenants: readonly {
-      tenantId: string;
-      states: Partial<Record<EventState, number>>;
-      oldestPendingAt: number | null;
-    }[];
+    readonly tenants: readonly TenantRow<EventState>[];
     /** How many tenants hold events in all; `tenants` holds the busiest of them only. */
     readonly totalTenants: number | null;
     readonly totals: Readonly<Record<EventState, number>>;
@@ -42,11 +38,7 @@ export interface Overview {
   };
   readonly inbox?: {
     /** Handled deliveries are counted in `totals` only. */
-    readonly tenants: readonly {
-      tenantId: string;
-      states: Partial<Record<'pending' | 'dead' | 'parked', number>>;
-      oldestPendingAt: number | null;
-    }[];
+    readonly tenants: readonly TenantRow<'pending' | 'dead' | 'parked'>[];
     readonly totalTenants: number | null;
     readonly totals: Readonly<Record<DeliveryState, number>>;
     readonly oldestPendingAt: number | null;
@@ -110,7 +102,8 @@ export async function readOverview(
           lastError: record.lastError ?? '',
         });
     const [oldest] = await store.list({ state: 'pending', limit: 1 });
-    const page = await inboxTenants(store, query);
+    // The store pages its tenants itself; `undefined`: it counts no tenants.
+    const page = await store.statsByTenant?.(query);
     inbox = {
       tenants: page?.tenants ?? [],
       totalTenants: page?.totalTenants ?? null,

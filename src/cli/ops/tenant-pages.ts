@@ -1,5 +1,4 @@
 import type { EventState } from '../../outbox/store.js';
-import type { DeferredInboxStore } from '../../webhooks/inbox.js';
 import type { OpsBackends } from './connect.js';
 import type { PgPool } from './outbox-sql-actions.js';
 
@@ -40,19 +39,6 @@ function busiestFirst<S extends string>(rows: readonly TenantRow<S>[], query: Te
       (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0),
   );
   return { tenants: sorted.slice(0, query.limit), totalTenants: selected.length };
-}
-
-type InboxState = 'pending' | 'dead' | 'parked';
-
-/**
- * The inbox's tenants, paged by the store (`statsByTenant({ limit, tenantId })` answers
- * `{ tenants, totalTenants }`, busiest first). `undefined`: the store counts no tenants.
- */
-export async function inboxTenants(
-  store: DeferredInboxStore<unknown>,
-  query: TenantQuery,
-): Promise<TenantPage<InboxState> | undefined> {
-  return store.statsByTenant?.(query);
 }
 
 const OUTBOX_STATES = ['pending', 'parked', 'dead', 'expired'] as const;
