@@ -42,7 +42,8 @@ export class ClaimLoop<Outcome> {
   /** Claims to confirm: those asked about while a renewal is under way share the next one. */
   private readonly confirmations: GroupCommit<string, unknown>;
   private running = false;
-  private looking = false;
+  /** The look under way: `stop` waits for it (it may still claim) and for what it starts. */
+  private looking: Promise<void> | undefined;
   private again = false;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   private soonTimer: ReturnType<typeof setTimeout> | undefined;
@@ -55,7 +56,7 @@ export class ClaimLoop<Outcome> {
 
   /** Whether a look is under way. */
   get busy(): boolean {
-    return this.looking;
+    return this.looking !== undefined;
   }
   /** Whether the loop claims (between `start` and `stop`). */
   get started(): boolean {
@@ -74,14 +75,22 @@ export class ClaimLoop<Outcome> {
     this.wake();
   }
 
-  /** Stops looking and writes the queued outcomes; returns the runs under way (still renewed). */
+  /**
+   * Stops looking and writes the queued outcomes; returns the runs under way (still renewed). A
+   * look under way is one of them: its claim may still be on the wire, and once closed the
+   * process must hold no claim it took after it said it was done (another process would wait a
+   * whole lease for it), so the look and the runs it starts are waited for like the others.
+   */
   stop(): Promise<void>[] {
     this.running = false;
     clearTimeout(this.pollTimer);
     this.cancelSoon();
     this.outcomes.flush();
-    if (this.runs.size === 0) this.endHeartbeat();
-    return [...this.runs.values()];
+    const runs = [...this.runs.values()];
+    if (this.looking)
+      runs.push(this.looking.then(() => Promise.all(this.runs.values())).then(() => undefined));
+    else if (this.runs.size === 0) this.endHeartbeat();
+    return runs;
   }
 
   /** Looks now, or again right after the look under way. */
@@ -92,12 +101,12 @@ export class ClaimLoop<Outcome> {
       this.again = true;
       return;
     }
-    this.looking = true;
-    void this.lookUntilDone().finally(() => {
-      this.looking = false;
+    this.looking = this.lookUntilDone().finally(() => {
+      this.looking = undefined;
       this.parts.afterLook?.();
       if (this.again && this.running) this.wake();
       this.writeUnlessClaimComing();
+      if (!this.running && this.runs.size === 0) this.endHeartbeat();
     });
   }
 
@@ -186,7 +195,7 @@ export class ClaimLoop<Outcome> {
 
   /** Outcomes wait for a claim only while one is under way or planned. */
   private writeUnlessClaimComing(): void {
-    const claimComing = this.parts.carries && this.running && (this.looking || this.soonTimer !== undefined);
+    const claimComing = this.parts.carries && this.running && (this.busy || this.soonTimer !== undefined);
     if (!claimComing) this.outcomes.flush();
   }
 

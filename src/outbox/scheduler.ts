@@ -93,7 +93,12 @@ export class Scheduler {
     this.loop.start();
   }
 
-  /** Stops launching; returns what is still in flight. */
+  /** The sends under way (each settles soon after `abortAll`). */
+  sends(): Promise<void>[] {
+    return [...this.loop.runs.values()];
+  }
+
+  /** Stops launching; returns what is still in flight, the claim under way included. */
   stop(): Promise<void>[] {
     const runs = this.loop.stop();
     // A flush waiting for a retry timer that will no longer fire must not hang.

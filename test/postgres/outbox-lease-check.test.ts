@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientFor, invoice } from '../client/support/client-fixture.js';
 import { type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
+import { gate } from '../outbox/fixtures/scripted-sender.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -14,7 +15,7 @@ import { describeWithPostgres, uniqueName } from '../support/servers.js';
  * hooks do not fire).
  */
 
-describeWithPostgres('a Postgres outbox claim taken over after its lease', (url) => {
+describeWithPostgres('a Postgres outbox’s claims, at a lease’s end and at close', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   let server: ScriptedServer;
   let schema: string;
@@ -28,7 +29,7 @@ describeWithPostgres('a Postgres outbox claim taken over after its lease', (url)
     await pool.end();
   });
 
-  it('is no longer the paused store’s: its renewal leaves it out and its outcome is not recorded; the new holder’s is', async () => {
+  it('taken over after its lease: no longer the paused store’s: its renewal leaves it out and its outcome is not recorded; the new holder’s is', async () => {
     // The event, written by a till whose tenant is stopped (it sends nothing), then let go.
     const till = createOutbox({
       client: clientFor(server),
@@ -68,5 +69,43 @@ describeWithPostgres('a Postgres outbox claim taken over after its lease', (url)
     expect(await other.record([{ eventId, kind: 'delivered' as const }])).toEqual([eventId]);
     await paused.close();
     await other.close();
+  });
+
+  it('closing while a claim is on the wire: close() waits for it, sends what it took, leaves nothing claimed', async () => {
+    const store = postgresStore(pool, { schema });
+    // Had close() resolved first, the claim would land in a process that is done: the event it
+    // took stays claimed, unsent, and every other drainer waits a whole lease for it (seen in CI:
+    // a till closed, its last claim came back afterwards and took the event the test's store was
+    // about to claim).
+    const steps: string[] = [];
+    const reached = gate();
+    const held = gate();
+    // The store as a slow network shows it: the first claim is held on its way to the database.
+    const slowStore: typeof store = {
+      ...store,
+      recordAndClaim: async (outcomes, request) => {
+        if (steps.length === 0) {
+          steps.push('claim sent');
+          reached.open();
+          await held.promise;
+        }
+        const result = await store.recordAndClaim!(outcomes, request);
+        steps.push(`claim answered (${result.claimed.length})`);
+        return result;
+      },
+    };
+    const outbox = createOutbox({ client: clientFor(server), store: slowStore, defaultTenantId: 't-1' });
+    await outbox.start();
+    await reached.promise;
+    const { eventId } = await outbox.enqueue('InvoiceEarned', invoice('inv-close'));
+
+    const closed = outbox.close({ deadlineMs: 10_000 }).then(() => steps.push('closed'));
+    held.open();
+    await closed;
+
+    expect(steps).toEqual(['claim sent', 'claim answered (1)', 'closed']);
+    const { rows } = await pool.query(`SELECT state FROM "${schema}".outbox WHERE event_id = $1`, [eventId]);
+    expect(rows).toEqual([{ state: 'delivered' }]);
+    expect(server.requests).toHaveLength(1);
   });
 });

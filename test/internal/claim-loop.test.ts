@@ -1,0 +1,55 @@
+import { expect, it } from 'vitest';
+import { ClaimLoop } from '../../src/internal/claim-loop.js';
+import { gate } from '../outbox/fixtures/scripted-sender.js';
+
+/*
+ * The loop under the outbox's drain and the deferred receiver's runner: `stop()` hands back
+ * everything its owner must wait for before saying it is closed, the look still claiming included
+ * (what it claims after `stop()` is started and waited for too, never left claimed and idle).
+ */
+
+it('waits, on stop, for the look under way and for the run it starts', async () => {
+  const steps: string[] = [];
+  const held = gate();
+  const reached = gate();
+  const loop: ClaimLoop<string> = new ClaimLoop<string>({
+    carries: false,
+    idOf: (id) => id,
+    write: async (ids) => ids,
+    leaseMs: 60_000,
+    nextLookIn: () => Number.POSITIVE_INFINITY,
+    look: async () => {
+      reached.open();
+      await held.promise;
+      steps.push('claimed e-1');
+      void loop.track(
+        'e-1',
+        Promise.resolve().then(() => steps.push('ran e-1')),
+      );
+    },
+  });
+  loop.start();
+  await reached.promise;
+
+  const waitFor = loop.stop();
+  const stopped = Promise.all(waitFor).then(() => steps.push('stopped'));
+  held.open();
+  await stopped;
+
+  expect(steps).toEqual(['claimed e-1', 'ran e-1', 'stopped']);
+  expect(loop.busy).toBe(false);
+});
+
+it('has nothing to wait for when stopped between looks', async () => {
+  const loop = new ClaimLoop<string>({
+    carries: false,
+    idOf: (id) => id,
+    write: async (ids) => ids,
+    leaseMs: 60_000,
+    nextLookIn: () => Number.POSITIVE_INFINITY,
+    look: async () => undefined,
+  });
+  loop.start();
+  while (loop.busy) await new Promise((resolve) => setImmediate(resolve));
+  expect(loop.stop()).toEqual([]);
+});
