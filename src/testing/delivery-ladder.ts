@@ -12,16 +12,7 @@ export const WEBHOOK_RETRY_LADDER_MS: readonly number[] = Object.freeze(
   [0, 1, 5, 15, 60, 360].map((minutes) => minutes * 60_000),
 );
 
-/**
- * What one attempt's answer means for the delivery (spec 3.2).
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const verdicts = emulator.deliveries().flatMap((d) => d.attempts.map((a) => a.verdict)); // 'delivered' | 'retry' | 'rejected'
- * ```
- */
+/** What one attempt's answer means for the delivery (spec 3.2). */
 export type AttemptVerdict = 'delivered' | 'retry' | 'rejected';
 
 /**

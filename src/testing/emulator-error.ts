@@ -1,14 +1,6 @@
 import { codedError } from '../contract/errors.js';
 
-/**
- * Why the emulator refused a call made by the test itself (not by the partner over HTTP).
- *
- * @example
- * ```ts
- * import { EmulatorError, type EmulatorErrorCode } from 'loyalty-partner-sdk/testing';
- * const codeOf = (err: unknown): EmulatorErrorCode | undefined => (err instanceof EmulatorError ? err.code : undefined);
- * ```
- */
+/** Why the emulator refused a call made by the test itself (not by the partner over HTTP). */
 export type EmulatorErrorCode =
   | 'INVALID_OPTIONS'
   | 'UNKNOWN_TENANT'

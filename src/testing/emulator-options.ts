@@ -89,15 +89,7 @@ export interface EmulatorOptions {
   latencyMs?: number;
 }
 
-/**
- * Defaults of `EmulatorOptions`, declared once.
- *
- * @example
- * ```ts
- * import { EMULATOR_DEFAULTS } from 'loyalty-partner-sdk/testing';
- * console.log(EMULATOR_DEFAULTS.deliveryTimeoutMs); // 10000
- * ```
- */
+/** Defaults of `EmulatorOptions`, declared once. */
 export const EMULATOR_DEFAULTS = {
   clock: 'system',
   timeScale: 1,

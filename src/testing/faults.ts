@@ -35,15 +35,7 @@ export type FaultKind =
   | 'clock-skew'
   | 'timeout-after-processing';
 
-/**
- * The endpoints faults can hit.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * createEmulator().injectFaults({ kinds: ['reset'], endpoints: ['events'] });
- * ```
- */
+/** The endpoints faults can hit. */
 export type FaultEndpoint = 'events' | 'connection' | 'customer-lookup';
 
 /**
@@ -81,15 +73,7 @@ export interface FaultOptions {
   endpoints?: readonly FaultEndpoint[];
 }
 
-/**
- * Defaults of `FaultOptions`, declared once.
- *
- * @example
- * ```ts
- * import { FAULT_DEFAULTS } from 'loyalty-partner-sdk/testing';
- * console.log(FAULT_DEFAULTS.rate); // 1: every eligible request, unless told otherwise
- * ```
- */
+/** Defaults of `FaultOptions`, declared once. */
 export const FAULT_DEFAULTS = {
   rate: 1,
   seed: 1,

@@ -13,15 +13,7 @@ export interface EmulatorTransport {
   released(signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * Options of `emulator.listen`.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const { url } = await createEmulator().listen({ port: 0, host: '127.0.0.1' });
- * ```
- */
+/** Options of `emulator.listen`. */
 export interface ListenOptions {
   /**
    * TCP port; `0` picks a free one.
@@ -42,15 +34,7 @@ export interface ListenOptions {
   allowedHosts?: readonly string[];
 }
 
-/**
- * Defaults of `ListenOptions`, declared once.
- *
- * @example
- * ```ts
- * import { LISTEN_DEFAULTS } from 'loyalty-partner-sdk/testing';
- * console.log(LISTEN_DEFAULTS.host); // '127.0.0.1'
- * ```
- */
+/** Defaults of `ListenOptions`, declared once. */
 export const LISTEN_DEFAULTS = {
   port: 0,
   host: '127.0.0.1',

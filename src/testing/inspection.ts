@@ -21,14 +21,6 @@ import type { Delivery, DeliveryFilter } from './webhook-dispatcher.js';
 /**
  * A merchant as the service's dashboard would show it. It holds no API key and no secret, only
  * how many secrets are active, so it can go into a snapshot or a log.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const { tenantId } = emulator.createMerchant();
- * const { connection, paused, ruleVersion } = emulator.merchant(tenantId);
- * ```
  */
 export interface MerchantState {
   tenantId: string;
@@ -53,16 +45,7 @@ export interface MerchantState {
   redemptions: RedemptionRecord[];
 }
 
-/**
- * Filters of `emulator.requests()` and `emulator.events()`.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const refused = emulator.requests({ endpoint: 'events', tenantId: 'merchant-1' }).filter((r) => r.outcome === 'rejected');
- * ```
- */
+/** Filters of `emulator.requests()` and `emulator.events()`. */
 export interface RequestFilter {
   /** Only the records after this `seq`: what a reader following the log has not seen yet. */
   after?: number;

@@ -1,14 +1,6 @@
 import { BoundedMap } from './bounded-map.js';
 
-/**
- * An InvoiceEarned the service processed; `credited` once it earned more than zero.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const credited = createEmulator().merchant('merchant-1').invoices.filter((i) => i.credited);
- * ```
- */
+/** An InvoiceEarned the service processed; `credited` once it earned more than zero. */
 export interface InvoiceRecord {
   externalInvoiceId: string;
   externalCustomerId: string;

@@ -1,12 +1,4 @@
-/**
- * One movement of points or stamps. Balances are the sums of these.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const reversals = createEmulator().ledger('merchant-1').filter((entry) => entry.kind === 'reversal');
- * ```
- */
+/** One movement of points or stamps. Balances are the sums of these. */
 export interface LedgerEntry {
   /** Emulator time, epoch milliseconds. */
   at: number;

@@ -1,16 +1,6 @@
 import type { LedgerEntry, MerchantRecord } from './merchant.js';
 
-/**
- * A customer's balances: points, and stamps per stamp card.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const { tenantId } = emulator.createMerchant();
- * const { points, stamps } = emulator.balance(tenantId, 'cust-1001'); // stamps['card-coffee'] ...
- * ```
- */
+/** A customer's balances: points, and stamps per stamp card. */
 export interface Balance {
   points: number;
   stamps: Record<string, number>;

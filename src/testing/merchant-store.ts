@@ -70,15 +70,7 @@ export interface MerchantOptions {
   branches?: readonly { externalBranchId: string; name?: string; confirmed?: boolean }[];
 }
 
-/**
- * Defaults of `MerchantOptions`, declared once.
- *
- * @example
- * ```ts
- * import { MERCHANT_DEFAULTS } from 'loyalty-partner-sdk/testing';
- * console.log(MERCHANT_DEFAULTS.activated); // true
- * ```
- */
+/** Defaults of `MerchantOptions`, declared once. */
 export const MERCHANT_DEFAULTS = {
   activated: true,
   autoConfirmBranches: false,

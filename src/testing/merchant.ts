@@ -16,14 +16,6 @@ export type IntegrationStatus = PayloadOf<'IntegrationStatusChanged'>['status'];
 /**
  * Where a merchant's integration stands (spec 3.1). `paused` is reported beside it, since a
  * merchant can pause an integration in any of these states.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const { tenantId } = emulator.createMerchant({ activated: false });
- * emulator.merchant(tenantId).connection; // 'NeverActivated'
- * ```
  */
 export type ConnectionState =
   | 'NeverActivated'
@@ -32,16 +24,7 @@ export type ConnectionState =
   | 'Disabled'
   | 'Disconnected';
 
-/**
- * A branch mapping created by BranchSynced; earns need it confirmed by the merchant.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const unconfirmed = emulator.merchant('merchant-1').branches.filter((b) => !b.confirmed);
- * ```
- */
+/** A branch mapping created by BranchSynced; earns need it confirmed by the merchant. */
 export interface BranchRecord {
   externalBranchId: string;
   name: string;
@@ -49,15 +32,7 @@ export interface BranchRecord {
   confirmed: boolean;
 }
 
-/**
- * A customer mapping created by CustomerSynced. `customerId` is the service's own id.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const frozen = createEmulator().merchant('merchant-1').customers.filter((c) => c.frozen);
- * ```
- */
+/** A customer mapping created by CustomerSynced. `customerId` is the service's own id. */
 export interface CustomerRecord {
   customerId: string;
   externalCustomerId: string;
@@ -67,15 +42,7 @@ export interface CustomerRecord {
   frozen: boolean;
 }
 
-/**
- * One CouponUsed, and whether a CouponUsageCancelled reversed it (spec 3.4).
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const cancelled = createEmulator().merchant('merchant-1').couponUsages.filter((u) => u.status === 'Cancelled');
- * ```
- */
+/** One CouponUsed, and whether a CouponUsageCancelled reversed it (spec 3.4). */
 export interface CouponUsageRecord {
   externalCouponId: string;
   externalInvoiceId: string;
@@ -83,26 +50,10 @@ export interface CouponUsageRecord {
   status: 'Used' | 'Cancelled';
 }
 
-/**
- * The outcome of an InvoiceRefunded, as RefundReversalCompleted reports it.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const outcomes = createEmulator().merchant('merchant-1').refunds.map((r) => r.status);
- * ```
- */
+/** The outcome of an InvoiceRefunded, as RefundReversalCompleted reports it. */
 export type RefundRecord = PayloadOf<'RefundReversalCompleted'> & { externalOriginalInvoiceId: string };
 
-/**
- * A redemption: pending until it expires or staff cancel it (spec 3.6).
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const pending = createEmulator().merchant('merchant-1').redemptions.filter((r) => r.status === 'Pending');
- * ```
- */
+/** A redemption: pending until it expires or staff cancel it (spec 3.6). */
 export interface RedemptionRecord {
   redemptionId: string;
   externalCustomerId: string;

@@ -2,16 +2,7 @@ import { EmulatorError } from './emulator-error.js';
 import { balanceOf, record } from './ledger.js';
 import type { MerchantRecord, RedemptionRecord } from './merchant.js';
 
-/**
- * What a test passes to `emulator.createRedemption`: a customer spends points in the loyalty app.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const redemptionId = emulator.createRedemption('merchant-1', { externalCustomerId: 'cust-1001', points: 10 });
- * ```
- */
+/** What a test passes to `emulator.createRedemption`: a customer spends points in the loyalty app. */
 export interface RedemptionInput {
   externalCustomerId: string;
   points: number;

@@ -2,27 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { BoundedList } from './bounded-list.js';
 import type { FaultEndpoint, FaultKind } from './faults.js';
 
-/**
- * Which endpoint a request reached.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const lookups = createEmulator().requests({ endpoint: 'customer-lookup' });
- * ```
- */
+/** Which endpoint a request reached. */
 export type Endpoint = FaultEndpoint | 'planned' | 'unknown';
 
-/**
- * One request the emulator answered (or dropped), as the inspection API shows it.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * for (const r of emulator.events()) console.log(r.status, r.code, r.outcome, r.fault);
- * ```
- */
+/** One request the emulator answered (or dropped), as the inspection API shows it. */
 export interface RequestRecord {
   /**
    * Position in the log since the emulator started, from 1. Stays unique once older records are

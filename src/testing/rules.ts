@@ -29,15 +29,7 @@ export type StampCardRule = Pick<WireStampRule, StampFields> & {
   earningMethodActive?: boolean;
 };
 
-/**
- * The earn rules of a merchant's store.
- *
- * @example
- * ```ts
- * import { createEmulator, DEFAULT_RULES } from 'loyalty-partner-sdk/testing';
- * createEmulator().createMerchant({ rules: { earnRate: null, stampCards: DEFAULT_RULES.stampCards } });
- * ```
- */
+/** The earn rules of a merchant's store. */
 export interface MerchantRules {
   /**
    * The points program's earn rule; `null` for a store without a points program.
@@ -51,17 +43,7 @@ export interface MerchantRules {
   stampCards?: readonly StampCardRule[];
 }
 
-/**
- * A change the merchant makes in the dashboard (`emulator.changeRule`).
- *
- * @example
- * ```ts
- * import { createEmulator, DEFAULT_RULES } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const { tenantId } = emulator.createMerchant();
- * const ruleVersion = emulator.changeRule(tenantId, { ruleType: 'EarnRate', payload: { ...DEFAULT_RULES.earnRate, pointCostAmount: 5 } });
- * ```
- */
+/** A change the merchant makes in the dashboard (`emulator.changeRule`). */
 export type RuleChange =
   | { ruleType: 'EarnRate'; payload: EarnRateRule | null }
   | { ruleType: 'StampRule'; payload: StampCardRule };
@@ -97,29 +79,11 @@ export const DEFAULT_RULES = {
   ],
 } as const satisfies Required<MerchantRules>;
 
-/**
- * An earn rule as stored, after the contract's schema applied its checks.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const rule = emulator.merchant(emulator.createMerchant().tenantId).earnRate; // with its ruleVersion
- * ```
- */
+/** An earn rule as stored, after the contract's schema applied its checks. */
 export type StoredEarnRate = Extract<RuleOutput, { ruleType: 'EarnRate' }>['payload'] & {
   ruleVersion: number;
 };
-/**
- * A stamp card as stored.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * const cards = emulator.merchant(emulator.createMerchant().tenantId).stampCards;
- * ```
- */
+/** A stamp card as stored. */
 export type StoredStampCard = Pick<Extract<RuleOutput, { ruleType: 'StampRule' }>['payload'], StampFields> & {
   mode: StampCardRule['mode'];
   earningMethodActive: boolean;

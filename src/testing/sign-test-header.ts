@@ -1,14 +1,6 @@
 import { signPayload } from '../platform-node/signature.js';
 
-/**
- * Options of `signTestHeader`.
- *
- * @example
- * ```ts
- * import { signTestHeader } from 'loyalty-partner-sdk/testing';
- * const header = signTestHeader('{}', 'whsec_test', { timestamp: 1763630000 });
- * ```
- */
+/** Options of `signTestHeader`. */
 export interface SignTestHeaderOptions {
   /**
    * The `t=` to sign: unix seconds, or a `Date` (a stale one makes a `SIGNATURE_EXPIRED` case).

@@ -9,25 +9,10 @@ import { readAnswer } from './receiver-exchange.js';
  * Where a delivery stands (spec 3.2): `queued` until the merchant's integration is active and a
  * receiver URL is known, `pending` while an attempt is under way, then `retry-scheduled`,
  * `delivered`, `rejected` (a 4xx that is not retried) or `failed` (the ladder is exhausted).
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const waiting = createEmulator().deliveries({ status: 'queued' });
- * ```
  */
 export type DeliveryStatus = 'queued' | 'pending' | 'retry-scheduled' | 'delivered' | 'rejected' | 'failed';
 
-/**
- * One attempt of a delivery.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const [delivery] = createEmulator().deliveries();
- * const minutes = delivery?.attempts.map((a) => (a.at - (delivery.attempts[0]?.at ?? 0)) / 60_000); // [0, 1, 5, ...]
- * ```
- */
+/** One attempt of a delivery. */
 export interface DeliveryAttempt {
   /** 1 to 6. */
   number: number;
@@ -41,17 +26,7 @@ export interface DeliveryAttempt {
   verdict: AttemptVerdict;
 }
 
-/**
- * One outbound event on its way to the partner's receiver. Holds no secret and no signature.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const emulator = createEmulator();
- * await emulator.idle();
- * for (const d of emulator.deliveries()) console.log(d.eventType, d.status, d.attempts.length);
- * ```
- */
+/** One outbound event on its way to the partner's receiver. Holds no secret and no signature. */
 export interface Delivery {
   deliveryId: string;
   tenantId: string;
@@ -68,15 +43,7 @@ export interface Delivery {
   nextAttemptAt: number | null;
 }
 
-/**
- * Filters of `emulator.deliveries()`.
- *
- * @example
- * ```ts
- * import { createEmulator } from 'loyalty-partner-sdk/testing';
- * const failed = createEmulator().deliveries({ status: 'failed', eventType: 'LoyaltyRuleChanged' });
- * ```
- */
+/** Filters of `emulator.deliveries()`. */
 export interface DeliveryFilter {
   /**
    * Only the deliveries produced after the n-th (`deliveryId` is `dlv-<n>`): what a reader

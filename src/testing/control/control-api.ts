@@ -35,15 +35,7 @@ const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknow
   'complete-rotation': (e, t) => e.completeRotation(t),
 };
 
-/**
- * The names of the merchant actions `POST /__emulator/merchants/<tenantId>/<action>` takes.
- *
- * @example
- * ```ts
- * import { MERCHANT_CONTROL_ACTIONS } from 'loyalty-partner-sdk/testing';
- * console.log(MERCHANT_CONTROL_ACTIONS.includes('pause')); // true
- * ```
- */
+/** The names of the merchant actions `POST /__emulator/merchants/<tenantId>/<action>` takes. */
 export const MERCHANT_CONTROL_ACTIONS: readonly string[] = Object.keys(MERCHANT_ACTIONS);
 
 const json = (status: number, body: unknown): EmulatorResponse => ({
