@@ -1,7 +1,8 @@
 import { LoyaltyValidationError, newEventId } from '../contract/index.js';
 import { type OptionCheck, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import { type ReceiverCase, type ReceiverVerdict, receiverCases } from './receiver-cases.js';
-import { describeExchange, type Exchange, exchange, MAX_TIMER_MS } from './receiver-exchange.js';
+import { describeExchange, type Exchange, exchange } from './receiver-exchange.js';
 
 /**
  * Options of `checkReceiver`.

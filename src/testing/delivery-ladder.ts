@@ -26,14 +26,3 @@ export function judgeAnswer(status: number, body: string): AttemptVerdict {
   if (status === 401 && body.includes('SIGNATURE_EXPIRED')) return 'retry';
   return 'rejected';
 }
-
-/** The `code` of an error envelope, or `null` when the body is not one. */
-export function codeOf(body: string): string | null {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    const code = (parsed as { code?: unknown } | null)?.code;
-    return typeof code === 'string' ? code : null;
-  } catch {
-    return null;
-  }
-}

@@ -22,8 +22,8 @@ const MAX_TEXT = 4096;
  */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-/** The longest a timer can wait: Node fires a longer delay at once (2^31 - 1 ms, about 24.8 days). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+// Re-exported for the CLI's --timeout flags, which share the kit's range.
+export { MAX_TIMER_MS } from '../internal/timers.js';
 
 /** An answer's body, read up to a byte cap and a deadline; never more of it than the cap. */
 export type AnswerBody =
@@ -155,13 +155,13 @@ function problemOf(err: unknown, signal: AbortSignal, timeoutMs: number): string
     : `no answer: ${message}`;
 }
 
-/** The error code an answer carries: the JSON `code`, when there is one. */
-export function codeOf(text: string): string | undefined {
+/** The `code` of an error envelope, or `null` when the body is not one. */
+export function codeOf(body: string): string | null {
   try {
-    const body = JSON.parse(text) as { code?: unknown } | null;
-    return typeof body?.code === 'string' ? body.code : undefined;
+    const parsed = JSON.parse(body) as { code?: unknown } | null;
+    return typeof parsed?.code === 'string' ? parsed.code : null;
   } catch {
-    return undefined;
+    return null;
   }
 }
 

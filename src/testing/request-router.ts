@@ -16,6 +16,7 @@ import {
   respond,
 } from './http-reply.js';
 import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } from './partner-endpoints.js';
+import { codeOf } from './receiver-exchange.js';
 import type { Endpoint, RequestLog, RequestRecord } from './request-log.js';
 
 /**
@@ -158,20 +159,11 @@ function finish(
   outcome?: RequestRecord['outcome'],
 ): EmulatorReply {
   entry.status = response.status;
+  // Every refusal is the error envelope: its `code` is what the log records.
   if (response.status >= 400) entry.code = codeOf(response.body);
   const ok = response.status >= 200 && response.status < 300;
   entry.outcome = outcome ?? (ok ? 'processed' : 'rejected');
   return respond(response);
-}
-
-// Every refusal is the error envelope: its `code` is what the log records.
-function codeOf(body: string): string | null {
-  try {
-    const parsed = JSON.parse(body) as { code?: unknown } | null;
-    return typeof parsed?.code === 'string' ? parsed.code : null;
-  } catch {
-    return null;
-  }
 }
 
 // A faulted request is never processed, but the log still says whose and which event it was.

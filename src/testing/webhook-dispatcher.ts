@@ -1,9 +1,9 @@
 import type { OutboundEnvelope, OutboundEventType } from '../contract/index.js';
 import { signPayload } from '../platform-node/signature.js';
 import type { EmulatorClock } from './clock.js';
-import { type AttemptVerdict, codeOf, judgeAnswer, WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
+import { type AttemptVerdict, judgeAnswer, WEBHOOK_RETRY_LADDER_MS } from './delivery-ladder.js';
 import { matches } from './matches.js';
-import { readAnswer } from './receiver-exchange.js';
+import { codeOf, readAnswer } from './receiver-exchange.js';
 
 /**
  * Where a delivery stands (spec 3.2): `queued` until the merchant's integration is active and a
