@@ -1,8 +1,6 @@
 /**
  * A list that keeps its newest `limit` items, found by position: the n-th item pushed (from 0)
- * stays readable until `limit` newer ones have been pushed after it. A plain array used as a
- * ring, so keeping an item costs one slot: a `Map` keyed by position would cost several, and
- * its table is rebuilt again and again as the oldest keys are deleted.
+ * stays readable until `limit` newer ones have been pushed after it. An array used as a ring.
  */
 export class BoundedList<T> {
   readonly #items: T[] = [];

@@ -4,8 +4,7 @@
  */
 export class BoundedMap<K, V> extends Map<K, V> {
   readonly #limit: number;
-  // One iterator for the life of the map, always on the oldest key kept: an eviction costs the
-  // same however long the emulator has run (a fresh `keys()` per eviction got slower with time).
+  // One iterator for the map's life, on the oldest key: a fresh `keys()` per eviction slowed with time.
   readonly #oldest: Iterator<K>;
 
   constructor(limit: number) {

@@ -8,7 +8,6 @@ import {
   wholeNumber,
 } from '../contract/options-check.js';
 import { EmulatorError } from './emulator-error.js';
-import { HISTORY_LIMIT_DEFAULT } from './history.js';
 
 /**
  * The partner deployment a merchant targets, and the one an emulator plays.
@@ -97,7 +96,7 @@ export const EMULATOR_DEFAULTS = {
   deliveryTimeoutMs: 10_000,
   redemptionTtlMs: 15 * 60_000,
   clockSkewSeconds: 0,
-  historyLimit: HISTORY_LIMIT_DEFAULT,
+  historyLimit: 50_000,
   latencyMs: 0,
 } as const satisfies Partial<EmulatorOptions>;
 
@@ -118,7 +117,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
   const merged = mergeDefaults<EmulatorOptions>(EMULATOR_DEFAULTS as Required<EmulatorOptions>, options);
   const { startTime = Date.now(), fetch: transport = globalThis.fetch } = merged;
   const start = startTime instanceof Date ? startTime.getTime() : startTime;
-  const issues = optionIssues([
+  failIfAny('createEmulator: ', [
     oneOf('clock', merged.clock, ['system', 'manual']),
     positive('timeScale', merged.timeScale),
     oneOf('environment', merged.environment, ['testing', 'production']),
@@ -131,10 +130,6 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
     merged.receiverUrl !== undefined && urlCheck('receiverUrl', merged.receiverUrl),
     ['fetch', typeof transport === 'function', 'must be a function: no global fetch is available'],
   ]);
-  throwIfInvalid(
-    issues,
-    (all) => new EmulatorError('INVALID_OPTIONS', `createEmulator: ${describeIssues(all)}`),
-  );
   return { ...merged, startTime: start, fetch: transport } as ResolvedEmulatorOptions;
 }
 
@@ -149,15 +144,16 @@ function urlCheck(path: string, url: string): OptionCheck {
   return [path, protocol === 'http:' || protocol === 'https:', 'must be an absolute http(s) URL'];
 }
 
-/** Throws unless `ms` is a latency the emulator can wait: 0 to 60 000 milliseconds. */
-export function checkLatency(ms: number, fail: (message: string) => Error): void {
-  throwIfInvalid(optionIssues([latencyCheck(ms)]), (all) => fail(describeIssues(all)));
-}
-
-/** Throws `INVALID_OPTIONS` unless `url` is an absolute http(s) URL. */
-export function checkUrl(url: string, name: string): void {
+/** Throws `INVALID_OPTIONS` naming every failed check, after `prefix` (the call refused). */
+function failIfAny(prefix: string, checks: readonly OptionCheck[]): void {
   throwIfInvalid(
-    optionIssues([urlCheck(name, url)]),
-    (all) => new EmulatorError('INVALID_OPTIONS', describeIssues(all)),
+    optionIssues(checks),
+    (all) => new EmulatorError('INVALID_OPTIONS', `${prefix}${describeIssues(all)}`),
   );
 }
+
+/** Throws unless `ms` is a latency the emulator can wait: 0 to 60 000 milliseconds. */
+export const checkLatency = (ms: number): void => failIfAny('setLatency: ', [latencyCheck(ms)]);
+
+/** Throws `INVALID_OPTIONS` unless `url` is an absolute http(s) URL. */
+export const checkUrl = (url: string, name: string): void => failIfAny('', [urlCheck(name, url)]);

@@ -209,7 +209,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       faultPlan = null;
     },
     setLatency(ms) {
-      checkLatency(ms, (message) => new EmulatorError('INVALID_OPTIONS', `setLatency: ${message}`));
+      checkLatency(ms);
       latencyMs = ms;
     },
     setClockSkew(seconds) {

@@ -1,5 +1,7 @@
 import type { Environment } from './emulator-options.js';
+import type { InvoiceRecord } from './invoice-history.js';
 import { type Balance, balanceOf } from './ledger.js';
+import type { LedgerEntry } from './ledger-history.js';
 import { matches } from './matches.js';
 import {
   type BranchRecord,
@@ -8,8 +10,6 @@ import {
   type CustomerRecord,
   connectionState,
   type IntegrationStatus,
-  type InvoiceRecord,
-  type LedgerEntry,
   type MerchantRecord,
   type RedemptionRecord,
   type RefundRecord,

@@ -5,9 +5,6 @@ import type { InvoiceHistory } from './invoice-history.js';
 import type { LedgerEntry } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
-export type { InvoiceRecord } from './invoice-history.js';
-export type { LedgerEntry } from './ledger-history.js';
-
 /**
  * The statuses of IntegrationStatusChanged: `Enabled`, `Disabled`, `Disconnected`.
  */

@@ -5,17 +5,9 @@ import type { MerchantRecord, RefundRecord } from './merchant.js';
 type InvoiceRefunded = PayloadOf<'InvoiceRefunded'>;
 
 /**
- * Reverses the earn of the refunded invoice, in proportion to the amount refunded, and returns
- * what RefundReversalCompleted reports. The contract names the outcomes but not the policy, so:
- *
- * - `Reversed`: the reversal leaves the balance at zero or above;
- * - `NegativeBalanceByPolicy`: the customer already used the points (a pending redemption, say),
- *   and the full reversal takes the balance below zero;
- * - `OverrideApplied`: the same, with `isOverride` (a manager forced the refund): the balance is
- *   taken down to zero and no further.
- *
- * A refund whose own `externalInvoiceId` was seen before returns the first outcome and reverses
- * nothing again. A refund of an invoice that never earned reverses nothing (`null` counts).
+ * Reverses the refunded invoice's earn in proportion to the amount refunded and returns what
+ * RefundReversalCompleted reports; the contract leaves the policy open (docs/contract-gaps.md).
+ * A refund seen before returns its first outcome; one of an invoice that never earned reverses nothing.
  */
 export function reverseEarn(
   merchant: MerchantRecord,

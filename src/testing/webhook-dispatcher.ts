@@ -70,18 +70,18 @@ export interface DispatcherDeps {
   target: (tenantId: string) => { url: string; secrets: readonly string[] } | undefined;
 }
 
-/**
- * Delivers outbound events with the retry ladder of spec 8. Each attempt sends the same body
- * bytes under a fresh `t=`, signed with every active secret of the tenant (one `v1` each).
- */
-// What the dispatcher keeps beside the public record: the bytes sent, when the first attempt
-// started (the ladder counts from it), and the order produced (deliveries go out in it).
+// Beside the public record: the bytes sent, when the first attempt started (the ladder counts
+// from it), and the order produced (deliveries go out in it).
 type Kept = Delivery & { body: string; firstAt: number; seq: number };
 
 // What a reader gets: a deep copy, without the dispatcher's own fields.
 const publicCopy = ({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }: Kept): Delivery =>
   structuredClone(delivery);
 
+/**
+ * Delivers outbound events with the retry ladder of spec 8. Each attempt sends the same body
+ * bytes under a fresh `t=`, signed with every active secret of the tenant (one `v1` each).
+ */
 export class WebhookDispatcher {
   readonly #deps: DispatcherDeps;
   #deliveries: Kept[] = [];
