@@ -1,3 +1,4 @@
+import { backgroundTimeout } from '../internal/timers.js';
 import { EmulatorError } from './emulator-error.js';
 
 /**
@@ -23,15 +24,14 @@ export function systemClock(timeScale: number): EmulatorClock {
     kind: 'system',
     now: () => Date.now(),
     schedule(delayMs, task) {
-      const timer = setTimeout(
+      // Unref'd: a forgotten emulator must not keep a test process or a CLI alive on its own.
+      const timer = backgroundTimeout(
         () => {
           timers.delete(timer);
           void task();
         },
         Math.max(0, delayMs * timeScale),
       );
-      // A forgotten emulator must not keep a test process or a CLI alive on its own.
-      timer.unref?.();
       timers.add(timer);
       return () => {
         clearTimeout(timer);

@@ -1,4 +1,5 @@
 import { codedError } from '../contract/errors.js';
+import { describeIssues, type OptionCheck, optionIssues, throwIfInvalid } from '../contract/options-check.js';
 
 /** Why the emulator refused a call made by the test itself (not by the partner over HTTP). */
 export type EmulatorErrorCode =
@@ -31,4 +32,12 @@ export class EmulatorError extends codedError('EmulatorError') {
     super(message, options);
     this.code = code;
   }
+}
+
+/** Throws `INVALID_OPTIONS` naming every failed check, after `prefix` (the call refused). */
+export function refuseOptions(prefix: string, checks: readonly OptionCheck[]): void {
+  throwIfInvalid(
+    optionIssues(checks),
+    (all) => new EmulatorError('INVALID_OPTIONS', `${prefix}${describeIssues(all)}`),
+  );
 }

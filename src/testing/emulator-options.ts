@@ -1,13 +1,6 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import {
-  describeIssues,
-  type OptionCheck,
-  oneOf,
-  optionIssues,
-  throwIfInvalid,
-  wholeNumber,
-} from '../contract/options-check.js';
-import { EmulatorError } from './emulator-error.js';
+import { type OptionCheck, oneOf, wholeNumber } from '../contract/options-check.js';
+import { refuseOptions } from './emulator-error.js';
 
 /**
  * The partner deployment a merchant targets, and the one an emulator plays.
@@ -117,7 +110,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions = {}): ResolvedE
   const merged = mergeDefaults<EmulatorOptions>(EMULATOR_DEFAULTS as Required<EmulatorOptions>, options);
   const { startTime = Date.now(), fetch: transport = globalThis.fetch } = merged;
   const start = startTime instanceof Date ? startTime.getTime() : startTime;
-  failIfAny('createEmulator: ', [
+  refuseOptions('createEmulator: ', [
     oneOf('clock', merged.clock, ['system', 'manual']),
     positive('timeScale', merged.timeScale),
     oneOf('environment', merged.environment, ['testing', 'production']),
@@ -144,16 +137,8 @@ function urlCheck(path: string, url: string): OptionCheck {
   return [path, protocol === 'http:' || protocol === 'https:', 'must be an absolute http(s) URL'];
 }
 
-/** Throws `INVALID_OPTIONS` naming every failed check, after `prefix` (the call refused). */
-function failIfAny(prefix: string, checks: readonly OptionCheck[]): void {
-  throwIfInvalid(
-    optionIssues(checks),
-    (all) => new EmulatorError('INVALID_OPTIONS', `${prefix}${describeIssues(all)}`),
-  );
-}
-
 /** Throws unless `ms` is a latency the emulator can wait: 0 to 60 000 milliseconds. */
-export const checkLatency = (ms: number): void => failIfAny('setLatency: ', [latencyCheck(ms)]);
+export const checkLatency = (ms: number): void => refuseOptions('setLatency: ', [latencyCheck(ms)]);
 
 /** Throws `INVALID_OPTIONS` unless `url` is an absolute http(s) URL. */
-export const checkUrl = (url: string, name: string): void => failIfAny('', [urlCheck(name, url)]);
+export const checkUrl = (url: string, name: string): void => refuseOptions('', [urlCheck(name, url)]);

@@ -25,25 +25,21 @@ export interface EmulatorResponse {
 
 const EMPTY = new Uint8Array(0);
 
-/** Reads the body once, whoever asks first, and hands the same bytes to every later reader. */
-export function once(read: () => Promise<Uint8Array>): () => Promise<Uint8Array> {
-  let bytes: Promise<Uint8Array> | undefined;
-  return () => {
-    bytes ??= read();
-    return bytes;
-  };
-}
-
 /** A Web `Request` (from `emulator.fetch` or msw) as the emulator's request. */
 export function fromWebRequest(request: Request): EmulatorRequest {
   const { pathname, search } = new URL(request.url);
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
+  // Read once, whoever asks first; every later reader gets the same bytes.
+  let bytes: Promise<Uint8Array> | undefined;
   return {
     method: request.method,
     pathname,
     search,
     header: (name) => request.headers.get(name),
-    body: once(async () => (bodyless ? EMPTY : new Uint8Array(await request.arrayBuffer()))),
+    body: () => {
+      bytes ??= bodyless ? Promise.resolve(EMPTY) : request.arrayBuffer().then((b) => new Uint8Array(b));
+      return bytes;
+    },
   };
 }
 

@@ -87,26 +87,19 @@ export const FAULT_DEFAULTS = {
 export const FAULT_CLOCK_SKEW_SECONDS = 600;
 
 const serviceUnavailable = new Set<string>(
-  Object.keys(ERROR_CODES).filter((code) => isServiceUnavailable(code)),
+  Object.entries(ERROR_CODES)
+    .filter(([, info]) => info.status === 503)
+    .map(([code]) => code),
 );
-const otherKinds = new Set<string>([
-  'rate-limited',
-  'reset',
-  'timeout',
-  'clock-skew',
-  'timeout-after-processing',
-]);
-
-function isServiceUnavailable(code: string): boolean {
-  return (ERROR_CODES as Record<string, { status: number }>)[code]?.status === 503;
-}
+const OTHER_KINDS = ['rate-limited', 'reset', 'timeout', 'clock-skew', 'timeout-after-processing'];
+const KINDS = new Set<string>([...serviceUnavailable, ...OTHER_KINDS]);
 
 /** Whether `kind` is one of the 503 codes a fault answers with. */
 export const isServiceUnavailableKind = (kind: FaultKind): kind is ServiceUnavailableCode =>
   serviceUnavailable.has(kind);
 
-// mulberry32: tiny, fast and good enough to make fault sequences reproducible from a seed.
-function seeded(seed: number): () => number {
+/** mulberry32: tiny, fast and good enough to make fault sequences reproducible from a seed. */
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -128,7 +121,7 @@ export class FaultInjector {
     if (merged.kinds.length === 0)
       throw new EmulatorError('INVALID_OPTIONS', 'injectFaults: kinds must not be empty');
     for (const kind of merged.kinds) {
-      if (!serviceUnavailable.has(kind) && !otherKinds.has(kind)) {
+      if (!KINDS.has(kind)) {
         throw new EmulatorError(
           'INVALID_OPTIONS',
           `injectFaults: unknown fault kind ${JSON.stringify(kind)}`,

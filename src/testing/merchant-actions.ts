@@ -7,14 +7,14 @@ import {
   type MerchantCredentials,
   type MerchantStore,
 } from './merchant-store.js';
-import { announceAllRules, announceEarnRate, announceStampCard, type Emit } from './outbound-events.js';
+import { announceAllRules, announceRule, type Emit } from './outbound-events.js';
 import {
   cancelRedemption,
   createRedemption,
   type RedemptionDeps,
   type RedemptionInput,
 } from './redemptions.js';
-import { parseEarnRate, parseStampCard, type RuleChange } from './rules.js';
+import { parseEarnRate, parseStampCard, type RuleChange, wireEarnRate, wireStampRule } from './rules.js';
 
 /**
  * What the merchant does in the dashboard. Each takes the tenant id of `createMerchant`.
@@ -158,12 +158,12 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
         }
         m.earnRate = parseEarnRate(change.payload, version);
         m.ruleVersion = version;
-        announceEarnRate(m, m.earnRate, emit, now());
+        announceRule(m, wireEarnRate(m.earnRate), version, emit, now());
       } else {
         const card = parseStampCard(change.payload, version);
         m.stampCards.set(card.stampCardId, card);
         m.ruleVersion = version;
-        announceStampCard(m, card, emit, now());
+        announceRule(m, wireStampRule(card), version, emit, now());
       }
       return version;
     },

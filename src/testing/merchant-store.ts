@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BoundedList } from './bounded-list.js';
-import { EmulatorError } from './emulator-error.js';
+import { EmulatorError, refuseOptions } from './emulator-error.js';
 import { checkUrl, type Environment } from './emulator-options.js';
 import { InvoiceHistory } from './invoice-history.js';
 import type { MerchantRecord } from './merchant.js';
@@ -104,17 +104,15 @@ export function issueSecret(): string {
 // Fixed credentials look like issued ones, so a key still tells its environment apart.
 function checkFixedCredentials(apiKey: string, secret: string | undefined, environment: Environment): void {
   const prefix = environment === 'production' ? 'lk_live_' : 'lk_test_';
-  if (!apiKey.startsWith(prefix) || apiKey.length < prefix.length + 8 || /\s/.test(apiKey)) {
-    throw new EmulatorError(
-      'INVALID_OPTIONS',
-      `createMerchant: apiKey must start with ${prefix} followed by at least 8 characters, without spaces`,
-    );
-  }
-  if (secret !== undefined && (secret.length < 16 || /\s/.test(secret)))
-    throw new EmulatorError(
-      'INVALID_OPTIONS',
-      'createMerchant: signingSecret must be at least 16 characters, without spaces',
-    );
+  const keyOk = apiKey.startsWith(prefix) && apiKey.length >= prefix.length + 8 && !/\s/.test(apiKey);
+  refuseOptions('createMerchant: ', [
+    ['apiKey', keyOk, `must start with ${prefix} followed by at least 8 characters, without spaces`],
+    secret !== undefined && [
+      'signingSecret',
+      secret.length >= 16 && !/\s/.test(secret),
+      'must be at least 16 characters, without spaces',
+    ],
+  ]);
 }
 
 /** The merchants of one emulator, found by tenant id or by API key. */
@@ -188,7 +186,6 @@ export class MerchantStore {
       ledger: new BoundedList(defaults.historyLimit),
       balances: new Map(),
       customerSeq: 0,
-      historyLimit: defaults.historyLimit,
     };
     this.#byTenant.set(tenantId, merchant);
     this.#byKey.set(merchant.apiKey, merchant);

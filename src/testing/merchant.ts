@@ -100,8 +100,6 @@ export interface MerchantRecord {
   /** Running sums of the ledger per customer. */
   balances: Map<string, { points: number; stamps: Record<string, number> }>;
   customerSeq: number;
-  /** How many ledger entries and invoices are kept (the newest); balances stay exact. */
-  historyLimit: number;
 }
 
 /** The connection state of spec 3.1 that a merchant record is in. */

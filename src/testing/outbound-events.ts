@@ -7,7 +7,7 @@ import {
   type PayloadInput,
 } from '../contract/index.js';
 import type { MerchantRecord } from './merchant.js';
-import { type StoredEarnRate, type StoredStampCard, wireEarnRate, wireStampRule } from './rules.js';
+import { type WireRule, wireEarnRate, wireStampRule } from './rules.js';
 
 /** Emits one outbound event for a merchant: builds the envelope and queues its delivery. */
 export type Emit = <T extends OutboundEventType>(
@@ -42,44 +42,27 @@ export function createEmitter(now: () => number, enqueue: EnqueueDelivery): Emit
   };
 }
 
-const effectiveFrom = (now: number) => new Date(now).toISOString();
-
-/** LoyaltyRuleChanged for the store's earn rule. */
-export function announceEarnRate(
+/** LoyaltyRuleChanged for one rule at its `ruleVersion`; a FreeEntry card (`undefined`) is not announced. */
+export function announceRule(
   merchant: MerchantRecord,
-  rule: StoredEarnRate,
+  rule: WireRule | undefined,
+  ruleVersion: number,
   emit: Emit,
   now: number,
 ): void {
+  if (!rule) return;
   emit(merchant, 'LoyaltyRuleChanged', {
     externalStoreId: merchant.externalStoreId,
-    ruleType: 'EarnRate',
-    ruleVersion: rule.ruleVersion,
-    effectiveFrom: effectiveFrom(now),
-    payload: wireEarnRate(rule),
-  });
-}
-
-/** LoyaltyRuleChanged for one stamp card; a FreeEntry card has no wire form and is not announced. */
-export function announceStampCard(
-  merchant: MerchantRecord,
-  card: StoredStampCard,
-  emit: Emit,
-  now: number,
-): void {
-  const payload = wireStampRule(card);
-  if (!payload) return;
-  emit(merchant, 'LoyaltyRuleChanged', {
-    externalStoreId: merchant.externalStoreId,
-    ruleType: 'StampRule',
-    ruleVersion: card.ruleVersion,
-    effectiveFrom: effectiveFrom(now),
-    payload,
+    ruleVersion,
+    effectiveFrom: new Date(now).toISOString(),
+    ...rule,
   });
 }
 
 /** Every rule of the store, as announced when the merchant activates. */
 export function announceAllRules(merchant: MerchantRecord, emit: Emit, now: number): void {
-  if (merchant.earnRate) announceEarnRate(merchant, merchant.earnRate, emit, now);
-  for (const card of merchant.stampCards.values()) announceStampCard(merchant, card, emit, now);
+  const { earnRate } = merchant;
+  if (earnRate) announceRule(merchant, wireEarnRate(earnRate), earnRate.ruleVersion, emit, now);
+  for (const card of merchant.stampCards.values())
+    announceRule(merchant, wireStampRule(card), card.ruleVersion, emit, now);
 }

@@ -103,18 +103,6 @@ export async function routeRequest(
     correlationId: sentCorrelationId(request),
   });
   const ctx: ReplyContext = { correlationId: entry.correlationId, now: deps.serviceNow() };
-  return answer(request, deps, ctx, path, route, entry);
-}
-
-async function answer(
-  request: EmulatorRequest,
-  deps: RouterDeps,
-  ctx: ReplyContext,
-  path: string,
-  route: Route | undefined,
-  entry: RequestRecord,
-): Promise<EmulatorReply> {
-  const { pathname } = request;
   if (!route) return finish(entry, otherErrorResponse(404, 'NOT_FOUND', notFoundMessage(path), ctx));
   if (request.method !== route.method) {
     const message = `${pathname} answers ${route.method} only`;

@@ -2,11 +2,6 @@ import { DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { BoundedMap } from './bounded-map.js';
 
 /**
- * How long the response to an `eventId` is replayed (spec 8): 24 hours.
- */
-export const RESPONSE_CACHE_TTL_MS = DEDUP_WINDOW_MS;
-
-/**
  * A successful answer to POST /events, kept to be replayed byte for byte: the body is
  * `processedBody(eventId, result)`, rebuilt on replay.
  */
@@ -27,7 +22,7 @@ interface StoredResponse extends CachedResponse {
 
 /**
  * The dedup cache of POST /events, per tenant and `eventId`: each tenant's newest `limit` answers,
- * each for 24 hours. Only successes are stored: a failed delivery is never cached, so a
+ * each for the contract's 24-hour dedup window (spec 8). Only successes are stored, so a
  * redelivery after the setup is fixed is processed afresh.
  */
 export class ResponseCache {
@@ -46,7 +41,7 @@ export class ResponseCache {
     const answers = this.#tenants.get(tenantId);
     const stored = answers?.get(eventId);
     if (answers === undefined || stored === undefined) return undefined;
-    if (this.#now() - stored.storedAt >= RESPONSE_CACHE_TTL_MS) {
+    if (this.#now() - stored.storedAt >= DEDUP_WINDOW_MS) {
       answers.delete(eventId);
       return undefined;
     }

@@ -119,10 +119,15 @@ export function parseStampCard(card: StampCardRule, ruleVersion: number): Stored
   return { ...parsed, mode, earningMethodActive, ruleVersion };
 }
 
-/** The StampRule body the partner receives: the wire fields only, without the version. */
-export function wireStampRule(card: StoredStampCard): WireStampRule | undefined {
+/** A rule as LoyaltyRuleChanged carries it: its type and its wire fields, without the version. */
+export type WireRule =
+  | { ruleType: 'EarnRate'; payload: EarnRateRule }
+  | { ruleType: 'StampRule'; payload: WireStampRule };
+
+/** A stamp card as the partner receives it; a FreeEntry card has no wire form. */
+export function wireStampRule(card: StoredStampCard): WireRule | undefined {
   if (card.mode === 'FreeEntry') return undefined;
-  return {
+  const payload: WireStampRule = {
     stampCardId: card.stampCardId,
     name: card.name,
     mode: card.mode,
@@ -131,10 +136,10 @@ export function wireStampRule(card: StoredStampCard): WireStampRule | undefined 
     cooldownDays: card.cooldownDays ?? null,
     isActive: card.isActive,
   };
+  return { ruleType: 'StampRule', payload };
 }
 
-/** The EarnRate body the partner receives. */
-export function wireEarnRate(rule: StoredEarnRate): EarnRateRule {
-  const { ruleVersion: _version, ...rest } = rule;
-  return rest;
+/** The earn rule as the partner receives it. */
+export function wireEarnRate({ ruleVersion: _version, ...payload }: StoredEarnRate): WireRule {
+  return { ruleType: 'EarnRate', payload };
 }

@@ -8,7 +8,7 @@ import type { RuleChange } from '../rules.js';
 import type { ControlDeps } from './control-deps.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { dashboardState } from './dashboard-state.js';
-import { controlRefusal } from './request-guard.js';
+import { controlJson, controlRefusal } from './request-guard.js';
 
 /**
  * The path the running emulator reserves for itself: the dashboard page at `/__emulator/`, its
@@ -37,12 +37,6 @@ const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknow
 
 /** The names of the merchant actions `POST /__emulator/merchants/<tenantId>/<action>` takes. */
 export const MERCHANT_CONTROL_ACTIONS: readonly string[] = Object.keys(MERCHANT_ACTIONS);
-
-const json = (status: number, body: unknown): EmulatorResponse => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  body: JSON.stringify(body),
-});
 
 const STATUS_OF: Record<string, number> = {
   UNKNOWN_TENANT: 404,
@@ -80,13 +74,13 @@ export async function handleControl(request: EmulatorRequest, deps: ControlDeps)
     const result = await dispatch(request.method, parts, request, deps);
     // The page and the state are answers already; an action's result becomes `{ ok: true, ... }`.
     const answered = 'status' in result && 'body' in result;
-    return answered ? (result as EmulatorResponse) : json(200, { ok: true, ...result });
+    return answered ? (result as EmulatorResponse) : controlJson(200, { ok: true, ...result });
   } catch (err) {
-    if (err instanceof ControlError) return json(err.status, { code: err.code, message: err.message });
+    if (err instanceof ControlError) return controlJson(err.status, { code: err.code, message: err.message });
     if (err instanceof EmulatorError)
-      return json(STATUS_OF[err.code] ?? 400, { code: err.code, message: err.message });
+      return controlJson(STATUS_OF[err.code] ?? 400, { code: err.code, message: err.message });
     // A rule or fault plan the emulator's own parsers refused: the caller's input, not a crash.
-    return json(400, { code: 'INVALID_REQUEST', message: (err as Error).message ?? String(err) });
+    return controlJson(400, { code: 'INVALID_REQUEST', message: (err as Error).message ?? String(err) });
   }
 }
 
@@ -105,10 +99,12 @@ async function dispatch(
       headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
       body: DASHBOARD_HTML,
     };
-  if (first === 'state' && is('GET', 1)) return json(200, dashboardState(deps));
+  if (first === 'state' && is('GET', 1)) return controlJson(200, dashboardState(deps));
   if (first === 'requests' && is('GET', 1)) {
     const eventId = new URLSearchParams(request.search).get('eventId') ?? undefined;
-    return json(200, { requests: emulator.requests(eventId === undefined ? {} : { eventId }).slice(-50) });
+    return controlJson(200, {
+      requests: emulator.requests(eventId === undefined ? {} : { eventId }).slice(-50),
+    });
   }
   if (first === 'merchants' && is('POST', 1))
     return { merchant: emulator.createMerchant(await bodyOf<MerchantOptions>(request)) };

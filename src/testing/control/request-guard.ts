@@ -58,8 +58,11 @@ function hostAllowed(host: string, allowedHosts: readonly string[]): boolean {
 const isJson = (contentType: string | null) =>
   contentType !== null && contentType.split(';')[0]?.trim().toLowerCase() === 'application/json';
 
-const refuse = (status: number, code: string, message: string): EmulatorResponse => ({
+/** A JSON answer of the control interface; never cached, since it shows live state. */
+export const controlJson = (status: number, body: unknown): EmulatorResponse => ({
   status,
   headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  body: JSON.stringify({ code, message }),
+  body: JSON.stringify(body),
 });
+
+const refuse = (status: number, code: string, message: string) => controlJson(status, { code, message });
