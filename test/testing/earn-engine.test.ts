@@ -1,23 +1,18 @@
-import { DEFAULT_RULES, type Emulator, type MerchantOptions } from 'loyalty-partner-sdk/testing';
+import { DEFAULT_RULES, type MerchantOptions } from 'loyalty-partner-sdk/testing';
 
 type StampCardRule = NonNullable<NonNullable<MerchantOptions['rules']>['stampCards']>[number];
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { earn, readyMerchant, startEmulator } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { earn, emulatorPerTest, readyMerchant } from './helpers.js';
 
 const DAY = 24 * 60 * 60_000;
 const coffee = DEFAULT_RULES.stampCards[0];
 
 describe('invoice earn (spec 3.3 and 6.2)', () => {
-  let emulator: Emulator;
-  let url: string;
-  afterEach(() => emulator.close());
-
-  const start = async (options?: Parameters<typeof startEmulator>[0]) =>
-    ({ emulator, url } = await startEmulator(options));
+  const start = emulatorPerTest();
 
   it('credits points computed from the active earn rule: 1 point per 10 riyals by default', async () => {
-    await start();
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     const answer = await m.partner.post('InvoiceEarned', earn('inv-1', 86.96));
     expect(answer.status).toBe(200);
@@ -42,7 +37,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('refuses a second earn of a credited invoice, even under a new eventId, without crediting it twice', async () => {
-    await start();
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
     const again = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
@@ -52,7 +47,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('acknowledges a PerVisit stamp inside the cooldown with 200 and zero stamps, and credits it after', async () => {
-    await start({ clock: 'manual' });
+    const { emulator, url } = await start({ clock: 'manual' });
     const m = await readyMerchant(emulator, url, { rules: { stampCards: [{ ...coffee, cooldownDays: 1 }] } });
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 20, coffee.stampCardId));
     const inside = await m.partner.post('InvoiceEarned', earn('inv-2', 20, coffee.stampCardId));
@@ -70,7 +65,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('counts PerAmount stamps per whole amountPerStamp, from minInvoiceAmount up', async () => {
-    await start();
+    const { emulator, url } = await start();
     const perAmount: StampCardRule = {
       ...coffee,
       stampCardId: 'card-spend',
@@ -86,7 +81,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('gives pointsPerVisit for an OnVisit rule and nothing below its minimumPurchase', async () => {
-    await start();
+    const { emulator, url } = await start();
     const onVisit = {
       methodType: 'OnVisit',
       pointCostAmount: null,
@@ -103,7 +98,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('does not lose a point to floating point: 30 riyals at 0.1 per point earn 300', async () => {
-    await start();
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url, {
       rules: { earnRate: { ...DEFAULT_RULES.earnRate, pointCostAmount: 0.1 } },
     });
@@ -111,7 +106,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('applies a rule the merchant changes to the next earn and announces it with a greater ruleVersion', async () => {
-    await start();
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     const before = emulator.merchant(m.tenantId).ruleVersion;
     const version = emulator.changeRule(m.tenantId, {
@@ -132,7 +127,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('refuses a FreeEntry earn method in a rule change with the contract validation error', async () => {
-    await start();
+    const { emulator } = await start();
     const { tenantId } = emulator.createMerchant();
     const before = emulator.merchant(tenantId).ruleVersion;
     const freeEntry = {
@@ -146,7 +141,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('refuses an earn of a card whose earning method is switched off with NO_ACTIVE_EARNING_METHOD', async () => {
-    await start();
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url, {
       rules: { stampCards: [{ ...coffee, earningMethodActive: false }] },
     });
@@ -155,7 +150,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
   });
 
   it('credits an earn refused for the setup once the merchant fixes it, under the same eventId', async () => {
-    await start();
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     emulator.freezeCustomer(m.tenantId, 'cust-1001');
     const refused = await m.partner.post('InvoiceEarned', earn('inv-1', 40));

@@ -2,14 +2,15 @@ import { type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { partner, startEmulator } from './helpers.js';
 
-describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', () => {
-  let emulator: Emulator;
-  let url: string;
-  beforeEach(async () => {
-    ({ emulator, url } = await startEmulator());
-  });
-  afterEach(() => emulator.close());
+// Each test of this file gets an emulator of its own.
+let emulator: Emulator;
+let url: string;
+beforeEach(async () => {
+  ({ emulator, url } = await startEmulator());
+});
+afterEach(() => emulator.close());
 
+describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', () => {
   it('marks an unused coupon used on an invoice on CouponUsed', async () => {
     const m = emulator.createMerchant();
     await partner(url, m).post('CouponUsed', samplePayload('CouponUsed'));
@@ -78,13 +79,6 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
 });
 
 describe('customer lookup (spec 4.3)', () => {
-  let emulator: Emulator;
-  let url: string;
-  beforeEach(async () => {
-    ({ emulator, url } = await startEmulator());
-  });
-  afterEach(() => emulator.close());
-
   it('finds a customer by phone or by the service customerId, with the balances', async () => {
     const m = emulator.createMerchant();
     const p = partner(url, m);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEnvelope, type InboundEventType, type PayloadInput } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
@@ -9,6 +9,7 @@ import {
   type MerchantOptions,
   samplePayload,
 } from 'loyalty-partner-sdk/testing';
+import { afterEach } from 'vitest';
 
 /** An answer of the emulator, read once. */
 export interface Answer {
@@ -27,6 +28,20 @@ export async function startEmulator(options?: EmulatorOptions): Promise<{ emulat
   const emulator = createEmulator(options);
   const { url } = await emulator.listen();
   return { emulator, url };
+}
+
+/**
+ * For suites whose tests need emulators of different options: `start(options)` inside a test
+ * starts one on loopback, closed after that test.
+ */
+export function emulatorPerTest() {
+  const started: Emulator[] = [];
+  afterEach(() => Promise.all(started.splice(0).map((emulator) => emulator.close())));
+  return async (options?: EmulatorOptions) => {
+    const one = await startEmulator(options);
+    started.push(one.emulator);
+    return one;
+  };
 }
 
 export interface PostOptions {
@@ -119,6 +134,12 @@ export function earn(
   };
 }
 
+/** The envelopes of `eventType` a receiver got, once no delivery attempt is under way. */
+export async function delivered(emulator: Emulator, receiver: { hits: Hit[] }, eventType: string) {
+  await emulator.idle();
+  return receiver.hits.map((hit) => JSON.parse(hit.body)).filter((e) => e.eventType === eventType);
+}
+
 /** One delivery as a scripted receiver saw it. */
 export interface Hit {
   headers: IncomingHttpHeaders;
@@ -148,11 +169,15 @@ export async function startReceiver(
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
+  return { ...(await listenAsReceiver(server)), hits };
+}
+
+/** Serves a receiver on a free loopback port; `close()` drops open connections too. */
+export async function listenAsReceiver(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/loyalty/webhooks`,
-    hits,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

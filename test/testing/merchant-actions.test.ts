@@ -97,25 +97,25 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect((await p.post('CustomerSynced', samplePayload('CustomerSynced'))).status).toBe(200);
   });
 
-  it('sends IntegrationStatusChanged Disabled and refuses events while the integration is disabled', async () => {
+  // A merchant whose partner sent one event, then its status set by the merchant, and the next event's answer.
+  const setAfterAnEvent = async (status: Parameters<Emulator['setStatus']>[1]) => {
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const p = partner(url, credentials);
     await p.post('CustomerSynced', samplePayload('CustomerSynced'));
-    emulator.setStatus(credentials.tenantId, 'Disabled');
+    emulator.setStatus(credentials.tenantId, status);
     await emulator.idle();
-    const refused = await p.post('CustomerSynced', samplePayload('CustomerSynced'));
+    return { credentials, p, refused: await p.post('CustomerSynced', samplePayload('CustomerSynced')) };
+  };
+
+  it('sends IntegrationStatusChanged Disabled and refuses events while the integration is disabled', async () => {
+    const { credentials, refused } = await setAfterAnEvent('Disabled');
     expect(statusesDelivered()).toEqual(['Enabled', 'Disabled']);
     expect([refused.status, refused.body.code]).toEqual([401, 'INTEGRATION_NOT_CONNECTED']);
     expect(emulator.merchant(credentials.tenantId).connection).toBe('Disabled');
   });
 
   it('sends Disconnected, answers 401 INTEGRATION_ALREADY_DISCONNECTED, and needs fresh credentials', async () => {
-    const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
-    const old = partner(url, credentials);
-    await old.post('CustomerSynced', samplePayload('CustomerSynced'));
-    emulator.setStatus(credentials.tenantId, 'Disconnected');
-    await emulator.idle();
-    const refused = await old.post('CustomerSynced', samplePayload('CustomerSynced'));
+    const { credentials, p: old, refused } = await setAfterAnEvent('Disconnected');
     expect(statusesDelivered()).toEqual(['Enabled', 'Disconnected']);
     expect([refused.status, refused.body.code]).toEqual([401, 'INTEGRATION_ALREADY_DISCONNECTED']);
     expect(() => emulator.setStatus(credentials.tenantId, 'Enabled')).toThrow(/reconnect/);

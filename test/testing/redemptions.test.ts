@@ -1,6 +1,6 @@
 import { type Emulator, EmulatorError } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { earn, readyMerchant, startEmulator, startReceiver } from './helpers.js';
+import { delivered, earn, readyMerchant, startEmulator, startReceiver } from './helpers.js';
 
 describe('redemptions (spec 3.6)', () => {
   let emulator: Emulator;
@@ -24,12 +24,7 @@ describe('redemptions (spec 3.6)', () => {
     });
     return { ...m, redemptionId };
   };
-  const sent = async () => {
-    await emulator.idle();
-    return receiver.hits
-      .map((hit) => JSON.parse(hit.body))
-      .filter((e) => e.eventType === 'RedemptionExpiredOrCancelled');
-  };
+  const sent = () => delivered(emulator, receiver, 'RedemptionExpiredOrCancelled');
 
   it('drops a pending redemption with reason Expired when its time runs out, releasing its points', async () => {
     const m = await redeemable();

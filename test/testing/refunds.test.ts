@@ -1,6 +1,6 @@
 import { type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { earn, readyMerchant, startEmulator, startReceiver } from './helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { delivered, earn, readyMerchant, startEmulator, startReceiver } from './helpers.js';
 
 const refund = (original: string, refundedAmount: number, isOverride = false) => ({
   ...samplePayload('InvoiceRefunded'),
@@ -15,20 +15,11 @@ describe('invoice refund once its handler ships (spec 3.3, 6.2)', () => {
   let url: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeEach(async () => {
-    ({ emulator, url } = await startEmulator());
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    await emulator.close();
-    await receiver.close();
+    [{ emulator, url }, receiver] = await Promise.all([startEmulator(), startReceiver()]);
+    return () => Promise.all([emulator.close(), receiver.close()]);
   });
 
-  const outcomes = async () => {
-    await emulator.idle();
-    return receiver.hits
-      .map((hit) => JSON.parse(hit.body))
-      .filter((e) => e.eventType === 'RefundReversalCompleted');
-  };
+  const outcomes = () => delivered(emulator, receiver, 'RefundReversalCompleted');
 
   it('keeps a credited invoice credited and answers 503 while InvoiceRefunded is not live', async () => {
     const m = await readyMerchant(emulator, url, { receiverUrl: receiver.url });
