@@ -9,18 +9,12 @@ import type {
   InboxKey,
 } from '../webhooks/inbox.js';
 import { TENANT_STATS_LIMIT } from '../webhooks/tenant-stats.js';
-import {
-  type Database,
-  type PostgresDb,
-  prepareStatements,
-  type SqlRunner,
-  toStoreDatabase,
-} from './database.js';
+import { type PostgresDb, prepareStatements, type SqlRunner, toStoreDatabase } from './database.js';
 import { PostgresStoreError, toStoreError } from './errors.js';
-import { type PostgresInboxOptions, resolveInboxOptions } from './inbox-options.js';
 import { inboxSql } from './inbox-sql.js';
 import { guardTx } from './inbox-tx-guard.js';
 import { quoteSchema } from './schema/identifier.js';
+import { cleaner, type PostgresInboxOptions, resolveInboxOptions } from './store-options.js';
 
 /**
  * What a transactional inbox hands the handler as `ctx.tx`: the postgres.js transaction `sql`,
@@ -353,26 +347,5 @@ function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
       if (next) next();
       else active--;
     }
-  };
-}
-
-/** Every `cleanupEvery` claims, one batch of expired rows is deleted in the background (inbox and outbox). */
-export function cleaner(
-  database: Database,
-  statement: string,
-  settings: { retentionMs: number; cleanupEvery: number; cleanupBatchSize: number },
-): () => void {
-  let claims = 0;
-  let running = false;
-  return () => {
-    if (settings.cleanupEvery === 0 || ++claims % settings.cleanupEvery !== 0 || running) return;
-    running = true;
-    database
-      .query(statement, [settings.retentionMs, settings.cleanupBatchSize])
-      // Best effort: a failed batch is retried after the next `cleanupEvery` claims.
-      .catch(() => undefined)
-      .finally(() => {
-        running = false;
-      });
   };
 }

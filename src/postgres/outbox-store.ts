@@ -16,16 +16,15 @@ import {
   toStoreDatabase,
 } from './database.js';
 import { isConflict, PostgresStoreError } from './errors.js';
-import { cleaner } from './inbox.js';
 import { checkListening, idleMarks, LISTEN_CHECK_MS, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
-import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
 import { lockSpace, wakeChannel } from './outbox-schema.js';
 import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
 import { sameDatabase } from './same-database.js';
 import { quoteSchema } from './schema/identifier.js';
+import { cleaner, type PostgresStoreOptions, resolveStoreOptions } from './store-options.js';
 
 /**
  * The outbox in the POS server's own Postgres, for `createOutbox({ store })`:
