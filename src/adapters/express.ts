@@ -32,14 +32,10 @@ export interface ExpressWebhookOptions extends AdapterOptions {
   framework?: 'express' | 'nestjs' | undefined;
 }
 
-/**
- * Express middleware, typed by the parts of `req`, `res` and `next` it uses.
- */
+/** Express middleware, typed by the parts of `req`, `res` and `next` it uses. */
 type WebhookMiddleware = (req: NodeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
 
-/**
- * Express error-handling middleware (four arguments), typed by the parts it uses.
- */
+/** Express error-handling middleware (four arguments), typed by the parts it uses. */
 type WebhookErrorMiddleware = (
   error: unknown,
   req: NodeRequest,
@@ -76,8 +72,7 @@ function settingsOf(name: string, receiver: Receiver, options: ExpressWebhookOpt
  * logs one warning per process naming the fix. It never waits on a consumed stream and never
  * verifies re-serialised JSON.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts

@@ -47,9 +47,7 @@ interface FastifyReplyLike {
   send(payload?: unknown): FastifyReplyLike;
 }
 
-/**
- * The parts of a Fastify instance the plugin uses; a real `FastifyInstance` fits.
- */
+/** The parts of a Fastify instance the plugin uses; a real `FastifyInstance` fits. */
 interface FastifyInstanceLike {
   removeAllContentTypeParsers(): void;
   addContentTypeParser(

@@ -30,9 +30,7 @@ export interface KoaWebhookOptions extends AdapterOptions {
   path?: string | undefined;
 }
 
-/**
- * The parts of a Koa context the middleware uses; a real Koa `Context` fits.
- */
+/** The parts of a Koa context the middleware uses; a real Koa `Context` fits. */
 interface KoaContextLike {
   req: NodeRequest;
   path: string;
@@ -41,9 +39,6 @@ interface KoaContextLike {
   set(field: Record<string, string>): void;
 }
 
-/**
- * Koa middleware, typed structurally.
- */
 type KoaMiddleware = (ctx: KoaContextLike, next: () => Promise<unknown>) => Promise<void>;
 
 const HINT = {
@@ -60,8 +55,7 @@ const HINT = {
  * `maxBodyBytes` gets 413 `PAYLOAD_TOO_LARGE`, any method but POST 405, every error in the
  * contract's envelope.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts
