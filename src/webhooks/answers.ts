@@ -94,9 +94,8 @@ export function okResponse(
   eventId: string,
   correlationId: string,
 ): ReceiverResponse {
-  // The very text of JSON.stringify({ outcome, eventId, correlationId }), written out: the ids
-  // are GUIDs or visible ASCII, which need no escaping, and one JSON.stringify call costs more
-  // than the rest of the answer (the receiver's benchmark goal, bench/README.md).
+  // JSON.stringify({ outcome, eventId, correlationId }) written out: it costs more than the rest of
+  // the answer (the receiver's benchmark goal, bench/README.md).
   const body = `{"outcome":"${outcome}","eventId":${quoted(eventId)},"correlationId":${quoted(correlationId)}}`;
   return answer(200, correlationId, body);
 }

@@ -19,11 +19,9 @@ interface Dispatch {
 const CLAIMS: ReadonlySet<unknown> = new Set<InboxClaim>(['new', 'done', 'in-progress']);
 
 /**
- * Runs the callback at most once per `eventId`. With a transactional inbox, the claim, the
- * callback and the "done" mark are one transaction of the store. Otherwise: claim in the inbox,
- * run, then mark it done, or release the claim when the callback throws so that the service's
- * redelivery runs it again. A copy arriving while the first is running is told to come back
- * later (503).
+ * Runs the callback at most once per `eventId`: in one transaction of a transactional inbox with
+ * the claim and the "done" mark; otherwise claim, run, then mark done, or release the claim when
+ * it throws so that the redelivery runs it again. A copy arriving meanwhile gets 503.
  */
 export function dispatchEvent(
   options: NormalizedReceiverOptions,
@@ -89,9 +87,8 @@ function unrecorded(d: Dispatch, cause: unknown, status: number): void {
 
 /**
  * The callback did not settle within `handlerTimeoutMs`: answer 503 so the service redelivers.
- * It may still be running, so its claim is NOT released (that would let a redelivery run it
- * concurrently): a late success records the event as done, and otherwise the inbox's lease,
- * longer than `handlerTimeoutMs`, lets a later redelivery take the claim over.
+ * It may still run, so its claim is NOT released (a redelivery would run it concurrently): a late
+ * success records the event as done, else the inbox's lease ends and a redelivery takes over.
  */
 function timedOut(
   d: Dispatch,
