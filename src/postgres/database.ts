@@ -73,23 +73,17 @@ export interface SqlRunner {
 }
 
 /**
- * The one internal interface over both drivers. `transaction` runs `work` inside BEGIN/COMMIT on
- * one connection (rolled back when `work` throws) and hands it the driver's own transaction
- * object (`raw`: the PoolClient or the transaction `sql`), which becomes the handler's `ctx.tx`.
+ * The one internal interface over both drivers. `transaction` hands `work` the driver's own
+ * transaction object too (`raw`: the PoolClient or the transaction `sql`), the handler's `ctx.tx`.
  */
 export interface Database extends SqlRunner {
   readonly driver: 'pg' | 'postgres.js';
   /**
-   * `BEGIN ISOLATION LEVEL READ COMMITTED` (whatever the database's or the role's
-   * `default_transaction_isolation`: the stores' transactions are written for it) ... `COMMIT`.
-   * Nested in a postgres.js transaction `sql`, a savepoint of the caller's transaction instead.
+   * READ COMMITTED whatever the database's default (the stores are written for it), rolled back
+   * when `work` throws; in a postgres.js transaction `sql`, a savepoint of it instead.
    */
   transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T>;
-  /**
-   * Whether the connections go through a pooler (true), reach the server directly (false), or
-   * cannot be told (undefined). Found once, with one statement, on first use; until then, and
-   * where it cannot be told, statements go out unnamed (safe behind a transaction pooler).
-   */
+  /** Whether the connections go through a pooler; undefined when it cannot be told. */
   pooled(): Promise<boolean | undefined>;
   /** postgres.js only: true when the user's `sql` prepares statements (no `prepare: false`). */
   readonly prepares?: boolean;
@@ -101,9 +95,8 @@ const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
 /**
- * The client of a store, which runs statements for as long as the application does. A postgres.js
- * transaction `sql` (from `sql.begin`) is refused: once its transaction ends it still runs
- * statements on the connection it held, which the pool has given back to others by then.
+ * The client of a store, which outlives any transaction: a postgres.js transaction `sql` is
+ * refused, since after its transaction it runs statements on a connection given to others.
  *
  * @throws {PostgresStoreError} `NOT_A_CLIENT`
  */

@@ -48,9 +48,8 @@ export type PostgresStoreErrorCode =
 
 /**
  * An error of a Postgres store or of `migrate`: bad input when the store is created, or a
- * database failure while it runs. A receiver answers a delivery whose claim failed with 503, so
- * the service delivers it again later. The message says what to fix; it never holds a
- * connection string or a password.
+ * database failure while it runs (a receiver answers 503, so the delivery comes back). The
+ * message says what to fix; never a connection string or a password.
  *
  * @example
  * ```ts

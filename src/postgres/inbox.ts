@@ -84,13 +84,11 @@ function poolSizeOf(db: PostgresDb): number | undefined {
 }
 
 /**
- * The receiver inbox in Postgres: one record per event id (`inbox_events`) for immediate and
- * deferred receipt alike, so the handler runs once per `eventId` across every process that shares
- * the database, whichever mode received it. Immediate claims use the primary key on the event id
- * and hold a lease (a claim whose process died is taken over after `leaseMs`); handled records
- * are kept 25 hours and then deleted by the store itself, a small batch at a time. With
- * `transactional: true` the handler runs inside a transaction and gets `ctx.tx`: its writes and
- * the "handled" mark commit together or not at all. Run {@link migrate} first.
+ * The receiver inbox in Postgres: one record per event id for immediate and deferred receipt, so
+ * the handler runs once per `eventId` across every process sharing the database. Claims hold a
+ * lease (`leaseMs`); handled records are deleted by the store after the retention. With
+ * `transactional: true` the handler gets `ctx.tx`: its writes and the "handled" mark commit
+ * together or not at all. Run {@link migrate} first.
  *
  * @throws {PostgresStoreError} `NOT_A_CLIENT`, `INVALID_SCHEMA` or `INVALID_OPTIONS` at once;
  * while running, `UNREACHABLE`, `CONNECTION_LOST`, `NOT_MIGRATED` or `QUERY_FAILED` (the
@@ -240,10 +238,7 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
       guard.end();
     }
   };
-  /**
-   * Is `tx` still the transaction opened with `token`? A handler that issued ROLLBACK or COMMIT
-   * itself wrote the rest outside it.
-   */
+  /** Is `tx` still the transaction opened with `token`, not ended by the handler itself? */
   const stillOpen = async (tx: SqlRunner, token: string) => {
     const { rows } = await tx.query<{ same: boolean }>(sql.sameTransaction, [token]);
     if (rows[0]?.same !== true) throw endedByHandler();
@@ -282,11 +277,8 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
     }
   };
 
-  // The record is marked handled last, in the same transaction as the handler's writes: until
-  // then the lease (renewed by the runner's heartbeat) is the claim, and no row lock is held
-  // while the handler runs, so receipts of the same event id never wait for it.
-  // At most a quarter of the pool in run transactions at once, whatever the runner's concurrency:
-  // the rest stays free for receipts, claims, heartbeats and the handlers' own queries.
+  // Marked handled last, with the handler's writes: until then the lease is the claim and no row
+  // lock is held, so receipts never wait. At most a quarter of the pool runs at once.
   const slots = limiter(Math.max(1, Math.floor((store.poolSize ?? 10) / 4)));
   const runHandled = (claim: ClaimedDelivery, work: (tx: unknown) => Promise<void>) =>
     slots(() => runInTransaction(claim, work));

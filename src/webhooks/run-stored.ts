@@ -14,12 +14,10 @@ export type StoredOutcome = 'handled' | 'retried' | 'dead' | 'parked' | 'lost' |
 const MAX_ERROR_LENGTH = 1_000;
 
 /**
- * Runs one claimed delivery's handler from the inbox: parsed again with this process's version
- * (a `replay` after an upgrade handles what an older version parked), then retried with backoff,
- * `dead` after `retry.maxAttempts` runs, or `parked` when nothing here can handle it; each of
- * those outcomes is written here. A handler that succeeded: with a transactional store its
- * `ctx.tx` writes committed with the `handled` mark (`runHandled`: 'handled'); otherwise the mark
- * is the caller's to record ('succeeded': the runner's claim loop records it).
+ * Runs one claimed delivery's handler, parsed again by this version (a replay after an upgrade
+ * handles what an older one parked), and writes a failure's outcome (retry, `dead`, `parked`).
+ * A success is `handled` when a transactional store wrote the mark, else `succeeded`: the
+ * runner's claim loop records it.
  */
 export async function runStored(
   config: NormalizedReceiverOptions,
