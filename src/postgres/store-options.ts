@@ -68,23 +68,17 @@ export interface PostgresInboxOptions extends StoreTableOptions {
  */
 export interface PostgresStoreOptions extends StoreTableOptions {
   /**
-   * The most of the oldest pending events a claim considers. Causal readiness is computed for
-   * all of them at once; a claim starts with twice its outbox's capacity (`concurrency` x
-   * `maxInFlight`) and doubles, up to this, only while nothing it considered was ready. An event
-   * further back waits until older ones are done, so keep this well above the events in flight
-   * at once (processes x `concurrency` x `maxInFlight`).
+   * The most of the oldest pending events a claim weighs for readiness (it starts smaller and
+   * doubles only while nothing is ready); an event further back waits, so keep it well above the
+   * events in flight at once (processes x `concurrency` x `maxInFlight`).
    * @default 1000
    */
   claimWindow?: number;
   /**
    * A dedicated, connected `pg.Client` (not a pool's) or a postgres.js `sql` on which the store
-   * `LISTEN`s, so an event committed by another process is sent at once instead of at the next
-   * poll (`pollIntervalMs`). Only enqueues that find a listening outbox idle notify: under load
-   * no committing transaction does (see the README, "Wake-ups"). The client stays yours: the
-   * store never closes it. Behind a transaction pooler `LISTEN` cannot work: give a direct or
-   * session-mode connection (docs/outbox.md, "Wake-ups behind a pooler"). At `start()` the store
-   * checks that its own test notification arrives, and says so when it does not (`onError`, a
-   * Node warning `LOYALTY_POSTGRES_LISTEN`): the outbox then finds events by polling.
+   * `LISTEN`s, so an event committed elsewhere is sent at once, not at the next poll; it stays
+   * yours. Behind a transaction pooler `LISTEN` cannot work (docs/outbox.md): `start()` checks
+   * and says so (`onError`, warning `LOYALTY_POSTGRES_LISTEN`), and the outbox polls.
    */
   listen?: PostgresListenClient | undefined;
   /**

@@ -1,7 +1,7 @@
 import { DeadlinePassed, isPromiseLike, withDeadline } from '../internal/deadline.js';
 import { startHeartbeat } from '../internal/lease-heartbeat.js';
 import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
-import type { EventRun } from './event-run.js';
+import { type EventRun, watchedRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse, report } from './report-failure.js';
@@ -113,21 +113,11 @@ function timedOut(
 }
 
 /**
- * The store claims, runs `work` and records the event in one transaction. `work` remembers the
- * callback's own failure, so that a rejection is told apart: the callback's (500, the store
- * rolled back and left no claim) or the store's (503, the service retries).
+ * The store claims, runs the callback and records the event in one transaction. A rejection is
+ * the callback's (500, the store rolled back and left no claim) or the store's (503, retried).
  */
 async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
-  let ran: { failed: boolean; cause?: unknown } | undefined;
-  const work = async (tx: unknown): Promise<void> => {
-    ran = { failed: false };
-    try {
-      await d.job.run(tx);
-    } catch (cause) {
-      ran = { failed: true, cause };
-      throw cause;
-    }
-  };
+  const { seen, work } = watchedRun(d.job);
   let claim: InboxClaim;
   // dispatchEvent takes this path only when the inbox has transaction.
   const transaction = d.options.inbox.transaction!(d.key, work);
@@ -138,13 +128,13 @@ async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
     // only a late failure of the callback itself is worth reporting.
     if (cause instanceof DeadlinePassed) {
       const callback = transaction.catch((late: unknown) => {
-        if (ran?.failed) throw late;
+        if (seen.failed) throw late;
       });
       return timedOut(d, callback, cause, () => {});
     }
-    if (ran?.failed) return handlerFailed(d, ran.cause);
+    if (seen.failed) return handlerFailed(d, seen.failed.cause);
     // The handler ended the store's transaction itself (ROLLBACK or COMMIT): its own failure.
-    if (ran && (cause as { code?: unknown } | null)?.code === 'HANDLER_ENDED_TRANSACTION')
+    if (seen.ran && (cause as { code?: unknown } | null)?.code === 'HANDLER_ENDED_TRANSACTION')
       return handlerFailed(d, cause);
     return notClaimed(d, cause);
   }

@@ -1,5 +1,5 @@
 import { backoffDelay } from '../internal/backoff.js';
-import { type BaseContext, pickRun } from './event-run.js';
+import { type BaseContext, pickRun, watchedRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
@@ -39,27 +39,19 @@ export async function runStored(
   const job = pickRun(config, parsed, base);
   if (!job) return parked(inbox, claim, parkReason(parsed));
 
-  let handlerFailed: { cause: unknown } | undefined;
-  const work = async (tx: unknown) => {
-    try {
-      await job.run(tx);
-    } catch (cause) {
-      handlerFailed = { cause };
-      throw cause;
-    }
-  };
+  const { seen, work } = watchedRun(job);
   try {
     if (inbox.runHandled) return (await inbox.runHandled(claim, work)) ? 'handled' : 'lost';
     await work(undefined);
     return 'succeeded';
   } catch (cause) {
-    if (!handlerFailed) {
+    if (!seen.failed) {
       // The store failed: the claim ends with its lease and a later run takes it over.
       const text = 'The inbox store could not record a stored delivery; it runs again after its lease';
       tell(config, claim, new WebhookError('INBOX_UNAVAILABLE', text, withKey(claim, cause)), 503);
       return 'store-failed';
     }
-    return failed(config, inbox, claim, handlerFailed.cause, job.runner);
+    return failed(config, inbox, claim, seen.failed.cause, job.runner);
   }
 }
 
