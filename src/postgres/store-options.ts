@@ -2,7 +2,6 @@ import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import {
   describeIssues,
-  type OptionCheck,
   oneOf,
   optionIssues,
   throwIfInvalid,
@@ -95,7 +94,7 @@ const TABLE_DEFAULTS = {
   cleanupBatchSize: 500,
 } as const satisfies Required<StoreTableOptions>;
 
-const tableChecks = (resolved: Required<StoreTableOptions>): OptionCheck[] => [
+const tableChecks = (resolved: Required<StoreTableOptions>) => [
   wholeNumber('retentionMs', resolved.retentionMs, 1, undefined, 'milliseconds'),
   wholeNumber('cleanupEvery', resolved.cleanupEvery, 0),
   wholeNumber('cleanupBatchSize', resolved.cleanupBatchSize, 1),
