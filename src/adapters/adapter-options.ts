@@ -16,17 +16,14 @@ import type { MisconfigurationReporting } from './misconfiguration.js';
  */
 export interface AdapterOptions extends MisconfigurationReporting {
   /**
-   * Largest body read, in bytes. A larger delivery is answered 413 `PAYLOAD_TOO_LARGE` as soon as
-   * the limit is crossed (or at once when `Content-Length` says so), without buffering the rest.
-   * The contract shows no maximum; one event envelope is a few kilobytes.
+   * Largest body read, in bytes: a larger delivery is answered 413 `PAYLOAD_TOO_LARGE` as soon as
+   * the limit is crossed, without buffering the rest (one envelope is a few kilobytes).
    * @default 1_048_576 (1 MiB)
    */
   maxBodyBytes?: number;
   /**
-   * Longest wait for the whole body, in milliseconds, from the moment the adapter starts reading
-   * it. A sender that trickles bytes slower than that is answered 408 `REQUEST_TIMEOUT` and the
-   * connection is closed, so a slow client cannot hold a connection and its buffer open for long.
-   * The service sends a few kilobytes at once.
+   * Longest wait for the whole body, in milliseconds: a sender trickling bytes is answered 408
+   * `REQUEST_TIMEOUT` and the connection closed, so it cannot hold the connection open.
    * @default 10_000
    */
   bodyTimeoutMs?: number;

@@ -32,14 +32,10 @@ export interface ExpressWebhookOptions extends AdapterOptions {
   framework?: 'express' | 'nestjs' | undefined;
 }
 
-/**
- * Express middleware, typed by the parts of `req`, `res` and `next` it uses.
- */
+/** Express middleware, typed by the parts of `req`, `res` and `next` it uses. */
 type WebhookMiddleware = (req: NodeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
 
-/**
- * Express error-handling middleware (four arguments), typed by the parts it uses.
- */
+/** Express error-handling middleware (four arguments), typed by the parts it uses. */
 type WebhookErrorMiddleware = (
   error: unknown,
   req: NodeRequest,
@@ -69,15 +65,12 @@ function settingsOf(name: string, receiver: Receiver, options: ExpressWebhookOpt
 }
 
 /**
- * Express middleware for a receiver. It reads the raw body itself, so mount it on its route
- * before any JSON body parser. When a parser in front has already read the body, it uses the raw
- * bytes the parser preserved (`req.rawBody` from a `verify` callback, or the `Buffer` of
- * `express.raw()`); with none it answers 500 `RAW_BODY_UNAVAILABLE` at once, calls `onError` and
- * logs one warning per process naming the fix. It never waits on a consumed stream and never
- * verifies re-serialised JSON.
+ * Express middleware for a receiver: it reads the raw body itself, so mount it before any JSON
+ * parser. Behind one it uses the bytes the parser kept (`req.rawBody` from `verify`, or
+ * `express.raw()`'s `Buffer`); with none, 500 `RAW_BODY_UNAVAILABLE`, `onError` and one warning
+ * naming the fix. It never verifies re-serialised JSON.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts
@@ -99,13 +92,10 @@ export function expressWebhook(receiver: Receiver, options?: ExpressWebhookOptio
 }
 
 /**
- * Express error-handling middleware for the webhook route, for apps with a JSON parser in front
- * (`app.use(express.json())`). Without it, a delivery the parser cannot read is answered by
- * Express (an HTML page in development) instead of the contract's error envelope. A body that is
- * not JSON is passed to the receiver when the parser kept the raw bytes (`verify`), which answers
- * it like any other (401, or 400 `INVALID_PAYLOAD`); otherwise it is answered 500
- * `RAW_BODY_UNAVAILABLE` and reported. A body over the parser's `limit` gets 413
- * `PAYLOAD_TOO_LARGE`. Errors of other kinds go on to `next`.
+ * Express error-handling middleware for a webhook route behind a JSON parser, so a body the
+ * parser refuses is answered in the contract's envelope, not Express's page: passed to the
+ * receiver when the raw bytes were kept (`verify`), else 500 `RAW_BODY_UNAVAILABLE`; over the
+ * parser's `limit`, 413 `PAYLOAD_TOO_LARGE`. Other errors go on to `next`.
  *
  * @throws {LoyaltyValidationError} `INVALID_OPTIONS`, as {@link expressWebhook}
  *

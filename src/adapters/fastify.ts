@@ -47,9 +47,7 @@ interface FastifyReplyLike {
   send(payload?: unknown): FastifyReplyLike;
 }
 
-/**
- * The parts of a Fastify instance the plugin uses; a real `FastifyInstance` fits.
- */
+/** The parts of a Fastify instance the plugin uses; a real `FastifyInstance` fits. */
 interface FastifyInstanceLike {
   removeAllContentTypeParsers(): void;
   addContentTypeParser(
@@ -81,11 +79,9 @@ const HINT = {
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
- * A Fastify plugin serving a receiver at `path`. Inside its own encapsulated context it replaces
- * every content-type parser with one that keeps the body as raw bytes (`parseAs: 'buffer'`), so
- * the app's JSON parser and its other routes are untouched, and the signature is checked over the
- * exact bytes sent. A body over `maxBodyBytes` is answered 413 `PAYLOAD_TOO_LARGE` in the
- * contract's envelope, any method but POST 405.
+ * A Fastify plugin serving a receiver at `path`. In its own encapsulated context every
+ * content-type parser keeps the raw bytes, so the app's JSON parser and other routes are
+ * untouched. Over `maxBodyBytes`: 413 `PAYLOAD_TOO_LARGE`; any method but POST: 405.
  *
  * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver, a
  * missing `path`, or an option of the wrong kind

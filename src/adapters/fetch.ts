@@ -5,8 +5,8 @@
  * @module loyalty-partner-sdk/fetch
  */
 import type { Receiver } from '../webhooks/receiver-types.js';
-import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
-import { answerWebRequest } from './web-exchange.js';
+import type { AdapterOptions } from './adapter-options.js';
+import { webHandler } from './web-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 
@@ -25,8 +25,7 @@ const HINT = {
  * Pass it the untouched `Request`: one whose body was already read is answered 500
  * `RAW_BODY_UNAVAILABLE`, reported to `onError` and logged once per process.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts
@@ -45,6 +44,5 @@ export function fetchHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (request: Request) => Promise<Response> {
-  const settings = normalizeAdapterOptions('fetchHandler', receiver, options, HINT);
-  return (request) => answerWebRequest(receiver, request, settings);
+  return webHandler('fetchHandler', receiver, options, HINT);
 }

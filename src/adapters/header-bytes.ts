@@ -3,10 +3,8 @@ import { type HeadersLike, readHeader } from '../webhooks/read-headers.js';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A header value as the bytes the sender wrote, read as UTF-8. Node's HTTP parser and the Web
- * `Headers` class both hand header bytes over one character per byte (Latin-1), so a tenant id
- * sent as UTF-8 (`مطعم-1`) would otherwise reach the secrets resolver garbled and never verify.
- * A value that is not valid UTF-8 is kept as it was.
+ * A header value read as UTF-8 (kept as it is when it is not): Node and `Headers` hand bytes over
+ * as Latin-1, so a UTF-8 tenant id (`مطعم-1`) would reach the secrets resolver garbled.
  */
 export function utf8HeaderValue(value: string): string {
   // Plain ASCII (almost every value) is the same either way; a char above 0xff was never a byte.

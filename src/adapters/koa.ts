@@ -30,9 +30,7 @@ export interface KoaWebhookOptions extends AdapterOptions {
   path?: string | undefined;
 }
 
-/**
- * The parts of a Koa context the middleware uses; a real Koa `Context` fits.
- */
+/** The parts of a Koa context the middleware uses; a real Koa `Context` fits. */
 interface KoaContextLike {
   req: NodeRequest;
   path: string;
@@ -41,9 +39,6 @@ interface KoaContextLike {
   set(field: Record<string, string>): void;
 }
 
-/**
- * Koa middleware, typed structurally.
- */
 type KoaMiddleware = (ctx: KoaContextLike, next: () => Promise<unknown>) => Promise<void>;
 
 const HINT = {
@@ -54,14 +49,11 @@ const HINT = {
 };
 
 /**
- * Koa middleware for a receiver. It reads the raw body from `ctx.req` itself, so mount it before
- * any body parser (`koa-bodyparser`, `@koa/bodyparser`, `koa-body`); behind one it answers 500
- * `RAW_BODY_UNAVAILABLE` at once, tells `onError` and logs the fix once per process. A body over
- * `maxBodyBytes` gets 413 `PAYLOAD_TOO_LARGE`, any method but POST 405, every error in the
- * contract's envelope.
+ * Koa middleware for a receiver: it reads the raw body from `ctx.req`, so mount it before any
+ * body parser (behind one: 500 `RAW_BODY_UNAVAILABLE`, `onError`, the fix logged once). Over
+ * `maxBodyBytes`: 413; any method but POST: 405; every error in the contract's envelope.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts

@@ -2,10 +2,9 @@ import { codedError } from '../contract/errors.js';
 import type { ErrorContext, Receiver } from '../webhooks/receiver-types.js';
 
 /**
- * Why an adapter could not hand a delivery to the receiver: the app is wired wrong, not the
- * delivery. Today one case: a body parser in front of the adapter consumed or re-serialised the
- * body and kept no raw bytes (`RAW_BODY_UNAVAILABLE`), so no signature can ever verify and the
- * service keeps redelivering. `framework` and `fix` say what to change.
+ * The app is wired wrong, not the delivery: a body parser in front of the adapter kept no raw
+ * bytes (`RAW_BODY_UNAVAILABLE`), so no signature can verify and the service keeps redelivering.
+ * `framework` and `fix` say what to change.
  *
  * @example
  * ```ts
@@ -36,9 +35,8 @@ export class AdapterError extends codedError('AdapterError') {
 }
 
 /**
- * Where an adapter reports a misconfiguration: `onError` (the adapter's, else a receiver's own
- * `onError` when it exposes one) and one `warn` line per framework per process, so a wrong
- * setup shows in the logs at the first delivery without flooding them at every retry.
+ * Where an adapter reports a misconfiguration: `onError` (else the receiver's) and one `warn` line
+ * per framework per process, seen at the first delivery without flooding the logs at every retry.
  */
 export interface MisconfigurationReporting {
   /** Called for every delivery refused because of the app's setup. Its result is ignored. */

@@ -9,7 +9,7 @@ import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
 import { answerNodeRequest } from './node-exchange.js';
 import type { NodeRequest } from './read-node-body.js';
-import { answerWebRequest } from './web-exchange.js';
+import { webHandler } from './web-exchange.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 
@@ -33,8 +33,7 @@ const APP_HINT = {
  * and on the Edge runtime, which Next.js deprecates; with `cacheComponents` on (the Next.js 16
  * default of `create-next-app`) a route may not export `runtime` at all, and needs no config.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts
@@ -50,8 +49,7 @@ export function nextRouteHandler(
   receiver: Receiver,
   options?: AdapterOptions,
 ): (request: Request) => Promise<Response> {
-  const settings = normalizeAdapterOptions('nextRouteHandler', receiver, options, APP_HINT);
-  return (request) => answerWebRequest(receiver, request, settings);
+  return webHandler('nextRouteHandler', receiver, options, APP_HINT);
 }
 
 /**
@@ -59,8 +57,7 @@ export function nextRouteHandler(
  * the raw bytes: the route must export `config = { api: { bodyParser: false } }`. Without it the
  * handler answers 500 `RAW_BODY_UNAVAILABLE` at once, saying so.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts

@@ -23,8 +23,7 @@ const HINT = {
  * POST with 405, and writes the receiver's answer. Use it as the server's listener, or call it
  * from your own router for the webhook path.
  *
- * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for something that is not a receiver or an
- * option of the wrong kind
+ * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *
  * @example
  * ```ts

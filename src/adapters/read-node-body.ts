@@ -18,10 +18,8 @@ import type { BodyRead } from './refusals.js';
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
 /**
- * The exact bytes of the body, read once, never past `maxBytes` nor for longer than `timeoutMs`.
- * Bytes a parser preserved are used as they are; a stream that was already read is reported at
- * once instead of being waited on (its `end` event is long gone, so waiting would hang). Never
- * rejects.
+ * The exact bytes of the body, never past `maxBytes` nor longer than `timeoutMs`; bytes a parser
+ * kept are used, and a stream already read is reported at once (its `end` is long gone). Never rejects.
  */
 export function readNodeBody(req: NodeRequest, maxBytes: number, timeoutMs: number): Promise<BodyRead> {
   const kept = [req.rawBody, req.body].find((value) => value instanceof Uint8Array) as Uint8Array | undefined;

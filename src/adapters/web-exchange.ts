@@ -1,23 +1,33 @@
 import type { Receiver } from '../webhooks/receiver-types.js';
-import type { ExchangeOptions } from './adapter-options.js';
+import {
+  type AdapterOptions,
+  type ExchangeOptions,
+  type FrameworkHint,
+  normalizeAdapterOptions,
+} from './adapter-options.js';
 import { concatChunks } from './concat-chunks.js';
 import { answerRead, type BodyRead, methodNotAllowed } from './refusals.js';
 
 /**
- * One delivery as a Web `Request` (fetch handlers, Hono, Bun, Deno, Workers, the Next.js App
- * Router): read the raw bytes, hand them to the receiver, turn its answer into a `Response`.
+ * A `(Request) => Promise<Response>` for a receiver (fetch handlers, Hono, Bun, Deno, Workers, the
+ * Next.js App Router): read the raw bytes, hand them to the receiver, answer with a `Response`.
+ * The options are checked now, under the adapter's name.
  */
-export async function answerWebRequest(
+export function webHandler(
+  adapter: string,
   receiver: Receiver,
-  request: Request,
-  options: ExchangeOptions,
-): Promise<Response> {
-  const { headers } = request;
-  const answer =
-    request.method !== 'POST'
-      ? methodNotAllowed(headers)
-      : await answerRead(receiver, await readBody(request, options), headers, options, false);
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  options: AdapterOptions | undefined,
+  hint: FrameworkHint,
+): (request: Request) => Promise<Response> {
+  const settings = normalizeAdapterOptions(adapter, receiver, options, hint);
+  return async (request) => {
+    const { headers } = request;
+    const answer =
+      request.method !== 'POST'
+        ? methodNotAllowed(headers)
+        : await answerRead(receiver, await readBody(request, settings), headers, settings, false);
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  };
 }
 
 /** A Request's body is read whole or refused: its sender cannot go away in between. */

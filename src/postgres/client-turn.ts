@@ -37,11 +37,9 @@ function nextWake(state: PgClientState): Promise<string> {
 }
 
 /**
- * The transaction status of a single `pg` client (`'I'` idle, `'T'` in a transaction, `'E'` in a
- * failed one) when nothing sent on it is still unanswered: the status is that of its last
- * answer, so a query still ahead (a `ROLLBACK` not awaited, queries sent together in pipeline
- * mode) may change it before the next one runs. `undefined` then, or for a client that cannot
- * tell.
+ * A single `pg` client's transaction status (`'I'`, `'T'`, `'E'`), or `undefined` while a query
+ * sent on it is unanswered (the status is its last answer's, which that query may change) or for
+ * a client that cannot tell.
  */
 export function settledStatus(client: unknown): string | undefined {
   const state = client as PgClientState;
@@ -50,28 +48,21 @@ export function settledStatus(client: unknown): string | undefined {
 }
 
 /**
- * Sends a store's own statement on a single `pg` client (a Client or PoolClient given as `db`)
- * only when it runs outside any transaction. The application may use the same client: behind
- * its `BEGIN`, a drain's claim would be part of the sale's transaction, see the sale's
- * uncommitted event and send it, and a `ROLLBACK` would then take back the sale but not the
- * event. So the statement waits for what is already on the client to be answered (`drain`),
- * and is sent in the same tick as the check, while nothing is ahead of it: refused with
- * `CLIENT_IN_TRANSACTION` if a transaction is open then (a drain's claim is tried again at the
- * next poll). A client that cannot tell (no `getTransactionStatus`) is used as it is.
+ * Sends a store's statement on a single `pg` client only outside any transaction: behind the
+ * application's `BEGIN` on the same client, a drain's claim would send the sale's uncommitted
+ * event, and a `ROLLBACK` would take back the sale but not the event. It waits for the client to
+ * `drain`, checks and sends in one tick; a client that cannot tell is used as it is.
  *
- * @throws {PostgresStoreError} `CLIENT_IN_TRANSACTION`
+ * @throws {PostgresStoreError} `CLIENT_IN_TRANSACTION` when a transaction is open then
  */
 export function outsideTransaction<T>(client: unknown, statement: () => Promise<T>): Promise<T> {
   const state = client as PgClientState;
   if (typeof state.getTransactionStatus !== 'function' || typeof state.once !== 'function')
     return statement();
-  // A client whose connection broke or ended keeps `readyForQuery` false for good and emits
-  // nothing more: waiting for its next `drain` would wait forever (a drainer stuck while looking
-  // alive). It answers the statement with its error at once.
+  // A broken or ended client never drains again: it answers the statement with its error at once.
   if (state._queryable === false || state._ending === true || state._ended === true) return statement();
   if (state.readyForQuery === false) {
     return nextWake(state).then((event) =>
-      // A client that failed or ended answers the statement with its error at once.
       event === 'drain' ? outsideTransaction(client, statement) : statement(),
     );
   }

@@ -1,17 +1,11 @@
 /**
  * Whether the stores' connections reach PostgreSQL directly or through a pooler (PgBouncer,
- * Supavisor, Neon's pooler, RDS Proxy). A transaction pooler hands each transaction to whichever
- * server connection is free, so nothing may outlive a transaction: a statement prepared by name
- * on one server connection is missing on the next ("prepared statement ... does not exist") or
- * already there ("... already exists"). The stores name their statements only on connections
- * known to be direct; until that is known, and wherever it cannot be, they send them unnamed.
- *
- * How it is known, without adding a statement to a sale's transaction:
- * - a `pg` connection remembers the process id the server gave it at start-up (`processID`); a
- *   pooler answers the start-up itself with an id of its own, so the id differs from the
- *   backend's `pg_backend_pid()`;
- * - postgres.js keeps no such id: the port it dialled is compared with the server's own `port`
- *   setting (a pooler listens elsewhere), and known pooler host names are recognised.
+ * Supavisor, Neon, RDS Proxy). A transaction pooler moves each transaction to any server
+ * connection, so a statement prepared by name may be missing or already there: the stores name
+ * their statements only on connections known to be direct. Known without a statement in a sale's
+ * transaction: a `pg` connection's start-up `processID` is the pooler's own, not the backend's
+ * `pg_backend_pid()`; for postgres.js, the port dialled against the server's `port` setting, and
+ * known pooler host names.
  */
 
 /** `pg` connections (Client, PoolClient) known to reach a backend directly (true) or not. */

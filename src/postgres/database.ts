@@ -9,15 +9,15 @@ import {
 } from './connection-kind.js';
 import { isConflict, isConnectionError, PostgresStoreError } from './errors.js';
 
-/**
- * The part of a `pg` Client or PoolClient the stores use. Structural, so the published types
- * need no `pg` installed.
- */
+/** `pg`'s `query`, by text or as a named statement. */
+type PgQuery = (
+  query: string | { name: string; text: string; values: unknown[] },
+  values?: unknown[],
+) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+
+/** The part of a `pg` Client or PoolClient the stores use; structural, so no `pg` is needed. */
 export interface PgClientLike {
-  query(
-    query: string | { name: string; text: string; values: unknown[] },
-    values?: unknown[],
-  ): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query: PgQuery;
   /** Present on a PoolClient: gives the connection back (`release(err)` destroys it). */
   release?: (err?: Error | boolean) => void;
   /** pg's EventEmitter methods, for the `error` a checked-out connection emits when it breaks. */
@@ -25,21 +25,14 @@ export interface PgClientLike {
   removeListener?: (event: 'error', listener: (err: Error) => void) => unknown;
 }
 
-/**
- * The part of a `pg` Pool the stores use.
- */
+/** The part of a `pg` Pool the stores use. */
 export interface PgPoolLike {
-  query(
-    query: string | { name: string; text: string; values: unknown[] },
-    values?: unknown[],
-  ): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query: PgQuery;
   connect(): Promise<PgClientLike & { release(err?: Error | boolean): void }>;
   readonly totalCount: number;
 }
 
-/**
- * The part of a postgres.js `sql` (or of the `sql` inside `sql.begin`) the stores use.
- */
+/** The part of a postgres.js `sql` (or of the `sql` inside `sql.begin`) the stores use. */
 export interface PostgresJsLike {
   unsafe(
     text: string,
@@ -80,23 +73,17 @@ export interface SqlRunner {
 }
 
 /**
- * The one internal interface over both drivers. `transaction` runs `work` inside BEGIN/COMMIT on
- * one connection (rolled back when `work` throws) and hands it the driver's own transaction
- * object (`raw`: the PoolClient or the transaction `sql`), which becomes the handler's `ctx.tx`.
+ * The one internal interface over both drivers. `transaction` hands `work` the driver's own
+ * transaction object too (`raw`: the PoolClient or the transaction `sql`), the handler's `ctx.tx`.
  */
 export interface Database extends SqlRunner {
   readonly driver: 'pg' | 'postgres.js';
   /**
-   * `BEGIN ISOLATION LEVEL READ COMMITTED` (whatever the database's or the role's
-   * `default_transaction_isolation`: the stores' transactions are written for it) ... `COMMIT`.
-   * Nested in a postgres.js transaction `sql`, a savepoint of the caller's transaction instead.
+   * READ COMMITTED whatever the database's default (the stores are written for it), rolled back
+   * when `work` throws; in a postgres.js transaction `sql`, a savepoint of it instead.
    */
   transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T>;
-  /**
-   * Whether the connections go through a pooler (true), reach the server directly (false), or
-   * cannot be told (undefined). Found once, with one statement, on first use; until then, and
-   * where it cannot be told, statements go out unnamed (safe behind a transaction pooler).
-   */
+  /** Whether the connections go through a pooler; undefined when it cannot be told. */
   pooled(): Promise<boolean | undefined>;
   /** postgres.js only: true when the user's `sql` prepares statements (no `prepare: false`). */
   readonly prepares?: boolean;
@@ -108,9 +95,8 @@ const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
 /**
- * The client of a store, which runs statements for as long as the application does. A postgres.js
- * transaction `sql` (from `sql.begin`) is refused: once its transaction ends it still runs
- * statements on the connection it held, which the pool has given back to others by then.
+ * The client of a store, which outlives any transaction: a postgres.js transaction `sql` is
+ * refused, since after its transaction it runs statements on a connection given to others.
  *
  * @throws {PostgresStoreError} `NOT_A_CLIENT`
  */
@@ -135,13 +121,10 @@ export function toStoreDatabase(db: unknown, what: string): Database {
 const CONFLICT_ATTEMPTS = 8;
 
 /**
- * A store's statement is one implicit transaction, and every one of them may run again (claims,
- * outcomes, leases, marks: each writes the same thing twice, or reads). On a database whose
- * default isolation is REPEATABLE READ or SERIALIZABLE, claims and outcomes fail now and then with
- * a serialization failure, rolled back in full: they run again at once, up to 8 times, the wait
- * doubling from a few milliseconds (with twenty receipts at once, three attempts were not enough
- * for an immediate receipt's `complete` on SERIALIZABLE), instead of waiting for the next poll (a claim) or a lease to run out (an outcome).
- * Transactions (`transaction`) are not run again: they hold the caller's work.
+ * Every store statement is one implicit transaction that may safely run again; under a default
+ * isolation of REPEATABLE READ or SERIALIZABLE it fails now and then with a serialization failure,
+ * so it runs again at once (jittered, doubling) rather than waiting for the next poll or a lease.
+ * `transaction` is never run again: it holds the caller's work.
  */
 function retryingConflicts(database: Database): Database {
   return {
@@ -194,12 +177,10 @@ const describe = (value: unknown): string => {
 };
 
 /**
- * The stores' own statements, by text, with the name each is prepared under on a `pg`
- * connection known to reach the server directly (pg re-plans an unnamed statement at every call,
- * which cost Postgres more CPU than running the outbox's record statement). Behind a pooler, or
- * until the connection is known, they go out unnamed (`connection-kind.ts`). Only texts a store
- * registered: a user's statements run through `ctx.tx.query` stay unnamed, or each distinct text
- * would stay prepared on the connection for good.
+ * The stores' own statements, by text, with the name each is prepared under on a `pg` connection
+ * known to be direct (pg re-plans an unnamed statement at every call); behind a pooler, or until
+ * known, they go out unnamed (`connection-kind.ts`). A user's `ctx.tx.query` texts are never
+ * named, or each would stay prepared on the connection for good.
  */
 const statementNames = new Map<string, string>();
 
@@ -262,51 +243,52 @@ async function probePgConnection(client: PgClientLike): Promise<boolean | undefi
 }
 
 /**
- * `find()` once, shared by every caller; a failed attempt (the server is down) resolves
- * undefined and is made again at the next call.
+ * Whether statements may be named (the connection is known direct; asking starts the probe) and
+ * whether the connections are pooled. `find` runs once, shared by every caller; a failed attempt
+ * (the server is down) resolves undefined and is made again at the next call.
  */
-function findOnce(find: () => Promise<boolean | undefined>): () => Promise<boolean | undefined> {
+function connectionKind(known: () => boolean | undefined, find: () => Promise<boolean | undefined>) {
   let finding: Promise<boolean | undefined> | undefined;
-  return () => {
+  const probe = () => {
     finding ??= find().catch(() => {
       finding = undefined;
       return undefined;
     });
     return finding;
   };
-}
-
-/**
- * What a pool's connections are, found once on first use and shared by every statement: a pool
- * has one address, so one connection tells for all.
- */
-function poolKind(pool: PgPoolLike) {
-  let found: boolean | undefined;
-  const probe = findOnce(async () => {
-    const client = await pool.connect();
-    client.on?.('error', ignore);
-    try {
-      found = await probePgConnection(client);
-      client.release();
-    } catch (err) {
-      client.release(asError(err));
-      throw err;
-    } finally {
-      client.removeListener?.('error', ignore);
-    }
-    return found;
-  });
   return {
-    /** True once known direct; starts finding out on the first call. */
     named(): boolean {
-      if (found === undefined) void probe();
-      return found === true;
+      const direct = known();
+      if (direct === undefined) void probe();
+      return direct === true;
     },
-    pooled: async () => {
-      const direct = found ?? (await probe());
+    async pooled(): Promise<boolean | undefined> {
+      const direct = known() ?? (await probe());
       return direct === undefined ? undefined : !direct;
     },
   };
+}
+
+/** A pool has one address, so one of its connections tells for all. */
+function poolKind(pool: PgPoolLike) {
+  let found: boolean | undefined;
+  return connectionKind(
+    () => found,
+    async () => {
+      const client = await pool.connect();
+      client.on?.('error', ignore);
+      try {
+        found = await probePgConnection(client);
+        client.release();
+      } catch (err) {
+        client.release(asError(err));
+        throw err;
+      } finally {
+        client.removeListener?.('error', ignore);
+      }
+      return found;
+    },
+  );
 }
 
 const ignore = () => undefined;
@@ -349,20 +331,15 @@ function pgClientDatabase(client: PgClientLike): Database {
   // One connection runs one transaction at a time: later ones wait their turn. Outside them,
   // a statement of the store never joins a transaction open on the client (`client-turn.ts`).
   let queue: Promise<unknown> = Promise.resolve();
-  const probe = findOnce(() => outsideTransaction(client, () => probePgConnection(client)));
-  const named = () => {
-    const direct = knownDirect(client);
-    if (direct === undefined) void probe();
-    return direct === true;
-  };
+  const { named, pooled } = connectionKind(
+    () => knownDirect(client),
+    () => outsideTransaction(client, () => probePgConnection(client)),
+  );
   const runner = pgRunner(client, named);
   return {
     driver: 'pg',
     query: (text, params) => outsideTransaction(client, () => runner.query(text, params)),
-    pooled: async () => {
-      const direct = knownDirect(client) ?? (await probe());
-      return direct === undefined ? undefined : !direct;
-    },
+    pooled,
     transaction(work) {
       const run = queue.then(async () => {
         const outcome = await outsideTransaction(client, () => inPgTransaction(client, work, named));
@@ -386,11 +363,14 @@ function postgresJsDatabase(sql: PostgresJsLike): Database {
     },
   });
   const options = (sql as { options?: { host?: unknown; port?: unknown; prepare?: unknown } }).options;
-  const pooled = findOnce(async () => {
-    if (!options) return undefined;
-    const rows = await sql.unsafe("SELECT current_setting('port') AS port");
-    return postgresJsPooled(options, (rows[0] as { port?: unknown } | undefined)?.port);
-  });
+  const { pooled } = connectionKind(
+    () => undefined,
+    async () => {
+      if (!options) return undefined;
+      const rows = await sql.unsafe("SELECT current_setting('port') AS port");
+      return !postgresJsPooled(options, (rows[0] as { port?: unknown } | undefined)?.port);
+    },
+  );
   return {
     driver: 'postgres.js',
     ...runner(sql),

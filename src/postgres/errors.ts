@@ -3,32 +3,26 @@ import { codeOf } from '../internal/code-of.js';
 
 /**
  * Why a {@link PostgresStoreError} was raised:
- * - `NOT_A_CLIENT`: `db` is not a `pg` Pool, Client or PoolClient, nor a postgres.js `sql`, or it
- *   is the `sql` of a postgres.js transaction given to a store (only `migrate` takes one);
- * - `INVALID_SCHEMA`: the schema name is not a plain identifier (letters, digits, `_`), or it
- *   is one of PostgreSQL's own (`pg_catalog`, `information_schema`, any `pg_*`);
- * - `INCOMPATIBLE_SCHEMA`: `migrate` found a table of its own name in the schema that it did not
- *   create and that lacks columns the SDK needs (pick another schema, or rename that table);
+ * - `NOT_A_CLIENT`: `db` is not a `pg` Pool, Client or PoolClient nor a postgres.js `sql`, or is
+ *   a postgres.js transaction `sql` given to a store (only `migrate` takes one);
+ * - `INVALID_SCHEMA`: the schema is not a plain identifier, or is PostgreSQL's own (`pg_*`);
+ * - `INCOMPATIBLE_SCHEMA`: `migrate` found a table of its name, not its own, lacking columns;
  * - `INVALID_OPTIONS`: another option is out of range;
  * - `UNREACHABLE`: no connection to the server could be made;
- * - `CONNECTION_LOST`: the connection broke during a statement (terminated, server restart);
+ * - `CONNECTION_LOST`: the connection broke during a statement;
  * - `NOT_MIGRATED`: the tables are missing: run `migrate(db, { schema })` first;
  * - `QUERY_FAILED`: the server refused a statement for another reason (`cause` holds its error);
- * - `CLIENT_IN_TRANSACTION`: `db` is a single `pg` client and a transaction is open on it (yours,
- *   say, on the client you also gave the store): the store's statement would have been part of
- *   it, so it was not sent. Give the store a Pool, or a client nothing else uses;
- * - `TRANSACTION_ENDED`: a handler used its `ctx.tx` after it returned: that transaction has
- *   committed or rolled back, and its connection may be running another event's;
- * - `HANDLER_ENDED_TRANSACTION`: a transactional handler ended the claim's transaction itself
- *   (ROLLBACK or COMMIT through `ctx.tx`): what it wrote after that committed on its own, so the
- *   run is failed (a stored delivery goes `dead`). Let the handler throw instead.
- * - `LISTEN_NOT_WORKING`: reported (never thrown) to `onError` when the outbox's `listen`
- *   connection does not hear its own test notification: it goes through a transaction pooler.
- *   Give `listen` a direct or session-mode connection; meanwhile the outbox polls;
- * - `PREPARES_BEHIND_POOLER`: reported (never thrown) to `onError` when a postgres.js `sql`
- *   reaches the database through a pooler without `prepare: false`;
- * - `READ_ONLY`: the server refused a write (SQLSTATE 25006): a primary turned standby after a
- *   failover, or a role or database set read-only. Point the URL at the writer endpoint.
+ * - `CLIENT_IN_TRANSACTION`: `db` is a single `pg` client with a transaction open on it, which
+ *   the store's statement would have joined: give the store a Pool, or a client of its own;
+ * - `TRANSACTION_ENDED`: a handler used its `ctx.tx` after it returned;
+ * - `HANDLER_ENDED_TRANSACTION`: a handler ended its transaction itself (ROLLBACK or COMMIT
+ *   through `ctx.tx`), so the run failed (a stored delivery goes `dead`): throw instead;
+ * - `LISTEN_NOT_WORKING`: reported to `onError`, never thrown: the outbox's `listen` connection
+ *   goes through a transaction pooler and the outbox polls;
+ * - `PREPARES_BEHIND_POOLER`: reported to `onError`, never thrown: a postgres.js `sql` behind a
+ *   pooler without `prepare: false`;
+ * - `READ_ONLY`: the server refused a write (25006, a standby after a failover): point the URL at
+ *   the writer endpoint.
  */
 export type PostgresStoreErrorCode =
   | 'NOT_A_CLIENT'
@@ -48,9 +42,8 @@ export type PostgresStoreErrorCode =
 
 /**
  * An error of a Postgres store or of `migrate`: bad input when the store is created, or a
- * database failure while it runs. A receiver answers a delivery whose claim failed with 503, so
- * the service delivers it again later. The message says what to fix; it never holds a
- * connection string or a password.
+ * database failure while it runs (a receiver answers 503, so the delivery comes back). The
+ * message says what to fix; never a connection string or a password.
  *
  * @example
  * ```ts
@@ -68,15 +61,11 @@ export class PostgresStoreError extends codeError<'PostgresStoreError', Postgres
 
 /**
  * Why {@link OutboxTransactionError} was raised by `outbox.enqueue(type, payload, { tx })`:
- * - `NOT_A_TRANSACTION`: `tx` is not a transaction handle: a `pg` Pool (pass the PoolClient
- *   inside `BEGIN`), the top-level postgres.js `sql` (pass the `sql` that `sql.begin` gives),
- *   or no client at all;
- * - `NOT_IN_TRANSACTION`: `tx` is a connection outside a transaction block: `BEGIN` was not run,
- *   or the transaction was already committed or rolled back;
+ * - `NOT_A_TRANSACTION`: `tx` is a `pg` Pool, the top-level postgres.js `sql`, or no client;
+ * - `NOT_IN_TRANSACTION`: `tx` is outside a transaction block (no `BEGIN`, or already ended);
  * - `TRANSACTION_ABORTED`: an earlier statement of the transaction failed; it can only roll back;
- * - `OTHER_DATABASE`: `tx` is a transaction on another database than the store's own (even one
- *   migrated alike): the event would commit where this outbox never sends it. The check made the
- *   transaction fail, so nothing of it commits there: roll it back.
+ * - `OTHER_DATABASE`: `tx` is on another database than the store's, where this outbox never sends:
+ *   the check made the transaction fail, so roll it back.
  */
 export type OutboxTransactionErrorCode =
   | 'NOT_A_TRANSACTION'

@@ -1,12 +1,10 @@
 import { PostgresStoreError } from './errors.js';
 
 /**
- * The handler's `ctx.tx`, usable only until the handler settled. The transaction behind it then
- * commits or rolls back and its connection goes back to the pool, where the next event's
- * transaction may take it: a `ctx.tx` kept by the handler (a timer, a promise left running) would
- * otherwise write inside that other transaction. Every method (and, for postgres.js, the tagged
- * template itself) answers a promise rejected with `TRANSACTION_ENDED` once `end()` was called:
- * never a synchronous throw, which from a timer would end the process.
+ * The handler's `ctx.tx`, usable only until the handler settled: its connection then goes back to
+ * the pool, and a `ctx.tx` kept by the handler would write inside the next event's transaction.
+ * After `end()` every call answers a promise rejected with `TRANSACTION_ENDED`, never a
+ * synchronous throw (which from a timer would end the process).
  */
 export function guardTx(raw: unknown): { tx: unknown; end(): void } {
   if ((typeof raw !== 'object' && typeof raw !== 'function') || raw === null) {

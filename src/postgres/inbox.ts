@@ -9,18 +9,12 @@ import type {
   InboxKey,
 } from '../webhooks/inbox.js';
 import { TENANT_STATS_LIMIT } from '../webhooks/tenant-stats.js';
-import {
-  type Database,
-  type PostgresDb,
-  prepareStatements,
-  type SqlRunner,
-  toStoreDatabase,
-} from './database.js';
+import { type PostgresDb, prepareStatements, type SqlRunner, toStoreDatabase } from './database.js';
 import { PostgresStoreError, toStoreError } from './errors.js';
-import { type PostgresInboxOptions, resolveInboxOptions } from './inbox-options.js';
 import { inboxSql } from './inbox-sql.js';
 import { guardTx } from './inbox-tx-guard.js';
 import { quoteSchema } from './schema/identifier.js';
+import { cleaner, type PostgresInboxOptions, resolveInboxOptions } from './store-options.js';
 
 /**
  * What a transactional inbox hands the handler as `ctx.tx`: the postgres.js transaction `sql`,
@@ -90,13 +84,11 @@ function poolSizeOf(db: PostgresDb): number | undefined {
 }
 
 /**
- * The receiver inbox in Postgres: one record per event id (`inbox_events`) for immediate and
- * deferred receipt alike, so the handler runs once per `eventId` across every process that shares
- * the database, whichever mode received it. Immediate claims use the primary key on the event id
- * and hold a lease (a claim whose process died is taken over after `leaseMs`); handled records
- * are kept 25 hours and then deleted by the store itself, a small batch at a time. With
- * `transactional: true` the handler runs inside a transaction and gets `ctx.tx`: its writes and
- * the "handled" mark commit together or not at all. Run {@link migrate} first.
+ * The receiver inbox in Postgres: one record per event id for immediate and deferred receipt, so
+ * the handler runs once per `eventId` across every process sharing the database. Claims hold a
+ * lease (`leaseMs`); handled records are deleted by the store after the retention. With
+ * `transactional: true` the handler gets `ctx.tx`: its writes and the "handled" mark commit
+ * together or not at all. Run {@link migrate} first.
  *
  * @throws {PostgresStoreError} `NOT_A_CLIENT`, `INVALID_SCHEMA` or `INVALID_OPTIONS` at once;
  * while running, `UNREACHABLE`, `CONNECTION_LOST`, `NOT_MIGRATED` or `QUERY_FAILED` (the
@@ -246,10 +238,7 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
       guard.end();
     }
   };
-  /**
-   * Is `tx` still the transaction opened with `token`? A handler that issued ROLLBACK or COMMIT
-   * itself wrote the rest outside it.
-   */
+  /** Is `tx` still the transaction opened with `token`, not ended by the handler itself? */
   const stillOpen = async (tx: SqlRunner, token: string) => {
     const { rows } = await tx.query<{ same: boolean }>(sql.sameTransaction, [token]);
     if (rows[0]?.same !== true) throw endedByHandler();
@@ -288,11 +277,8 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
     }
   };
 
-  // The record is marked handled last, in the same transaction as the handler's writes: until
-  // then the lease (renewed by the runner's heartbeat) is the claim, and no row lock is held
-  // while the handler runs, so receipts of the same event id never wait for it.
-  // At most a quarter of the pool in run transactions at once, whatever the runner's concurrency:
-  // the rest stays free for receipts, claims, heartbeats and the handlers' own queries.
+  // Marked handled last, with the handler's writes: until then the lease is the claim and no row
+  // lock is held, so receipts never wait. At most a quarter of the pool runs at once.
   const slots = limiter(Math.max(1, Math.floor((store.poolSize ?? 10) / 4)));
   const runHandled = (claim: ClaimedDelivery, work: (tx: unknown) => Promise<void>) =>
     slots(() => runInTransaction(claim, work));
@@ -353,26 +339,5 @@ function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
       if (next) next();
       else active--;
     }
-  };
-}
-
-/** Every `cleanupEvery` claims, one batch of expired rows is deleted in the background (inbox and outbox). */
-export function cleaner(
-  database: Database,
-  statement: string,
-  settings: { retentionMs: number; cleanupEvery: number; cleanupBatchSize: number },
-): () => void {
-  let claims = 0;
-  let running = false;
-  return () => {
-    if (settings.cleanupEvery === 0 || ++claims % settings.cleanupEvery !== 0 || running) return;
-    running = true;
-    database
-      .query(statement, [settings.retentionMs, settings.cleanupBatchSize])
-      // Best effort: a failed batch is retried after the next `cleanupEvery` claims.
-      .catch(() => undefined)
-      .finally(() => {
-        running = false;
-      });
   };
 }

@@ -102,10 +102,8 @@ async function migrateOnce(
 }
 
 /**
- * A step creates its tables `IF NOT EXISTS`, so a table of the same name that someone else made
- * would be taken as migrated, and every statement of the store would fail on it later (each
- * delivery answered 503). Before a step runs, each table it would create that already exists
- * must have every column the step gives it.
+ * A step creates its tables `IF NOT EXISTS`: a table of the same name someone else made would
+ * pass as migrated and fail every statement later, so it must have every column the step gives.
  */
 async function refuseForeignTables(
   tx: SqlRunner,

@@ -62,15 +62,10 @@ interface PgListenClient {
 const RELISTEN = { baseDelayMs: 250, maxDelayMs: 30_000 };
 
 /**
- * Listens on `channel` and calls `wake` at each notification; resolves once the `LISTEN` is in
- * place, with what stops listening (the user's client stays open).
- *
- * A `pg.Client` cannot reconnect: when its connection ends (a server restart, a failover, an
- * idle timeout) it emits `error` and `end`, and an `error` without a listener ends the process.
- * The store listens for both, opens a new client of the same class with the same connection
- * parameters, and listens again, waiting longer after each failed attempt; `wake` is called
- * once listening again, since notifications sent meanwhile were lost. The drain never depends on
- * it: claims also run every `pollIntervalMs`.
+ * Listens on `channel` and calls `wake` at each notification; resolves, once the `LISTEN` is in
+ * place, with what stops listening (the user's client stays open). A `pg.Client` cannot
+ * reconnect: when its connection ends, the store opens a new client of the same class and
+ * parameters, with backoff, and wakes once listening again (notifications meanwhile were lost).
  */
 export async function listenOn(
   client: PostgresListenClient,
@@ -157,16 +152,13 @@ export async function listenOn(
 }
 
 /**
- * This store's row in `outbox_idle_listeners`, which makes enqueues notify: present while the
- * store listens and its last claim (open to every tenant) found nothing, absent once one finds
- * work. Written only when that changes (and renewed while idle), never per claim under load.
+ * This store's row in `outbox_idle_listeners`, which makes enqueues notify: present while it
+ * listens and its last claim found nothing; written only when that changes, never per claim.
  */
 export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
   let listening = false;
   let idleSince: number | undefined;
-  // The marks are written one after the other: on a pool each may go out on another connection,
-  // and the DELETE of `close()` overtaking an INSERT still on its way left the closed store
-  // marked idle, making every sale notify until the mark expired.
+  // One after the other: on a pool, close()'s DELETE could overtake an INSERT still on its way.
   let last: Promise<unknown> = Promise.resolve();
   const write = (text: string, params: readonly unknown[]): Promise<unknown> => {
     const done = last.then(() => database.query(text, params));
@@ -174,17 +166,12 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
     return done;
   };
   return {
-    /**
-     * Records the claim's outcome; true when this store has just been marked idle. `busy`: the
-     * claim found work, or the store still holds claims (it claims again as their answers
-     * arrive), so it is not idle.
-     */
+    /** Records the claim's outcome (`busy`: it found work, or claims are held); true when just marked idle. */
     async afterClaim(busy: boolean): Promise<boolean> {
       if (!listening) return false;
       if (busy) {
         if (idleSince !== undefined) {
-          // The rows are claimed: a failure here must not lose them (the mark is tried again at
-          // the next fruitful claim; meanwhile enqueues notify for nothing, no more).
+          // A failure must not lose the claimed rows: tried again at the next fruitful claim.
           await write(sql.markBusy, [owner]).then(
             () => {
               idleSince = undefined;
@@ -214,13 +201,10 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
 export const LISTEN_CHECK_MS = 5_000;
 
 /**
- * Checks, once listening, that a notification sent through the store's `db` reaches the listen
- * connection: behind a transaction pooler (PgBouncer in transaction mode, Supabase's, Neon's or
- * RDS Proxy's pooled endpoints) `LISTEN` runs on whichever server connection is free and is
- * forgotten with it, so wake-ups are lost without an error. Resolves once the notification is
- * committed; its `result` then says true when it came, false when it did not within
- * {@link LISTEN_CHECK_MS} (the outbox then finds events by polling alone), undefined when the
- * check could not be sent or was cancelled.
+ * Checks that a notification sent through the store's `db` reaches the listen connection: behind
+ * a transaction pooler `LISTEN` is forgotten with its server connection, and wake-ups are lost
+ * without an error. Resolves once sent; `result` says true (heard), false (not within
+ * {@link LISTEN_CHECK_MS}) or undefined (not sent, or cancelled).
  */
 export async function checkListening(
   send: (payload: string) => Promise<unknown>,

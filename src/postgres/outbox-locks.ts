@@ -7,13 +7,10 @@ const encoder = new TextEncoder();
 export const lockKey = (text: string): number => crc32(encoder.encode(text)) | 0;
 
 /**
- * The advisory locks an enqueue takes before its row gets a `seq`: one per causal key of the
- * event, exclusive for keys it changes and shared for keys it only needs, so two events that
- * must keep their order (one changes what the other changes or needs) cannot both be inside
- * uncommitted transactions, and two that need the same branch do not wait for each other.
- * Sorted by key: every transaction takes its locks in one global order, so two enqueues never
- * deadlock each other. A hash collision only makes two unrelated events wait; it never lets two
- * related ones pass.
+ * The advisory locks an enqueue takes before its row gets a `seq`, one per causal key: exclusive
+ * for keys it changes, shared for keys it only needs, so two events that must keep their order are
+ * never both uncommitted. Sorted, so two enqueues never deadlock; a hash collision only makes two
+ * unrelated events wait.
  */
 export function keyLocks(tenantId: string, keys: CausalKeys): { ids: number[]; exclusive: number[] } {
   const locks = new Map<number, boolean>();

@@ -1,13 +1,8 @@
 /**
- * The outbox's schema steps (2 and 5). Why they look the way they do, and why two claims on
- * different snapshots still keep causal order without a lock between claimants, is in
- * docs/ARCHITECTURE.md ("Transactional outbox on Postgres"). In short: `seq` is the enqueue order
- * and, for conflicting keys, the commit order (the enqueue takes the keys' advisory locks first);
- * `outbox_claim` weighs readiness over the oldest pending rows at once and locks what it takes
- * `FOR UPDATE SKIP LOCKED`; an outcome is written only while the row's `claimed_by` is still the
- * writer's; `fillfactor` keeps claims and leases HOT updates; only an idle listening store makes
- * an enqueue notify (a notifying commit takes a database-wide lock); delivered rows stay for the
- * dedup window.
+ * The outbox's schema steps (2 and 5); why they keep causal order without a lock between
+ * claimants is in docs/ARCHITECTURE.md ("Transactional outbox on Postgres"): `seq` is the commit
+ * order of conflicting keys (the enqueue takes their advisory locks first), and an outcome is
+ * written only while the row's `claimed_by` is still the writer's.
  */
 import { crc32 } from '../outbox/crc32.js';
 import type { SchemaStep } from './schema/schema-step.js';

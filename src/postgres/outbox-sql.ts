@@ -19,11 +19,9 @@ const CLAIMED_COLUMNS = COLUMNS.split(', ')
 const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 
 /**
- * The row, written once the WHERE holds: its first test takes the event's key locks, every one
- * before the row (and its `seq`) is produced; its second notifies the schema's channel only while
- * a listening store is idle (its last claim found nothing): a busy drainer claims again by itself,
- * and a notifying commit takes a database-wide lock. Same channel, same empty payload: one
- * notification per transaction at most. `guard` adds the tests of a caller's transaction.
+ * The row, written once the WHERE holds: it first takes the event's key locks (before the row's
+ * `seq` exists), then notifies only while a listening store is idle (a notifying commit takes a
+ * database-wide lock). `guard` adds the tests of a caller's transaction.
  */
 const enqueueStatement = (s: string, channel: string, guard: string) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)

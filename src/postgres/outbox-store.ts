@@ -16,16 +16,15 @@ import {
   toStoreDatabase,
 } from './database.js';
 import { isConflict, PostgresStoreError } from './errors.js';
-import { cleaner } from './inbox.js';
 import { checkListening, idleMarks, LISTEN_CHECK_MS, listenOn } from './outbox-listen.js';
 import { keyLocks } from './outbox-locks.js';
-import { type PostgresStoreOptions, resolveStoreOptions } from './outbox-options.js';
 import { type OutboxRow, toStoredEvent } from './outbox-rows.js';
 import { lockSpace, wakeChannel } from './outbox-schema.js';
 import { outboxSql } from './outbox-sql.js';
 import { enqueueWithTx, type PostgresOutboxTx, toOutboxStoreError } from './outbox-tx.js';
 import { sameDatabase } from './same-database.js';
 import { quoteSchema } from './schema/identifier.js';
+import { cleaner, type PostgresStoreOptions, resolveStoreOptions } from './store-options.js';
 
 /**
  * The outbox in the POS server's own Postgres, for `createOutbox({ store })`:
@@ -70,9 +69,8 @@ export function postgresStore(
   const owner = `outbox-${globalThis.crypto.randomUUID()}`;
   // Events this store claimed and has not recorded an outcome for.
   const held = new Set<string>();
-  // A claim or an outcome whose answer was lost (the connection broke) may have committed, or
-  // not: the next claim frees every claim of this store that it no longer sends, instead of
-  // leaving those events (and the ones they hold back) to wait for their lease.
+  // A write whose answer was lost may have committed: the next claim frees what this store no
+  // longer sends, rather than let those events wait for their lease.
   let claimsInDoubt = false;
   // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
   const idle = idleMarks(database, sql, owner);
@@ -121,13 +119,11 @@ export function postgresStore(
     return { recorded, claimed };
   };
 
-  // A drain that fails (a restart, a failover, a read-only primary) is tried again at each poll
-  // by the outbox, which says nothing: the store says it, once per outage, and once recovered.
+  // The outbox retries a failing drain silently: the store says so once per outage, and when it recovers.
   let failing: string | undefined;
   const drainFailed = (err: unknown): never => {
     const failure = toOutboxStoreError(err, 'claim', settings.schema);
-    // A serialization failure or deadlock that outlasted the statement's own retries is one
-    // poll's bad luck, not an outage.
+    // A conflict that outlasted the statement's retries is bad luck, not an outage.
     if (isConflict(failure.cause ?? err)) throw failure;
     if (failing === undefined) {
       failing = failure.code;
@@ -153,8 +149,7 @@ export function postgresStore(
     }, drainFailed);
   const claimOrSay = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
     run('claim', async () => {
-      // The outbox is done with these events either way, even when this call fails before its
-      // write (freeing the claims in doubt, below): what it leaves claimed the next claim frees.
+      // Done with these either way: what a failed call leaves claimed, the next claim frees.
       for (const outcome of outcomes) held.delete(outcome.eventId);
       if (claimsInDoubt) {
         await database.query(sql.releaseOrphans, [owner, [...held]]);
@@ -163,8 +158,7 @@ export function postgresStore(
       let result: { recorded: string[]; claimed: OutboxRow[] };
       try {
         result = await claimRows(request, outcomes);
-        // Only a claim open to every tenant, by a store sending nothing, can tell that it has
-        // nothing to do: one that still sends claims again as its answers come in.
+        // Only an unfiltered claim by a store sending nothing can tell it has nothing to do.
         const busy = held.size > 0 || result.claimed.length > 0;
         if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
           // A row committed between that claim and the idle mark notified no one: look again.
@@ -230,10 +224,8 @@ export function postgresStore(
     recordAndClaim,
 
     /**
-     * Renews the claims this store still holds among `eventIds` and resolves with their ids: a
-     * claim another drainer took over while this process stood still past its lease (SIGSTOP, a
-     * long GC pause, a frozen VM) is not among them. Called before a send, it is the check that
-     * the claim is still this drainer's, in the statement that renews it.
+     * Renews the claims this store still holds among `eventIds`, resolving with their ids: one
+     * taken over while this process stood still past its lease is not among them.
      */
     extendLease: (eventIds: readonly string[], leaseMs: number) =>
       run('extendLease', async () => {
@@ -249,8 +241,7 @@ export function postgresStore(
     record: (outcomes: readonly ClaimOutcome[]) =>
       run('record', async () => {
         if (outcomes.length === 0) return [];
-        // The outbox is done with these events either way: what this write leaves claimed (it
-        // failed) is freed by the next claim.
+        // Done with these either way: what a failed write leaves claimed, the next claim frees.
         for (const outcome of outcomes) held.delete(outcome.eventId);
         try {
           const { rows: written } = await database.query<{ event_id: string }>(sql.record, [
@@ -311,9 +302,8 @@ export function postgresStore(
             wake();
           });
           idle.listening(true);
-          // A notification through `db` must reach the listen connection; behind a transaction
-          // pooler it never does, and wake-ups would be lost without a word.
-          // Heard before the check is set up (the notification overtook its own answer): kept.
+          // Behind a transaction pooler a notification through `db` never arrives: checked.
+          // One heard before the check is set up (it overtook its own answer) is kept.
           let heardEarly = false;
           listenCheck = {
             heard: (payload) => {

@@ -75,18 +75,11 @@ const aborted = (cause?: unknown) =>
   );
 
 /**
- * Writes the event with the caller's transaction, after making sure it is one: a `pg` client
- * tells its transaction status itself (no round trip) when nothing it was sent is still ahead.
- * postgres.js and a `query(text, values)` adapter write at once where the transaction has
- * already written (a sale's row before its event), which no statement outside a transaction
- * block can have done; otherwise they, and a `pg` client with queries ahead (sent together in
- * pipeline mode, a COMMIT not awaited), are probed with a savepoint, which PostgreSQL refuses
- * outside a transaction block, before the INSERT (sent together where the driver pipelines).
- * Nothing is written when the check fails. Every INSERT sent with `tx` also makes sure its
- * session is on the store's database (`SAME_DATABASE_GUARD`; `params` ends with the store's
- * database), once per connection, and fails, failing the transaction, where it is not. A
- * serialization failure of the caller's transaction (40001) is a `QUERY_FAILED` whose `cause` is
- * the driver's error: the caller retries its transaction.
+ * Writes the event with the caller's transaction, after making sure it is one, with no extra
+ * round trip where it can: a settled `pg` client tells its status itself; postgres.js and
+ * adapters write at once where the transaction already wrote (no statement outside one can
+ * have); otherwise a savepoint, refused outside a transaction block, probes it first. Every
+ * INSERT also checks its session is on the store's database (`SAME_DATABASE_GUARD`).
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction, or on another database
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
@@ -114,18 +107,14 @@ export async function enqueueWithTx(
     );
   }
   try {
-    // A pg client reports the status of its last answer. A query still running or queued ahead
-    // of the enqueue (a ROLLBACK not awaited, anything sent together in pipeline mode) may change
-    // it before the INSERT runs; then only the server can tell, and the INSERT goes out probed.
+    // A pg client with queries still ahead reports no status (they may change it): probed then.
     const pgClient = runs === 'query' && has(tx, 'getTransactionStatus');
     const status = pgClient ? settledStatus(tx) : undefined;
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
     if (status === 'T') {
-      // pg: the client knows it is inside BEGIN; the INSERT alone, one round trip, as a named
-      // statement on a connection known to reach the server directly: parsed and planned once
-      // per connection, not at every sale. Elsewhere (a pooler: the name would not outlive the
-      // transaction) unnamed; on a connection not known yet, the INSERT also tells which it is.
+      // Inside BEGIN: the INSERT alone, named on a direct connection (planned once per
+      // connection), unnamed behind a pooler; on one not known yet, it also tells which it is.
       const direct = knownDirect(tx);
       if (direct === true) {
         await call(tx, runs, { name: sql.enqueueInTxName, text: sql.enqueueInTx, values: [...params] });
@@ -139,17 +128,13 @@ export async function enqueueWithTx(
         if (row) learnPgConnection(tx, row.backend_pid);
       }
     } else if (pgClient) {
-      // pg behind queries still ahead: the probe and the guarded INSERT, in order behind
-      // whatever the caller sent before.
+      // The probe and the guarded INSERT, queued behind whatever the caller sent before.
       await probedInsert(tx, runs, sql, params);
     } else {
-      // postgres.js and adapters: after the transaction's first write, as in a sale, the guarded
-      // INSERT alone. Otherwise (nothing written yet, a
-      // duplicate eventId, an answer without a count) the savepoint probe, then the INSERT.
-      // postgres.js sends a query when it is awaited, and `sql.begin(tx => [sale, enqueue])`
-      // awaits the caller's queries only once the callback has returned, in promise jobs:
-      // waiting for those lets the sale go first, so the INSERT follows the write it belongs
-      // behind (in the same socket write). Sent first anyway, it writes nothing and is probed.
+      // postgres.js and adapters: the INSERT guarded by "the transaction wrote already"; when it
+      // writes nothing (nothing written yet, a duplicate eventId, no count) the probe, then the
+      // INSERT. postgres.js sends the caller's queries in promise jobs: waiting for them lets the
+      // sale go first.
       const postgresJs = runs === 'unsafe';
       if (postgresJs) await afterQueuedJobs();
       if (wrote(await send(tx, runs, sql.enqueueAfterWrite, params))) return;

@@ -27,11 +27,9 @@ export const SAME_DATABASE_GUARD = `AND CASE
   ELSE current_setting('${REFUSAL}') IS NULL END`;
 
 /**
- * Keeps `enqueue({ tx })` on the store's own database: an event enqueued with a transaction on
- * another one (migrated too: a test database, the wrong `DATABASE_URL`) would commit where no
- * drainer of this store ever looks. The store learns its database when the outbox starts; the
- * INSERT sent with `tx` compares it with the session's ({@link SAME_DATABASE_GUARD}), so no
- * statement is added, whichever handle `tx` is.
+ * Keeps `enqueue({ tx })` on the store's own database (not a test database, the wrong
+ * `DATABASE_URL`), where its drainers look: learnt at start, compared by the INSERT itself
+ * ({@link SAME_DATABASE_GUARD}), with no statement added.
  */
 export function sameDatabase() {
   let own: [name: string, systemId: string] | [null, null] = [null, null];

@@ -22,9 +22,8 @@ export interface ReceiverResponse {
 }
 
 /**
- * How a 200 came about: the handler ran, the event was handled (or, deferred, stored) before,
- * nobody handles it, or (with `deferred: true`) it was stored for its handler to run later.
- * The body of every 200 is `{ outcome, eventId, correlationId }`.
+ * How a 200 came about (its body is `{ outcome, eventId, correlationId }`): handled now, handled
+ * or stored before, nobody handles it, or stored for its handler to run later.
  */
 export type DeliveryOutcome = 'handled' | 'duplicate' | 'unhandled' | 'stored';
 
@@ -60,10 +59,9 @@ function answer(status: number, correlationId: string, body: string): ReceiverRe
 }
 
 /**
- * An error answer: the status of `code` and the contract's error envelope as the body. For
- * custom adapters that refuse a request before it reaches `receiver.handle` (adapters of this
- * package use it for 405, 413 and unreadable bodies). `message` is sent as it is: never put a
- * secret or a signature in it.
+ * An error answer: the status of `code`, the contract's error envelope as the body; for custom
+ * adapters that refuse a request before `receiver.handle`. `message` is sent as it is: never put
+ * a secret or a signature in it.
  *
  * @param correlationId - the delivery's id; pass `correlationIdOf(request headers)`
  *
@@ -94,9 +92,8 @@ export function okResponse(
   eventId: string,
   correlationId: string,
 ): ReceiverResponse {
-  // The very text of JSON.stringify({ outcome, eventId, correlationId }), written out: the ids
-  // are GUIDs or visible ASCII, which need no escaping, and one JSON.stringify call costs more
-  // than the rest of the answer (the receiver's benchmark goal, bench/README.md).
+  // JSON.stringify({ outcome, eventId, correlationId }) written out: it costs more than the rest of
+  // the answer (the receiver's benchmark goal, bench/README.md).
   const body = `{"outcome":"${outcome}","eventId":${quoted(eventId)},"correlationId":${quoted(correlationId)}}`;
   return answer(200, correlationId, body);
 }

@@ -7,10 +7,7 @@ import { report } from './report-failure.js';
 import { runStored, type StoredOutcome } from './run-stored.js';
 import { WebhookError } from './webhook-error.js';
 
-/**
- * The longest a handled mark waits for a claim to carry it (slow handlers may keep the slots
- * taken): then the runner looks anyway, so `stats()` and the other processes see it soon.
- */
+/** The longest a handled mark waits for a claim to carry it before the runner looks anyway. */
 const MARK_WAIT_MS = 50;
 /** How often an idle runner looks for due deliveries (retries, other processes' deliveries). */
 const POLL_MS = 500;
@@ -19,16 +16,11 @@ const CLEANUP_MS = 60_000;
 const CLEANUP_BATCH = 500;
 
 /**
- * The worker side of a deferred receiver (`receiver.start()`): claims due deliveries from the
- * inbox, up to `concurrency` at a time, runs each one's handler and records the outcome, on the
- * claim loop the outbox's drain uses too (internal/claim-loop.ts). Any number of processes may
- * run one over the same store: a claim holds a lease, renewed by one heartbeat for all of this
- * runner's claims until their outcomes are recorded, so a delivery runs in one process at a
- * time, and a process that died loses its claims when their lease ends.
- *
- * A claim is a statement and a commit: after a handler ends, the runner claims again only once
- * half its slots are free, so handlers that end one after another share a claim instead of paying
- * one each. Where the store can (`markHandledAndClaim`), that claim also marks them handled.
+ * The worker side of a deferred receiver (`receiver.start()`): claims due deliveries, up to
+ * `concurrency` at a time, runs their handlers and records the outcomes, on the claim loop the
+ * outbox's drain uses too (internal/claim-loop.ts). Claims hold a lease renewed by one heartbeat,
+ * so any number of processes may share a store. A claim is a commit: the runner claims again once
+ * half its slots are free, and where the store can, that claim also carries the handled marks.
  */
 export class DeferredRunner {
   private readonly owner = `receiver:${globalThis.crypto.randomUUID()}`;
@@ -116,9 +108,8 @@ export class DeferredRunner {
   }
 
   /**
-   * A claim that failed is told to `onError`: the first of an outage (the loop polls on, and
-   * recovers by itself), and every one that reports deliveries the store lost (a Redis record
-   * evicted: `DELIVERY_LOST`), which no later claim would mention again.
+   * Tells `onError` of the first failed claim of an outage (the loop polls on), and of every one
+   * that reports deliveries the store lost (`DELIVERY_LOST`), which no later claim would mention.
    */
   private claimFailed(cause: unknown): void {
     const lost = (cause as { code?: unknown } | null)?.code === 'DELIVERY_LOST';
@@ -140,9 +131,8 @@ export class DeferredRunner {
   }
 
   /**
-   * The handler's run, then its `handled` mark: a transactional store wrote it with the handler's
-   * writes (`runHandled`); otherwise the mark is recorded here, once the slot is free, by the
-   * claim loop (carried by the next claim where the store can).
+   * The handler's run, then its `handled` mark: written with the handler's writes by a
+   * transactional store, else recorded by the claim loop once the slot is free.
    */
   private async run(claim: ClaimedDelivery): Promise<StoredOutcome> {
     const outcome = await runStored(this.config, this.inbox, this.parse!, claim);

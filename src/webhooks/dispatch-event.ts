@@ -1,7 +1,7 @@
 import { DeadlinePassed, isPromiseLike, withDeadline } from '../internal/deadline.js';
 import { startHeartbeat } from '../internal/lease-heartbeat.js';
 import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
-import type { EventRun } from './event-run.js';
+import { type EventRun, watchedRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import { type FailureScope, refuse, report } from './report-failure.js';
@@ -19,11 +19,9 @@ interface Dispatch {
 const CLAIMS: ReadonlySet<unknown> = new Set<InboxClaim>(['new', 'done', 'in-progress']);
 
 /**
- * Runs the callback at most once per `eventId`. With a transactional inbox, the claim, the
- * callback and the "done" mark are one transaction of the store. Otherwise: claim in the inbox,
- * run, then mark it done, or release the claim when the callback throws so that the service's
- * redelivery runs it again. A copy arriving while the first is running is told to come back
- * later (503).
+ * Runs the callback at most once per `eventId`: in one transaction of a transactional inbox with
+ * the claim and the "done" mark; otherwise claim, run, then mark done, or release the claim when
+ * it throws so that the redelivery runs it again. A copy arriving meanwhile gets 503.
  */
 export function dispatchEvent(
   options: NormalizedReceiverOptions,
@@ -89,9 +87,8 @@ function unrecorded(d: Dispatch, cause: unknown, status: number): void {
 
 /**
  * The callback did not settle within `handlerTimeoutMs`: answer 503 so the service redelivers.
- * It may still be running, so its claim is NOT released (that would let a redelivery run it
- * concurrently): a late success records the event as done, and otherwise the inbox's lease,
- * longer than `handlerTimeoutMs`, lets a later redelivery take the claim over.
+ * It may still run, so its claim is NOT released (a redelivery would run it concurrently): a late
+ * success records the event as done, else the inbox's lease ends and a redelivery takes over.
  */
 function timedOut(
   d: Dispatch,
@@ -116,21 +113,11 @@ function timedOut(
 }
 
 /**
- * The store claims, runs `work` and records the event in one transaction. `work` remembers the
- * callback's own failure, so that a rejection is told apart: the callback's (500, the store
- * rolled back and left no claim) or the store's (503, the service retries).
+ * The store claims, runs the callback and records the event in one transaction. A rejection is
+ * the callback's (500, the store rolled back and left no claim) or the store's (503, retried).
  */
 async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
-  let ran: { failed: boolean; cause?: unknown } | undefined;
-  const work = async (tx: unknown): Promise<void> => {
-    ran = { failed: false };
-    try {
-      await d.job.run(tx);
-    } catch (cause) {
-      ran = { failed: true, cause };
-      throw cause;
-    }
-  };
+  const { seen, work } = watchedRun(d.job);
   let claim: InboxClaim;
   // dispatchEvent takes this path only when the inbox has transaction.
   const transaction = d.options.inbox.transaction!(d.key, work);
@@ -141,13 +128,13 @@ async function inTransaction(d: Dispatch): Promise<ReceiverResponse> {
     // only a late failure of the callback itself is worth reporting.
     if (cause instanceof DeadlinePassed) {
       const callback = transaction.catch((late: unknown) => {
-        if (ran?.failed) throw late;
+        if (seen.failed) throw late;
       });
       return timedOut(d, callback, cause, () => {});
     }
-    if (ran?.failed) return handlerFailed(d, ran.cause);
+    if (seen.failed) return handlerFailed(d, seen.failed.cause);
     // The handler ended the store's transaction itself (ROLLBACK or COMMIT): its own failure.
-    if (ran && (cause as { code?: unknown } | null)?.code === 'HANDLER_ENDED_TRANSACTION')
+    if (seen.ran && (cause as { code?: unknown } | null)?.code === 'HANDLER_ENDED_TRANSACTION')
       return handlerFailed(d, cause);
     return notClaimed(d, cause);
   }

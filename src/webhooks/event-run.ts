@@ -13,6 +13,24 @@ export interface EventRun {
   runner: string;
 }
 
+/**
+ * `job.run` as a store's transaction callback that remembers whether it ran and its own failure,
+ * so that a rejection of the store is told apart: the callback's, or the store's.
+ */
+export function watchedRun(job: EventRun) {
+  const seen: { ran: boolean; failed?: { cause: unknown } } = { ran: false };
+  const work = async (tx: unknown): Promise<void> => {
+    seen.ran = true;
+    try {
+      await job.run(tx);
+    } catch (cause) {
+      seen.failed = { cause };
+      throw cause;
+    }
+  };
+  return { seen, work };
+}
+
 /** The delivery context without `tx`, which is known only once the inbox opened its transaction. */
 export type BaseContext = Omit<DeliveryContext, 'tx'>;
 

@@ -1,7 +1,6 @@
 /**
- * Which event a claim is about. The `eventId` alone is the key (a GUIDv7, unique per event: the
- * contract's dedup key); the tenant travels with it for stores that record it, but a delivery
- * replayed under another `X-TenantId` is the same event, never a new one.
+ * Which event a claim is about. The `eventId` alone is the key (the contract's dedup key): a
+ * delivery replayed under another `X-TenantId` is the same event, never a new one.
  *
  * @example
  * ```ts
@@ -10,29 +9,25 @@
  * ```
  */
 export interface InboxKey {
-  /** The envelope's `eventId`: THE key (a redelivery carries the same value). */
+  /** The envelope's `eventId`: the key. */
   readonly eventId: string;
-  /** The envelope's `eventType`, for stores that keep it beside the claim. Not part of the key. */
+  /** Kept beside the claim by stores that record it; not part of the key. */
   readonly eventType: string;
-  /** The delivery's `X-TenantId` (`''` when none), informational only. Not part of the key. */
+  /** The delivery's `X-TenantId` (`''` when none); not part of the key. */
   readonly tenantId: string;
 }
 
 /**
- * What `begin` found: `new` (claimed now: run the handler), `done` (handled before: answer 200
- * without running it) or `in-progress` (another delivery holds the claim: answer 503). Not
- * exported: a store typed as `InboxStore` gets it by contextual typing.
+ * What `begin` found: `new` (claimed now: run the handler), `done` (answer 200 without running
+ * it) or `in-progress` (another delivery holds the claim: answer 503).
  */
 export type InboxClaim = 'new' | 'done' | 'in-progress';
 
 /**
  * Where a receiver records which events it has handled, so the handler runs once per `eventId`
- * even though the service redelivers on every 5xx and timeout. Every method may return a promise.
- * The default is `memoryInbox()`; use a database for several processes.
- *
- * A transactional store (`Tx` is its transaction type) also has `transaction`: the receiver then
- * runs the handler inside the store's transaction, which records the event as done in the same
- * commit, and hands the transaction to the handler as `ctx.tx`.
+ * although the service redelivers on every 5xx and timeout. Every method may return a promise.
+ * A transactional store (`Tx` its transaction type) also has `transaction`: the handler then runs
+ * inside it as `ctx.tx`, and the "done" mark commits with its writes.
  *
  * @example
  * ```ts
@@ -54,9 +49,8 @@ export type InboxClaim = 'new' | 'done' | 'in-progress';
  */
 export interface InboxStore<Tx = undefined> {
   /**
-   * Claims the event atomically for the store's lease (`leaseMs`): of concurrent calls for one
-   * `eventId` exactly one sees `new`; a claim older than the lease (its process died, or its
-   * handler never settled) is taken over (`new` again).
+   * Claims the event atomically for `leaseMs`: of concurrent calls for one `eventId` exactly one
+   * sees `new`; a claim older than the lease (its process died) is taken over.
    */
   begin(key: InboxKey): InboxClaim | Promise<InboxClaim>;
   /** The handler finished: later deliveries of this key are duplicates (`done`). */
@@ -64,24 +58,17 @@ export interface InboxStore<Tx = undefined> {
   /** The handler failed: drop the claim so that the redelivery runs the handler again. */
   release(key: InboxKey): void | Promise<void>;
   /**
-   * Present on transactional stores only. Claims the key and runs `work(tx)` inside ONE
-   * transaction that also marks the event done: resolves `new` once `work` ran and everything
-   * committed; resolves `done` or `in-progress` without running `work`; rejects with `work`'s
-   * own error after rolling back (no claim is left), or with a store error.
+   * Transactional stores only: claims the key and runs `work(tx)` in ONE transaction that also
+   * marks the event done. Resolves `new` once committed, `done` or `in-progress` without running
+   * `work`; rejects with `work`'s error after rolling back (no claim is left), or a store error.
    */
   transaction?(key: InboxKey, work: (tx: Tx) => Promise<void>): Promise<InboxClaim>;
   /**
-   * Present on stores with a lease: renews this process's claim of `key` for another `leaseMs`
-   * while its handler still runs (the receiver calls it every third of the lease), so a slow
-   * handler's claim is never taken over by a redelivery while its process lives. Resolves false
-   * when the claim is no longer this process's.
+   * Stores with a lease: renews this process's claim for another `leaseMs` while its handler
+   * runs (every third of the lease), so a live slow handler keeps it. False: the claim is lost.
    */
   extend?(key: InboxKey): boolean | Promise<boolean>;
-  /**
-   * How long a claim holds, in milliseconds, when the store has a lease: `createReceiver` checks
-   * that its `handlerTimeoutMs` is shorter, so a handler that timed out keeps its claim until
-   * the answer is sent and a redelivery after the lease takes over.
-   */
+  /** How long a claim holds, in milliseconds; `createReceiver` checks `handlerTimeoutMs` is shorter. */
   readonly leaseMs?: number | undefined;
 }
 
@@ -101,11 +88,9 @@ function hasMethods(value: unknown, required: readonly string[], optional: reado
 }
 
 /**
- * Where a stored delivery stands in a deferred inbox: `pending` (waiting for its first run or
- * between retries), `handled`, `dead` (its handler failed on every attempt) or `parked` (this
- * version of the receiver cannot handle it: a `schemaVersion` other than 1, an event type it
- * does not know, a type without a handler and no `onUnhandled`). `dead` and `parked` deliveries
- * are kept until `replay` or `discard`.
+ * Where a stored delivery stands: `pending` (before its first run or between retries), `handled`,
+ * `dead` (failed on every attempt) or `parked` (this version cannot handle it); `dead` and
+ * `parked` ones are kept until `replay` or `discard`.
  *
  * @example
  * ```ts
@@ -119,9 +104,8 @@ export type DeliveryState = 'pending' | 'handled' | 'dead' | 'parked';
 export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'handled', 'dead', 'parked'];
 
 /**
- * A verified delivery as a deferred inbox stores it: what the receiver needs to run its handler
- * later, in any process, without the HTTP request. The signature was checked before it was
- * stored, so the body is not verified again.
+ * A verified delivery as a deferred inbox stores it: what any process needs to run its handler
+ * later, without the request (the signature was checked before it was stored).
  *
  * @example
  * ```ts
@@ -148,8 +132,7 @@ export interface StoredDelivery {
 }
 
 /**
- * A stored delivery claimed by one process to run its handler: held by `owner` until the lease
- * ends (extended by `extendLease` while the handler runs).
+ * A stored delivery claimed by one process to run its handler, held by `owner` until the lease ends.
  *
  * @example
  * ```ts
@@ -206,8 +189,8 @@ export interface DeliveryQuery {
 }
 
 /**
- * A failed run: due again `retryInMs` from now on the STORE's clock (so a worker whose clock is
- * off never runs the retries early), or `dead` when `retryInMs` is absent.
+ * A failed run: due again `retryInMs` from now on the STORE's clock (a worker's clock may be
+ * off), or `dead` without `retryInMs`.
  *
  * @example
  * ```ts
@@ -223,9 +206,8 @@ export interface DeliveryFailure {
 }
 
 /**
- * Who did an operator's action, written to the store's audit trail in the same transaction (or
- * script) as the action: both happen or neither. The entry's detail also says the state the
- * delivery came `from`.
+ * Who did an operator's action, written to the store's audit trail with the action (both happen
+ * or neither); the entry's detail also says the state the delivery came `from`.
  *
  * @example
  * ```ts
@@ -264,8 +246,7 @@ export interface TenantStatsQuery {
 
 /**
  * The operators' part of a deferred inbox: what `receiver.stats|list|replay|discard`, the CLI
- * (`loyalty-partner inbox ...`) and the dashboard call. Every action works on the one record per
- * event id, whichever mode received it.
+ * and the dashboard call, on the one record per event id.
  *
  * @example
  * ```ts
@@ -278,11 +259,9 @@ export interface InboxAdmin {
   /** How many records are in each state (handled ones within the retention). */
   stats(): Promise<Record<DeliveryState, number>>;
   /**
-   * Per tenant holding `pending`, `dead` or `parked` records: how many are in each of those
-   * states and when its oldest pending one was received; the busiest tenants first (most
-   * pending + dead + parked, then oldest pending), at most `limit` of them, with the number of
-   * such tenants in all. Handled records are not counted per tenant (their total is in
-   * `stats()`). Optional: without it the dashboard and `inbox stats` show the totals only.
+   * Per tenant holding `pending`, `dead` or `parked` records: its counts and oldest pending one,
+   * busiest first, at most `limit` tenants, and how many there are in all. Optional: without it
+   * the dashboard and `inbox stats` show the totals only.
    *
    * @example
    * ```ts
@@ -299,40 +278,27 @@ export interface InboxAdmin {
   /** Records in one state, oldest received first, without their bodies. */
   list(query: DeliveryQuery): Promise<DeliveryRecord[]>;
   /**
-   * Back to `pending`, due now, attempts counted from 0, lease cleared: from `dead`, `parked` or
-   * `handled` (its handler runs again), when its body is stored. False when no such record
-   * exists, it has no body (received by an immediate receiver) or it is `pending` already. With
-   * `audit`, the entry (`inbox.replay`, detail `from`: the state it came from) is written in the
-   * same transaction.
+   * Back to `pending`, due now, attempts from 0: from `dead`, `parked` or `handled`, when its body
+   * is stored. False when there is no such record, no body, or it is `pending`. With `audit`, the
+   * entry (`inbox.replay`) is written in the same transaction.
    */
   replay(eventId: string, audit?: InboxAudit): Promise<boolean>;
   /**
-   * Marks a `pending`, `dead` or `parked` record handled without running it and drops its body,
-   * so a redelivery is still a duplicate within the retention. False when none exists, it was
-   * handled already, or its handler is running right now (a live lease: its outcome would not
-   * be what `discard` says). With `audit`, the entry (`inbox.discard`, detail `from`) is written
-   * in the same transaction.
+   * Marks a record handled without running it and drops its body (a redelivery is still a
+   * duplicate). False when none exists, it is handled, or its handler runs now (a live lease).
+   * With `audit`, the entry (`inbox.discard`) is written in the same transaction.
    */
   discard(eventId: string, audit?: InboxAudit): Promise<boolean>;
-  /**
-   * Deletes up to `batchSize` records `handled` more than the store's retention ago (their raw
-   * bodies with them); returns how many. `dead` and `parked` ones are never deleted here.
-   */
+  /** Deletes up to `batchSize` records handled longer than the retention ago; returns how many. */
   cleanup(batchSize: number): Promise<number>;
 }
 
 /**
- * An {@link InboxStore} that also serves `createReceiver({ deferred: true })` and the operators:
- * the handling part (`store`, `claimDue`, `extendLease`, `markHandled`, `markFailed`,
- * `markParked`, `runHandled`, `markHandledAndClaim`) and the admin part ({@link InboxAdmin}).
- * Immediate and deferred receipt share ONE record per event id, so switching a receiver between
- * the modes never runs a handled event again and never loses a stored one.
- *
- * Every write about a claimed delivery (`extendLease`, `markHandled`, `markFailed`, `markParked`,
- * `runHandled`) takes effect only while `claim.owner` still holds it, so a process whose lease
- * ran out (it hung, or was presumed dead) never overwrites the outcome of the one that took over.
- * Due times and leases are computed on the store's clock. `memoryInbox()`, `postgresInbox()` and
- * `redisInbox()` implement it.
+ * An {@link InboxStore} that also serves `createReceiver({ deferred: true })` and the operators
+ * ({@link InboxAdmin}). Immediate and deferred receipt share ONE record per event id, so switching
+ * modes never runs a handled event again nor loses a stored one. Every write about a claim takes
+ * effect only while `claim.owner` still holds it, so a process whose lease ran out never
+ * overwrites the outcome of the one that took over; times are the store's clock.
  *
  * @example
  * ```ts
@@ -343,11 +309,9 @@ export interface InboxAdmin {
  */
 export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx>, InboxAdmin {
   /**
-   * Stores a verified delivery in `state` (`pending`, or `parked` when the storing receiver cannot
-   * handle it, `reason` saying why, listed as its `lastError`), due at once: `stored`. A record
-   * held by an immediate receipt still running (no body yet) gets the body and keeps its lease:
-   * `stored` too (if that run fails, the deferred runner runs it). Any other record of the event
-   * id: `duplicate`, nothing written.
+   * Stores a verified delivery, due at once, in `state` (`parked` with `reason` as its
+   * `lastError`): `stored`. A record an immediate receipt still holds gets the body (`stored`);
+   * any other record of the event id: `duplicate`, nothing written.
    */
   store(
     delivery: StoredDelivery,
@@ -355,23 +319,18 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx>, Inbo
     reason?: string,
   ): Promise<'stored' | 'duplicate'>;
   /**
-   * Claims up to `limit` pending records with a body that are due and not held by a live lease,
-   * oldest due first, for `leaseMs` under `owner`, counting one more attempt on each. Concurrent
-   * calls (from any process) never return the same delivery while its lease lives.
+   * Claims up to `limit` due pending records with a body and no live lease, oldest due first, for
+   * `leaseMs` under `owner`, one more attempt each; never the same one twice while its lease lives.
    */
   claimDue(owner: string, limit: number): Promise<ClaimedDelivery[]>;
-  /**
-   * Renews the lease of claims still held by `owner` for another `leaseMs`; returns the event ids
-   * of `claims` it no longer holds (their handler's outcome will not be recorded).
-   */
+  /** Renews `owner`'s claims for another `leaseMs`; returns the event ids it no longer holds. */
   extendLease(owner: string, eventIds: readonly string[]): Promise<string[]>;
   /** The handler succeeded: `handled` (kept for the store's retention). False: claim lost. */
   markHandled(claim: ClaimedDelivery): Promise<boolean>;
   /**
-   * Optional: `markHandled` for each of `handled`, then `claimDue(owner, limit)`, in one write,
-   * for a claim loop that chooses to carry outcomes with its next claim (it calls this by name).
-   * Resolves with the event ids it marked (the others' claims were lost) and the new claims;
-   * when it rejects, none was marked.
+   * Optional: `markHandled` for each of `handled`, then `claimDue(owner, limit)`, in one write.
+   * Resolves with the ids it marked (the others' claims were lost) and the new claims; when it
+   * rejects, none was marked.
    */
   markHandledAndClaim?(
     handled: readonly ClaimedDelivery[],
@@ -384,18 +343,15 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx>, Inbo
   markParked(claim: ClaimedDelivery, reason: string): Promise<boolean>;
   /**
    * Transactional stores only: runs `work(tx)` and marks the delivery `handled` in ONE
-   * transaction, if `claim.owner` still holds it (else `work` does not run or is rolled back:
-   * false). Rejects with `work`'s error after rolling back, or with a store error (a handler
-   * that ended the transaction itself, with ROLLBACK or COMMIT: `HANDLER_ENDED_TRANSACTION`, and
-   * the delivery is `dead`).
+   * transaction while `claim.owner` holds it (else false). Rejects with `work`'s error after
+   * rolling back, or a store error (`HANDLER_ENDED_TRANSACTION`: the delivery is `dead`).
    */
   runHandled?(claim: ClaimedDelivery, work: (tx: Tx) => Promise<void>): Promise<boolean>;
   /** How long a claim holds, in milliseconds (renewed by `extendLease` while its handler runs). */
   readonly leaseMs: number;
   /**
-   * How many connections the store's client may open, where the driver says (a pg Pool's or a
-   * postgres.js sql's `max`): a transactional run holds one for its whole handler, so the
-   * runner's default concurrency stays well below it and receipts always find one.
+   * How many connections the store's client may open, where the driver says: a transactional run
+   * holds one for its whole handler, so the runner's default concurrency stays well below it.
    */
   readonly poolSize?: number | undefined;
 }

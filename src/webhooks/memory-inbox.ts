@@ -16,10 +16,8 @@ import { foldTenantStats, type TenantStateCount } from './tenant-stats.js';
  */
 export interface MemoryInboxOptions {
   /**
-   * How long a handled event id (in deferred mode: a handled delivery and its body) is
-   * remembered, in milliseconds. The service caches responses
-   * for 24 hours and its retry ladder ends about 7.5 hours after the first attempt, so the
-   * default keeps every id an hour longer than a day.
+   * How long a handled event id (deferred: with its body) is remembered, in milliseconds: the
+   * service's 24-hour response cache and an hour more.
    * @default 90_000_000 (25 hours)
    */
   ttlMs?: number;
@@ -31,11 +29,9 @@ export interface MemoryInboxOptions {
    */
   maxEntries?: number;
   /**
-   * How long a claim holds, in milliseconds: a claim neither completed nor released within it
-   * (its handler never settled) is taken over by the next delivery of the event, so an event is
-   * never wedged at 503 `EVENT_IN_PROGRESS`. Must be longer than the receiver's
-   * `handlerTimeoutMs` (checked by `createReceiver`); the service's first redelivery comes a
-   * minute after a failed attempt.
+   * How long a claim holds, in milliseconds, before the next delivery of the event takes it over,
+   * so an event is never wedged at 503 `EVENT_IN_PROGRESS`. Longer than the receiver's
+   * `handlerTimeoutMs` (checked by `createReceiver`).
    * @default 60_000 (1 minute)
    */
   leaseMs?: number;

@@ -13,11 +13,9 @@ export interface ReceiverBuild {
   /** Web Crypto in the Web build, which runs everywhere; Node crypto in the `node` build, synchronous and faster. */
   verify: SignatureVerifier;
   /**
-   * Loads the envelope parser, once, on the first delivery that passes verification: zod and
-   * the contract's schemas stay off the import path of `loyalty-partner-sdk/webhooks`, a cold
-   * start cost every serverless receiver pays. The Web build parses with the contract's schemas;
-   * the `node` build with the same schemas compiled by zod (`platform-node/compiled-envelopes.ts`),
-   * since edge runtimes may forbid generating code.
+   * Loads the envelope parser once, on the first verified delivery, so zod stays off the import
+   * path (a serverless cold start). The `node` build compiles the schemas with zod
+   * (`platform-node/compiled-envelopes.ts`); edge runtimes may forbid generating code.
    */
   loadParser: () => Promise<DeliveryParser>;
 }

@@ -9,10 +9,8 @@ export interface ReceiverErrorCodeInfo {
 }
 
 /**
- * The codes a receiver answers with that the contract's catalogue does not hold: they describe
- * the partner's own receiver, not the Loyalty service. A 5xx makes the service redeliver the same
- * event later (spec 3.2); the 4xx here are permanent. Internal: users see the codes as
- * {@link WebhookErrorCode} and in the README's answer tables.
+ * The codes a receiver answers with that the contract's catalogue does not hold (the partner's
+ * receiver, not the service). A 5xx makes the service redeliver (spec 3.2); the 4xx are permanent.
  */
 export const RECEIVER_ERROR_CODES = {
   EVENT_IN_PROGRESS: {
@@ -71,11 +69,8 @@ export type ReceiverErrorCode = keyof typeof RECEIVER_ERROR_CODES;
 type ContractAnswerCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED' | 'INVALID_PAYLOAD';
 
 /**
- * Every `code` a receiver (or an adapter) answers with or reports to `onError`: the one union of
- * receiver codes. 401 `INVALID_SIGNATURE` and `SIGNATURE_EXPIRED`, 400 `INVALID_PAYLOAD`, 503
- * `EVENT_IN_PROGRESS`, `HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`, `INBOX_UNAVAILABLE`,
- * `SCHEMA_VERSION_UNSUPPORTED`, 500 `HANDLER_FAILED`, `RECEIVER_FAILED`, `RAW_BODY_UNAVAILABLE`,
- * 413 `PAYLOAD_TOO_LARGE`, 408 `REQUEST_TIMEOUT`, 405 `METHOD_NOT_ALLOWED`.
+ * Every `code` a receiver (or an adapter) answers with or reports to `onError`; the README's
+ * answer tables give each one's status and meaning.
  *
  * @example
  * ```ts

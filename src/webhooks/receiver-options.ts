@@ -67,19 +67,15 @@ export interface ReceiverOptions<Tx = undefined> extends TelemetryOptions {
   resolverTimeoutMs?: number;
   /**
    * How long a handler (or `onUnhandled`) may take, in milliseconds, before the delivery is
-   * answered 503 `HANDLER_TIMEOUT` and reported to `onError`. A handler that timed out may still
-   * be running, so its claim is kept (a redelivery gets 503 `EVENT_IN_PROGRESS`) until it settles
-   * (success records the event as handled) or the inbox's lease ends and a redelivery takes it
-   * over. Must be shorter than the inbox's `leaseMs`, so that a running handler's claim is never
-   * taken over while the receiver still waits for it. With a transactional inbox it bounds the
-   * whole transaction.
+   * answered 503 `HANDLER_TIMEOUT` and reported to `onError`. The handler may still be running, so
+   * its claim is kept until it settles or the inbox's lease ends: it must be shorter than the
+   * inbox's `leaseMs`. With a transactional inbox it bounds the whole transaction.
    * @default 30_000
    */
   handlerTimeoutMs?: number;
   /**
    * Where handled event ids are recorded, so a redelivered event is not handled twice. With a
-   * transactional inbox (one with `transaction`) each handler runs inside the inbox's transaction,
-   * as `ctx.tx`.
+   * transactional inbox each handler runs inside the inbox's transaction, as `ctx.tx`.
    * @default memoryInbox() (one per receiver)
    */
   inbox?: InboxStore<Tx>;
@@ -97,21 +93,17 @@ export interface ReceiverOptions<Tx = undefined> extends TelemetryOptions {
    */
   onError?: (error: ReceiverFailure, ctx: ErrorContext) => unknown;
   /**
-   * Store each verified delivery in the `inbox` with its raw body and answer 200 at once; the
-   * handlers run from the inbox in whichever process calls `receiver.start()`, retried with
-   * backoff (`retry`), then `dead`. Deliveries this version cannot handle are `parked`, never
-   * dropped. Needs an inbox with the deferred methods (`memoryInbox`, `postgresInbox`,
-   * `redisInbox`). See docs/deferred-handling.md.
+   * Store each verified delivery in the `inbox` and answer 200 at once; the handlers run from the
+   * inbox in whichever process calls `receiver.start()`, retried with backoff, then `dead`; what
+   * this version cannot handle is `parked`. Needs a deferred inbox (docs/deferred-handling.md).
    * @default false
    */
   deferred?: boolean;
   /** With `deferred`: how often a failing handler runs, and the backoff (full jitter) between runs. */
   retry?: DeferredRetryOptions;
   /**
-   * With `deferred`: how many handlers one process (`receiver.start()`) runs at once. A run on a
-   * transactional inbox (`postgresInbox(pool, { transactional: true })`) holds one of the pool's
-   * connections for its whole run, so the default leaves the rest of the pool to receipts and to
-   * the handlers' own queries. See docs/deferred-handling.md, "What holds a connection".
+   * With `deferred`: how many handlers one process runs at once. A transactional run holds one of
+   * the pool's connections throughout, so the default leaves most of the pool to receipts.
    * @default a quarter of the inbox's pool (at least 1) for a transactional inbox that tells its
    * pool size, 4 for one that does not, 16 otherwise
    */
@@ -152,11 +144,7 @@ const RETRY_DEFAULTS = {
   maxDelayMs: 600_000,
 } as const satisfies Required<DeferredRetryOptions>;
 
-/**
- * The runner's default `concurrency`: a transactional run holds a connection of the user's pool
- * for its whole run, so it takes at most a quarter of the pool (`poolSize`, when the store tells
- * it); other stores hold a connection only for each claim and mark.
- */
+/** The runner's default `concurrency` (see the option's `@default`). */
 function defaultConcurrency(inbox: unknown): number {
   const store = inbox as { runHandled?: unknown; poolSize?: unknown } | undefined;
   if (typeof store?.runHandled !== 'function') return 16;
@@ -200,11 +188,7 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   const { secrets, inbox, handlers, onUnhandled, onError } = given;
   const { toleranceSeconds, resolverTimeoutMs, handlerTimeoutMs } = mergeDefaults<ReceiverLimits>(
     RECEIVER_DEFAULTS,
-    {
-      toleranceSeconds: given.toleranceSeconds,
-      resolverTimeoutMs: given.resolverTimeoutMs,
-      handlerTimeoutMs: given.handlerTimeoutMs,
-    },
+    given,
   );
   const handlersOk = typeof handlers === 'object' && handlers !== null;
   const inboxOk = inbox === undefined || isInboxStore(inbox);

@@ -8,9 +8,8 @@ import type { DeliveryQuery, DeliveryRecord, DeliveryState } from './inbox.js';
 import type { HeadersLike } from './read-headers.js';
 
 /**
- * What a handler learns about the delivery besides the event itself. `Tx` is the transaction type
- * of the receiver's inbox: with a transactional inbox (one with `transaction`) the handler runs
- * inside the inbox's transaction and gets it as `ctx.tx`; otherwise `ctx.tx` is `undefined`.
+ * What a handler learns about the delivery besides the event itself; `ctx.tx` is the inbox's
+ * transaction with a transactional inbox (`Tx` its type), else `undefined`.
  *
  * @example
  * ```ts
@@ -37,9 +36,8 @@ export interface DeliveryContext<Tx = undefined> {
 }
 
 /**
- * One optional handler per event type the service delivers, typed by name: each receives the
- * whole envelope of its type (`event.eventId`, `event.payload`, ...) and the delivery context. A
- * handler that throws (or rejects) gets the delivery answered 500, and the service redelivers it.
+ * One optional handler per event type the service delivers, typed by name, given the whole
+ * envelope of its type and the delivery context; one that throws gets 500 and a redelivery.
  *
  * @example
  * ```ts
@@ -99,8 +97,7 @@ export interface ErrorContext {
 
 /**
  * One delivery's raw HTTP request, as an adapter passes it to `receiver.handle`: the exact body
- * bytes and the headers. (The emulator's `Delivery` of `loyalty-partner-sdk/testing` is the
- * service's record of an event being delivered, with its attempts.)
+ * bytes and the headers.
  *
  * @example
  * ```ts
@@ -138,9 +135,8 @@ export interface Receiver {
    */
   handle(delivery: RawDelivery): Promise<ReceiverResponse>;
   /**
-   * With `deferred: true`: runs the stored deliveries' handlers in this process (a web process or
-   * a worker with the same options) until `close()`. Resolves once running. Without `deferred`,
-   * does nothing.
+   * With `deferred: true`: runs the stored deliveries' handlers in this process until `close()`;
+   * resolves once running. Without `deferred`, does nothing.
    */
   start(): Promise<void>;
   /** Stops running stored deliveries and waits for the handlers under way. */

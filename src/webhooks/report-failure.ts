@@ -8,11 +8,7 @@ import type { ReceiverFailure } from './webhook-error.js';
 /** What is known about a delivery before the answer: `ErrorContext` without the status. */
 export type FailureScope = Omit<ErrorContext, 'status'>;
 
-/**
- * Tells `onError`, without letting it change anything: its result is ignored, a throw is
- * swallowed, and a rejected promise is caught so it cannot crash the process as an unhandled
- * rejection. It is not awaited, so a slow logger never delays the answer.
- */
+/** Tells `onError` without letting it change anything or delay the answer (`callHook`). */
 export function report(
   onError: NormalizedReceiverOptions['onError'],
   error: ReceiverFailure,

@@ -32,9 +32,8 @@ export interface RuleCacheOptions {
  */
 export interface RuleCache {
   /**
-   * Stores the rule of a LoyaltyRuleChanged event (the envelope, or its payload) when its
-   * `ruleVersion` is greater than the stored one for the same tenant, store, rule type and stamp
-   * card; otherwise keeps the stored rule. Events arrive in any order (spec 6.6).
+   * Stores the rule of a LoyaltyRuleChanged event (envelope or payload) when its `ruleVersion` is
+   * greater than the stored one for its key; events arrive in any order (spec 6.6).
    *
    * @param ctx - the handler's context; only `tenantId` is used (default `''`)
    * @throws {LoyaltyValidationError} `INVALID_PAYLOAD` when the rule breaks the contract

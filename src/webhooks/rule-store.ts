@@ -34,10 +34,7 @@ export type RuleKey<K extends RuleType = RuleType> = {
   } & (T extends 'StampRule' ? { stampCardId: string } : { stampCardId?: undefined });
 }[K];
 
-/**
- * What `putIfNewer` (and `RuleCache.apply`) report. Not exported: a store typed as
- * `RuleVersionStore` gets it by contextual typing.
- */
+/** What `putIfNewer` (and `RuleCache.apply`) report. */
 export interface RuleApplyResult {
   /** `true` when the rule was stored: its `ruleVersion` is greater than the one stored before. */
   applied: boolean;

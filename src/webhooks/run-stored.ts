@@ -1,5 +1,5 @@
 import { backoffDelay } from '../internal/backoff.js';
-import { type BaseContext, pickRun } from './event-run.js';
+import { type BaseContext, pickRun, watchedRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
@@ -14,12 +14,10 @@ export type StoredOutcome = 'handled' | 'retried' | 'dead' | 'parked' | 'lost' |
 const MAX_ERROR_LENGTH = 1_000;
 
 /**
- * Runs one claimed delivery's handler from the inbox: parsed again with this process's version
- * (a `replay` after an upgrade handles what an older version parked), then retried with backoff,
- * `dead` after `retry.maxAttempts` runs, or `parked` when nothing here can handle it; each of
- * those outcomes is written here. A handler that succeeded: with a transactional store its
- * `ctx.tx` writes committed with the `handled` mark (`runHandled`: 'handled'); otherwise the mark
- * is the caller's to record ('succeeded': the runner's claim loop records it).
+ * Runs one claimed delivery's handler, parsed again by this version (a replay after an upgrade
+ * handles what an older one parked), and writes a failure's outcome (retry, `dead`, `parked`).
+ * A success is `handled` when a transactional store wrote the mark, else `succeeded`: the
+ * runner's claim loop records it.
  */
 export async function runStored(
   config: NormalizedReceiverOptions,
@@ -41,27 +39,19 @@ export async function runStored(
   const job = pickRun(config, parsed, base);
   if (!job) return parked(inbox, claim, parkReason(parsed));
 
-  let handlerFailed: { cause: unknown } | undefined;
-  const work = async (tx: unknown) => {
-    try {
-      await job.run(tx);
-    } catch (cause) {
-      handlerFailed = { cause };
-      throw cause;
-    }
-  };
+  const { seen, work } = watchedRun(job);
   try {
     if (inbox.runHandled) return (await inbox.runHandled(claim, work)) ? 'handled' : 'lost';
     await work(undefined);
     return 'succeeded';
   } catch (cause) {
-    if (!handlerFailed) {
+    if (!seen.failed) {
       // The store failed: the claim ends with its lease and a later run takes it over.
       const text = 'The inbox store could not record a stored delivery; it runs again after its lease';
       tell(config, claim, new WebhookError('INBOX_UNAVAILABLE', text, withKey(claim, cause)), 503);
       return 'store-failed';
     }
-    return failed(config, inbox, claim, handlerFailed.cause, job.runner);
+    return failed(config, inbox, claim, seen.failed.cause, job.runner);
   }
 }
 

@@ -23,10 +23,8 @@ export interface ToStore {
 }
 
 /**
- * Deferred mode: stores a verified delivery with its raw body and answers 200 at once (a copy
- * already stored: 200 `duplicate`, nothing written). A store that fails gets 503, so the service
- * delivers it again. What this version cannot handle is stored `parked`, never acknowledged and
- * dropped.
+ * Deferred mode: stores a verified delivery with its raw body (what this version cannot handle,
+ * `parked`) and answers 200 at once, `duplicate` for a copy; 503 when the store fails.
  */
 export async function storeDelivery(
   config: NormalizedReceiverOptions,

@@ -15,10 +15,9 @@ type WebhookFailureCode = Extract<
 >;
 
 /**
- * A failure on the partner's side while a delivery was handled: the handler threw
- * (`HANDLER_FAILED`), the secrets resolver or the inbox store threw, or the receiver itself
- * failed, or one of them did not settle in time (`HANDLER_TIMEOUT`, `SECRETS_UNAVAILABLE`).
- * `cause` is what was thrown; it reaches `onError` only, never the HTTP answer.
+ * A failure on the partner's side while a delivery was handled: the handler, the secrets resolver,
+ * the inbox store or the receiver threw or did not settle in time. `cause` is what was thrown; it
+ * reaches `onError` only, never the HTTP answer.
  *
  * @example
  * ```ts
@@ -52,11 +51,8 @@ export class WebhookError extends codedError('WebhookError') {
 }
 
 /**
- * What `onError` is told about, narrowed by `code`: a delivery refused by signature
- * verification (`INVALID_SIGNATURE`, `SIGNATURE_EXPIRED`), a body that is not a valid envelope
- * (`INVALID_PAYLOAD`), or a failure on the receiver's side (a {@link WebhookError}). Each member's
- * `code` is a literal union, so `switch (err.code)` narrows to the class; every code is a
- * {@link WebhookErrorCode}.
+ * What `onError` is told about: a refused signature, a body that is not a valid envelope
+ * (`INVALID_PAYLOAD`), or a {@link WebhookError}; `switch (err.code)` narrows to the class.
  *
  * @example
  * ```ts

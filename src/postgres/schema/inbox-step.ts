@@ -26,16 +26,10 @@ export const deliveriesTable = (table: string, legacy: boolean): string => {
 };
 
 /**
- * Step 6: one record per event id (`inbox_events`) for both ways of receiving, in place of
- * `inbox` (immediate receipt, step 1) and `inbox_deliveries` (deferred receipt, step 3). Every
- * row of the two is copied, under a lock that holds their writers back until the step commits.
- *
- * A rolling deploy runs processes of the previous version (which write the two old tables) beside
- * new ones (which write `inbox_events`): while the old tables hold rows, triggers copy every
- * write of either side to the other, so an event one side handled or holds is a duplicate, or in
- * progress, to the other (docs/operating-in-production.md says how to drop them afterwards). A
- * database whose old tables are empty (a new installation) gets no triggers, and the old tables
- * are dropped.
+ * Step 6: one record per event id (`inbox_events`) in place of `inbox` (step 1) and
+ * `inbox_deliveries` (step 3), their rows copied under a lock. For a rolling deploy, while the old
+ * tables hold rows, triggers copy every write of either version to the other
+ * (docs/operating-in-production.md); a new installation gets none, and the old tables are dropped.
  */
 export const INBOX_EVENTS_STEP: SchemaStep = {
   version: 6,

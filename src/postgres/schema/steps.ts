@@ -1,8 +1,6 @@
 /**
- * The schema, as numbered steps. `migrate` runs the steps a database has not seen yet, in
- * order, and records each in `schema_version`; the build renders the same steps for schema
- * `loyalty` as the shipped `schema.sql` (`render.ts`). To change the schema, append a step
- * (never edit one that has shipped). What a step holds: `schema-step.ts`.
+ * The schema, as numbered steps: `migrate` runs those a database has not seen, and the build
+ * renders them all as `schema.sql` (`render.ts`). Append a step; never edit one that shipped.
  */
 import { OUTBOX_OUTCOMES_STEP, OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
 import { deliveriesTable, INBOX_EVENTS_STEP } from './inbox-step.js';
