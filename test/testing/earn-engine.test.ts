@@ -1,23 +1,18 @@
-import { DEFAULT_RULES, type Emulator, type MerchantOptions } from 'loyalty-partner-sdk/testing';
+import { DEFAULT_RULES, type MerchantOptions } from 'loyalty-partner-sdk/testing';
 
 type StampCardRule = NonNullable<NonNullable<MerchantOptions['rules']>['stampCards']>[number];
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { earn, readyMerchant, startEmulator } from './helpers.js';
+import { describe, expect } from 'vitest';
+import { earn, emulatorTest as it, readyMerchant } from './helpers.js';
 
 const DAY = 24 * 60 * 60_000;
 const coffee = DEFAULT_RULES.stampCards[0];
 
 describe('invoice earn (spec 3.3 and 6.2)', () => {
-  let emulator: Emulator;
-  let url: string;
-  afterEach(() => emulator.close());
-
-  const start = async (options?: Parameters<typeof startEmulator>[0]) =>
-    ({ emulator, url } = await startEmulator(options));
-
-  it('credits points computed from the active earn rule: 1 point per 10 riyals by default', async () => {
-    await start();
+  it('credits points computed from the active earn rule: 1 point per 10 riyals by default', async ({
+    emulator,
+    url,
+  }) => {
     const m = await readyMerchant(emulator, url);
     const answer = await m.partner.post('InvoiceEarned', earn('inv-1', 86.96));
     expect(answer.status).toBe(200);
@@ -41,8 +36,10 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     ]);
   });
 
-  it('refuses a second earn of a credited invoice, even under a new eventId, without crediting it twice', async () => {
-    await start();
+  it('refuses a second earn of a credited invoice, even under a new eventId, without crediting it twice', async ({
+    emulator,
+    url,
+  }) => {
     const m = await readyMerchant(emulator, url);
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
     const again = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
@@ -51,8 +48,10 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(emulator.balance(m.tenantId, 'cust-1001').points).toBe(5);
   });
 
-  it('acknowledges a PerVisit stamp inside the cooldown with 200 and zero stamps, and credits it after', async () => {
-    await start({ clock: 'manual' });
+  it('acknowledges a PerVisit stamp inside the cooldown with 200 and zero stamps, and credits it after', async ({
+    start,
+  }) => {
+    const { emulator, url } = await start({ clock: 'manual' });
     const m = await readyMerchant(emulator, url, { rules: { stampCards: [{ ...coffee, cooldownDays: 1 }] } });
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 20, coffee.stampCardId));
     const inside = await m.partner.post('InvoiceEarned', earn('inv-2', 20, coffee.stampCardId));
@@ -69,8 +68,10 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(emulator.balance(m.tenantId, 'cust-1001').stamps).toEqual({ [coffee.stampCardId]: 2 });
   });
 
-  it('counts PerAmount stamps per whole amountPerStamp, from minInvoiceAmount up', async () => {
-    await start();
+  it('counts PerAmount stamps per whole amountPerStamp, from minInvoiceAmount up', async ({
+    emulator,
+    url,
+  }) => {
     const perAmount: StampCardRule = {
       ...coffee,
       stampCardId: 'card-spend',
@@ -85,8 +86,10 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(above.body.result).toEqual({ pointsEarned: 0, stampsEarned: 3, balance: 3 });
   });
 
-  it('gives pointsPerVisit for an OnVisit rule and nothing below its minimumPurchase', async () => {
-    await start();
+  it('gives pointsPerVisit for an OnVisit rule and nothing below its minimumPurchase', async ({
+    emulator,
+    url,
+  }) => {
     const onVisit = {
       methodType: 'OnVisit',
       pointCostAmount: null,
@@ -102,16 +105,20 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(visit.body.result).toEqual({ pointsEarned: 3, stampsEarned: 0, balance: 3 });
   });
 
-  it('does not lose a point to floating point: 30 riyals at 0.1 per point earn 300', async () => {
-    await start();
+  it('does not lose a point to floating point: 30 riyals at 0.1 per point earn 300', async ({
+    emulator,
+    url,
+  }) => {
     const m = await readyMerchant(emulator, url, {
       rules: { earnRate: { ...DEFAULT_RULES.earnRate, pointCostAmount: 0.1 } },
     });
     expect((await m.partner.post('InvoiceEarned', earn('inv-1', 30))).body.result.pointsEarned).toBe(300);
   });
 
-  it('applies a rule the merchant changes to the next earn and announces it with a greater ruleVersion', async () => {
-    await start();
+  it('applies a rule the merchant changes to the next earn and announces it with a greater ruleVersion', async ({
+    emulator,
+    url,
+  }) => {
     const m = await readyMerchant(emulator, url);
     const before = emulator.merchant(m.tenantId).ruleVersion;
     const version = emulator.changeRule(m.tenantId, {
@@ -131,8 +138,9 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     });
   });
 
-  it('refuses a FreeEntry earn method in a rule change with the contract validation error', async () => {
-    await start();
+  it('refuses a FreeEntry earn method in a rule change with the contract validation error', async ({
+    emulator,
+  }) => {
     const { tenantId } = emulator.createMerchant();
     const before = emulator.merchant(tenantId).ruleVersion;
     const freeEntry = {
@@ -145,8 +153,10 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(emulator.merchant(tenantId).ruleVersion).toBe(before);
   });
 
-  it('refuses an earn of a card whose earning method is switched off with NO_ACTIVE_EARNING_METHOD', async () => {
-    await start();
+  it('refuses an earn of a card whose earning method is switched off with NO_ACTIVE_EARNING_METHOD', async ({
+    emulator,
+    url,
+  }) => {
     const m = await readyMerchant(emulator, url, {
       rules: { stampCards: [{ ...coffee, earningMethodActive: false }] },
     });
@@ -154,8 +164,10 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect([answer.status, answer.body.code]).toEqual([400, 'NO_ACTIVE_EARNING_METHOD']);
   });
 
-  it('credits an earn refused for the setup once the merchant fixes it, under the same eventId', async () => {
-    await start();
+  it('credits an earn refused for the setup once the merchant fixes it, under the same eventId', async ({
+    emulator,
+    url,
+  }) => {
     const m = await readyMerchant(emulator, url);
     emulator.freezeCustomer(m.tenantId, 'cust-1001');
     const refused = await m.partner.post('InvoiceEarned', earn('inv-1', 40));

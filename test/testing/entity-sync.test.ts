@@ -1,16 +1,9 @@
-import { type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { partner, startEmulator } from './helpers.js';
+import { samplePayload } from 'loyalty-partner-sdk/testing';
+import { describe, expect } from 'vitest';
+import { emulatorTest as it, partner } from './helpers.js';
 
 describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', () => {
-  let emulator: Emulator;
-  let url: string;
-  beforeEach(async () => {
-    ({ emulator, url } = await startEmulator());
-  });
-  afterEach(() => emulator.close());
-
-  it('marks an unused coupon used on an invoice on CouponUsed', async () => {
+  it('marks an unused coupon used on an invoice on CouponUsed', async ({ emulator, url }) => {
     const m = emulator.createMerchant();
     await partner(url, m).post('CouponUsed', samplePayload('CouponUsed'));
     expect(emulator.merchant(m.tenantId).couponUsages).toEqual([
@@ -23,7 +16,7 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     ]);
   });
 
-  it('reverses a coupon usage on CouponUsageCancelled', async () => {
+  it('reverses a coupon usage on CouponUsageCancelled', async ({ emulator, url }) => {
     const m = emulator.createMerchant();
     const p = partner(url, m);
     await p.post('CouponUsed', samplePayload('CouponUsed'));
@@ -31,7 +24,7 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     expect(emulator.merchant(m.tenantId).couponUsages.map((u) => u.status)).toEqual(['Cancelled']);
   });
 
-  it('makes an active product inactive on ProductSynced with isActive false', async () => {
+  it('makes an active product inactive on ProductSynced with isActive false', async ({ emulator, url }) => {
     const m = emulator.createMerchant();
     const p = partner(url, m);
     const { isActive: _omitted, ...withoutIsActive } = samplePayload('ProductSynced');
@@ -42,14 +35,14 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     expect(emulator.merchant(m.tenantId).products).toEqual([{ ...withoutIsActive, isActive: false }]);
   });
 
-  it('stores coupons with isLoyaltyProgramCoupon defaulting to false', async () => {
+  it('stores coupons with isLoyaltyProgramCoupon defaulting to false', async ({ emulator, url }) => {
     const m = emulator.createMerchant();
     const { isLoyaltyProgramCoupon: _omitted, ...coupon } = samplePayload('CouponSynced');
     await partner(url, m).post('CouponSynced', coupon);
     expect(emulator.merchant(m.tenantId).coupons).toEqual([{ ...coupon, isLoyaltyProgramCoupon: false }]);
   });
 
-  it('keeps a branch confirmed and a customer frozen across a resync', async () => {
+  it('keeps a branch confirmed and a customer frozen across a resync', async ({ emulator, url }) => {
     const m = emulator.createMerchant();
     const p = partner(url, m);
     await p.post('BranchSynced', samplePayload('BranchSynced'));
@@ -65,27 +58,26 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     expect(state.customers[0]).toMatchObject({ firstName: 'Nora', frozen: true });
   });
 
-  it('confirms branches on sync for a merchant created with autoConfirmBranches', async () => {
+  it('confirms branches on sync for a merchant created with autoConfirmBranches', async ({
+    emulator,
+    url,
+  }) => {
     const m = emulator.createMerchant({ autoConfirmBranches: true });
     await partner(url, m).post('BranchSynced', samplePayload('BranchSynced'));
     expect(emulator.merchant(m.tenantId).branches[0]?.confirmed).toBe(true);
   });
 
-  it('refuses to confirm a branch that was never synced', () => {
+  it('refuses to confirm a branch that was never synced', ({ emulator }) => {
     const m = emulator.createMerchant();
     expect(() => emulator.confirmBranch(m.tenantId, 'branch-nowhere')).toThrow(/branch-nowhere/);
   });
 });
 
 describe('customer lookup (spec 4.3)', () => {
-  let emulator: Emulator;
-  let url: string;
-  beforeEach(async () => {
-    ({ emulator, url } = await startEmulator());
-  });
-  afterEach(() => emulator.close());
-
-  it('finds a customer by phone or by the service customerId, with the balances', async () => {
+  it('finds a customer by phone or by the service customerId, with the balances', async ({
+    emulator,
+    url,
+  }) => {
     const m = emulator.createMerchant();
     const p = partner(url, m);
     await p.post('CustomerSynced', samplePayload('CustomerSynced'));
@@ -105,7 +97,7 @@ describe('customer lookup (spec 4.3)', () => {
     expect(byId.body).toEqual(byPhone.body);
   });
 
-  it('answers customer: null for nobody, and INVALID_REQUEST for neither key', async () => {
+  it('answers customer: null for nobody, and INVALID_REQUEST for neither key', async ({ emulator, url }) => {
     const p = partner(url, emulator.createMerchant());
     const nobody = await p.get('/customers/lookup?phone=%2B966599999999');
     const neither = await p.get('/customers/lookup');
@@ -113,7 +105,7 @@ describe('customer lookup (spec 4.3)', () => {
     expect([neither.status, neither.body.code]).toEqual([400, 'INVALID_REQUEST']);
   });
 
-  it('verifies a signature when one is sent on a GET', async () => {
+  it('verifies a signature when one is sent on a GET', async ({ emulator, url }) => {
     const m = emulator.createMerchant();
     const signed = await partner(url, m).get('/connection', { secret: m.signingSecret });
     const forged = await partner(url, m).get('/connection', { secret: 'whsec_wrong' });

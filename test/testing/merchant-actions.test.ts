@@ -1,30 +1,18 @@
 import { verifySignature } from 'loyalty-partner-sdk/signature';
-import { DEFAULT_RULES, type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { partner, startEmulator, startReceiver } from './helpers.js';
+import { DEFAULT_RULES, samplePayload } from 'loyalty-partner-sdk/testing';
+import { describe, expect } from 'vitest';
+import { delivered, emulatorTest as it, partner, type Receiver } from './helpers.js';
 
 // Spec 3.1, one test per row: the connection lifecycle of a merchant, driven over HTTP.
 describe('the integration connection of a merchant (spec 3.1)', () => {
-  let emulator: Emulator;
-  let url: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const statusesDelivered = (receiver: Receiver) =>
+    delivered(receiver, 'IntegrationStatusChanged').map((e) => e.payload.status);
 
-  beforeEach(async () => {
-    ({ emulator, url } = await startEmulator());
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    await emulator.close();
-    await receiver.close();
-  });
-
-  const statusesDelivered = () =>
-    receiver.hits
-      .map((hit) => JSON.parse(hit.body))
-      .filter((e) => e.eventType === 'IntegrationStatusChanged')
-      .map((e) => e.payload.status);
-
-  it('answers any request of a merchant that never activated with 401 INTEGRATION_NOT_CONNECTED', async () => {
+  it('answers any request of a merchant that never activated with 401 INTEGRATION_NOT_CONNECTED', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const credentials = emulator.createMerchant({ activated: false, receiverUrl: receiver.url });
     const p = partner(url, credentials);
     const event = await p.post('CustomerSynced', samplePayload('CustomerSynced'));
@@ -34,7 +22,11 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect(emulator.merchant(credentials.tenantId).connection).toBe('NeverActivated');
   });
 
-  it('issues working credentials on activation but sends no webhook, queueing what it produces', async () => {
+  it('issues working credentials on activation but sends no webhook, queueing what it produces', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const { tenantId } = emulator.createMerchant({ activated: false, receiverUrl: receiver.url });
     const credentials = emulator.activate(tenantId);
     emulator.changeRule(tenantId, {
@@ -53,7 +45,11 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect(emulator.merchant(tenantId).connection).toBe('AwaitingFirstSignedEvent');
   });
 
-  it('becomes active on the first signed POST /events and delivers the queued events then', async () => {
+  it('becomes active on the first signed POST /events and delivers the queued events then', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const p = partner(url, credentials);
     const forged = await p.post('CustomerSynced', samplePayload('CustomerSynced'), { secret: 'whsec_wrong' });
@@ -71,7 +67,11 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     ]);
   });
 
-  it('confirms the key on an unsigned GET /connection without starting delivery', async () => {
+  it('confirms the key on an unsigned GET /connection without starting delivery', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const answer = await partner(url, credentials).get('/connection');
     await emulator.idle();
@@ -86,37 +86,49 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect(emulator.merchant(credentials.tenantId).connection).toBe('AwaitingFirstSignedEvent');
   });
 
-  it('sends IntegrationStatusChanged Enabled when the merchant enables the integration again', async () => {
+  it('sends IntegrationStatusChanged Enabled when the merchant enables the integration again', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const p = partner(url, credentials);
     await p.post('CustomerSynced', samplePayload('CustomerSynced'));
     emulator.setStatus(credentials.tenantId, 'Disabled');
     emulator.setStatus(credentials.tenantId, 'Enabled');
     await emulator.idle();
-    expect(statusesDelivered()).toEqual(['Enabled', 'Disabled', 'Enabled']);
+    expect(statusesDelivered(receiver)).toEqual(['Enabled', 'Disabled', 'Enabled']);
     expect((await p.post('CustomerSynced', samplePayload('CustomerSynced'))).status).toBe(200);
   });
 
-  it('sends IntegrationStatusChanged Disabled and refuses events while the integration is disabled', async () => {
+  it('sends IntegrationStatusChanged Disabled and refuses events while the integration is disabled', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const p = partner(url, credentials);
     await p.post('CustomerSynced', samplePayload('CustomerSynced'));
     emulator.setStatus(credentials.tenantId, 'Disabled');
     await emulator.idle();
     const refused = await p.post('CustomerSynced', samplePayload('CustomerSynced'));
-    expect(statusesDelivered()).toEqual(['Enabled', 'Disabled']);
+    expect(statusesDelivered(receiver)).toEqual(['Enabled', 'Disabled']);
     expect([refused.status, refused.body.code]).toEqual([401, 'INTEGRATION_NOT_CONNECTED']);
     expect(emulator.merchant(credentials.tenantId).connection).toBe('Disabled');
   });
 
-  it('sends Disconnected, answers 401 INTEGRATION_ALREADY_DISCONNECTED, and needs fresh credentials', async () => {
+  it('sends Disconnected, answers 401 INTEGRATION_ALREADY_DISCONNECTED, and needs fresh credentials', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const old = partner(url, credentials);
     await old.post('CustomerSynced', samplePayload('CustomerSynced'));
     emulator.setStatus(credentials.tenantId, 'Disconnected');
     await emulator.idle();
     const refused = await old.post('CustomerSynced', samplePayload('CustomerSynced'));
-    expect(statusesDelivered()).toEqual(['Enabled', 'Disconnected']);
+    expect(statusesDelivered(receiver)).toEqual(['Enabled', 'Disconnected']);
     expect([refused.status, refused.body.code]).toEqual([401, 'INTEGRATION_ALREADY_DISCONNECTED']);
     expect(() => emulator.setStatus(credentials.tenantId, 'Enabled')).toThrow(/reconnect/);
 
@@ -130,7 +142,10 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     );
   });
 
-  it('answers 503 INTEGRATION_PAUSED while paused, and processes again after resume', async () => {
+  it('answers 503 INTEGRATION_PAUSED while paused, and processes again after resume', async ({
+    emulator,
+    url,
+  }) => {
     const credentials = emulator.createMerchant();
     const p = partner(url, credentials);
     emulator.pause(credentials.tenantId);
@@ -143,7 +158,11 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     ).toBe(200);
   });
 
-  it('accepts either secret during a rotation and signs each delivery with both', async () => {
+  it('accepts either secret during a rotation and signs each delivery with both', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const newSecret = emulator.rotateSecret(credentials.tenantId);
     const p = partner(url, credentials);

@@ -1,21 +1,11 @@
 import { type Emulator, EmulatorError } from 'loyalty-partner-sdk/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { earn, readyMerchant, startEmulator, startReceiver } from './helpers.js';
+import { describe, expect } from 'vitest';
+import { delivered, earn, emulatorTest as it, type Receiver, readyMerchant } from './helpers.js';
 
 describe('redemptions (spec 3.6)', () => {
-  let emulator: Emulator;
-  let url: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  beforeEach(async () => {
-    ({ emulator, url } = await startEmulator({ clock: 'manual', redemptionTtlMs: 10 * 60_000 }));
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    await emulator.close();
-    await receiver.close();
-  });
+  it.scoped({ emulatorOptions: { clock: 'manual', redemptionTtlMs: 10 * 60_000 } });
 
-  const redeemable = async () => {
+  const redeemable = async (emulator: Emulator, url: string, receiver: Receiver) => {
     const m = await readyMerchant(emulator, url, { receiverUrl: receiver.url });
     await m.partner.post('InvoiceEarned', earn('inv-1', 100));
     const redemptionId = emulator.createRedemption(m.tenantId, {
@@ -24,15 +14,17 @@ describe('redemptions (spec 3.6)', () => {
     });
     return { ...m, redemptionId };
   };
-  const sent = async () => {
+  const sent = async (emulator: Emulator, receiver: Receiver) => {
     await emulator.idle();
-    return receiver.hits
-      .map((hit) => JSON.parse(hit.body))
-      .filter((e) => e.eventType === 'RedemptionExpiredOrCancelled');
+    return delivered(receiver, 'RedemptionExpiredOrCancelled');
   };
 
-  it('drops a pending redemption with reason Expired when its time runs out, releasing its points', async () => {
-    const m = await redeemable();
+  it('drops a pending redemption with reason Expired when its time runs out, releasing its points', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
+    const m = await redeemable(emulator, url, receiver);
     expect(emulator.balance(m.tenantId, 'cust-1001').points).toBe(6);
     await emulator.advance(10 * 60_000 - 1);
     expect(emulator.merchant(m.tenantId).redemptions[0]?.status).toBe('Pending');
@@ -44,8 +36,12 @@ describe('redemptions (spec 3.6)', () => {
     expect(emulator.balance(m.tenantId, 'cust-1001').points).toBe(10);
   });
 
-  it('drops a pending redemption with reason Cancelled when staff cancel it', async () => {
-    const m = await redeemable();
+  it('drops a pending redemption with reason Cancelled when staff cancel it', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
+    const m = await redeemable(emulator, url, receiver);
     emulator.cancelRedemption(m.tenantId, m.redemptionId);
     expect(emulator.merchant(m.tenantId).redemptions[0]).toMatchObject({
       status: 'Dropped',
@@ -54,20 +50,24 @@ describe('redemptions (spec 3.6)', () => {
     expect(() => emulator.cancelRedemption(m.tenantId, m.redemptionId)).toThrow(EmulatorError);
   });
 
-  it('does not emit RedemptionExpiredOrCancelled, which is Planned, until it ships', async () => {
-    const m = await redeemable();
+  it('does not emit RedemptionExpiredOrCancelled, which is Planned, until it ships', async ({
+    emulator,
+    url,
+    receiver,
+  }) => {
+    const m = await redeemable(emulator, url, receiver);
     emulator.cancelRedemption(m.tenantId, m.redemptionId);
-    expect(await sent()).toEqual([]);
+    expect(await sent(emulator, receiver)).toEqual([]);
     emulator.shipHandler('RedemptionExpiredOrCancelled');
     const second = emulator.createRedemption(m.tenantId, { externalCustomerId: 'cust-1001', points: 2 });
     await emulator.advance(10 * 60_000);
-    expect((await sent()).map((e) => e.payload)).toEqual([
+    expect((await sent(emulator, receiver)).map((e) => e.payload)).toEqual([
       { redemptionId: second, externalInvoiceId: null, reason: 'Expired' },
     ]);
   });
 
-  it('refuses a redemption of more points than the customer holds', async () => {
-    const m = await redeemable();
+  it('refuses a redemption of more points than the customer holds', async ({ emulator, url, receiver }) => {
+    const m = await redeemable(emulator, url, receiver);
     expect(() =>
       emulator.createRedemption(m.tenantId, { externalCustomerId: 'cust-1001', points: 7 }),
     ).toThrow(/fewer than 7/);
