@@ -2,17 +2,17 @@ import { DEFAULT_RULES, type MerchantOptions } from 'loyalty-partner-sdk/testing
 
 type StampCardRule = NonNullable<NonNullable<MerchantOptions['rules']>['stampCards']>[number];
 
-import { describe, expect } from 'vitest';
-import { earn, emulatorTest as it, readyMerchant } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { earn, emulatorPerTest, readyMerchant } from './helpers.js';
 
 const DAY = 24 * 60 * 60_000;
 const coffee = DEFAULT_RULES.stampCards[0];
 
 describe('invoice earn (spec 3.3 and 6.2)', () => {
-  it('credits points computed from the active earn rule: 1 point per 10 riyals by default', async ({
-    emulator,
-    url,
-  }) => {
+  const start = emulatorPerTest();
+
+  it('credits points computed from the active earn rule: 1 point per 10 riyals by default', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     const answer = await m.partner.post('InvoiceEarned', earn('inv-1', 86.96));
     expect(answer.status).toBe(200);
@@ -36,10 +36,8 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     ]);
   });
 
-  it('refuses a second earn of a credited invoice, even under a new eventId, without crediting it twice', async ({
-    emulator,
-    url,
-  }) => {
+  it('refuses a second earn of a credited invoice, even under a new eventId, without crediting it twice', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
     const again = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
@@ -48,9 +46,7 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(emulator.balance(m.tenantId, 'cust-1001').points).toBe(5);
   });
 
-  it('acknowledges a PerVisit stamp inside the cooldown with 200 and zero stamps, and credits it after', async ({
-    start,
-  }) => {
+  it('acknowledges a PerVisit stamp inside the cooldown with 200 and zero stamps, and credits it after', async () => {
     const { emulator, url } = await start({ clock: 'manual' });
     const m = await readyMerchant(emulator, url, { rules: { stampCards: [{ ...coffee, cooldownDays: 1 }] } });
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 20, coffee.stampCardId));
@@ -68,10 +64,8 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(emulator.balance(m.tenantId, 'cust-1001').stamps).toEqual({ [coffee.stampCardId]: 2 });
   });
 
-  it('counts PerAmount stamps per whole amountPerStamp, from minInvoiceAmount up', async ({
-    emulator,
-    url,
-  }) => {
+  it('counts PerAmount stamps per whole amountPerStamp, from minInvoiceAmount up', async () => {
+    const { emulator, url } = await start();
     const perAmount: StampCardRule = {
       ...coffee,
       stampCardId: 'card-spend',
@@ -86,10 +80,8 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(above.body.result).toEqual({ pointsEarned: 0, stampsEarned: 3, balance: 3 });
   });
 
-  it('gives pointsPerVisit for an OnVisit rule and nothing below its minimumPurchase', async ({
-    emulator,
-    url,
-  }) => {
+  it('gives pointsPerVisit for an OnVisit rule and nothing below its minimumPurchase', async () => {
+    const { emulator, url } = await start();
     const onVisit = {
       methodType: 'OnVisit',
       pointCostAmount: null,
@@ -105,20 +97,16 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(visit.body.result).toEqual({ pointsEarned: 3, stampsEarned: 0, balance: 3 });
   });
 
-  it('does not lose a point to floating point: 30 riyals at 0.1 per point earn 300', async ({
-    emulator,
-    url,
-  }) => {
+  it('does not lose a point to floating point: 30 riyals at 0.1 per point earn 300', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url, {
       rules: { earnRate: { ...DEFAULT_RULES.earnRate, pointCostAmount: 0.1 } },
     });
     expect((await m.partner.post('InvoiceEarned', earn('inv-1', 30))).body.result.pointsEarned).toBe(300);
   });
 
-  it('applies a rule the merchant changes to the next earn and announces it with a greater ruleVersion', async ({
-    emulator,
-    url,
-  }) => {
+  it('applies a rule the merchant changes to the next earn and announces it with a greater ruleVersion', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     const before = emulator.merchant(m.tenantId).ruleVersion;
     const version = emulator.changeRule(m.tenantId, {
@@ -138,9 +126,8 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     });
   });
 
-  it('refuses a FreeEntry earn method in a rule change with the contract validation error', async ({
-    emulator,
-  }) => {
+  it('refuses a FreeEntry earn method in a rule change with the contract validation error', async () => {
+    const { emulator } = await start();
     const { tenantId } = emulator.createMerchant();
     const before = emulator.merchant(tenantId).ruleVersion;
     const freeEntry = {
@@ -153,10 +140,8 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect(emulator.merchant(tenantId).ruleVersion).toBe(before);
   });
 
-  it('refuses an earn of a card whose earning method is switched off with NO_ACTIVE_EARNING_METHOD', async ({
-    emulator,
-    url,
-  }) => {
+  it('refuses an earn of a card whose earning method is switched off with NO_ACTIVE_EARNING_METHOD', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url, {
       rules: { stampCards: [{ ...coffee, earningMethodActive: false }] },
     });
@@ -164,10 +149,8 @@ describe('invoice earn (spec 3.3 and 6.2)', () => {
     expect([answer.status, answer.body.code]).toEqual([400, 'NO_ACTIVE_EARNING_METHOD']);
   });
 
-  it('credits an earn refused for the setup once the merchant fixes it, under the same eventId', async ({
-    emulator,
-    url,
-  }) => {
+  it('credits an earn refused for the setup once the merchant fixes it, under the same eventId', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     emulator.freezeCustomer(m.tenantId, 'cust-1001');
     const refused = await m.partner.post('InvoiceEarned', earn('inv-1', 40));

@@ -1,9 +1,12 @@
 import { samplePayload } from 'loyalty-partner-sdk/testing';
-import { describe, expect } from 'vitest';
-import { emulatorTest as it, partner } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorPerTest, partner } from './helpers.js';
 
 describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', () => {
-  it('marks an unused coupon used on an invoice on CouponUsed', async ({ emulator, url }) => {
+  const start = emulatorPerTest();
+
+  it('marks an unused coupon used on an invoice on CouponUsed', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     await partner(url, m).post('CouponUsed', samplePayload('CouponUsed'));
     expect(emulator.merchant(m.tenantId).couponUsages).toEqual([
@@ -16,7 +19,8 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     ]);
   });
 
-  it('reverses a coupon usage on CouponUsageCancelled', async ({ emulator, url }) => {
+  it('reverses a coupon usage on CouponUsageCancelled', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     const p = partner(url, m);
     await p.post('CouponUsed', samplePayload('CouponUsed'));
@@ -24,7 +28,8 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     expect(emulator.merchant(m.tenantId).couponUsages.map((u) => u.status)).toEqual(['Cancelled']);
   });
 
-  it('makes an active product inactive on ProductSynced with isActive false', async ({ emulator, url }) => {
+  it('makes an active product inactive on ProductSynced with isActive false', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     const p = partner(url, m);
     const { isActive: _omitted, ...withoutIsActive } = samplePayload('ProductSynced');
@@ -35,14 +40,16 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     expect(emulator.merchant(m.tenantId).products).toEqual([{ ...withoutIsActive, isActive: false }]);
   });
 
-  it('stores coupons with isLoyaltyProgramCoupon defaulting to false', async ({ emulator, url }) => {
+  it('stores coupons with isLoyaltyProgramCoupon defaulting to false', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     const { isLoyaltyProgramCoupon: _omitted, ...coupon } = samplePayload('CouponSynced');
     await partner(url, m).post('CouponSynced', coupon);
     expect(emulator.merchant(m.tenantId).coupons).toEqual([{ ...coupon, isLoyaltyProgramCoupon: false }]);
   });
 
-  it('keeps a branch confirmed and a customer frozen across a resync', async ({ emulator, url }) => {
+  it('keeps a branch confirmed and a customer frozen across a resync', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     const p = partner(url, m);
     await p.post('BranchSynced', samplePayload('BranchSynced'));
@@ -58,26 +65,25 @@ describe('coupons, products, branches and customers (spec 3.4, 3.5, 6.3, 6.4)', 
     expect(state.customers[0]).toMatchObject({ firstName: 'Nora', frozen: true });
   });
 
-  it('confirms branches on sync for a merchant created with autoConfirmBranches', async ({
-    emulator,
-    url,
-  }) => {
+  it('confirms branches on sync for a merchant created with autoConfirmBranches', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant({ autoConfirmBranches: true });
     await partner(url, m).post('BranchSynced', samplePayload('BranchSynced'));
     expect(emulator.merchant(m.tenantId).branches[0]?.confirmed).toBe(true);
   });
 
-  it('refuses to confirm a branch that was never synced', ({ emulator }) => {
+  it('refuses to confirm a branch that was never synced', async () => {
+    const { emulator } = await start();
     const m = emulator.createMerchant();
     expect(() => emulator.confirmBranch(m.tenantId, 'branch-nowhere')).toThrow(/branch-nowhere/);
   });
 });
 
 describe('customer lookup (spec 4.3)', () => {
-  it('finds a customer by phone or by the service customerId, with the balances', async ({
-    emulator,
-    url,
-  }) => {
+  const start = emulatorPerTest();
+
+  it('finds a customer by phone or by the service customerId, with the balances', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     const p = partner(url, m);
     await p.post('CustomerSynced', samplePayload('CustomerSynced'));
@@ -97,7 +103,8 @@ describe('customer lookup (spec 4.3)', () => {
     expect(byId.body).toEqual(byPhone.body);
   });
 
-  it('answers customer: null for nobody, and INVALID_REQUEST for neither key', async ({ emulator, url }) => {
+  it('answers customer: null for nobody, and INVALID_REQUEST for neither key', async () => {
+    const { emulator, url } = await start();
     const p = partner(url, emulator.createMerchant());
     const nobody = await p.get('/customers/lookup?phone=%2B966599999999');
     const neither = await p.get('/customers/lookup');
@@ -105,7 +112,8 @@ describe('customer lookup (spec 4.3)', () => {
     expect([neither.status, neither.body.code]).toEqual([400, 'INVALID_REQUEST']);
   });
 
-  it('verifies a signature when one is sent on a GET', async ({ emulator, url }) => {
+  it('verifies a signature when one is sent on a GET', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     const signed = await partner(url, m).get('/connection', { secret: m.signingSecret });
     const forged = await partner(url, m).get('/connection', { secret: 'whsec_wrong' });

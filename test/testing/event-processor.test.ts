@@ -1,17 +1,17 @@
 import { createEnvelope, EVENT_TYPES, type InboundEventType } from 'loyalty-partner-sdk';
 import { type Emulator, samplePayload } from 'loyalty-partner-sdk/testing';
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INBOUND_EVENT_TYPES, OUTBOUND_EVENT_TYPES } from '../../src/contract/index.js';
-import { earn, emulatorTest as it, partner, readyMerchant } from './helpers.js';
+import { earn, emulatorPerTest, partner, readyMerchant } from './helpers.js';
 
 /** The contract's 24 h replay window (spec 8). */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('POST /api/partner/v1/events', () => {
-  it('replays the cached response to a retried eventId without running the handler again', async ({
-    emulator,
-    url,
-  }) => {
+  const start = emulatorPerTest();
+
+  it('replays the cached response to a retried eventId without running the handler again', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
     const retry = await m.partner.post('InvoiceEarned', earn('inv-1', 50), { eventId: first.eventId });
@@ -32,7 +32,7 @@ describe('POST /api/partner/v1/events', () => {
     expect(replayed?.correlationId).not.toBe(logged?.correlationId);
   });
 
-  it('forgets a cached response after 24 hours and processes the eventId afresh', async ({ start }) => {
+  it('forgets a cached response after 24 hours and processes the eventId afresh', async () => {
     const { emulator, url } = await start({ clock: 'manual' });
     const m = await readyMerchant(emulator, url);
     const first = await m.partner.post('InvoiceEarned', earn('inv-1', 50));
@@ -44,10 +44,8 @@ describe('POST /api/partner/v1/events', () => {
     expect([after.status, after.body.code]).toEqual([400, 'PARTNER_INVOICE_ALREADY_EARNED']);
   });
 
-  it('never caches a refused event: the same eventId is processed again once the setup is fixed', async ({
-    emulator,
-    url,
-  }) => {
+  it('never caches a refused event: the same eventId is processed again once the setup is fixed', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     await m.partner.post('BranchSynced', { externalBranchId: 'branch-malqa', name: 'Malqa', isActive: true });
     const refused = await m.partner.post('InvoiceEarned', {
@@ -68,9 +66,10 @@ describe('POST /api/partner/v1/events', () => {
     ]);
   });
 
-  it.for(INBOUND_EVENT_TYPES.filter((type) => EVENT_TYPES[type].availability === 'Planned'))(
+  it.each(INBOUND_EVENT_TYPES.filter((type) => EVENT_TYPES[type].availability === 'Planned'))(
     'answers the Planned %s with 503 EVENT_HANDLER_NOT_REGISTERED until its handler ships',
-    async (eventType: InboundEventType, { emulator, url }) => {
+    async (eventType: InboundEventType) => {
+      const { emulator, url } = await start();
       const m = await readyMerchant(emulator, url);
       const before = await m.partner.post(eventType, samplePayload(eventType));
       emulator.shipHandler(eventType as Parameters<Emulator['shipHandler']>[0]);
@@ -80,7 +79,8 @@ describe('POST /api/partner/v1/events', () => {
     },
   );
 
-  it('processes a shipped batch like the single sync events, item by item', async ({ emulator, url }) => {
+  it('processes a shipped batch like the single sync events, item by item', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     emulator.shipHandler('CustomersSyncedBatch');
     await m.partner.post('CustomersSyncedBatch', samplePayload('CustomersSyncedBatch'));
@@ -90,16 +90,15 @@ describe('POST /api/partner/v1/events', () => {
     ]);
   });
 
-  it.for(OUTBOUND_EVENT_TYPES)(
-    'answers a posted %s with 400 WRONG_EVENT_DIRECTION',
-    async (eventType, { emulator, url }) => {
-      const envelope = createEnvelope(eventType, samplePayload(eventType), { entityId: 'e-1' });
-      const answer = await partner(url, emulator.createMerchant()).postRaw(JSON.stringify(envelope));
-      expect([answer.status, answer.body.code]).toEqual([400, 'WRONG_EVENT_DIRECTION']);
-    },
-  );
+  it.each(OUTBOUND_EVENT_TYPES)('answers a posted %s with 400 WRONG_EVENT_DIRECTION', async (eventType) => {
+    const { emulator, url } = await start();
+    const envelope = createEnvelope(eventType, samplePayload(eventType), { entityId: 'e-1' });
+    const answer = await partner(url, emulator.createMerchant()).postRaw(JSON.stringify(envelope));
+    expect([answer.status, answer.body.code]).toEqual([400, 'WRONG_EVENT_DIRECTION']);
+  });
 
-  it('answers INVALID_PAYLOAD to a missing required field and names the field', async ({ emulator, url }) => {
+  it('answers INVALID_PAYLOAD to a missing required field and names the field', async () => {
+    const { emulator, url } = await start();
     const envelope = createEnvelope('BranchSynced', samplePayload('BranchSynced'));
     const { name: _name, ...payload } = envelope.payload;
     const answer = await partner(url, emulator.createMerchant()).postRaw(
@@ -109,16 +108,15 @@ describe('POST /api/partner/v1/events', () => {
     expect(answer.body.message).toContain('payload.name');
   });
 
-  it('answers INVALID_PAYLOAD to a schemaVersion other than 1', async ({ emulator, url }) => {
+  it('answers INVALID_PAYLOAD to a schemaVersion other than 1', async () => {
+    const { emulator, url } = await start();
     const envelope = { ...createEnvelope('BranchSynced', samplePayload('BranchSynced')), schemaVersion: 2 };
     const answer = await partner(url, emulator.createMerchant()).postRaw(JSON.stringify(envelope));
     expect(answer.body.code).toBe('INVALID_PAYLOAD');
   });
 
-  it('answers a success with { eventId, status: Processed } and echoes a caller correlation id', async ({
-    emulator,
-    url,
-  }) => {
+  it('answers a success with { eventId, status: Processed } and echoes a caller correlation id', async () => {
+    const { emulator, url } = await start();
     const m = emulator.createMerchant();
     const response = await fetch(`${url}/api/partner/v1/connection`, {
       headers: { 'x-api-key': m.apiKey, 'x-correlation-id': 'pos-42:abc' },
@@ -129,7 +127,8 @@ describe('POST /api/partner/v1/events', () => {
     expect(answer.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('records each request with its tenant, event, status, code and outcome', async ({ emulator, url }) => {
+  it('records each request with its tenant, event, status, code and outcome', async () => {
+    const { emulator, url } = await start();
     const m = await readyMerchant(emulator, url);
     await m.partner.post('InvoiceEarned', earn('inv-1', 10), { secret: 'whsec_wrong' });
     expect(emulator.events({ tenantId: m.tenantId }).at(-1)).toMatchObject({

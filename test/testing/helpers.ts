@@ -9,7 +9,7 @@ import {
   type MerchantOptions,
   samplePayload,
 } from 'loyalty-partner-sdk/testing';
-import { test } from 'vitest';
+import { afterEach } from 'vitest';
 
 /** An answer of the emulator, read once. */
 export interface Answer {
@@ -164,41 +164,32 @@ export async function startReceiver(
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-/** The events of `eventType` a receiver was delivered, parsed, in order. */
-export function delivered(receiver: Receiver, eventType: string): any[] {
+/**
+ * For the tests of the calling suite: `start(options?)` starts an emulator on loopback (with the
+ * suite's `defaults` unless given other options) and a recording receiver for its webhooks; both
+ * are closed after the test.
+ */
+export function emulatorPerTest(defaults: EmulatorOptions = {}) {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const each of opened.splice(0)) await each.close();
+  });
+  return async (options: EmulatorOptions = defaults) => {
+    const { emulator, url } = await startEmulator(options);
+    opened.push(emulator);
+    const receiver = await startReceiver();
+    opened.push(receiver);
+    return { emulator, url, receiver };
+  };
+}
+
+/** The events of `eventType` delivered to `receiver` so far, parsed, in order. */
+export function delivered(receiver: Receiver, eventType: string) {
   return receiver.hits.map((hit) => JSON.parse(hit.body)).filter((event) => event.eventType === eventType);
 }
 
-interface EmulatorFixtures {
-  /** What `emulator` starts with; a suite sets it with `emulatorTest.scoped({ emulatorOptions })`. */
-  emulatorOptions: EmulatorOptions;
-  /** Starts an emulator with other options than the suite's, closed after the test. */
-  start: (options?: EmulatorOptions) => Promise<{ emulator: Emulator; url: string }>;
-  listening: { emulator: Emulator; url: string };
-  emulator: Emulator;
-  url: string;
-  receiver: Receiver;
+/** The events of `eventType` delivered to `receiver` once the emulator is idle. */
+export async function deliveredOnceIdle(emulator: Emulator, receiver: Receiver, eventType: string) {
+  await emulator.idle();
+  return delivered(receiver, eventType);
 }
-
-/**
- * `it` with what the emulator's tests drive: `emulator` on loopback at `url`, and a recording
- * `receiver` for its webhooks. Each is started for the test that names it and closed after it.
- */
-export const emulatorTest = test.extend<EmulatorFixtures>({
-  emulatorOptions: {},
-  start: async ({ onTestFinished }, use) => {
-    await use(async (options) => {
-      const started = await startEmulator(options);
-      onTestFinished(() => started.emulator.close());
-      return started;
-    });
-  },
-  listening: async ({ start, emulatorOptions }, use) => use(await start(emulatorOptions)),
-  emulator: async ({ listening }, use) => use(listening.emulator),
-  url: async ({ listening }, use) => use(listening.url),
-  receiver: async ({ onTestFinished }, use) => {
-    const receiver = await startReceiver();
-    onTestFinished(() => receiver.close());
-    await use(receiver);
-  },
-});

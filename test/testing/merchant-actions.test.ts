@@ -1,18 +1,17 @@
 import { verifySignature } from 'loyalty-partner-sdk/signature';
 import { DEFAULT_RULES, samplePayload } from 'loyalty-partner-sdk/testing';
-import { describe, expect } from 'vitest';
-import { delivered, emulatorTest as it, partner, type Receiver } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { delivered, emulatorPerTest, partner, type Receiver } from './helpers.js';
 
 // Spec 3.1, one test per row: the connection lifecycle of a merchant, driven over HTTP.
 describe('the integration connection of a merchant (spec 3.1)', () => {
+  const start = emulatorPerTest();
+
   const statusesDelivered = (receiver: Receiver) =>
     delivered(receiver, 'IntegrationStatusChanged').map((e) => e.payload.status);
 
-  it('answers any request of a merchant that never activated with 401 INTEGRATION_NOT_CONNECTED', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('answers any request of a merchant that never activated with 401 INTEGRATION_NOT_CONNECTED', async () => {
+    const { emulator, url, receiver } = await start();
     const credentials = emulator.createMerchant({ activated: false, receiverUrl: receiver.url });
     const p = partner(url, credentials);
     const event = await p.post('CustomerSynced', samplePayload('CustomerSynced'));
@@ -22,11 +21,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect(emulator.merchant(credentials.tenantId).connection).toBe('NeverActivated');
   });
 
-  it('issues working credentials on activation but sends no webhook, queueing what it produces', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('issues working credentials on activation but sends no webhook, queueing what it produces', async () => {
+    const { emulator, url, receiver } = await start();
     const { tenantId } = emulator.createMerchant({ activated: false, receiverUrl: receiver.url });
     const credentials = emulator.activate(tenantId);
     emulator.changeRule(tenantId, {
@@ -45,11 +41,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect(emulator.merchant(tenantId).connection).toBe('AwaitingFirstSignedEvent');
   });
 
-  it('becomes active on the first signed POST /events and delivers the queued events then', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('becomes active on the first signed POST /events and delivers the queued events then', async () => {
+    const { emulator, url, receiver } = await start();
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const p = partner(url, credentials);
     const forged = await p.post('CustomerSynced', samplePayload('CustomerSynced'), { secret: 'whsec_wrong' });
@@ -67,11 +60,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     ]);
   });
 
-  it('confirms the key on an unsigned GET /connection without starting delivery', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('confirms the key on an unsigned GET /connection without starting delivery', async () => {
+    const { emulator, url, receiver } = await start();
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const answer = await partner(url, credentials).get('/connection');
     await emulator.idle();
@@ -86,11 +76,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect(emulator.merchant(credentials.tenantId).connection).toBe('AwaitingFirstSignedEvent');
   });
 
-  it('sends IntegrationStatusChanged Enabled when the merchant enables the integration again', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('sends IntegrationStatusChanged Enabled when the merchant enables the integration again', async () => {
+    const { emulator, url, receiver } = await start();
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const p = partner(url, credentials);
     await p.post('CustomerSynced', samplePayload('CustomerSynced'));
@@ -101,11 +88,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect((await p.post('CustomerSynced', samplePayload('CustomerSynced'))).status).toBe(200);
   });
 
-  it('sends IntegrationStatusChanged Disabled and refuses events while the integration is disabled', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('sends IntegrationStatusChanged Disabled and refuses events while the integration is disabled', async () => {
+    const { emulator, url, receiver } = await start();
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const p = partner(url, credentials);
     await p.post('CustomerSynced', samplePayload('CustomerSynced'));
@@ -117,11 +101,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     expect(emulator.merchant(credentials.tenantId).connection).toBe('Disabled');
   });
 
-  it('sends Disconnected, answers 401 INTEGRATION_ALREADY_DISCONNECTED, and needs fresh credentials', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('sends Disconnected, answers 401 INTEGRATION_ALREADY_DISCONNECTED, and needs fresh credentials', async () => {
+    const { emulator, url, receiver } = await start();
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const old = partner(url, credentials);
     await old.post('CustomerSynced', samplePayload('CustomerSynced'));
@@ -142,10 +123,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     );
   });
 
-  it('answers 503 INTEGRATION_PAUSED while paused, and processes again after resume', async ({
-    emulator,
-    url,
-  }) => {
+  it('answers 503 INTEGRATION_PAUSED while paused, and processes again after resume', async () => {
+    const { emulator, url } = await start();
     const credentials = emulator.createMerchant();
     const p = partner(url, credentials);
     emulator.pause(credentials.tenantId);
@@ -158,11 +137,8 @@ describe('the integration connection of a merchant (spec 3.1)', () => {
     ).toBe(200);
   });
 
-  it('accepts either secret during a rotation and signs each delivery with both', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
+  it('accepts either secret during a rotation and signs each delivery with both', async () => {
+    const { emulator, url, receiver } = await start();
     const credentials = emulator.createMerchant({ receiverUrl: receiver.url });
     const newSecret = emulator.rotateSecret(credentials.tenantId);
     const p = partner(url, credentials);

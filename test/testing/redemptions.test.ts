@@ -1,30 +1,24 @@
-import { type Emulator, EmulatorError } from 'loyalty-partner-sdk/testing';
-import { describe, expect } from 'vitest';
-import { delivered, earn, emulatorTest as it, type Receiver, readyMerchant } from './helpers.js';
+import { EmulatorError } from 'loyalty-partner-sdk/testing';
+import { describe, expect, it } from 'vitest';
+import { deliveredOnceIdle, earn, emulatorPerTest, readyMerchant } from './helpers.js';
 
 describe('redemptions (spec 3.6)', () => {
-  it.scoped({ emulatorOptions: { clock: 'manual', redemptionTtlMs: 10 * 60_000 } });
+  const start = emulatorPerTest({ clock: 'manual', redemptionTtlMs: 10 * 60_000 });
 
-  const redeemable = async (emulator: Emulator, url: string, receiver: Receiver) => {
+  /** A started emulator whose merchant's customer holds 10 points, 4 of them in a pending redemption. */
+  const redeemable = async () => {
+    const { emulator, url, receiver } = await start();
     const m = await readyMerchant(emulator, url, { receiverUrl: receiver.url });
     await m.partner.post('InvoiceEarned', earn('inv-1', 100));
     const redemptionId = emulator.createRedemption(m.tenantId, {
       externalCustomerId: 'cust-1001',
       points: 4,
     });
-    return { ...m, redemptionId };
-  };
-  const sent = async (emulator: Emulator, receiver: Receiver) => {
-    await emulator.idle();
-    return delivered(receiver, 'RedemptionExpiredOrCancelled');
+    return { emulator, receiver, m: { ...m, redemptionId } };
   };
 
-  it('drops a pending redemption with reason Expired when its time runs out, releasing its points', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
-    const m = await redeemable(emulator, url, receiver);
+  it('drops a pending redemption with reason Expired when its time runs out, releasing its points', async () => {
+    const { emulator, m } = await redeemable();
     expect(emulator.balance(m.tenantId, 'cust-1001').points).toBe(6);
     await emulator.advance(10 * 60_000 - 1);
     expect(emulator.merchant(m.tenantId).redemptions[0]?.status).toBe('Pending');
@@ -36,12 +30,8 @@ describe('redemptions (spec 3.6)', () => {
     expect(emulator.balance(m.tenantId, 'cust-1001').points).toBe(10);
   });
 
-  it('drops a pending redemption with reason Cancelled when staff cancel it', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
-    const m = await redeemable(emulator, url, receiver);
+  it('drops a pending redemption with reason Cancelled when staff cancel it', async () => {
+    const { emulator, m } = await redeemable();
     emulator.cancelRedemption(m.tenantId, m.redemptionId);
     expect(emulator.merchant(m.tenantId).redemptions[0]).toMatchObject({
       status: 'Dropped',
@@ -50,24 +40,20 @@ describe('redemptions (spec 3.6)', () => {
     expect(() => emulator.cancelRedemption(m.tenantId, m.redemptionId)).toThrow(EmulatorError);
   });
 
-  it('does not emit RedemptionExpiredOrCancelled, which is Planned, until it ships', async ({
-    emulator,
-    url,
-    receiver,
-  }) => {
-    const m = await redeemable(emulator, url, receiver);
+  it('does not emit RedemptionExpiredOrCancelled, which is Planned, until it ships', async () => {
+    const { emulator, receiver, m } = await redeemable();
     emulator.cancelRedemption(m.tenantId, m.redemptionId);
-    expect(await sent(emulator, receiver)).toEqual([]);
+    expect(await deliveredOnceIdle(emulator, receiver, 'RedemptionExpiredOrCancelled')).toEqual([]);
     emulator.shipHandler('RedemptionExpiredOrCancelled');
     const second = emulator.createRedemption(m.tenantId, { externalCustomerId: 'cust-1001', points: 2 });
     await emulator.advance(10 * 60_000);
-    expect((await sent(emulator, receiver)).map((e) => e.payload)).toEqual([
-      { redemptionId: second, externalInvoiceId: null, reason: 'Expired' },
-    ]);
+    expect(
+      (await deliveredOnceIdle(emulator, receiver, 'RedemptionExpiredOrCancelled')).map((e) => e.payload),
+    ).toEqual([{ redemptionId: second, externalInvoiceId: null, reason: 'Expired' }]);
   });
 
-  it('refuses a redemption of more points than the customer holds', async ({ emulator, url, receiver }) => {
-    const m = await redeemable(emulator, url, receiver);
+  it('refuses a redemption of more points than the customer holds', async () => {
+    const { emulator, m } = await redeemable();
     expect(() =>
       emulator.createRedemption(m.tenantId, { externalCustomerId: 'cust-1001', points: 7 }),
     ).toThrow(/fewer than 7/);
