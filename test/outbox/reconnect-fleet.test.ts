@@ -1,8 +1,8 @@
-import { LoyaltyClient } from 'loyalty-partner-sdk';
+import type { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox, memoryStore, type Outbox } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { relay, startGateway } from './fixtures/gateway.js';
+import { clientThrough, relay, startGateway } from './fixtures/gateway.js';
 import { until } from './fixtures/outbox-harness.js';
 
 /*
@@ -77,12 +77,7 @@ async function fleet(reconnectWindowMs: number) {
   );
   const outboxes: Outbox[] = [];
   for (const merchant of merchants) {
-    const client = new LoyaltyClient({
-      baseUrl: gateway.url,
-      apiKey: merchant.apiKey,
-      signingSecret: merchant.signingSecret,
-      retry: { maxAttempts: 1 },
-    });
+    const client = clientThrough(gateway.url, merchant);
     clients.push(client);
     const outbox = createOutbox({
       client,

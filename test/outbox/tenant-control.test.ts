@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoyaltyClient } from 'loyalty-partner-sdk';
+import type { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox, fileStore } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { relay, startGateway } from './fixtures/gateway.js';
+import { clientThrough, relay, startGateway } from './fixtures/gateway.js';
 import { customer, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
 
 /*
@@ -59,12 +59,7 @@ describe('a wait the service asked for, across a restart', () => {
     async (_, status, code) => {
       const merchant = emulator.createMerchant({ autoConfirmBranches: true });
       const outboxOf = (now: () => number, hooks = {}) => {
-        const client = new LoyaltyClient({
-          baseUrl: gateway.url,
-          apiKey: merchant.apiKey,
-          signingSecret: merchant.signingSecret,
-          retry: { maxAttempts: 1 },
-        });
+        const client = clientThrough(gateway.url, merchant);
         clients.push(client);
         return createOutbox({
           client,
