@@ -7,14 +7,20 @@
  * WEBHOOK_PATH, and at PARSED_PATH behind its framework's usual JSON body parser.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createEnvelope } from 'loyalty-partner-sdk';
+import type { AdapterOptions } from 'loyalty-partner-sdk/fetch';
 import { signPayload } from 'loyalty-partner-sdk/signature';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
+import type { Receiver } from 'loyalty-partner-sdk/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APP_MAX_BODY_BYTES,
   APP_SECRET,
   APP_TENANT,
+  appAdapterOptions,
+  appReceiver,
   PARSED_PATH,
   WEBHOOK_PATH,
 } from '../fixtures/app-receiver.js';
@@ -193,11 +199,23 @@ export function describeAppConformance(
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
-/** A RunningApp for a node:http server started in this process, its output collected in `lines`. */
-export function inProcess(server: import('node:http').Server, lines: string[]): Promise<RunningApp> {
+/**
+ * A RunningApp served by node:http in this process: `wire` mounts the app receiver with the app's
+ * adapter options (their log lines are the app's output) and returns the request listener.
+ */
+export function inProcess(
+  wire: (receiver: Receiver, options: AdapterOptions) => RequestListener,
+): Promise<RunningApp> {
+  const lines: string[] = [];
+  const server = createServer(
+    wire(
+      appReceiver(),
+      appAdapterOptions((line) => lines.push(line)),
+    ),
+  );
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as import('node:net').AddressInfo;
+      const { port } = server.address() as AddressInfo;
       resolve({
         origin: `http://127.0.0.1:${port}`,
         output: () => lines.join('\n'),
