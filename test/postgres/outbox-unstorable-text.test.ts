@@ -5,6 +5,7 @@ import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sale } from '../support/outbox-fixtures.js';
+import { rejectionOf } from '../support/rejection.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 import { useTempDir } from '../support/temp-dir.js';
 
@@ -27,14 +28,7 @@ const client = new LoyaltyClient({
   signingSecret: 'whsec_unused',
 });
 
-async function refusal(promise: Promise<unknown>): Promise<LoyaltyValidationError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LoyaltyValidationError);
-  return err as LoyaltyValidationError;
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, LoyaltyValidationError);
 
 describeWithPostgres('enqueue({ tx }) of text PostgreSQL cannot store', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 4 });

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { SCHEMA_STEPS } from '../../../src/postgres/schema/steps.js';
 import { bundleSdk } from '../../support/bundle-sdk.js';
+import { collectOutput } from '../../support/child-lines.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('../fixtures/receiver-child.mjs', import.meta.url));
@@ -61,15 +62,8 @@ export async function migrateAtOnce(bundle: string, schema: string, targets: rea
     const child = spawn(process.execPath, [MIGRATE_CHILD, bundle, driver!, url!, schema, ...rest], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-    });
-    return { child, out: () => out, err: () => err, exit: once(child, 'exit') };
+    const { stdout, stderr } = collectOutput(child);
+    return { child, out: stdout, err: stderr, exit: once(child, 'exit') };
   });
   while (!children.every((c) => c.out().includes('READY') || c.child.exitCode !== null)) {
     await new Promise((resolve) => setTimeout(resolve, 10));
