@@ -26,3 +26,15 @@ export function posEarn(invoice, customer) {
     channel: 'Pos',
   };
 }
+
+/**
+ * The `attempt`th sale of POS `pos`: a customer drawn from `cust-0` ... `cust-<customers - 1>`,
+ * an invoice id no other process uses, and one sale in ten to roll back on purpose.
+ */
+export function nextSale(pos, attempt, customers) {
+  return {
+    customer: `cust-${Math.floor(Math.random() * Number(customers))}`,
+    invoice: `inv-${pos}-${process.pid}-${attempt}`,
+    rollBack: Math.random() < 0.1,
+  };
+}

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { LoyaltyApiError, LoyaltyClient } from 'loyalty-partner-sdk';
 import { createNodeListener } from 'loyalty-partner-sdk/node';
 import {
@@ -15,6 +14,7 @@ import {
   type Secrets,
 } from 'loyalty-partner-sdk/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenForWebhooks } from './helpers.js';
 
 type Seen = { eventType: string; tenantId: string; payload: unknown; ruleVersion?: number };
 
@@ -33,17 +33,7 @@ async function startPartnerReceiver(secrets: Map<string, Secrets>) {
     },
   });
   const server: Server = createServer(createNodeListener(receiver));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/loyalty/webhooks`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { ...(await listenForWebhooks(server)), seen };
 }
 
 describe('LoyaltyClient and the receiver against the emulator, end to end', () => {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEnvelope, type InboundEventType, type PayloadInput } from 'loyalty-partner-sdk';
 import { signPayload } from 'loyalty-partner-sdk/signature';
@@ -149,11 +149,15 @@ export async function startReceiver(
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
+  return { ...(await listenForWebhooks(server)), hits };
+}
+
+/** Starts `server` on a loopback port: the URL of its webhook path, and how to close it. */
+export async function listenForWebhooks(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/loyalty/webhooks`,
-    hits,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

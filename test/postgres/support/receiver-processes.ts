@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { SCHEMA_STEPS } from '../../../src/postgres/schema/steps.js';
 import { bundleSdk } from '../../support/bundle-sdk.js';
 import { collectOutput } from '../../support/child-lines.js';
+import { signedDelivery } from '../../webhooks/support/deliveries.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('../fixtures/receiver-child.mjs', import.meta.url));
@@ -151,6 +152,39 @@ export async function deliverToChildren(
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The process suites' load: each delivery posted three times at once, twenty under way at a time. */
+export const COPIES = 3;
+const AT_ONCE = 20;
+
+/**
+ * Posts each event's signed delivery `COPIES` times at once, each copy to another child,
+ * `AT_ONCE` deliveries under way at a time, and expects every copy answered 200. With `restart`,
+ * child 0 is SIGKILLed halfway and replaced by `restart()`. Resolves with whether it was.
+ */
+export async function deliverThreeTimesAtOnce(
+  children: Child[],
+  events: readonly object[],
+  options: { restart?: () => Promise<Child>; times?: number[] } = {},
+): Promise<{ killed: boolean }> {
+  let next = 0;
+  let killed = false;
+  const lane = async () => {
+    for (let i = next++; i < events.length; i = next++) {
+      if (options.restart && !killed && i >= events.length / 2) {
+        killed = true;
+        await killAndRestart(children, 0, options.restart);
+      }
+      const delivery = signedDelivery(events[i]!);
+      const answers = await Promise.all(
+        Array.from({ length: COPIES }, (_, c) => deliverToChildren(children, i + c, delivery, options.times)),
+      );
+      expect(answers).toEqual([200, 200, 200]);
+    }
+  };
+  await Promise.all(Array.from({ length: AT_ONCE }, lane));
+  return { killed };
 }
 
 /** How one receiver child is configured (see fixtures/receiver-child.mjs). */
