@@ -5,7 +5,9 @@ import { describeWithPostgres, uniqueName } from '../support/servers.js';
 import { outboundEvent, SECRET } from '../webhooks/support/deliveries.js';
 import {
   COPIES,
+  DELIVERIES,
   deliverThreeTimesAtOnce,
+  PROCESSES,
   startChild,
   stopChild,
   useReceiverBundle,
@@ -20,8 +22,6 @@ import {
  */
 
 const CHILD = fileURLToPath(new URL('./fixtures/inbox-child.mjs', import.meta.url));
-const PROCESSES = 4;
-const DELIVERIES = 300;
 
 describeWithPostgres('four transactional deferred receivers with a pool of 5 each', (postgresUrl) => {
   const { pool, bundle } = useReceiverBundle(postgresUrl, 3);

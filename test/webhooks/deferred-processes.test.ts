@@ -5,7 +5,9 @@ import { redisInbox } from 'loyalty-partner-sdk/redis';
 import type { DeferredInboxStore } from 'loyalty-partner-sdk/webhooks';
 import { expect, it } from 'vitest';
 import {
+  DELIVERIES,
   deliverThreeTimesAtOnce,
+  PROCESSES,
   startChild,
   stopChild,
   useReceiverBundle,
@@ -21,8 +23,6 @@ import { outboundEvent, SECRET } from './support/deliveries.js';
  */
 
 const CHILD = fileURLToPath(new URL('./fixtures/deferred-child.mjs', import.meta.url));
-const PROCESSES = 4;
-const DELIVERIES = 300;
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));

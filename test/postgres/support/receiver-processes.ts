@@ -154,7 +154,12 @@ export async function deliverToChildren(
   }
 }
 
-/** The process suites' load: each delivery posted three times at once, twenty under way at a time. */
+/**
+ * The process suites' load: four receiver processes, 300 deliveries, each posted three times at
+ * once, twenty under way at a time.
+ */
+export const PROCESSES = 4;
+export const DELIVERIES = 300;
 export const COPIES = 3;
 const AT_ONCE = 20;
 
