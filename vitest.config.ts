@@ -23,25 +23,23 @@ export const slowSuites = [
 ];
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+/** `loyalty-partner-sdk` followed by `subpath` (empty for the root entry), resolved to `file`. */
+const entry = (subpath: string, file: string) => ({
+  find: new RegExp(`^loyalty-partner-sdk${subpath}$`),
+  replacement: src(file),
+});
 
 export default defineConfig({
   resolve: {
     // Tests import the package by its public names, resolved as Node resolves them (the `node`
     // export condition); tests of a Web build import its source file by path.
     alias: [
-      { find: /^loyalty-partner-sdk$/, replacement: src('platform-node/index.ts') },
-      { find: /^loyalty-partner-sdk\/signature$/, replacement: src('platform-node/signature.ts') },
-      { find: /^loyalty-partner-sdk\/webhooks$/, replacement: src('platform-node/webhooks.ts') },
-      { find: /^loyalty-partner-sdk\/node$/, replacement: src('adapters/node.ts') },
-      { find: /^loyalty-partner-sdk\/express$/, replacement: src('adapters/express.ts') },
-      { find: /^loyalty-partner-sdk\/next$/, replacement: src('adapters/next.ts') },
-      { find: /^loyalty-partner-sdk\/fetch$/, replacement: src('adapters/fetch.ts') },
-      { find: /^loyalty-partner-sdk\/fastify$/, replacement: src('adapters/fastify.ts') },
-      { find: /^loyalty-partner-sdk\/koa$/, replacement: src('adapters/koa.ts') },
-      { find: /^loyalty-partner-sdk\/outbox$/, replacement: src('outbox/index.ts') },
-      { find: /^loyalty-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
-      { find: /^loyalty-partner-sdk\/postgres$/, replacement: src('postgres/index.ts') },
-      { find: /^loyalty-partner-sdk\/redis$/, replacement: src('redis/index.ts') },
+      entry('', 'platform-node/index.ts'),
+      ...['signature', 'webhooks'].map((name) => entry(`/${name}`, `platform-node/${name}.ts`)),
+      ...['node', 'express', 'next', 'fetch', 'fastify', 'koa'].map((name) =>
+        entry(`/${name}`, `adapters/${name}.ts`),
+      ),
+      ...['outbox', 'testing', 'postgres', 'redis'].map((name) => entry(`/${name}`, `${name}/index.ts`)),
     ],
   },
   test: {

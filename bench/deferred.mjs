@@ -18,12 +18,11 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createNodeListener } from 'loyalty-partner-sdk/node';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
-import { signPayload } from 'loyalty-partner-sdk/signature';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
 import pg from 'pg';
 import { machineCpu, postgresCpu, statOf } from './cpu.mjs';
-import { ruleChangedEnvelope, SECRET } from './fixtures.mjs';
-import { goal, median } from './harness.mjs';
+import { SECRET, signedDelivery } from './fixtures.mjs';
+import { goal, median, percentile } from './harness.mjs';
 import { realServers } from './real-servers.mjs';
 
 const SETTINGS = {
@@ -36,23 +35,6 @@ const SELF = fileURLToPath(import.meta.url);
 /** How often the bench looks whether every delivery is handled (each look is a query). */
 const POLL_MS = 25;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const signed = () => {
-  const body = JSON.stringify(ruleChangedEnvelope(globalThis.crypto.randomUUID()));
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-tenantid': 'merchant-1',
-      'x-signature': signPayload(body, SECRET),
-    },
-  };
-};
-
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 async function serve(receiver) {
   const server = createServer(createNodeListener(receiver));
@@ -82,7 +64,7 @@ async function answerTimes(url) {
   const servers = { deferred: await serve(deferred), immediate: await serve(immediate) };
   const times = { deferred: [], immediate: [] };
   const post = async (name) => {
-    const delivery = signed();
+    const delivery = signedDelivery();
     const started = performance.now();
     const response = await fetch(servers[name].url, { method: 'POST', ...delivery });
     await response.text();
@@ -157,7 +139,7 @@ async function throughput(url, processes, transactional) {
   for (let i = 0; i < SETTINGS.throughputDeliveries; i += 50) {
     await Promise.all(
       Array.from({ length: 50 }, async () => {
-        const { body, headers } = signed();
+        const { body, headers } = signedDelivery();
         const answer = await storing.handle({ rawBody: body, headers });
         if (answer.status !== 200) throw new Error(`store answered ${answer.status}`);
       }),

@@ -3,6 +3,7 @@
  * 1 KB of UTF-8, built through the package's own public names.
  */
 import { createEnvelope } from 'loyalty-partner-sdk';
+import { signPayload } from 'loyalty-partner-sdk/signature';
 
 /** The benchmark's signing secret. standardwebhooks wants base64 behind `whsec_`, so it is that. */
 export const SECRET = `whsec_${Buffer.from('loyalty-bench-signing-secret-0001').toString('base64')}`;
@@ -49,3 +50,16 @@ export function ruleChangedEnvelope(eventId) {
  * `express.raw()` and every adapter of this package hand them over), for every contender alike.
  */
 export const BODY = Buffer.from(JSON.stringify(ruleChangedEnvelope()));
+
+/** A delivery of the fixture under a fresh eventId, signed: its body and headers as the service posts them. */
+export function signedDelivery() {
+  const body = JSON.stringify(ruleChangedEnvelope(globalThis.crypto.randomUUID()));
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-tenantid': 'merchant-1',
+      'x-signature': signPayload(body, SECRET),
+    },
+  };
+}

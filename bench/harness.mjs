@@ -47,6 +47,12 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The `p`th percentile (0 to 100) of a list of numbers: the value below which `p`% of them lie. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
 /** Half the interquartile range over the median: how much the rounds disagreed, as a fraction. */
 export function spread(values) {
   const sorted = [...values].sort((a, b) => a - b);

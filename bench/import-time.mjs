@@ -19,17 +19,12 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FIRST_WAVE } from '../scripts/entry-points.mjs';
 import { goal, median } from './harness.mjs';
 
-/** Every import path of the package, the root first. */
+/** The import paths timed, the root first: the first wave, then later entries. */
 export const ENTRIES = [
-  'loyalty-partner-sdk',
-  'loyalty-partner-sdk/signature',
-  'loyalty-partner-sdk/webhooks',
-  'loyalty-partner-sdk/node',
-  'loyalty-partner-sdk/express',
-  'loyalty-partner-sdk/next',
-  'loyalty-partner-sdk/fetch',
+  ...FIRST_WAVE,
   'loyalty-partner-sdk/fastify',
   'loyalty-partner-sdk/koa',
   'loyalty-partner-sdk/outbox',

@@ -40,12 +40,12 @@ import { fileURLToPath } from 'node:url';
 import { Logger, makeWorkerUtils, run as runGraphile, runMigrations } from 'graphile-worker';
 import { createNodeListener } from 'loyalty-partner-sdk/node';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
-import { signPayload, verifySignature } from 'loyalty-partner-sdk/signature';
+import { verifySignature } from 'loyalty-partner-sdk/signature';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { ruleChangedEnvelope, SECRET } from './fixtures.mjs';
-import { goal, median } from './harness.mjs';
+import { SECRET, signedDelivery } from './fixtures.mjs';
+import { goal, median, percentile } from './harness.mjs';
 import { realServers } from './real-servers.mjs';
 
 const SETTINGS = {
@@ -66,23 +66,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const effectsOf = (name) => `bench_effects_${name.replace('-', '_')}`;
 const insertEffect = (name) =>
   `INSERT INTO ${effectsOf(name)} (event_id) VALUES ($1) ON CONFLICT (event_id) DO NOTHING`;
-
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-
-const signed = () => {
-  const body = JSON.stringify(ruleChangedEnvelope(globalThis.crypto.randomUUID()));
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-tenantid': 'merchant-1',
-      'x-signature': signPayload(body, SECRET),
-    },
-  };
-};
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: a server (`--server name url`) or a worker (`--worker name url`).
@@ -245,7 +228,7 @@ async function startContender(url, name) {
 async function receipts(contenders, count) {
   const times = Object.fromEntries(contenders.map(({ name }) => [name, []]));
   const deliveries = Object.fromEntries(
-    contenders.map(({ name }) => [name, Array.from({ length: count }, signed)]),
+    contenders.map(({ name }) => [name, Array.from({ length: count }, signedDelivery)]),
   );
   const post = async ({ name, target }, i) => {
     const started = performance.now();

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { FIRST_WAVE } from './entry-points.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,10 +23,9 @@ export function entryFiles() {
   return entries;
 }
 
-/** Every exported name of each entry, split into values and types. */
-export function listExports() {
-  const entries = entryFiles();
-  const program = ts.createProgram(Object.values(entries), {
+/** A TypeScript program over `files`, resolved as a user's NodeNext project resolves the package. */
+export function publicProgram(files) {
+  return ts.createProgram(files, {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     target: ts.ScriptTarget.ES2022,
@@ -33,6 +33,12 @@ export function listExports() {
     skipLibCheck: true,
     noEmit: true,
   });
+}
+
+/** Every exported name of each entry, split into values and types. */
+export function listExports() {
+  const entries = entryFiles();
+  const program = publicProgram(Object.values(entries));
   const checker = program.getTypeChecker();
   const out = {};
   for (const [entry, file] of Object.entries(entries)) {
@@ -59,16 +65,7 @@ function summaryOf(doc) {
   return (end >= 0 ? text.slice(0, end + 1) : text).replace(/\|/g, '\\|');
 }
 
-/** The entries of the first wave, whose run-time exports share one budget (FIRST_WAVE_BUDGET). */
-export const FIRST_WAVE = [
-  'loyalty-partner-sdk',
-  'loyalty-partner-sdk/signature',
-  'loyalty-partner-sdk/webhooks',
-  'loyalty-partner-sdk/node',
-  'loyalty-partner-sdk/express',
-  'loyalty-partner-sdk/next',
-  'loyalty-partner-sdk/fetch',
-];
+export { FIRST_WAVE };
 /** The most run-time exports (values) the first-wave entries may have, each entry's counted once. */
 export const FIRST_WAVE_BUDGET = 50;
 

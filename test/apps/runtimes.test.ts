@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../support/real-servers.js';
 import { describeAppConformance } from './support/app-conformance.js';
 import { appDirectory, binary, startProcess } from './support/process-app.js';
 
@@ -41,14 +41,6 @@ describeAppConformance(
   },
   HINT,
 );
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describeAppConformance(
   'workerd (wrangler dev)',

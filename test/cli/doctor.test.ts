@@ -10,6 +10,7 @@ import {
   startPgBouncer,
   startRedisCluster,
 } from '../support/real-servers.js';
+import { createSerializableDatabase } from '../support/serializable-database.js';
 import { describeWithPostgres, describeWithRedis, uniqueName } from '../support/servers.js';
 import { runBin } from './bin.js';
 
@@ -99,11 +100,7 @@ describeWithPostgres('loyalty-partner doctor --postgres', (url) => {
     const database = uniqueName('doctor_serializable');
     let strictUrl: string;
     beforeAll(async () => {
-      await pool.query(`CREATE DATABASE ${database}`);
-      await pool.query(`ALTER DATABASE ${database} SET default_transaction_isolation = 'serializable'`);
-      const target = new URL(url);
-      target.pathname = `/${database}`;
-      strictUrl = target.href;
+      strictUrl = await createSerializableDatabase(pool, url, database);
     });
     afterAll(() => pool.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 

@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { createEmulator, type MerchantCredentials, samplePayload } from 'loyalty-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/real-servers.js';
 import { runBin } from './bin.js';
 
 const emulator = createEmulator();
@@ -28,15 +28,6 @@ const noCredentials = (text: string) => {
   expect(text).not.toContain(merchant.apiKey);
   expect(text).not.toContain(merchant.signingSecret);
 };
-
-/** A loopback port nobody listens on: bound, read, released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('loyalty-partner send (the built bin, against an emulator in this process)', () => {
   it('posts the event and prints its eventId, status, attempts, correlationId and the answer', async () => {
@@ -120,7 +111,7 @@ describe('loyalty-partner send (the built bin, against an emulator in this proce
   });
 
   it('exits 3 when nothing answers', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const result = await send(['BranchSynced', '--no-retry'], samplePayload('BranchSynced'), {
       LOYALTY_BASE_URL: `http://127.0.0.1:${port}`,
     });

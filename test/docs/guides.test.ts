@@ -18,25 +18,21 @@ describe('the guides’ generated tables (UPDATE_DOCS=1 rewrites them)', () => {
     expect(readFileSync(guide('events.md'), 'utf8')).toContain(renderEventTable());
   });
 
-  it('docs/troubleshooting.md explains every code of ERROR_CODES, exactly as the catalogue renders it', () => {
-    const table = renderErrorCodeTable();
-    const text = guideWithSection(
-      guide('troubleshooting.md'),
-      table,
+  it.each([
+    [
+      'explains every code of ERROR_CODES, exactly as the catalogue renders it',
+      renderErrorCodeTable,
       TROUBLESHOOTING_START,
       TROUBLESHOOTING_END,
-    );
-    expect(text).toContain(table);
-  });
-
-  it('docs/troubleshooting.md explains every code a receiver answers with beyond the contract’s', () => {
-    const table = renderReceiverCodeTable();
-    const text = guideWithSection(
-      guide('troubleshooting.md'),
-      table,
+    ],
+    [
+      'explains every code a receiver answers with beyond the contract’s',
+      renderReceiverCodeTable,
       RECEIVER_CODES_START,
       RECEIVER_CODES_END,
-    );
-    expect(text).toContain(table);
+    ],
+  ])('docs/troubleshooting.md %s', (_, render, start, end) => {
+    const table = render();
+    expect(guideWithSection(guide('troubleshooting.md'), table, start, end)).toContain(table);
   });
 });

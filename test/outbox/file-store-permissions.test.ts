@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { createOutbox, fileStore, OutboxStoreError } from 'loyalty-partner-sdk/outbox';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { bundleSdk } from '../support/bundle-sdk.js';
+import { collectOutput } from '../support/child-lines.js';
 import { REQUIRE_SERVERS_VARIABLE, serversRequired } from '../support/real-servers.js';
 import { scriptedSender } from './fixtures/scripted-sender.js';
 
@@ -112,17 +113,10 @@ describe('start() as a user who may not write the directory', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    let out = '';
-    let errText = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      errText += chunk;
-    });
+    const output = collectOutput(child);
     const [status] = (await once(child, 'close')) as [number | null];
-    if (status !== 0) throw new Error(`child exited ${status}: ${errText}`);
-    return JSON.parse(out) as Record<string, unknown>;
+    if (status !== 0) throw new Error(`child exited ${status}: ${output.stderr()}`);
+    return JSON.parse(output.stdout()) as Record<string, unknown>;
   }
 
   it('rejects with an OutboxStoreError naming the directory and the fix (EACCES)', async (ctx) => {

@@ -1,24 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { useTempDir } from '../support/temp-dir.js';
 import { expectTornLastRecordDropped } from './fixtures/torn-journal.js';
 
 // Slow suite (`npm run test:slow`, run by `.ci/run`): one open and close of the store per byte of
 // the last record takes longer than a unit test may on a loaded 2-core machine. `npm test` runs a
 // spread of the same cuts in `file-store.test.ts`.
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-file-store-torn-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('outbox-file-store-torn-');
 
 describe('fileStore', () => {
   it('drops a torn last record at every byte offset, never throws and keeps every complete record', async () => {
-    await expectTornLastRecordDropped(dir, (lastStart, end) =>
+    await expectTornLastRecordDropped(dir(), (lastStart, end) =>
       Array.from({ length: end - lastStart + 1 }, (_, i) => lastStart + i),
     );
   });

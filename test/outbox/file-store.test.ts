@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   fileStore,
@@ -9,19 +8,14 @@ import {
   OutboxStoreError,
   type StoredEvent,
 } from 'loyalty-partner-sdk/outbox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../support/temp-dir.js';
 import { storedEvent } from './fixtures/stored-events.js';
 import { expectTornLastRecordDropped } from './fixtures/torn-journal.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-file-store-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('outbox-file-store-');
 
-async function reopen(path = dir) {
+async function reopen(path = dir()) {
   const store = fileStore(path);
   const snapshot = await store.open();
   await store.close();
@@ -30,7 +24,7 @@ async function reopen(path = dir) {
 
 describe('fileStore', () => {
   it('gives back, after a restart, every appended event with its journalled state changes', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     expect((await store.open()).events).toEqual([]);
     const [a, b, c] = [storedEvent(1), storedEvent(2), storedEvent(3, 'tenant-b')];
     await Promise.all([store.append(a), store.append(b), store.append(c)]);
@@ -58,7 +52,7 @@ describe('fileStore', () => {
   });
 
   it('commits concurrent appends as a group: far fewer fsyncs than events, and all of them durable', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await store.open();
     const events = Array.from({ length: 200 }, (_, i) => storedEvent(i + 1));
     await Promise.all(events.map((event) => store.append(event)));
@@ -75,17 +69,17 @@ describe('fileStore', () => {
   it('drops a torn last record (a spread of cut positions), never throws and keeps every complete record', async () => {
     // Every byte offset is the slow suite's (file-store-torn.slow.test.ts); here the edges and
     // a few positions between them.
-    await expectTornLastRecordDropped(dir, (lastStart, end) => {
+    await expectTornLastRecordDropped(dir(), (lastStart, end) => {
       const middle = Math.floor((lastStart + end) / 2);
       return [lastStart, lastStart + 1, lastStart + 8, middle, end - 1, end];
     });
   });
 
   it('never reads a record whose bytes were damaged: the checksum stops the reader there', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await store.open();
     await store.append(storedEvent(1));
-    const journal = join(dir, 'outbox.journal');
+    const journal = join(dir(), 'outbox.journal');
     const beforeLast = (await stat(journal)).size;
     const last = storedEvent(2);
     await store.append(last);
@@ -100,15 +94,15 @@ describe('fileStore', () => {
   });
 
   it('appends after a recovered torn tail land where the next open reads them', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await store.open();
     await store.append(storedEvent(1));
     await store.append(storedEvent(2));
     await store.close();
-    const journal = join(dir, 'outbox.journal');
+    const journal = join(dir(), 'outbox.journal');
     await truncate(journal, (await stat(journal)).size - 3);
 
-    const again = fileStore(dir);
+    const again = fileStore(dir());
     expect((await again.open()).events.map((event) => event.seq)).toEqual([1]);
     await again.append(storedEvent(3));
     await again.close();
@@ -116,7 +110,7 @@ describe('fileStore', () => {
   });
 
   it('refuses an append past maxEvents with OUTBOX_FULL, stores nothing, and has room again after a removal', async () => {
-    const store = fileStore(dir, { maxEvents: 2 });
+    const store = fileStore(dir(), { maxEvents: 2 });
     await store.open();
     const [a, b, c] = [storedEvent(1), storedEvent(2), storedEvent(3)];
     await store.append(a);
@@ -133,7 +127,7 @@ describe('fileStore', () => {
   it('refuses concurrent appends that together would pass maxBytes, keeping the ones that fit', async () => {
     const one = storedEvent(1);
     const recordBytes = JSON.stringify({ op: 'put', event: one }).length + 8;
-    const store = fileStore(dir, { maxBytes: recordBytes * 2 + recordBytes / 2 });
+    const store = fileStore(dir(), { maxBytes: recordBytes * 2 + recordBytes / 2 });
     await store.open();
     const results = await Promise.allSettled(
       [one, storedEvent(2), storedEvent(3)].map((event) => store.append(event)),
@@ -148,7 +142,7 @@ describe('fileStore', () => {
   });
 
   it('compacts when dead space outgrows the live records, and keeps exactly the live ones', async () => {
-    const store = fileStore(dir, { compactAfterBytes: 4096 });
+    const store = fileStore(dir(), { compactAfterBytes: 4096 });
     await store.open();
     const kept: StoredEvent[] = [];
     for (let i = 1; i <= 60; i++) {
@@ -159,18 +153,18 @@ describe('fileStore', () => {
     }
     const { compactions } = store.stats();
     await store.close();
-    const size = (await stat(join(dir, 'outbox.journal'))).size;
+    const size = (await stat(join(dir(), 'outbox.journal'))).size;
 
     expect(compactions).toBeGreaterThan(1);
     expect(size).toBeLessThan(kept.length * 1500 + 4096 * 2);
     expect((await reopen()).events).toEqual(kept);
-    expect((await readdir(dir)).sort()).toEqual(['outbox.journal']);
+    expect((await readdir(dir())).sort()).toEqual(['outbox.journal']);
   });
 
   it('refuses a second store on the same directory while the first holds the lock', async () => {
-    const first = fileStore(dir);
+    const first = fileStore(dir());
     await first.open();
-    const second = fileStore(dir);
+    const second = fileStore(dir());
     const refusal = await second.open().catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(OutboxLockedError);
     expect(refusal).toMatchObject({ code: 'OUTBOX_LOCKED', pid: process.pid });
@@ -182,20 +176,20 @@ describe('fileStore', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
       encoding: 'utf8',
     });
-    await writeFile(join(dir, 'outbox.lock'), `${gone.stdout}\n`);
-    const store = fileStore(dir);
+    await writeFile(join(dir(), 'outbox.lock'), `${gone.stdout}\n`);
+    const store = fileStore(dir());
     await store.open();
-    expect((await readFile(join(dir, 'outbox.lock'), 'utf8')).split('\n')[0]).toBe(String(process.pid));
+    expect((await readFile(join(dir(), 'outbox.lock'), 'utf8')).split('\n')[0]).toBe(String(process.pid));
     await store.close();
   });
 
   it('refuses to replay a file that is not an outbox journal, and leaves it untouched', async () => {
-    await writeFile(join(dir, 'outbox.journal'), 'something else entirely\n');
-    const refusal = await fileStore(dir)
+    await writeFile(join(dir(), 'outbox.journal'), 'something else entirely\n');
+    const refusal = await fileStore(dir())
       .open()
       .catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(OutboxStoreError);
-    expect(await readFile(join(dir, 'outbox.journal'), 'utf8')).toBe('something else entirely\n');
-    await expect(reopen(join(dir, 'fresh'))).resolves.toMatchObject({ events: [] });
+    expect(await readFile(join(dir(), 'outbox.journal'), 'utf8')).toBe('something else entirely\n');
+    await expect(reopen(join(dir(), 'fresh'))).resolves.toMatchObject({ events: [] });
   });
 });

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   fileStore,
@@ -12,26 +11,21 @@ import {
   OutboxNotStartedError,
   OutboxStoreError,
 } from 'loyalty-partner-sdk/outbox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../support/temp-dir.js';
 import { hundredEventJournal, survivorsOf } from './fixtures/hundred-event-journal.js';
 import { fastOutbox, invoice, until } from './fixtures/outbox-harness.js';
 import { gate, networkError, ok, scriptedSender } from './fixtures/scripted-sender.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-hard-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('outbox-hard-');
 
-const JOURNAL = () => join(dir, 'outbox.journal');
+const JOURNAL = () => join(dir(), 'outbox.journal');
 
 describe('a damaged journal', () => {
   // Every byte in turn, read as `start()` reads the journal: journal-every-byte.slow.test.ts
   // (`npm run test:slow`). Here, the whole `start()` for a spread of those positions.
   it('starts with every intact event after one flipped byte, keeps the damaged file aside and reports one record lost', async () => {
-    const journal = await hundredEventJournal(dir);
+    const journal = await hundredEventJournal(dir());
     const positions = [0, 5]; // the magic header
     for (const n of [0, 1, 49, 50, 97, 98]) {
       const [start, end] = journal.frames[n]!;
@@ -42,7 +36,7 @@ describe('a damaged journal', () => {
     for (const at of positions) {
       const damaged = Uint8Array.from(journal.bytes);
       damaged[at]! ^= 0xff;
-      const here = join(dir, `flip-${at}`);
+      const here = join(dir(), `flip-${at}`);
       await mkdir(here);
       await writeFile(join(here, 'outbox.journal'), damaged);
       const reports: { damagedCopy: string; lostRecords: number }[] = [];
@@ -67,12 +61,12 @@ describe('a damaged journal', () => {
   });
 
   it('drops damage in the last record as a torn write, counted in recoveredBytes', async () => {
-    const journal = await hundredEventJournal(dir);
+    const journal = await hundredEventJournal(dir());
     const [start, end] = journal.frames[99]!;
     const damaged = Uint8Array.from(journal.bytes);
     damaged[(start + end) >> 1]! ^= 0xff;
     await writeFile(JOURNAL(), damaged);
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const { events } = await store.open();
     await store.close();
     expect(events.map((event) => event.eventId)).toEqual(journal.ids.slice(0, 99));
@@ -80,7 +74,7 @@ describe('a damaged journal', () => {
   });
 
   it('opens past a flipped bit and a zeroed checksum, keeps the damaged file aside and reports the loss', async () => {
-    const { bytes, ids, frames } = await hundredEventJournal(dir);
+    const { bytes, ids, frames } = await hundredEventJournal(dir());
     const startOf = (n: number) => frames[n]![0];
     const damaged = Uint8Array.from(bytes);
     damaged.fill(0, startOf(1) + 4, startOf(1) + 8); // the CRC of record 2
@@ -88,10 +82,10 @@ describe('a damaged journal', () => {
     await writeFile(JOURNAL(), damaged);
     const reports: unknown[] = [];
 
-    const store = fileStore(dir, { onDamage: (damage) => reports.push(damage) });
+    const store = fileStore(dir(), { onDamage: (damage) => reports.push(damage) });
     const snapshot = await store.open();
     await store.close();
-    const reopened = await fileStore(dir)
+    const reopened = await fileStore(dir())
       .open()
       .then((again) => again.events);
 
@@ -100,18 +94,18 @@ describe('a damaged journal', () => {
     expect(reopened.map((event) => event.eventId)).toEqual(survivors);
     expect(store.stats().lostRecords).toBe(2);
     expect(reports).toEqual([expect.objectContaining({ lostRecords: 2 })]);
-    const aside = (await readdir(dir)).filter((name) => name.startsWith('outbox.journal.damaged-'));
+    const aside = (await readdir(dir())).filter((name) => name.startsWith('outbox.journal.damaged-'));
     expect(aside).toHaveLength(1);
-    expect(Buffer.compare(await readFile(join(dir, aside[0]!)), damaged)).toBe(0);
+    expect(Buffer.compare(await readFile(join(dir(), aside[0]!)), damaged)).toBe(0);
   });
 });
 
 describe('the directory lock', () => {
-  const lock = () => join(dir, 'outbox.lock');
+  const lock = () => join(dir(), 'outbox.lock');
 
   it("takes over a lock naming this process's own pid, as a container restarted as the same PID would find it", async () => {
     await writeFile(lock(), `${process.pid}\nprevious-life\n`);
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await store.open();
     expect((await readFile(lock(), 'utf8')).split('\n')[1]).not.toBe('previous-life');
     await store.close();
@@ -121,21 +115,21 @@ describe('the directory lock', () => {
     await writeFile(lock(), '1\nlong-gone\n');
     const minuteAgo = new Date(Date.now() - 60_000);
     await utimes(lock(), minuteAgo, minuteAgo);
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await store.open();
     await store.close();
   });
 
   it('refuses a lock its owner renewed recently', async () => {
     await writeFile(lock(), '1\nalive\n');
-    await expect(fileStore(dir).open()).rejects.toBeInstanceOf(OutboxLockedError);
+    await expect(fileStore(dir()).open()).rejects.toBeInstanceOf(OutboxLockedError);
   });
 });
 
 describe('a directory the store cannot use', () => {
   it('names the directory and the fix when a file stands where the directory should be', async () => {
-    await writeFile(join(dir, 'file'), '');
-    const target = join(dir, 'file', 'outbox');
+    await writeFile(join(dir(), 'file'), '');
+    const target = join(dir(), 'file', 'outbox');
     const refusal = await fileStore(target)
       .open()
       .catch((err: unknown) => err);
@@ -147,9 +141,9 @@ describe('a directory the store cannot use', () => {
 
 describe('a compaction that cannot run (no room)', () => {
   it('starts, delivers, and reports the failed compaction through a hook', async () => {
-    await mkdir(join(dir, 'outbox.journal.tmp')); // the compaction's temporary file cannot be created
+    await mkdir(join(dir(), 'outbox.journal.tmp')); // the compaction's temporary file cannot be created
     const failures: unknown[] = [];
-    const store = fileStore(dir, { onCompactionError: (cause) => failures.push(cause) });
+    const store = fileStore(dir(), { onCompactionError: (cause) => failures.push(cause) });
     const { sender, calls } = scriptedSender(() => ok());
     const outbox = fastOutbox({ client: sender, store });
     await outbox.start();

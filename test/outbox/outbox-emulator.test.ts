@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createEnvelope, LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox, fileStore, memoryStore, type OutboxHooks } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../support/temp-dir.js';
 import { customer, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
 
 /*
@@ -150,13 +148,7 @@ describe('outbox against the emulator', () => {
 });
 
 describe('the envelope the outbox sends', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'outbox-envelope-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir('outbox-envelope-');
 
   function fileOutbox(merchant = emulator.createMerchant({ autoConfirmBranches: true })) {
     const client = new LoyaltyClient({
@@ -165,7 +157,7 @@ describe('the envelope the outbox sends', () => {
       signingSecret: merchant.signingSecret,
     });
     clients.push(client);
-    const outbox = createOutbox({ client, store: fileStore(dir), defaultTenantId: merchant.tenantId });
+    const outbox = createOutbox({ client, store: fileStore(dir()), defaultTenantId: merchant.tenantId });
     return { merchant, outbox };
   }
 
@@ -191,7 +183,7 @@ describe('the envelope the outbox sends', () => {
     const valid = createEnvelope('InvoiceEarned', invoice('inv-1'));
     const envelope = { ...valid, payload: { ...valid.payload, earnType: 'Bogus' } };
     const merchant = emulator.createMerchant({ autoConfirmBranches: true });
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await store.open();
     await store.append({
       eventId: envelope.eventId,

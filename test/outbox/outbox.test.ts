@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoyaltyValidationError } from 'loyalty-partner-sdk';
 import {
@@ -9,27 +8,22 @@ import {
   OutboxFullError,
   OutboxNotStartedError,
 } from 'loyalty-partner-sdk/outbox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../support/temp-dir.js';
 import { customer, fastOutbox, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
 import { gate, networkError, ok, scriptedSender } from './fixtures/scripted-sender.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('outbox-');
 
 describe('enqueue', () => {
   it('resolves with the eventId once the event is in the journal on disk, and delivers that eventId', async () => {
     const hold = gate();
     const { sender, calls } = scriptedSender(() => hold.promise.then(() => ok()));
-    const outbox = fastOutbox({ client: sender, store: fileStore(dir) });
+    const outbox = fastOutbox({ client: sender, store: fileStore(dir()) });
     await outbox.start();
 
     const { eventId } = await outbox.enqueue('InvoiceEarned', invoice('inv-1'));
-    expect(await readFile(join(dir, 'outbox.journal'), 'utf8')).toContain(eventId);
+    expect(await readFile(join(dir(), 'outbox.journal'), 'utf8')).toContain(eventId);
     hold.open();
     await outbox.flush();
     await outbox.close();
@@ -38,7 +32,7 @@ describe('enqueue', () => {
   });
 
   it('makes 100 concurrent enqueues durable with far fewer fsyncs than events (group commit)', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const outbox = fastOutbox({ client: scriptedSender().sender, store });
     await outbox.start();
     await outbox.stopTenant('default', 'Disabled');
@@ -51,7 +45,7 @@ describe('enqueue', () => {
 
     expect(new Set(ids.map((id) => id.eventId)).size).toBe(100);
     expect(flushes).toBeLessThan(10);
-    const restarted = fastOutbox({ client: scriptedSender().sender, store: fileStore(dir) });
+    const restarted = fastOutbox({ client: scriptedSender().sender, store: fileStore(dir()) });
     await restarted.start();
     expect(restarted.list('pending').map((event) => event.eventId)).toEqual(ids.map((id) => id.eventId));
     await restarted.close();
@@ -60,12 +54,12 @@ describe('enqueue', () => {
   it('journals the first attempt time before the first attempt goes out, and hands it to the client', async () => {
     const hold = gate();
     const { sender, calls } = scriptedSender(() => hold.promise.then(() => ok()));
-    const outbox = fastOutbox({ client: sender, store: fileStore(dir) });
+    const outbox = fastOutbox({ client: sender, store: fileStore(dir()) });
     await outbox.start();
     const { eventId } = await outbox.enqueue('InvoiceEarned', invoice('inv-1'));
     await until(() => calls.length === 1);
 
-    const journal = await readFile(join(dir, 'outbox.journal'), 'utf8');
+    const journal = await readFile(join(dir(), 'outbox.journal'), 'utf8');
     const recorded = journal.match(new RegExp(`"id":"${eventId}","patch":\\{"firstAttemptAt":(\\d+)\\}`));
     expect(Number(recorded?.[1])).toBe(calls[0]!.firstAttemptAt);
     hold.open();

@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { ERROR_CODES, type ErrorCode } from 'loyalty-partner-sdk';
 import { memoryStore } from 'loyalty-partner-sdk/outbox';
 import { describe, expect, it } from 'vitest';
+import { guideWithSection } from '../docs/generated-sections.js';
 import { fastOutbox, invoice, recordingHooks } from './fixtures/outbox-harness.js';
 import { apiError, ok, scriptedSender } from './fixtures/scripted-sender.js';
 
@@ -59,13 +59,6 @@ async function renderOutboxTable(): Promise<string> {
 describe('the outbox table of docs/outbox.md', () => {
   it('is exactly what the outbox does with each code of ERROR_CODES (UPDATE_README=1 rewrites it)', async () => {
     const table = await renderOutboxTable();
-    let readme = readFileSync(README, 'utf8');
-    const start = readme.indexOf(BEGIN);
-    const end = readme.indexOf(END);
-    if (process.env.UPDATE_README === '1' && start >= 0 && end > start) {
-      readme = readme.slice(0, start) + table + readme.slice(end + END.length);
-      writeFileSync(README, readme);
-    }
-    expect(readme).toContain(table);
+    expect(guideWithSection(README, table, BEGIN, END, 'UPDATE_README')).toContain(table);
   });
 });

@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { LoyaltyClient } from 'loyalty-partner-sdk';
+import type { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox, memoryStore, type Outbox } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clientThrough, relay, startGateway } from './fixtures/gateway.js';
 import { until } from './fixtures/outbox-harness.js';
 
 /*
@@ -33,8 +32,7 @@ interface Arrival {
 }
 
 let emulator: Emulator;
-let gateway: Server;
-let gatewayUrl: string;
+let gateway: Awaited<ReturnType<typeof startGateway>>;
 let linkUp: boolean;
 let arrivals: Arrival[];
 const clients: LoyaltyClient[] = [];
@@ -45,7 +43,7 @@ beforeEach(async () => {
   linkUp = false;
   arrivals = [];
   const underWay = new Map<string, Arrival[]>();
-  gateway = createServer((req, res) => {
+  gateway = await startGateway(url, async (req, res, forward) => {
     const kiosk = String(req.headers['x-api-key']);
     const mine = underWay.get(kiosk) ?? [];
     underWay.set(kiosk, mine);
@@ -54,42 +52,21 @@ beforeEach(async () => {
     arrivals.push(arrival);
     mine.push(arrival);
     const done = () => mine.splice(mine.indexOf(arrival), 1);
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
-      if (!arrival.up) {
-        done();
-        arrival.refusedAt = arrivals.length;
-        req.socket.destroy();
-        return;
-      }
-      const answer = await fetch(`${url}${req.url}`, {
-        method: req.method,
-        headers: Object.fromEntries(
-          Object.entries(req.headers).filter(
-            ([name]) => !['host', 'content-length', 'connection', 'transfer-encoding'].includes(name),
-          ),
-        ) as Record<string, string>,
-        body: Buffer.concat(chunks),
-      });
-      const headers = Object.fromEntries(answer.headers);
-      delete headers['content-length'];
-      delete headers['transfer-encoding'];
-      delete headers['content-encoding'];
-      const body = Buffer.from(await answer.arrayBuffer());
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+    if (!arrival.up) {
       done();
-      res.writeHead(answer.status, headers);
-      res.end(body);
-    });
+      arrival.refusedAt = arrivals.length;
+      req.socket.destroy();
+      return;
+    }
+    const answer = await forward();
+    done();
+    relay(res, answer);
   });
-  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-  gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  gateway.closeAllConnections();
-  await new Promise((resolve) => gateway.close(resolve));
+  await gateway.close();
   await emulator.close();
 });
 
@@ -100,12 +77,7 @@ async function fleet(reconnectWindowMs: number) {
   );
   const outboxes: Outbox[] = [];
   for (const merchant of merchants) {
-    const client = new LoyaltyClient({
-      baseUrl: gatewayUrl,
-      apiKey: merchant.apiKey,
-      signingSecret: merchant.signingSecret,
-      retry: { maxAttempts: 1 },
-    });
+    const client = clientThrough(gateway.url, merchant);
     clients.push(client);
     const outbox = createOutbox({
       client,

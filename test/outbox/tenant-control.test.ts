@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoyaltyClient } from 'loyalty-partner-sdk';
+import type { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox, fileStore } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clientThrough, relay, startGateway } from './fixtures/gateway.js';
 import { customer, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
 
 /*
@@ -18,8 +17,7 @@ import { customer, invoice, recordingHooks, until } from './fixtures/outbox-harn
 
 let dir: string;
 let emulator: Emulator;
-let gateway: Server;
-let gatewayUrl: string;
+let gateway: Awaited<ReturnType<typeof startGateway>>;
 /** Arrivals at the gateway that were forwarded, in real milliseconds. */
 let forwarded: number[];
 let instruction: { status: number; code: string } | undefined;
@@ -32,42 +30,22 @@ beforeEach(async () => {
   emulator = createEmulator();
   const { url } = await emulator.listen();
   forwarded = [];
-  gateway = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const told = instruction;
-      if (told) {
-        instruction = undefined;
-        instructedAt = Date.now();
-        res.writeHead(told.status, { 'content-type': 'application/json', 'retry-after': '120' });
-        res.end(JSON.stringify({ code: told.code, message: 'wait', correlationId: 'c-1' }));
-        return;
-      }
-      forwarded.push(Date.now());
-      const answer = await fetch(`${url}${req.url}`, {
-        method: req.method,
-        headers: Object.fromEntries(
-          Object.entries(req.headers).filter(
-            ([name]) => !['host', 'content-length', 'connection', 'transfer-encoding'].includes(name),
-          ),
-        ) as Record<string, string>,
-        body: Buffer.concat(chunks),
-      });
-      const headers = Object.fromEntries(answer.headers);
-      delete headers['content-length'];
-      delete headers['transfer-encoding'];
-      delete headers['content-encoding'];
-      res.writeHead(answer.status, headers);
-      res.end(Buffer.from(await answer.arrayBuffer()));
-    });
+  gateway = await startGateway(url, async (_req, res, forward) => {
+    const told = instruction;
+    if (told) {
+      instruction = undefined;
+      instructedAt = Date.now();
+      res.writeHead(told.status, { 'content-type': 'application/json', 'retry-after': '120' });
+      res.end(JSON.stringify({ code: told.code, message: 'wait', correlationId: 'c-1' }));
+      return;
+    }
+    forwarded.push(Date.now());
+    relay(res, await forward());
   });
-  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-  gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  await new Promise((resolve) => gateway.close(resolve));
+  await gateway.close();
   await emulator.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -81,12 +59,7 @@ describe('a wait the service asked for, across a restart', () => {
     async (_, status, code) => {
       const merchant = emulator.createMerchant({ autoConfirmBranches: true });
       const outboxOf = (now: () => number, hooks = {}) => {
-        const client = new LoyaltyClient({
-          baseUrl: gatewayUrl,
-          apiKey: merchant.apiKey,
-          signingSecret: merchant.signingSecret,
-          retry: { maxAttempts: 1 },
-        });
+        const client = clientThrough(gateway.url, merchant);
         clients.push(client);
         return createOutbox({
           client,

@@ -73,21 +73,26 @@ async function runKiosk(bundle: string) {
   return { ...stats, received, warnings: warnings as Array<Record<string, string>> };
 }
 
+/** Bundles the kiosk app `entry` into one `format` file, as a kiosk's build would: its path. */
+async function bundleKiosk(entry: string, format: 'esm' | 'cjs', outfile: string): Promise<string> {
+  await build({
+    entryPoints: [join(work, entry)],
+    absWorkingDir: work,
+    bundle: true,
+    platform: 'node',
+    format,
+    target: 'node20',
+    outfile: join(work, outfile),
+    logLevel: 'silent',
+  });
+  return join(work, outfile);
+}
+
 const delivered = { delivered: 1, pending: 0, dead: 0, received: ['BranchSynced processed'] };
 
 describe('a kiosk app bundled into one file with esbuild', () => {
   it('runs as one ESM file, with no banner, and delivers through fetch where undici cannot load, saying so once', async () => {
-    const outfile = join(work, 'kiosk.bundle.mjs');
-    await build({
-      entryPoints: [join(work, 'kiosk.mjs')],
-      absWorkingDir: work,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile,
-      logLevel: 'silent',
-    });
+    const outfile = await bundleKiosk('kiosk.mjs', 'esm', 'kiosk.bundle.mjs');
     const { warnings, ...stats } = await runKiosk(outfile);
     expect(stats).toEqual(delivered);
     // undici require()s Node built-ins, which an ESM bundle cannot: the client said so once, and why.
@@ -100,17 +105,7 @@ describe('a kiosk app bundled into one file with esbuild', () => {
   });
 
   it('runs as one CommonJS file, sends, and exits 0', async () => {
-    const outfile = join(work, 'kiosk.bundle.cjs');
-    await build({
-      entryPoints: [join(work, 'kiosk.cjs.js')],
-      absWorkingDir: work,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      outfile,
-      logLevel: 'silent',
-    });
+    const outfile = await bundleKiosk('kiosk.cjs.js', 'cjs', 'kiosk.bundle.cjs');
     expect(await runKiosk(outfile)).toEqual({ ...delivered, warnings: [] });
   });
 });

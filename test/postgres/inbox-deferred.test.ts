@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 import { outboundEvent, SECRET, signedDelivery } from '../webhooks/support/deliveries.js';
 import { serveOverHttp } from '../webhooks/support/over-http.js';
+import { countingPool } from './support/counting-pool.js';
 
 /** Must show 2, 3 and 4 of issue 31, over real HTTP on a Postgres inbox. */
 
@@ -108,17 +109,10 @@ describeWithPostgres('a deferred receiver on postgresInbox, over HTTP', (url) =>
   it('marks handlers that succeeded in the claims that follow them: far fewer writes than deliveries, each handled once', async () => {
     const marksSchema = uniqueName('deferred_marks');
     await migrate(pool, { schema: marksSchema });
-    const statements = { carried: 0, alone: 0 };
-    class CountingPool extends pg.Pool {
-      // pg's query has many overloads: counted, then passed on as they came.
-      override query(...args: any[]): any {
-        const text: string = typeof args[0] === 'string' ? args[0] : args[0].text;
-        if (text.startsWith('WITH marked AS')) statements.carried += 1;
-        else if (text.includes("SET state = 'handled', settled_at = now()")) statements.alone += 1;
-        return (super.query as any)(...args);
-      }
-    }
-    const counted = new CountingPool({ connectionString: url, max: 4 });
+    const { pool: counted, statements } = countingPool(url, 4, {
+      carried: (text) => text.startsWith('WITH marked AS'),
+      alone: (text) => text.includes("SET state = 'handled', settled_at = now()"),
+    });
     const runs = new Map<string, number>();
     const receiver = createReceiver({
       secrets: SECRET,

@@ -2,10 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { migrate, postgresInbox } from 'loyalty-partner-sdk/postgres';
 import { expect, it } from 'vitest';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
-import { outboundEvent, SECRET, signedDelivery } from '../webhooks/support/deliveries.js';
+import { outboundEvent, SECRET } from '../webhooks/support/deliveries.js';
 import {
-  deliverToChildren,
-  killAndRestart,
+  COPIES,
+  DELIVERIES,
+  deliverThreeTimesAtOnce,
+  PROCESSES,
   startChild,
   stopChild,
   useReceiverBundle,
@@ -20,10 +22,6 @@ import {
  */
 
 const CHILD = fileURLToPath(new URL('./fixtures/inbox-child.mjs', import.meta.url));
-const PROCESSES = 4;
-const DELIVERIES = 300;
-const COPIES = 3;
-const AT_ONCE = 20;
 
 describeWithPostgres('four transactional deferred receivers with a pool of 5 each', (postgresUrl) => {
   const { pool, bundle } = useReceiverBundle(postgresUrl, 3);
@@ -39,22 +37,8 @@ describeWithPostgres('four transactional deferred receivers with a pool of 5 eac
     const events = Array.from({ length: DELIVERIES }, () => outboundEvent('LoyaltyRuleChanged'));
     const times: number[] = [];
     try {
-      let next = 0;
-      let killed = false;
-      const lane = async () => {
-        for (let i = next++; i < DELIVERIES; i = next++) {
-          if (!killed && i >= DELIVERIES / 2) {
-            killed = true;
-            await killAndRestart(children, 0, () => startChild(CHILD, bundle(), config));
-          }
-          const delivery = signedDelivery(events[i]!);
-          const answers = await Promise.all(
-            Array.from({ length: COPIES }, (_, c) => deliverToChildren(children, i + c, delivery, times)),
-          );
-          expect(answers).toEqual([200, 200, 200]);
-        }
-      };
-      await Promise.all(Array.from({ length: AT_ONCE }, lane));
+      const restart = () => startChild(CHILD, bundle(), config);
+      const { killed } = await deliverThreeTimesAtOnce(children, events, { restart, times });
       expect(killed).toBe(true);
 
       const inbox = postgresInbox(pool, { schema });

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { createdTables } from '../../src/postgres/schema/created-tables.js';
 import { SCHEMA_STEPS } from '../../src/postgres/schema/steps.js';
+import { rejectionOf } from '../support/rejection.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 import { outboundEvent, resolveSecrets, signedDelivery } from '../webhooks/support/deliveries.js';
 
@@ -13,14 +14,7 @@ import { outboundEvent, resolveSecrets, signedDelivery } from '../webhooks/suppo
  * the table and what it lacks; and PostgreSQL's own schemas are refused as a place for the SDK.
  */
 
-const codeOf = async (promise: Promise<unknown>) => {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PostgresStoreError);
-  return err as PostgresStoreError;
-};
+const codeOf = (promise: Promise<unknown>) => rejectionOf(promise, PostgresStoreError);
 
 describeWithPostgres('migrate into a schema that is not its own', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 3 });

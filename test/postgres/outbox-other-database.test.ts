@@ -5,6 +5,7 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sale } from '../support/outbox-fixtures.js';
+import { rejectionOf } from '../support/rejection.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -71,12 +72,7 @@ describeWithPostgres('enqueue({ tx }) on another database', (url) => {
   const rowsIn = async (pool: pg.Pool, table: string) =>
     (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".${table}`)).rows[0].n as number;
   const refusal = async (promise: Promise<unknown>) => {
-    const err = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(OutboxTransactionError);
-    expect((err as OutboxTransactionError).code).toBe('OTHER_DATABASE');
+    expect((await rejectionOf(promise, OutboxTransactionError)).code).toBe('OTHER_DATABASE');
   };
 
   it('refuses a pg client of the other database; its transaction commits nothing there', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientFor, invoice } from '../client/support/client-fixture.js';
 import { ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { countingPool } from './support/counting-pool.js';
 
 /*
  * What `enqueue({ tx })` costs the sale's transaction on the wire: the messages a driver sends
@@ -216,17 +217,10 @@ describeWithPostgres('enqueue({ tx }) on the wire', (url) => {
     const slow = await startScriptedServer((_request, res) => {
       setTimeout(() => ok(res), 10);
     });
-    const statements = { claim: 0, record: 0 };
-    class CountingPool extends pg.Pool {
-      // pg's query has many overloads: counted, then passed on as they came.
-      override query(...args: any[]): any {
-        const text: string = typeof args[0] === 'string' ? args[0] : args[0].text;
-        if (text.includes('.outbox_record_claim(')) statements.claim += 1;
-        else if (text.includes('.outbox_record(')) statements.record += 1;
-        return (super.query as any)(...args);
-      }
-    }
-    const counted = new CountingPool({ connectionString: url, max: 2 });
+    const { pool: counted, statements } = countingPool(url, 2, {
+      claim: (text) => text.includes('.outbox_record_claim('),
+      record: (text) => text.includes('.outbox_record('),
+    });
     const outbox = createOutbox({
       client: clientFor(slow),
       store: postgresStore(counted, { schema: drainSchema }),

@@ -4,6 +4,7 @@ import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import { createEmulator, type Emulator, type MerchantCredentials } from 'loyalty-partner-sdk/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSerializableDatabase } from '../support/serializable-database.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 /*
@@ -25,16 +26,13 @@ describeWithPostgres('the Postgres outbox on a SERIALIZABLE database', (url) => 
   let merchant: MerchantCredentials;
 
   beforeAll(async () => {
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.query(`ALTER DATABASE ${database} SET default_transaction_isolation = 'serializable'`);
-    const target = new URL(url);
-    target.pathname = `/${database}`;
-    pool = new pg.Pool({ connectionString: target.href, max: 12 });
+    const strictUrl = await createSerializableDatabase(admin, url, database);
+    pool = new pg.Pool({ connectionString: strictUrl, max: 12 });
     // DROP DATABASE ... WITH (FORCE) ends whatever is still connected.
     pool.on('error', () => undefined);
     // The test's own reads, at READ COMMITTED: a SERIALIZABLE read may fail with 40001 too.
     reader = new pg.Pool({
-      connectionString: target.href,
+      connectionString: strictUrl,
       max: 1,
       options: '-c default_transaction_isolation=read\\ committed',
     });

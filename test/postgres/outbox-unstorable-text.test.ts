@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoyaltyClient, LoyaltyValidationError } from 'loyalty-partner-sdk';
 import { createOutbox, fileStore, type LocalStore, memoryStore } from 'loyalty-partner-sdk/outbox';
@@ -7,7 +5,9 @@ import { migrate, postgresStore } from 'loyalty-partner-sdk/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sale } from '../support/outbox-fixtures.js';
+import { rejectionOf } from '../support/rejection.js';
 import { describeWithPostgres, uniqueName } from '../support/servers.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 /*
  * Text PostgreSQL cannot store (U+0000) or that is not UTF-8 at all (a lone surrogate) used to
@@ -28,14 +28,7 @@ const client = new LoyaltyClient({
   signingSecret: 'whsec_unused',
 });
 
-async function refusal(promise: Promise<unknown>): Promise<LoyaltyValidationError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LoyaltyValidationError);
-  return err as LoyaltyValidationError;
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, LoyaltyValidationError);
 
 describeWithPostgres('enqueue({ tx }) of text PostgreSQL cannot store', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
@@ -82,17 +75,11 @@ afterAll(async () => {
 });
 
 describe('every store and the client refuse text no store can keep, alike', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'outbox-text-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir('outbox-text-', 'all');
 
   const stores: [string, () => LocalStore][] = [
     ['memoryStore', () => memoryStore()],
-    ['fileStore', () => fileStore(join(dir, uniqueName('store')))],
+    ['fileStore', () => fileStore(join(dir(), uniqueName('store')))],
   ];
   for (const [name, store] of stores) {
     for (const [what, customer] of UNSTORABLE) {

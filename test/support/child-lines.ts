@@ -13,6 +13,17 @@ export interface LineChild {
 /** Starts `node script ...args` with stdin a pipe (for commands) and its output collected. */
 export function startLineChild(script: string, args: readonly string[]): LineChild {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const output = collectOutput(child);
+  return {
+    child,
+    closed: once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>,
+    lines: () => output.stdout().split('\n').filter(Boolean),
+    stderr: output.stderr,
+  };
+}
+
+/** What a child started with piped stdout and stderr has written to each so far. */
+export function collectOutput(child: ChildProcess): { stdout(): string; stderr(): string } {
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -21,12 +32,7 @@ export function startLineChild(script: string, args: readonly string[]): LineChi
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  return {
-    child,
-    closed: once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>,
-    lines: () => stdout.split('\n').filter(Boolean),
-    stderr: () => stderr,
-  };
+  return { stdout: () => stdout, stderr: () => stderr };
 }
 
 const exited = ({ child }: LineChild) => child.exitCode !== null || child.signalCode !== null;

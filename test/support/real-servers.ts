@@ -55,6 +55,7 @@ export function findRedisServer(): string | undefined {
   return undefined;
 }
 
+/** A loopback port nobody listens on: bound, read, released. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,22 +1,13 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { LoyaltyApiError, LoyaltyValidationError, newEventId } from 'loyalty-partner-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientFor, invoice } from '../client/support/client-fixture.js';
-import { fail, ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
-import { inMemoryOtel, memoryLogger } from './support/otel.js';
+import { fail, ok, scriptedServerPerTest } from '../client/support/scripted-server.js';
+import { inMemoryOtelPerTest, memoryLogger } from './support/otel.js';
 
 const CORRELATION_ID = '0b5e8f7c-2d4a-4e6b-9c1d-3f2a1b0c9d8e';
-let server: ScriptedServer;
-let otel: ReturnType<typeof inMemoryOtel>;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await server.close();
-  await otel.shutdown();
-});
+const server = scriptedServerPerTest(() => undefined);
+const otel = inMemoryOtelPerTest();
 
 describe('LoyaltyClient tracing', () => {
   it('records a send retried twice as one PRODUCER span over three HTTP CLIENT attempt spans', async () => {

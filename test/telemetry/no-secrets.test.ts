@@ -1,21 +1,13 @@
 import { createOutbox, memoryStore } from 'loyalty-partner-sdk/outbox';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_KEY, clientFor, invoice, SECRET } from '../client/support/client-fixture.js';
-import { fail, ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
+import { fail, ok, scriptedServerPerTest } from '../client/support/scripted-server.js';
 import { outboundEvent, SECRETS, signedDelivery } from '../webhooks/support/deliveries.js';
-import { inMemoryOtel, memoryLogger } from './support/otel.js';
+import { inMemoryOtelPerTest, memoryLogger } from './support/otel.js';
 
-let server: ScriptedServer;
-let otel: ReturnType<typeof inMemoryOtel>;
-beforeEach(async () => {
-  server = await startScriptedServer();
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await server.close();
-  await otel.shutdown();
-});
+const server = scriptedServerPerTest(() => undefined);
+const otel = inMemoryOtelPerTest();
 
 // A payload value that must stay out of telemetry as much as a secret.
 const CUSTOMER = 'cust-private-5550199';

@@ -1,27 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SpanKind } from '@opentelemetry/api';
 import { createOutbox, fileStore } from 'loyalty-partner-sdk/outbox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientFor, invoice } from '../client/support/client-fixture.js';
-import { fail, ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
-import { inMemoryOtel, memoryLogger } from './support/otel.js';
+import { fail, ok, scriptedServerPerTest } from '../client/support/scripted-server.js';
+import { useTempDir } from '../support/temp-dir.js';
+import { inMemoryOtelPerTest, memoryLogger } from './support/otel.js';
 
-let dir: string;
-let server: ScriptedServer;
-let otel: ReturnType<typeof inMemoryOtel>;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-otel-'));
-  server = await startScriptedServer();
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await server.close();
-  await otel.shutdown();
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('outbox-otel-');
+const server = scriptedServerPerTest(() => undefined);
+const otel = inMemoryOtelPerTest();
 
 describe('createOutbox tracing', () => {
   it('links the send span of an event delivered after a restart to the create span of its enqueue', async () => {
@@ -31,7 +18,7 @@ describe('createOutbox tracing', () => {
     const client1 = clientFor(server, { tracerProvider, retry: false });
     const first = createOutbox({
       client: client1,
-      store: fileStore(dir),
+      store: fileStore(dir()),
       tracerProvider,
       retryDelayMs: 60_000,
     });
@@ -44,7 +31,7 @@ describe('createOutbox tracing', () => {
     // Second run, a new outbox on the same directory: the service is back.
     server.script = (_req, res) => ok(res);
     const client2 = clientFor(server, { tracerProvider });
-    const second = createOutbox({ client: client2, store: fileStore(dir), tracerProvider });
+    const second = createOutbox({ client: client2, store: fileStore(dir()), tracerProvider });
     await second.start();
     const stats = await second.flush();
     await second.close();
@@ -83,7 +70,7 @@ describe('createOutbox metrics and logs', () => {
     const client = clientFor(server, { retry: false });
     const outbox = createOutbox({
       client,
-      store: fileStore(dir),
+      store: fileStore(dir()),
       meterProvider: otel.meterProvider,
       logger,
       retryDelayMs: 60_000,

@@ -1,18 +1,11 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outboundEvent, resolveSecrets, SECRETS, signedDelivery } from '../webhooks/support/deliveries.js';
-import { inMemoryOtel, memoryLogger } from './support/otel.js';
+import { inMemoryOtelPerTest, memoryLogger } from './support/otel.js';
 
-let otel: ReturnType<typeof inMemoryOtel>;
-beforeEach(() => {
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await otel.shutdown();
-  context.disable();
-});
+const otel = inMemoryOtelPerTest();
 
 const correlationId = '0b9d7a52-6a43-4a3c-9a5e-2f6f1b1c0d11';
 

@@ -5,14 +5,15 @@ import { redisInbox } from 'loyalty-partner-sdk/redis';
 import type { DeferredInboxStore } from 'loyalty-partner-sdk/webhooks';
 import { expect, it } from 'vitest';
 import {
-  deliverToChildren,
-  killAndRestart,
+  DELIVERIES,
+  deliverThreeTimesAtOnce,
+  PROCESSES,
   startChild,
   stopChild,
   useReceiverBundle,
 } from '../postgres/support/receiver-processes.js';
 import { describeWithPostgres, redisUrl, uniqueName } from '../support/servers.js';
-import { outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
+import { outboundEvent, SECRET } from './support/deliveries.js';
 
 /*
  * Must show 1 of issue 31: four deferred receiver processes share one inbox; 300 deliveries,
@@ -22,10 +23,6 @@ import { outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
  */
 
 const CHILD = fileURLToPath(new URL('./fixtures/deferred-child.mjs', import.meta.url));
-const PROCESSES = 4;
-const DELIVERIES = 300;
-const COPIES = 3;
-const AT_ONCE = 20;
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -48,22 +45,8 @@ describeWithPostgres('four deferred receiver processes sharing one inbox', (post
       Array.from({ length: PROCESSES }, () => startChild(CHILD, bundle(), childConfig)),
     );
     try {
-      let next = 0;
-      let killed = false;
-      const lane = async () => {
-        for (let i = next++; i < DELIVERIES; i = next++) {
-          if (kill && !killed && i >= DELIVERIES / 2) {
-            killed = true;
-            await killAndRestart(children, 0, () => startChild(CHILD, bundle(), childConfig));
-          }
-          const delivery = signedDelivery(events[i]!);
-          const answers = await Promise.all(
-            Array.from({ length: COPIES }, (_, c) => deliverToChildren(children, i + c, delivery)),
-          );
-          expect(answers).toEqual([200, 200, 200]);
-        }
-      };
-      await Promise.all(Array.from({ length: AT_ONCE }, lane));
+      const restart = () => startChild(CHILD, bundle(), childConfig);
+      const { killed } = await deliverThreeTimesAtOnce(children, events, kill ? { restart } : {});
       if (kill) expect(killed).toBe(true);
 
       await until(async () => (await inbox.stats()).handled === DELIVERIES);

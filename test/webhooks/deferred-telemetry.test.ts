@@ -1,17 +1,9 @@
-import { context } from '@opentelemetry/api';
 import { createReceiver, memoryInbox } from 'loyalty-partner-sdk/webhooks';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { inMemoryOtel } from '../telemetry/support/otel.js';
+import { expect, it } from 'vitest';
+import { inMemoryOtelPerTest } from '../telemetry/support/otel.js';
 import { outboundEvent, SECRET, signedDelivery } from './support/deliveries.js';
 
-let otel: ReturnType<typeof inMemoryOtel>;
-beforeEach(() => {
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await otel.shutdown();
-  context.disable();
-});
+const otel = inMemoryOtelPerTest();
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -7,14 +7,20 @@
  * WEBHOOK_PATH, and at PARSED_PATH behind its framework's usual JSON body parser.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createEnvelope } from 'loyalty-partner-sdk';
+import type { AdapterOptions } from 'loyalty-partner-sdk/fetch';
 import { signPayload } from 'loyalty-partner-sdk/signature';
 import { samplePayload } from 'loyalty-partner-sdk/testing';
+import type { Receiver } from 'loyalty-partner-sdk/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APP_MAX_BODY_BYTES,
   APP_SECRET,
   APP_TENANT,
+  appAdapterOptions,
+  appReceiver,
   PARSED_PATH,
   WEBHOOK_PATH,
 } from '../fixtures/app-receiver.js';
@@ -86,6 +92,21 @@ function expectEnvelope(answer: Answer, status: number, code: string): void {
   expect(Object.keys(answer.body).sort()).toEqual(['code', 'correlationId', 'message']);
 }
 
+/** The app `start` runs for the calling suite: started before its tests, stopped after them. */
+function appPerSuite(start: () => Promise<RunningApp>): () => RunningApp {
+  let app: RunningApp | undefined;
+  beforeAll(async () => {
+    app = await start();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+  return () => {
+    if (!app) throw new Error('the app starts in beforeAll');
+    return app;
+  };
+}
+
 export function describeAppConformance(
   name: string,
   start: () => Promise<RunningApp>,
@@ -94,15 +115,8 @@ export function describeAppConformance(
 ): void {
   const { webhook: WEBHOOK, parsed: PARSED } = paths;
   describe(`${name}: the real-app conformance suite`, () => {
-    let app: RunningApp;
-    const url = (path: string) => `${app.origin}${path}`;
-
-    beforeAll(async () => {
-      app = await start();
-    });
-    afterAll(async () => {
-      await app?.stop();
-    });
+    const app = appPerSuite(start);
+    const url = (path: string) => `${app().origin}${path}`;
 
     it('answers 200 handled to a valid delivery, then 200 duplicate to its redelivery', async () => {
       const rawBody = JSON.stringify(event('LoyaltyRuleChanged'));
@@ -159,10 +173,10 @@ export function describeAppConformance(
           expect(answer.body.message).toMatch(parserInFront.fix);
         }
         await expect
-          .poll(() => count(app.output(), '[app] onError RAW_BODY_UNAVAILABLE'), { timeout: 10_000 })
+          .poll(() => count(app().output(), '[app] onError RAW_BODY_UNAVAILABLE'), { timeout: 10_000 })
           .toBe(2);
-        expect(app.output()).toContain(`[app] onError RAW_BODY_UNAVAILABLE ${parserInFront.framework}`);
-        const warnings = app
+        expect(app().output()).toContain(`[app] onError RAW_BODY_UNAVAILABLE ${parserInFront.framework}`);
+        const warnings = app()
           .output()
           .split('\n')
           .filter((line) => line.includes('[app] warn '));
@@ -193,11 +207,23 @@ export function describeAppConformance(
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
-/** A RunningApp for a node:http server started in this process, its output collected in `lines`. */
-export function inProcess(server: import('node:http').Server, lines: string[]): Promise<RunningApp> {
+/**
+ * A RunningApp served by node:http in this process: `wire` mounts the app receiver with the app's
+ * adapter options (their log lines are the app's output) and returns the request listener.
+ */
+export function inProcess(
+  wire: (receiver: Receiver, options: AdapterOptions) => RequestListener,
+): Promise<RunningApp> {
+  const lines: string[] = [];
+  const server = createServer(
+    wire(
+      appReceiver(),
+      appAdapterOptions((line) => lines.push(line)),
+    ),
+  );
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as import('node:net').AddressInfo;
+      const { port } = server.address() as AddressInfo;
       resolve({
         origin: `http://127.0.0.1:${port}`,
         output: () => lines.join('\n'),
@@ -217,27 +243,21 @@ export function inProcess(server: import('node:http').Server, lines: string[]): 
  */
 export function describeExampleRoute(name: string, start: () => Promise<RunningApp>, path: string): void {
   describe(`${name}: the example route as published`, () => {
-    let app: RunningApp;
-    beforeAll(async () => {
-      app = await start();
-    });
-    afterAll(async () => {
-      await app?.stop();
-    });
+    const app = appPerSuite(start);
 
     it("handles a signed IntegrationStatusChanged: 200 handled, the handler prints the merchant's status", async () => {
       const rawBody = JSON.stringify(event('IntegrationStatusChanged'));
-      const answer = await send(`${app.origin}${path}`, rawBody, sign(rawBody));
+      const answer = await send(`${app().origin}${path}`, rawBody, sign(rawBody));
       expect([answer.status, answer.body.outcome], answer.text).toEqual([200, 'handled']);
       await expect
-        .poll(() => app.output().includes(`merchant ${APP_TENANT} is now Enabled`), { timeout: 10_000 })
+        .poll(() => app().output().includes(`merchant ${APP_TENANT} is now Enabled`), { timeout: 10_000 })
         .toBe(true);
     });
 
     it('answers 401 INVALID_SIGNATURE to a body changed after signing', async () => {
       const rawBody = JSON.stringify(event());
       const tampered = rawBody.replace('"Enabled"', '"Disabled"');
-      expectEnvelope(await send(`${app.origin}${path}`, tampered, sign(rawBody)), 401, 'INVALID_SIGNATURE');
+      expectEnvelope(await send(`${app().origin}${path}`, tampered, sign(rawBody)), 401, 'INVALID_SIGNATURE');
     });
   });
 }

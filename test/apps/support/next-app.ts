@@ -11,9 +11,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../support/real-servers.js';
 import { APP_SECRET } from '../fixtures/app-receiver.js';
 import type { RunningApp } from './app-conformance.js';
 import { root, startProcess } from './process-app.js';
@@ -104,14 +104,6 @@ async function assemble(variant: NextVariant): Promise<string> {
 function nextBin(dir: string): string {
   const own = join(dir, 'node_modules/next/dist/bin/next');
   return existsSync(own) ? own : join(root, 'node_modules/next/dist/bin/next');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 export function nextApp(variant: NextVariant): NextApp {

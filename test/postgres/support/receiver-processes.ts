@@ -8,6 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { SCHEMA_STEPS } from '../../../src/postgres/schema/steps.js';
 import { bundleSdk } from '../../support/bundle-sdk.js';
+import { collectOutput } from '../../support/child-lines.js';
+import { signedDelivery } from '../../webhooks/support/deliveries.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('../fixtures/receiver-child.mjs', import.meta.url));
@@ -61,15 +63,8 @@ export async function migrateAtOnce(bundle: string, schema: string, targets: rea
     const child = spawn(process.execPath, [MIGRATE_CHILD, bundle, driver!, url!, schema, ...rest], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-    });
-    return { child, out: () => out, err: () => err, exit: once(child, 'exit') };
+    const { stdout, stderr } = collectOutput(child);
+    return { child, out: stdout, err: stderr, exit: once(child, 'exit') };
   });
   while (!children.every((c) => c.out().includes('READY') || c.child.exitCode !== null)) {
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -157,6 +152,44 @@ export async function deliverToChildren(
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * The process suites' load: four receiver processes, 300 deliveries, each posted three times at
+ * once, twenty under way at a time.
+ */
+export const PROCESSES = 4;
+export const DELIVERIES = 300;
+export const COPIES = 3;
+const AT_ONCE = 20;
+
+/**
+ * Posts each event's signed delivery `COPIES` times at once, each copy to another child,
+ * `AT_ONCE` deliveries under way at a time, and expects every copy answered 200. With `restart`,
+ * child 0 is SIGKILLed halfway and replaced by `restart()`. Resolves with whether it was.
+ */
+export async function deliverThreeTimesAtOnce(
+  children: Child[],
+  events: readonly object[],
+  options: { restart?: () => Promise<Child>; times?: number[] } = {},
+): Promise<{ killed: boolean }> {
+  let next = 0;
+  let killed = false;
+  const lane = async () => {
+    for (let i = next++; i < events.length; i = next++) {
+      if (options.restart && !killed && i >= events.length / 2) {
+        killed = true;
+        await killAndRestart(children, 0, options.restart);
+      }
+      const delivery = signedDelivery(events[i]!);
+      const answers = await Promise.all(
+        Array.from({ length: COPIES }, (_, c) => deliverToChildren(children, i + c, delivery, options.times)),
+      );
+      expect(answers).toEqual([200, 200, 200]);
+    }
+  };
+  await Promise.all(Array.from({ length: AT_ONCE }, lane));
+  return { killed };
 }
 
 /** How one receiver child is configured (see fixtures/receiver-child.mjs). */

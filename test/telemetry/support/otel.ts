@@ -1,4 +1,4 @@
-import type { Attributes } from '@opentelemetry/api';
+import { type Attributes, context } from '@opentelemetry/api';
 import {
   AggregationTemporality,
   type DataPoint,
@@ -12,6 +12,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { afterEach, beforeEach } from 'vitest';
 
 /** A metric reader a test collects from by hand: no timer, nothing exported on its own. */
 class CollectingReader extends MetricReader {
@@ -64,6 +65,39 @@ export function inMemoryOtel() {
       await tracerProvider.shutdown();
       await meterProvider.shutdown();
     },
+  };
+}
+
+export type InMemoryOtel = ReturnType<typeof inMemoryOtel>;
+
+/**
+ * A fresh `inMemoryOtel()` for each test, shut down after it together with any context manager
+ * the test registered. The object returned stands for the current test's providers.
+ */
+export function inMemoryOtelPerTest(): InMemoryOtel {
+  let current: InMemoryOtel | undefined;
+  const started = () => {
+    if (!current) throw new Error('the in-memory OpenTelemetry SDK starts in beforeEach');
+    return current;
+  };
+  beforeEach(() => {
+    current = inMemoryOtel();
+  });
+  afterEach(async () => {
+    await current?.shutdown();
+    current = undefined;
+    context.disable();
+  });
+  return {
+    get tracerProvider() {
+      return started().tracerProvider;
+    },
+    get meterProvider() {
+      return started().meterProvider;
+    },
+    spans: () => started().spans(),
+    metrics: () => started().metrics(),
+    shutdown: () => started().shutdown(),
   };
 }
 
