@@ -1,4 +1,4 @@
-import { type CausalKeys, causalKeys } from './causal-keys.js';
+import { type CausalKeys, causalKeys, EarlierKeys } from './causal-keys.js';
 import type {
   ClaimOutcome,
   ClaimRequest,
@@ -19,6 +19,12 @@ interface Entry {
   queued: boolean;
   /** Monotonic milliseconds (`performance.now()`) before which it is not tried again. */
   dueAt: number;
+}
+
+interface TenantCounts {
+  readonly tenantId: string;
+  readonly states: Partial<Record<EventState, number>>;
+  oldestPendingAt: number | null;
 }
 
 /**
@@ -90,18 +96,16 @@ export class LocalQueue implements SharedStore<never> {
       if (inFlight === 0 && startable <= 0) continue;
       let room = request.maxInFlight - inFlight;
       const before = claimed.length;
-      const changes = new Set<string>();
-      const needs = new Set<string>();
+      const earlier = new EarlierKeys();
       for (const entry of queue) {
         if (room <= 0 || claimed.length >= request.limit) break;
-        if (!conflicts(entry.keys, changes, needs) && !entry.claimed && entry.dueAt <= now) {
+        if (!earlier.holdBack(entry.keys) && !entry.claimed && entry.dueAt <= now) {
           this.setClaimed(entry, true);
           claimed.push(entry.event);
           room -= 1;
         }
         // Claimed or not, due or not, a pending event holds back what conflicts with it.
-        for (const key of entry.keys.changes) changes.add(key);
-        for (const key of entry.keys.needs) needs.add(key);
+        earlier.add(entry.keys);
       }
       if (inFlight === 0 && claimed.length > before) startable -= 1;
     }
@@ -209,6 +213,20 @@ export class LocalQueue implements SharedStore<never> {
     return counts;
   }
 
+  /** Per tenant: its events by state, and its oldest pending one's enqueue time (the gauges). */
+  async countsByTenant(): Promise<TenantCounts[]> {
+    const byTenant = new Map<string, TenantCounts>();
+    for (const { event } of this.entries.values()) {
+      const { tenantId, state, enqueuedAt } = event;
+      const counts = byTenant.get(tenantId) ?? { tenantId, states: {}, oldestPendingAt: null };
+      byTenant.set(tenantId, counts);
+      counts.states[state] = (counts.states[state] ?? 0) + 1;
+      if (state === 'pending')
+        counts.oldestPendingAt = Math.min(counts.oldestPendingAt ?? enqueuedAt, enqueuedAt);
+    }
+    return [...byTenant.values()];
+  }
+
   /**
    * The tenant's pending events waiting out a retry are due at `at` at the latest: they failed
    * for want of the link, not for anything the service said. `andLaterRetries`: so are the
@@ -234,16 +252,13 @@ export class LocalQueue implements SharedStore<never> {
       // Called after every answer: while something is in flight, only the retry waits matter
       // (below); a pass over the whole backlog at every answer would make a drain quadratic.
       if (!idle) continue;
-      const changes = new Set<string>();
-      const needs = new Set<string>();
+      const earlier = new EarlierKeys();
       for (const entry of queue) {
         if (!entry.claimed && entry.dueAt > now) earliest = Math.min(earliest, entry.dueAt);
-        // With something in flight, an event due now but not claimed waits for an earlier one,
-        // and that one's answer wakes the scheduler. With nothing in flight, nothing else will:
-        // an event that became due, unblocked, after the last claim looked must go now.
-        else if (!entry.claimed && !conflicts(entry.keys, changes, needs)) return 0;
-        for (const key of entry.keys.changes) changes.add(key);
-        for (const key of entry.keys.needs) needs.add(key);
+        // With nothing in flight, no answer will wake the scheduler: an event that became due,
+        // unblocked, after the last claim looked must go now.
+        else if (!entry.claimed && !earlier.holdBack(entry.keys)) return 0;
+        earlier.add(entry.keys);
       }
     }
     if (!idle) {
@@ -325,16 +340,4 @@ export class LocalQueue implements SharedStore<never> {
     this.pending.delete(tenantId);
     this.pending.set(tenantId, queue);
   }
-}
-
-/** Does an event with these keys conflict with the earlier events whose keys were gathered? */
-function conflicts(
-  keys: { readonly changes: readonly string[]; readonly needs: readonly string[] },
-  changes: ReadonlySet<string>,
-  needs: ReadonlySet<string>,
-): boolean {
-  return (
-    keys.changes.some((key) => changes.has(key) || needs.has(key)) ||
-    keys.needs.some((key) => changes.has(key))
-  );
 }
