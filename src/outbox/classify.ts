@@ -2,10 +2,7 @@ import { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from '
 import { ERROR_CODES, type ErrorAction, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
 import type { EventFailure } from './store.js';
 
-/**
- * The one code the catalogue cannot classify for a queue: its action is `stop` (never resend),
- * but it means the invoice is credited already, which for a queue is the goal reached.
- */
+/** Action `stop` in the catalogue, but for a queue the goal reached: the invoice is credited already. */
 const ALREADY_CREDITED = 'PARTNER_INVOICE_ALREADY_EARNED';
 
 /** Codes about the integration rather than the event: the outbox pauses or stops the tenant on them. */

@@ -28,13 +28,9 @@ interface TenantCounts {
 }
 
 /**
- * A local store seen as a shared one: the events live in memory, in `seq` order per tenant, and
- * `claim` answers the same question the Postgres store answers in SQL (due, unclaimed, and no
- * earlier pending event of the tenant it conflicts with). The scheduler therefore has one code
- * path for both kinds. Changes apply in memory at once and reach the store as one call per
- * `record`, so the journal writes many acknowledgements with one fsync.
- *
- * Times here are monotonic: a wall clock set back cannot delay a retry.
+ * A local store seen as a shared one, so the scheduler has one code path: events live in memory in
+ * `seq` order per tenant, and `claim` answers what the Postgres store answers in SQL. Changes apply
+ * in memory at once; times are monotonic (a wall clock set back cannot delay a retry).
  */
 export class LocalQueue implements SharedStore<never> {
   readonly kind = 'shared';
@@ -43,10 +39,7 @@ export class LocalQueue implements SharedStore<never> {
   private readonly pending = new Map<string, Entry[]>();
   /** Claimed entries of each tenant's pending queue: counted, not scanned for at every claim. */
   private readonly claimedOf = new Map<string, number>();
-  /**
-   * Entries that were given a retry wait, some of them over: while events are in flight, the
-   * next wake-up is the earliest of these, found without a pass over the whole backlog.
-   */
+  /** Entries given a retry wait: while events are in flight, the next wake-up is found among these. */
   private readonly waiting = new Set<Entry>();
   private readonly stops = new Map<string, StoredTenantStop>();
   /** The latest a tenant's next retries are due (`dueBy` with `andLaterRetries`). */
@@ -119,10 +112,8 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   /**
-   * Applies the outcomes in memory at once, before the returned promise settles: the slots and
-   * the events waiting for these are free as soon as the service answered. Durability follows;
-   * a crash in between only sends an event again, and the service's dedup answers that copy
-   * without a second credit. One process holds a local store: every claim is still its own.
+   * Applies the outcomes in memory at once, then makes them durable: a crash in between only sends
+   * an event again, which the service's dedup answers without a second credit.
    */
   record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]> {
     const applied = outcomes.filter((outcome) => this.apply(outcome));
@@ -228,9 +219,8 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   /**
-   * The tenant's pending events waiting out a retry are due at `at` at the latest: they failed
-   * for want of the link, not for anything the service said. `andLaterRetries`: so are the
-   * retries recorded until the next call (the tenant probes its link); without it, no longer.
+   * The tenant's retry waits (the link's, not the service's) end by `at`; with `andLaterRetries`,
+   * so do those recorded until the next call.
    */
   dueBy(tenantId: string, at: number, { andLaterRetries = false } = {}): void {
     if (andLaterRetries) this.latestDue.set(tenantId, at);
@@ -249,8 +239,7 @@ export class LocalQueue implements SharedStore<never> {
     let earliest = Number.POSITIVE_INFINITY;
     for (const [tenantId, queue] of this.pending) {
       if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
-      // Called after every answer: while something is in flight, only the retry waits matter
-      // (below); a pass over the whole backlog at every answer would make a drain quadratic.
+      // While something is in flight only the retry waits matter (below): no pass per answer.
       if (!idle) continue;
       const earlier = new EarlierKeys();
       for (const entry of queue) {
