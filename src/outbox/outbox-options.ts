@@ -96,20 +96,16 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    */
   pollIntervalMs?: number;
   /**
-   * A tenant whose attempt got no answer (the link is down) sends one event at a time, its probe,
-   * tried again at least every `retryDelayMs` plus a random part of this window. When the probe
-   * is answered after at least this long offline, the rest of its queue starts at a random point
-   * of the window: a fleet of kiosks that lost the network together does not come back in the
-   * same second. `0`: every event retries on its own and the queue drains at once.
+   * While a tenant's link is down it sends one probe within `retryDelayMs` plus a random part of
+   * this window; once back after a longer outage, its queue starts at a random point of it, so a
+   * fleet that lost the network together does not return in the same second. `0`: no spreading.
    * @default 5000
    */
   reconnectWindowMs?: number;
   /** Observers of every outcome; a hook that throws is ignored. */
   hooks?: OutboxHooks;
   /**
-   * The wall clock, in epoch milliseconds, for expiry and for the times the outbox records.
-   * Waits (retries, probes) run on a monotonic clock instead, so setting this clock back does
-   * not delay them.
+   * The wall clock (epoch ms) for expiry and recorded times; waits run on a monotonic clock.
    * @default Date.now
    */
   now?: () => number;

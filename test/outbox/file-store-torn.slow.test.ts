@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { tempDirPerTest } from './fixtures/temp-dir.js';
 import { expectTornLastRecordDropped } from './fixtures/torn-journal.js';
 
 // Slow suite (`npm run test:slow`, run by `.ci/run`): one open and close of the store per byte of
@@ -9,11 +7,8 @@ import { expectTornLastRecordDropped } from './fixtures/torn-journal.js';
 // spread of the same cuts in `file-store.test.ts`.
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-file-store-torn-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempDirPerTest('outbox-file-store-torn-', (path) => {
+  dir = path;
 });
 
 describe('fileStore', () => {

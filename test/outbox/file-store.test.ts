@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   fileStore,
@@ -9,16 +8,14 @@ import {
   OutboxStoreError,
   type StoredEvent,
 } from 'loyalty-partner-sdk/outbox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { storedEvent } from './fixtures/stored-events.js';
+import { tempDirPerTest } from './fixtures/temp-dir.js';
 import { expectTornLastRecordDropped } from './fixtures/torn-journal.js';
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-file-store-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempDirPerTest('outbox-file-store-', (path) => {
+  dir = path;
 });
 
 async function reopen(path = dir) {

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   fileStore,
@@ -12,17 +11,15 @@ import {
   OutboxNotStartedError,
   OutboxStoreError,
 } from 'loyalty-partner-sdk/outbox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hundredEventJournal, survivorsOf } from './fixtures/hundred-event-journal.js';
 import { fastOutbox, invoice, until } from './fixtures/outbox-harness.js';
 import { gate, networkError, ok, scriptedSender } from './fixtures/scripted-sender.js';
+import { tempDirPerTest } from './fixtures/temp-dir.js';
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-hard-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempDirPerTest('outbox-hard-', (path) => {
+  dir = path;
 });
 
 const JOURNAL = () => join(dir, 'outbox.journal');

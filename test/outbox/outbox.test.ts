@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoyaltyValidationError } from 'loyalty-partner-sdk';
 import {
@@ -9,16 +8,14 @@ import {
   OutboxFullError,
   OutboxNotStartedError,
 } from 'loyalty-partner-sdk/outbox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { customer, fastOutbox, invoice, recordingHooks, until } from './fixtures/outbox-harness.js';
 import { gate, networkError, ok, scriptedSender } from './fixtures/scripted-sender.js';
+import { tempDirPerTest } from './fixtures/temp-dir.js';
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'outbox-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempDirPerTest('outbox-', (path) => {
+  dir = path;
 });
 
 describe('enqueue', () => {

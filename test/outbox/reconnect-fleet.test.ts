@@ -4,6 +4,7 @@ import { LoyaltyClient } from 'loyalty-partner-sdk';
 import { createOutbox, memoryStore, type Outbox } from 'loyalty-partner-sdk/outbox';
 import { createEmulator, type Emulator } from 'loyalty-partner-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { forward } from './fixtures/forward.js';
 import { until } from './fixtures/outbox-harness.js';
 
 /*
@@ -64,23 +65,10 @@ beforeEach(async () => {
         req.socket.destroy();
         return;
       }
-      const answer = await fetch(`${url}${req.url}`, {
-        method: req.method,
-        headers: Object.fromEntries(
-          Object.entries(req.headers).filter(
-            ([name]) => !['host', 'content-length', 'connection', 'transfer-encoding'].includes(name),
-          ),
-        ) as Record<string, string>,
-        body: Buffer.concat(chunks),
-      });
-      const headers = Object.fromEntries(answer.headers);
-      delete headers['content-length'];
-      delete headers['transfer-encoding'];
-      delete headers['content-encoding'];
-      const body = Buffer.from(await answer.arrayBuffer());
+      const answer = await forward(url, req, chunks);
       done();
-      res.writeHead(answer.status, headers);
-      res.end(body);
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
     });
   });
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
