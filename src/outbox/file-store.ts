@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, copyFile, type FileHandle, link, open, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { callHook } from '../contract/call-hook.js';
 import { GroupCommit } from '../internal/group-commit.js';
 import { directoryError, OutboxClosedError, OutboxLockedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
@@ -235,11 +236,7 @@ class JournalStore implements FileStore {
     const damagedCopy = `${this.path}.damaged-${Date.now()}`;
     await link(this.path, damagedCopy).catch(() => copyFile(this.path, damagedCopy));
     this.counters.lostRecords += regions;
-    try {
-      this.hooks.onDamage?.({ damagedCopy, lostRecords: regions, damagedBytes });
-    } catch {
-      // An observer's failure must not stop the store.
-    }
+    callHook(this.hooks.onDamage, { damagedCopy, lostRecords: regions, damagedBytes });
   }
 
   private async compactOrReport(): Promise<void> {
@@ -247,11 +244,7 @@ class JournalStore implements FileStore {
       await this.compact();
     } catch (err) {
       this.counters.failedCompactions += 1;
-      try {
-        this.hooks.onCompactionError?.(err);
-      } catch {
-        // An observer's failure must not stop the store.
-      }
+      callHook(this.hooks.onCompactionError, err);
     }
   }
 

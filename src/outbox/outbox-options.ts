@@ -1,6 +1,6 @@
 import { RETRY_WINDOW_MS } from '../client/options.js';
 import { type InboundEnvelope, LoyaltyValidationError } from '../contract/index.js';
-import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
 import { optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import { type OutboxInstruments, outboxTelemetry } from '../telemetry/outbox-telemetry.js';
 import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
@@ -197,13 +197,11 @@ export function normalizeOutboxOptions(
   input: OutboxOptions,
   monotonic: () => number = () => performance.now(),
 ): NormalizedOutboxOptions {
-  const options = withoutUndefined(input) as Partial<OutboxCommonOptions> & {
-    client?: OutboxSender;
-    clientFor?: MultiTenantOptions['clientFor'];
-    defaultTenantId?: string;
-  };
+  const options = mergeDefaults(OUTBOX_DEFAULTS, input as Partial<typeof OUTBOX_DEFAULTS>) as Partial<
+    OutboxCommonOptions & { client: OutboxSender; clientFor: MultiTenantOptions['clientFor'] }
+  > &
+    typeof OUTBOX_DEFAULTS;
   const { client, clientFor, store } = options;
-  const merged = mergeDefaults<Partial<Record<Numeric, number>>>(OUTBOX_DEFAULTS, options);
   const numeric = Object.keys(MINIMUMS) as Numeric[];
   const kind = (store as { kind?: unknown } | undefined)?.kind;
   const issues = optionIssues([
@@ -220,7 +218,7 @@ export function normalizeOutboxOptions(
     ...numeric.map((name) =>
       wholeNumber(
         name,
-        merged[name],
+        options[name],
         MINIMUMS[name],
         undefined,
         name.endsWith('Ms') ? 'milliseconds' : undefined,
@@ -235,13 +233,13 @@ export function normalizeOutboxOptions(
   );
   const telemetry = outboxTelemetry(options);
   return {
-    ...(Object.fromEntries(numeric.map((name) => [name, merged[name]])) as Record<Numeric, number>),
+    ...(Object.fromEntries(numeric.map((name) => [name, options[name]])) as Record<Numeric, number>),
     store: store!,
     hooks: withTelemetryHooks(options.hooks ?? {}, telemetry),
     telemetry,
-    now: options.now ?? OUTBOX_DEFAULTS.now,
+    now: options.now,
     monotonic,
     senderFor: clientFor ?? (() => client!),
-    defaultTenantId: client ? (options.defaultTenantId ?? OUTBOX_DEFAULTS.defaultTenantId) : undefined,
+    defaultTenantId: client ? options.defaultTenantId : undefined,
   };
 }

@@ -7,7 +7,7 @@ import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
 import type { ClaimOutcome, ClaimRequest, SharedStore, StoredEvent } from './store.js';
-import { followService, stopTenant } from './tenant-control.js';
+import { followService, resume, stopTenant } from './tenant-control.js';
 import { Tenant } from './tenant-state.js';
 import { type Decision, decide } from './verdicts.js';
 
@@ -372,13 +372,10 @@ export class Scheduler {
 
   private async stepTenant(tenant: Tenant, step: Decision['tenant']): Promise<void> {
     const { options } = this;
-    const now = options.now();
-    if (step.kind === 'resume' && tenant.state === 'paused') {
-      tenant.setState('active', undefined, now);
-      callHook(options.hooks.onTenantResumed, { tenantId: tenant.tenantId });
-    } else if (step.kind === 'pause' && tenant.state !== 'stopped') {
+    if (step.kind === 'resume' && tenant.state === 'paused') resume(tenant, options);
+    else if (step.kind === 'pause' && tenant.state !== 'stopped') {
       if (tenant.state === 'active') {
-        tenant.setState('paused', step.code, now);
+        tenant.setState('paused', step.code, options.now());
         callHook(options.hooks.onTenantPaused, { tenantId: tenant.tenantId, code: step.code });
       }
       tenant.probeAt = options.monotonic() + Math.max(options.probeIntervalMs, step.waitMs ?? 0);

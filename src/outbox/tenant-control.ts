@@ -45,12 +45,16 @@ export async function resumeTenant(
   tenant.sender = client ? Promise.resolve(client) : undefined;
   const wasStopped = tenant.state === 'stopped';
   tenant.probeAt = 0;
-  if (tenant.state !== 'active') {
-    tenant.setState('active', undefined, options.now());
-    callHook(options.hooks.onTenantResumed, { tenantId: tenant.tenantId });
-  }
+  resume(tenant, options);
   // A shared store's stop may come from another process: clear it whatever this one knew.
   if (wasStopped || options.shared) await store.setTenantStop(tenant.tenantId, null);
+}
+
+/** The tenant delivers again: reported when it was paused or stopped. */
+export function resume(tenant: Tenant, options: Options): void {
+  if (tenant.state === 'active') return;
+  tenant.setState('active', undefined, options.now());
+  callHook(options.hooks.onTenantResumed, { tenantId: tenant.tenantId });
 }
 
 export async function stopTenant(

@@ -19,11 +19,17 @@ tempDirPerTest('outbox-', (path) => {
 });
 
 describe('enqueue', () => {
-  it('resolves with the eventId once the event is in the journal on disk, and delivers that eventId', async () => {
+  /** A started outbox on a file store whose sends wait until `hold` opens. */
+  const heldOutbox = async () => {
     const hold = gate();
     const { sender, calls } = scriptedSender(() => hold.promise.then(() => ok()));
     const outbox = fastOutbox({ client: sender, store: fileStore(dir) });
     await outbox.start();
+    return { hold, calls, outbox };
+  };
+
+  it('resolves with the eventId once the event is in the journal on disk, and delivers that eventId', async () => {
+    const { hold, calls, outbox } = await heldOutbox();
 
     const { eventId } = await outbox.enqueue('InvoiceEarned', invoice('inv-1'));
     expect(await readFile(join(dir, 'outbox.journal'), 'utf8')).toContain(eventId);
@@ -55,10 +61,7 @@ describe('enqueue', () => {
   });
 
   it('journals the first attempt time before the first attempt goes out, and hands it to the client', async () => {
-    const hold = gate();
-    const { sender, calls } = scriptedSender(() => hold.promise.then(() => ok()));
-    const outbox = fastOutbox({ client: sender, store: fileStore(dir) });
-    await outbox.start();
+    const { hold, calls, outbox } = await heldOutbox();
     const { eventId } = await outbox.enqueue('InvoiceEarned', invoice('inv-1'));
     await until(() => calls.length === 1);
 
