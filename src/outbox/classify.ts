@@ -42,12 +42,9 @@ interface ApiErrorLike {
 
 /**
  * Turns a client error into the outbox's decision, from the contract's catalogue alone:
- *
- * - `tenantWide` codes (every 401 for a code this version does not know): the answer concerns the
- *   integration, so the whole tenant pauses and probes slowly (action `retry` or `fix-setup`:
- *   paused, lapsed, not activated) or stops until resumed (anything else: `reauthenticate`).
- * - `retry`, `check-clock` and any `retryable` error (no answer, a closed client): try again.
- * - `fix-setup`: park the event; later events of the tenant go on.
+ * - `tenantWide` codes (any 401 of an unknown code): the tenant pauses (action `retry` or
+ *   `fix-setup`) or stops until resumed (`reauthenticate`);
+ * - `retry`, `check-clock`, any `retryable` error: try again; `fix-setup`: park the event;
  * - `fix-payload`, `stop`, a validation error: dead.
  */
 export function classify(error: unknown, aborted: boolean): Verdict {
