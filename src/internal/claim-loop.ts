@@ -26,14 +26,10 @@ export interface ClaimLoopParts<Outcome> {
 }
 
 /**
- * The claim loop of the outbox's drain and of the deferred receiver's runner: looks at the store
- * (claim, then start each run), renews the leases of the runs under way (one heartbeat for all),
- * polls when idle, looks at once when woken, and records outcomes.
- *
- * Where an outcome is written: {@link record} queues it; the next claim carries it when the
- * feature claims through {@link claim} (the outbox's `recordAndClaim`, the inbox's
- * `markHandledAndClaim`) and a look is under way or due soon ({@link lookSoon}); otherwise it is
- * written on its own at once (`write`, group-committed with whatever else is queued then).
+ * The claim loop of the outbox's drain and of the deferred receiver's runner: claims and starts
+ * runs, renews their leases (one heartbeat for all), polls when idle, looks at once when woken.
+ * A recorded outcome rides on the next claim when one is under way or due soon ({@link lookSoon});
+ * otherwise it is written at once (`write`, group-committed with whatever else is queued).
  */
 export class ClaimLoop<Outcome> {
   /** Each run until its outcome is recorded, by id: their leases are renewed. */
@@ -152,9 +148,8 @@ export class ClaimLoop<Outcome> {
   }
 
   /**
-   * Whether the claim of `id` is still this loop's (false once another process took it over while
-   * this one stood still past its lease), checked by renewing it: confirmations asked meanwhile
-   * share one renewal. True when the store cannot tell; rejects when it cannot be reached.
+   * Whether the claim of `id` is still this loop's, checked by renewing it (confirmations asked
+   * meanwhile share one renewal). True when the store cannot tell; rejects when it is unreachable.
    */
   async confirm(id: string): Promise<boolean> {
     if (!this.parts.renew) return true;

@@ -1,15 +1,6 @@
 /**
- * The receiver's two waits on user code, the secrets resolver and the handler, are bounded, so
- * that a call that never settles cannot hold a delivery unanswered (the service would time out
- * and redeliver into a claim that never ends).
- */
-
-/**
- * Whether `value` is a promise or another thenable, which `await` would adopt. The receiver
- * writes `isPromiseLike(x) ? await x : x` at its five steps (secrets, verify, claim, handler,
- * complete), which are synchronous in the common setup (fixed secrets, Node's HMAC, the memory
- * inbox, a synchronous handler): each needless await costs a turn of the event loop, which the
- * receiver's goal beside stripe's constructEvent (bench/README.md) does not leave room for.
+ * Whether `value` is a promise or another thenable, which `await` would adopt: steps that are
+ * synchronous in the common setup are not awaited for nothing.
  */
 export const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
@@ -23,9 +14,8 @@ export class DeadlinePassed extends Error {
 
 /**
  * `value`, or a promise of what it settles to that rejects with {@link DeadlinePassed} once `ms`
- * have passed. A value that is already there cannot be late (a synchronous call blocks the event
- * loop, and no timer could fire during it), so only a thenable gets a timer. The late outcome of
- * `value` stays handled: it never becomes an unhandled rejection.
+ * have passed, so a call that never settles cannot hold a delivery unanswered. Only a thenable can
+ * be late; its late outcome stays handled.
  */
 export function withDeadline<T>(value: T | PromiseLike<T>, ms: number): T | Promise<T> {
   if (!isPromiseLike(value)) return value as T;

@@ -5,10 +5,8 @@ interface Entry<T, R> {
 }
 
 /**
- * Group commit: while one flush is under way, new submissions queue up, and the next flush
- * takes them all at once. Under load, many writers share one write and one fsync; alone, a
- * writer waits for no timer. Each submission settles with the write that carried it, with what
- * that write returned for its whole batch.
+ * Group commit: submissions queued while a write is under way go together in the next one (one
+ * fsync for many writers; alone, no timer). Each settles with what its batch's write returned.
  */
 export class GroupCommit<T, R = void> {
   private queue: Entry<T, R>[] = [];

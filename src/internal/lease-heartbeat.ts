@@ -1,11 +1,6 @@
 /**
- * Keeps a claim alive while its handler runs: every third of the lease, `renew` extends it, so
- * a handler slower than the lease is never run a second time by another delivery or process
- * while this one lives. A process that dies stops renewing, and its claim ends with the lease.
- * One heartbeat for both modes: `InboxStore.extend` (immediate) and `extendLease` (deferred).
- *
- * Returns `stop`, to call once the handler settled. A failed renewal is tried again at the next
- * beat (the lease still has two thirds to run).
+ * Keeps a claim alive while it runs: `renew` every third of the lease (a failed renewal is tried
+ * at the next beat), so a slow run is never taken over while its process lives. Returns `stop`.
  */
 export function startHeartbeat(leaseMs: number, renew: () => unknown): () => void {
   let renewing = false;

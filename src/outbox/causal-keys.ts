@@ -12,8 +12,8 @@ export interface CausalKeys {
 }
 
 /**
- * The one place that says which entities an event changes and which it needs. The memory
- * scheduler and the shared stores both use it, so they order events the same way.
+ * The one place that says which entities an event changes and which it needs: the local queue
+ * and the shared stores both use it, so they order events the same way.
  *
  * A key an event both changes and needs is listed under `changes` only. A payload whose field is
  * missing (cannot happen after validation) contributes no key.
@@ -40,26 +40,34 @@ export function causalKeys(envelope: { readonly eventType: string; readonly payl
 }
 
 /**
- * Must `later` wait until `earlier` is answered for the last time? Yes when one changes a key the
- * other changes or needs. Two events that only need the same entity do not wait for each other.
+ * The keys of a tenant's earlier pending events, gathered in `seq` order. A later event waits
+ * while one of them changes a key it changes or needs, or needs a key it changes; two events that
+ * only need the same entity do not wait for each other.
  *
  * @example
  * ```ts
- * // internal: import { conflicts } from '../outbox/causal-keys.js';
- * conflicts({ changes: ['Customer:c-1'], needs: [] }, { changes: [], needs: ['Customer:c-1'] }); // true
+ * // internal: import { EarlierKeys } from '../outbox/causal-keys.js';
+ * const earlier = new EarlierKeys();
+ * earlier.add({ changes: ['Customer:c-1'], needs: [] });
+ * earlier.holdBack({ changes: [], needs: ['Customer:c-1'] }); // true
  * ```
  */
-export function conflicts(earlier: CausalKeys, later: CausalKeys): boolean {
-  return (
-    overlaps(earlier.changes, later.changes) ||
-    overlaps(earlier.changes, later.needs) ||
-    overlaps(earlier.needs, later.changes)
-  );
-}
+export class EarlierKeys {
+  private readonly changes = new Set<string>();
+  private readonly needs = new Set<string>();
 
-function overlaps(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length === 0 || b.length === 0) return false;
-  return a.some((key) => b.includes(key));
+  /** Must an event with these keys wait for one of the events added so far? */
+  holdBack(keys: CausalKeys): boolean {
+    return (
+      keys.changes.some((key) => this.changes.has(key) || this.needs.has(key)) ||
+      keys.needs.some((key) => this.changes.has(key))
+    );
+  }
+
+  add(keys: CausalKeys): void {
+    for (const key of keys.changes) this.changes.add(key);
+    for (const key of keys.needs) this.needs.add(key);
+  }
 }
 
 function keysOf(fields: readonly EntityKeyField[] | undefined, sources: readonly unknown[]): string[] {

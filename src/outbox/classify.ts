@@ -2,10 +2,7 @@ import { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from '
 import { ERROR_CODES, type ErrorAction, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
 import type { EventFailure } from './store.js';
 
-/**
- * The one code the catalogue cannot classify for a queue: its action is `stop` (never resend),
- * but it means the invoice is credited already, which for a queue is the goal reached.
- */
+/** Action `stop` in the catalogue, but for a queue the goal reached: the invoice is credited already. */
 const ALREADY_CREDITED = 'PARTNER_INVOICE_ALREADY_EARNED';
 
 /** Codes about the integration rather than the event: the outbox pauses or stops the tenant on them. */
@@ -45,12 +42,9 @@ interface ApiErrorLike {
 
 /**
  * Turns a client error into the outbox's decision, from the contract's catalogue alone:
- *
- * - `tenantWide` codes (every 401 for a code this version does not know): the answer concerns the
- *   integration, so the whole tenant pauses and probes slowly (action `retry` or `fix-setup`:
- *   paused, lapsed, not activated) or stops until resumed (anything else: `reauthenticate`).
- * - `retry`, `check-clock` and any `retryable` error (no answer, a closed client): try again.
- * - `fix-setup`: park the event; later events of the tenant go on.
+ * - `tenantWide` codes (any 401 of an unknown code): the tenant pauses (action `retry` or
+ *   `fix-setup`) or stops until resumed (`reauthenticate`);
+ * - `retry`, `check-clock`, any `retryable` error: try again; `fix-setup`: park the event;
  * - `fix-payload`, `stop`, a validation error: dead.
  */
 export function classify(error: unknown, aborted: boolean): Verdict {

@@ -16,9 +16,8 @@ interface Row {
 }
 
 /**
- * The live content of a store, rebuilt from its records. Both stores apply the same records the
- * same way, so the memory store behaves exactly as the file store does (limits included).
- * Applying a record twice has the same effect as once, which keeps replay after a crash simple.
+ * The live content of a store, rebuilt from its records: both stores apply the same records the
+ * same way (limits included). Applying a record twice does what once does.
  */
 export class EventTable {
   private readonly rows = new Map<string, Row>();

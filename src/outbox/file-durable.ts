@@ -2,11 +2,7 @@ import { lstat, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { platform } from 'node:process';
 
-/**
- * Makes a directory entry change (a created or renamed file) durable. Without it, a power cut
- * after `rename` can bring back the old journal, or lose a new one, even though its bytes were
- * synced. Windows cannot open a directory for syncing; there NTFS journals the metadata itself.
- */
+/** Makes a created or renamed file's directory entry durable (NTFS journals it itself). */
 export async function syncDirectory(dir: string): Promise<void> {
   if (platform === 'win32') return;
   const handle = await open(dir, 'r');
@@ -86,9 +82,8 @@ export function* chunked(frames: readonly Uint8Array[]): Generator<Uint8Array> {
 }
 
 /**
- * Creates `dir` and its parents. Node's recursive `mkdir` answers `ENOENT` whenever a level cannot
- * be created, whatever the reason (a read-only disk, for one): then the first missing level is
- * created on its own, under a parent that exists, and its error (`EROFS`, ...) is the one thrown.
+ * Creates `dir` and its parents. A recursive `mkdir` answers `ENOENT` whatever the reason, so the
+ * first missing level is then created alone, for its real error (`EROFS`, ...).
  */
 export async function makeDirectory(dir: string): Promise<void> {
   try {

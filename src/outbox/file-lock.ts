@@ -12,12 +12,9 @@ const STALE_MS = 10_000;
 const held = new Set<string>();
 
 /**
- * Takes the store directory's lock: a lease. The lock file holds the owner's pid and a random
- * token; the owner touches it every 2 s while it runs. A lock is taken over when it cannot
- * belong to a live owner: this process's own pid without being held here (a container restarted
- * as PID 1, a reused pid), a pid that no longer runs, or a file untouched for 10 s (any pid: the
- * owner stopped, whatever now runs under its number). Node has no `flock` without native code;
- * a lease cannot be fooled by pid reuse. Returns the release.
+ * Takes the store directory's lock, a lease (Node has no `flock` without native code): the file
+ * holds the owner's pid and a token and is touched every 2 s. It is taken over when no live owner
+ * can hold it: our own pid not held here, a dead pid, or untouched for 10 s. Returns the release.
  */
 export async function acquireDirLock(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, LOCK_FILE);

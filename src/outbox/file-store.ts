@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, copyFile, type FileHandle, link, open, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { callHook } from '../contract/call-hook.js';
 import { GroupCommit } from '../internal/group-commit.js';
 import { directoryError, OutboxClosedError, OutboxLockedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
@@ -89,12 +90,8 @@ export interface FileStore extends LocalStore {
 
 interface Submission {
   readonly record: JournalRecord;
-  /** The record's JSON. */
   readonly body: Uint8Array;
-  /**
-   * Framed (and sealed) when submitted, while an earlier group's fsync runs; sealed again at the
-   * write if a compaction swapped the journal in between (`journal` is no longer the file's).
-   */
+  /** Framed (and sealed) when submitted; sealed again if a compaction swapped `journal` since. */
   readonly frame: Uint8Array;
   readonly journal: Uint8Array | undefined;
   /** Bytes an append reserved against `maxBytes`, released when the record is applied. */
@@ -179,10 +176,7 @@ class JournalStore implements FileStore {
     return this.table.snapshot();
   }
 
-  /**
-   * Reads the journal's records, or refuses it: not a journal, or encrypted under keys not given.
-   * Sets the format appends use until the next compaction rewrites the file.
-   */
+  /** Reads the journal's records (and the format appends use), or refuses it before any write. */
   private decode(bytes: Uint8Array): Omit<DecodedJournal, 'isJournal'> {
     const kind = journalKind(bytes);
     if (kind === 'encrypted') {
@@ -237,19 +231,12 @@ class JournalStore implements FileStore {
     return body.length + FRAME_OVERHEAD + (this.cipher ? SEALED_OVERHEAD : 0);
   }
 
-  /**
-   * Keeps the damaged journal as found, under another name, before anything rewrites it: a hard
-   * link costs no space (a full disk cannot stop it); a copy where links are not supported.
-   */
+  /** Keeps the damaged journal aside as found: a hard link (no space needed), else a copy. */
   private async keepDamaged(regions: number, damagedBytes: number): Promise<void> {
     const damagedCopy = `${this.path}.damaged-${Date.now()}`;
     await link(this.path, damagedCopy).catch(() => copyFile(this.path, damagedCopy));
     this.counters.lostRecords += regions;
-    try {
-      this.hooks.onDamage?.({ damagedCopy, lostRecords: regions, damagedBytes });
-    } catch {
-      // An observer's failure must not stop the store.
-    }
+    callHook(this.hooks.onDamage, { damagedCopy, lostRecords: regions, damagedBytes });
   }
 
   private async compactOrReport(): Promise<void> {
@@ -257,11 +244,7 @@ class JournalStore implements FileStore {
       await this.compact();
     } catch (err) {
       this.counters.failedCompactions += 1;
-      try {
-        this.hooks.onCompactionError?.(err);
-      } catch {
-        // An observer's failure must not stop the store.
-      }
+      callHook(this.hooks.onCompactionError, err);
     }
   }
 
@@ -320,8 +303,7 @@ class JournalStore implements FileStore {
 
   /** One group: one write, one fsync, then the records count. */
   private async write(batch: readonly Submission[]): Promise<void> {
-    // Records are numbered in the order they are submitted, which is the order they are written;
-    // after a compaction swapped the journal, the whole group is sealed again, in that order.
+    // After a compaction swapped the journal, the whole group is sealed (numbered) again, in order.
     const current = this.sealing?.journalId;
     const frames = batch.some((item) => item.journal !== current)
       ? batch.map((item) => this.frame(item.body))
@@ -355,11 +337,7 @@ class JournalStore implements FileStore {
     if (dead > this.options.compactAfterBytes && dead > this.table.bytes) await this.compactOrReport();
   }
 
-  /**
-   * Rewrites the live records into a new journal and swaps it in atomically. With a key, every
-   * record is sealed afresh under the first key, in a journal with a new id: records under an
-   * old key, or a plain journal, leave the disk's live file here.
-   */
+  /** Rewrites the live records into a new journal, atomically (with a key: under the first, new id). */
   private async compact(): Promise<void> {
     const records = this.table.liveRecords();
     const before = { sealing: this.sealing, headerBytes: this.headerBytes };

@@ -6,8 +6,8 @@ import { KEY_ID_BYTES, type RecordCipher } from './record-cipher.js';
 /** First bytes of every journal file: a format name and version, so a foreign file is never replayed. */
 export const JOURNAL_MAGIC = new TextEncoder().encode('LPOUTBOX1\n');
 
-/** Length (u32 LE) + CRC-32 of the body (u32 LE), then the body (UTF-8 JSON). */
-const FRAME_HEADER = 8;
+/** Bytes a frame adds to its body: length (u32 LE) + CRC-32 of the body (u32 LE), then the body. */
+export const FRAME_OVERHEAD = 8;
 /** A length field beyond this can only be a torn or damaged header. */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 const OPS: ReadonlySet<string> = new Set(['put', 'patch', 'del', 'tenant']);
@@ -24,11 +24,11 @@ export function encodeBody(record: JournalRecord): Uint8Array {
 
 /** Frames one body: length, checksum, body. */
 export function frameBody(body: Uint8Array): Uint8Array {
-  const frame = new Uint8Array(FRAME_HEADER + body.length);
+  const frame = new Uint8Array(FRAME_OVERHEAD + body.length);
   const view = new DataView(frame.buffer);
   view.setUint32(0, body.length, true);
   view.setUint32(4, crc32(body), true);
-  frame.set(body, FRAME_HEADER);
+  frame.set(body, FRAME_OVERHEAD);
   return frame;
 }
 
@@ -36,9 +36,6 @@ export function frameBody(body: Uint8Array): Uint8Array {
 export function encodeRecord(record: JournalRecord): Uint8Array {
   return frameBody(encodeBody(record));
 }
-
-/** Bytes a frame adds to its body. */
-export const FRAME_OVERHEAD = FRAME_HEADER;
 
 /** First bytes of an encrypted journal; then its random id (16 bytes), a key id, a CRC-32 of them. */
 export const ENCRYPTED_MAGIC = new TextEncoder().encode('LPOUTBOXE\n');
@@ -61,10 +58,7 @@ export function newJournalId(): Uint8Array {
   return new Uint8Array(randomBytes(JOURNAL_ID_BYTES));
 }
 
-/**
- * Which kind of journal the bytes start: none yet, encrypted, or plain (`decodeJournal` then
- * tells a plain journal from a foreign file).
- */
+/** Which kind of journal the bytes start (`decodeJournal` tells a plain one from a foreign file). */
 export function journalKind(bytes: Uint8Array): 'empty' | 'plain' | 'encrypted' {
   if (bytes.length === 0) return 'empty';
   if (startsWith(bytes, ENCRYPTED_MAGIC)) return 'encrypted';
@@ -90,27 +84,23 @@ export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal
 }
 
 /**
- * Reads an encrypted journal as `decodeJournal` reads a plain one. A record whose frame is intact
- * but fails authentication (tampered, moved, replayed: its number not above the one before) is
- * damage: it is skipped whole and counted, never returned.
+ * Reads an encrypted journal as `decodeJournal` reads a plain one; an intact frame that fails
+ * authentication (tampered, moved, replayed) is damage, skipped whole.
  */
 export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher): DecodedEncryptedJournal {
-  const none = { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0, unknownKeyRecords: 0 };
-  if (bytes.length < ENCRYPTED_HEADER_BYTES) {
-    return {
-      ...none,
-      droppedBytes: bytes.length,
-      journalId: undefined,
-      headerKeyId: undefined,
-      headerDamaged: false,
-      lastRecordNo: 0,
-    };
-  }
+  const none = {
+    ...NOTHING,
+    unknownKeyRecords: 0,
+    journalId: undefined,
+    headerKeyId: undefined,
+    lastRecordNo: 0,
+  };
+  if (bytes.length < ENCRYPTED_HEADER_BYTES)
+    return { ...none, droppedBytes: bytes.length, headerDamaged: false };
   const crcAt = ENCRYPTED_HEADER_BYTES - 4;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (crc32(bytes.subarray(0, crcAt)) !== view.getUint32(crcAt, true)) {
-    return { ...none, journalId: undefined, headerKeyId: undefined, headerDamaged: true, lastRecordNo: 0 };
-  }
+  if (crc32(bytes.subarray(0, crcAt)) !== view.getUint32(crcAt, true))
+    return { ...none, headerDamaged: true };
   const journalId = bytes.slice(ENCRYPTED_MAGIC.length, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
   const headerKeyId = bytes.slice(ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES, crcAt);
   let last = 0;
@@ -203,15 +193,15 @@ function decodeFrames(
   return { records, droppedBytes: bytes.length - offset, damagedRegions, damagedBytes, unknownKeyRecords };
 }
 
+/** No records, no damage. */
+const NOTHING = { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0 } as const;
+
 /** What a journal's bytes hold. */
 export interface DecodedJournal {
   readonly records: readonly { readonly record: JournalRecord; readonly size: number }[];
   /** Bytes after the last complete, intact record (a torn write), dropped by the reader. */
   readonly droppedBytes: number;
-  /**
-   * Damaged stretches before the end (a flipped bit, a zeroed sector): each lost at least the
-   * record it fell in; the reader resynchronised on the next intact record after it.
-   */
+  /** Damaged stretches before the end (a flipped bit, a zeroed sector), each costing its records. */
   readonly damagedRegions: number;
   /** Bytes of those stretches. */
   readonly damagedBytes: number;
@@ -220,25 +210,15 @@ export interface DecodedJournal {
 }
 
 /**
- * Reads every intact record. At a frame that is short, fails its checksum or is not a record,
- * it looks for the next offset where an intact record starts and goes on from there: damage in
- * the middle costs the records it touched, never the ones after it. Bad bytes with no intact
- * record after them are a torn last write (`droppedBytes`), the normal trace of a crash.
- * Never throws on any input.
+ * Reads every intact record, resynchronising after damage on the next intact frame; bad bytes with
+ * no intact record after them are a torn last write (`droppedBytes`). Never throws.
  */
 export function decodeJournal(bytes: Uint8Array): DecodedJournal {
   if (bytes.length < JOURNAL_MAGIC.length) {
-    const tornStart = JOURNAL_MAGIC.subarray(0, bytes.length).every((byte, i) => byte === bytes[i]);
-    return {
-      records: [],
-      droppedBytes: bytes.length,
-      damagedRegions: 0,
-      damagedBytes: 0,
-      isJournal: tornStart,
-    };
+    return { ...NOTHING, droppedBytes: bytes.length, isJournal: startsWith(JOURNAL_MAGIC, bytes) };
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magicIntact = JOURNAL_MAGIC.every((byte, i) => byte === bytes[i]);
+  const magicIntact = startsWith(bytes, JOURNAL_MAGIC);
   const { records, droppedBytes, damagedRegions, damagedBytes } = decodeFrames(
     bytes,
     view,
@@ -247,7 +227,7 @@ export function decodeJournal(bytes: Uint8Array): DecodedJournal {
   );
   // A damaged header on a file with no intact record: not ours (or nothing worth saving).
   if (!magicIntact && records.length === 0) {
-    return { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0, isJournal: false };
+    return { ...NOTHING, isJournal: false };
   }
   return {
     records,
@@ -259,11 +239,11 @@ export function decodeJournal(bytes: Uint8Array): DecodedJournal {
 }
 
 function frameAt(bytes: Uint8Array, view: DataView, offset: number, format: BodyFormat): Frame | undefined {
-  if (offset + FRAME_HEADER > bytes.length) return undefined;
+  if (offset + FRAME_OVERHEAD > bytes.length) return undefined;
   const length = view.getUint32(offset, true);
-  const end = offset + FRAME_HEADER + length;
+  const end = offset + FRAME_OVERHEAD + length;
   if (length === 0 || length > MAX_RECORD_BYTES || end > bytes.length) return undefined;
-  const body = bytes.subarray(offset + FRAME_HEADER, end);
+  const body = bytes.subarray(offset + FRAME_OVERHEAD, end);
   if (crc32(body) !== view.getUint32(offset + 4, true)) return undefined;
   const opened = format.open(body);
   const size = end - offset;
@@ -275,11 +255,11 @@ function frameAt(bytes: Uint8Array, view: DataView, offset: number, format: Body
 /** The next offset from `from` where an intact frame starts (a plain body starts with `{"op":`). */
 function nextFrame(bytes: Uint8Array, view: DataView, from: number, format: BodyFormat): number | undefined {
   for (
-    let at = format.nextStart(bytes, from + FRAME_HEADER);
+    let at = format.nextStart(bytes, from + FRAME_OVERHEAD);
     at !== -1;
     at = format.nextStart(bytes, at + 1)
   ) {
-    const start = at - FRAME_HEADER;
+    const start = at - FRAME_OVERHEAD;
     if (start >= from && frameAt(bytes, view, start, format)) return start;
   }
   return undefined;

@@ -1,4 +1,4 @@
-import { type CausalKeys, causalKeys } from './causal-keys.js';
+import { type CausalKeys, causalKeys, EarlierKeys } from './causal-keys.js';
 import type {
   ClaimOutcome,
   ClaimRequest,
@@ -21,14 +21,16 @@ interface Entry {
   dueAt: number;
 }
 
+interface TenantCounts {
+  readonly tenantId: string;
+  readonly states: Partial<Record<EventState, number>>;
+  oldestPendingAt: number | null;
+}
+
 /**
- * A local store seen as a shared one: the events live in memory, in `seq` order per tenant, and
- * `claim` answers the same question the Postgres store answers in SQL (due, unclaimed, and no
- * earlier pending event of the tenant it conflicts with). The scheduler therefore has one code
- * path for both kinds. Changes apply in memory at once and reach the store as one call per
- * `record`, so the journal writes many acknowledgements with one fsync.
- *
- * Times here are monotonic: a wall clock set back cannot delay a retry.
+ * A local store seen as a shared one, so the scheduler has one code path: events live in memory in
+ * `seq` order per tenant, and `claim` answers what the Postgres store answers in SQL. Changes apply
+ * in memory at once; times are monotonic (a wall clock set back cannot delay a retry).
  */
 export class LocalQueue implements SharedStore<never> {
   readonly kind = 'shared';
@@ -37,10 +39,7 @@ export class LocalQueue implements SharedStore<never> {
   private readonly pending = new Map<string, Entry[]>();
   /** Claimed entries of each tenant's pending queue: counted, not scanned for at every claim. */
   private readonly claimedOf = new Map<string, number>();
-  /**
-   * Entries that were given a retry wait, some of them over: while events are in flight, the
-   * next wake-up is the earliest of these, found without a pass over the whole backlog.
-   */
+  /** Entries given a retry wait: while events are in flight, the next wake-up is found among these. */
   private readonly waiting = new Set<Entry>();
   private readonly stops = new Map<string, StoredTenantStop>();
   /** The latest a tenant's next retries are due (`dueBy` with `andLaterRetries`). */
@@ -90,18 +89,16 @@ export class LocalQueue implements SharedStore<never> {
       if (inFlight === 0 && startable <= 0) continue;
       let room = request.maxInFlight - inFlight;
       const before = claimed.length;
-      const changes = new Set<string>();
-      const needs = new Set<string>();
+      const earlier = new EarlierKeys();
       for (const entry of queue) {
         if (room <= 0 || claimed.length >= request.limit) break;
-        if (!conflicts(entry.keys, changes, needs) && !entry.claimed && entry.dueAt <= now) {
+        if (!earlier.holdBack(entry.keys) && !entry.claimed && entry.dueAt <= now) {
           this.setClaimed(entry, true);
           claimed.push(entry.event);
           room -= 1;
         }
         // Claimed or not, due or not, a pending event holds back what conflicts with it.
-        for (const key of entry.keys.changes) changes.add(key);
-        for (const key of entry.keys.needs) needs.add(key);
+        earlier.add(entry.keys);
       }
       if (inFlight === 0 && claimed.length > before) startable -= 1;
     }
@@ -115,10 +112,8 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   /**
-   * Applies the outcomes in memory at once, before the returned promise settles: the slots and
-   * the events waiting for these are free as soon as the service answered. Durability follows;
-   * a crash in between only sends an event again, and the service's dedup answers that copy
-   * without a second credit. One process holds a local store: every claim is still its own.
+   * Applies the outcomes in memory at once, then makes them durable: a crash in between only sends
+   * an event again, which the service's dedup answers without a second credit.
    */
   record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]> {
     const applied = outcomes.filter((outcome) => this.apply(outcome));
@@ -209,10 +204,23 @@ export class LocalQueue implements SharedStore<never> {
     return counts;
   }
 
+  /** Per tenant: its events by state, and its oldest pending one's enqueue time (the gauges). */
+  async countsByTenant(): Promise<TenantCounts[]> {
+    const byTenant = new Map<string, TenantCounts>();
+    for (const { event } of this.entries.values()) {
+      const { tenantId, state, enqueuedAt } = event;
+      const counts = byTenant.get(tenantId) ?? { tenantId, states: {}, oldestPendingAt: null };
+      byTenant.set(tenantId, counts);
+      counts.states[state] = (counts.states[state] ?? 0) + 1;
+      if (state === 'pending')
+        counts.oldestPendingAt = Math.min(counts.oldestPendingAt ?? enqueuedAt, enqueuedAt);
+    }
+    return [...byTenant.values()];
+  }
+
   /**
-   * The tenant's pending events waiting out a retry are due at `at` at the latest: they failed
-   * for want of the link, not for anything the service said. `andLaterRetries`: so are the
-   * retries recorded until the next call (the tenant probes its link); without it, no longer.
+   * The tenant's retry waits (the link's, not the service's) end by `at`; with `andLaterRetries`,
+   * so do those recorded until the next call.
    */
   dueBy(tenantId: string, at: number, { andLaterRetries = false } = {}): void {
     if (andLaterRetries) this.latestDue.set(tenantId, at);
@@ -231,19 +239,15 @@ export class LocalQueue implements SharedStore<never> {
     let earliest = Number.POSITIVE_INFINITY;
     for (const [tenantId, queue] of this.pending) {
       if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
-      // Called after every answer: while something is in flight, only the retry waits matter
-      // (below); a pass over the whole backlog at every answer would make a drain quadratic.
+      // While something is in flight only the retry waits matter (below): no pass per answer.
       if (!idle) continue;
-      const changes = new Set<string>();
-      const needs = new Set<string>();
+      const earlier = new EarlierKeys();
       for (const entry of queue) {
         if (!entry.claimed && entry.dueAt > now) earliest = Math.min(earliest, entry.dueAt);
-        // With something in flight, an event due now but not claimed waits for an earlier one,
-        // and that one's answer wakes the scheduler. With nothing in flight, nothing else will:
-        // an event that became due, unblocked, after the last claim looked must go now.
-        else if (!entry.claimed && !conflicts(entry.keys, changes, needs)) return 0;
-        for (const key of entry.keys.changes) changes.add(key);
-        for (const key of entry.keys.needs) needs.add(key);
+        // With nothing in flight, no answer will wake the scheduler: an event that became due,
+        // unblocked, after the last claim looked must go now.
+        else if (!entry.claimed && !earlier.holdBack(entry.keys)) return 0;
+        earlier.add(entry.keys);
       }
     }
     if (!idle) {
@@ -325,16 +329,4 @@ export class LocalQueue implements SharedStore<never> {
     this.pending.delete(tenantId);
     this.pending.set(tenantId, queue);
   }
-}
-
-/** Does an event with these keys conflict with the earlier events whose keys were gathered? */
-function conflicts(
-  keys: { readonly changes: readonly string[]; readonly needs: readonly string[] },
-  changes: ReadonlySet<string>,
-  needs: ReadonlySet<string>,
-): boolean {
-  return (
-    keys.changes.some((key) => changes.has(key) || needs.has(key)) ||
-    keys.needs.some((key) => changes.has(key))
-  );
 }

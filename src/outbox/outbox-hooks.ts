@@ -67,11 +67,7 @@ export type EventHook =
   | { readonly name: 'onExpired'; readonly info: { readonly event: StoredEvent } }
   | { readonly name: 'onRetry'; readonly info: OutcomeInfo & { readonly delayMs: number } };
 
-/**
- * The user's hooks with the outbox's log lines and outcome counts called first. Every hook is
- * present; the user's return value (a promise, say) is passed on to `callHook`
- * (`contract/call-hook.ts`).
- */
+/** The user's hooks, each after the outbox's log line and count; the user's return value passes on. */
 export function withTelemetryHooks(hooks: OutboxHooks, telemetry: Telemetry<OutboxInstruments>): OutboxHooks {
   const ours = telemetryHooks(telemetry) as Required<Record<keyof OutboxHooks, (info: never) => void>>;
   const combined: Record<string, (info: never) => unknown> = {};

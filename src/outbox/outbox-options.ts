@@ -1,6 +1,6 @@
 import { RETRY_WINDOW_MS } from '../client/options.js';
 import { type InboundEnvelope, LoyaltyValidationError } from '../contract/index.js';
-import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
 import { optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import { type OutboxInstruments, outboxTelemetry } from '../telemetry/outbox-telemetry.js';
 import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
@@ -96,20 +96,16 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    */
   pollIntervalMs?: number;
   /**
-   * A tenant whose attempt got no answer (the link is down) sends one event at a time, its probe,
-   * tried again at least every `retryDelayMs` plus a random part of this window. When the probe
-   * is answered after at least this long offline, the rest of its queue starts at a random point
-   * of the window: a fleet of kiosks that lost the network together does not come back in the
-   * same second. `0`: every event retries on its own and the queue drains at once.
+   * While a tenant's link is down it sends one probe within `retryDelayMs` plus a random part of
+   * this window; once back after a longer outage, its queue starts at a random point of it, so a
+   * fleet that lost the network together does not return in the same second. `0`: no spreading.
    * @default 5000
    */
   reconnectWindowMs?: number;
   /** Observers of every outcome; a hook that throws is ignored. */
   hooks?: OutboxHooks;
   /**
-   * The wall clock, in epoch milliseconds, for expiry and for the times the outbox records.
-   * Waits (retries, probes) run on a monotonic clock instead, so setting this clock back does
-   * not delay them.
+   * The wall clock (epoch ms) for expiry and recorded times; waits run on a monotonic clock.
    * @default Date.now
    */
   now?: () => number;
@@ -201,13 +197,11 @@ export function normalizeOutboxOptions(
   input: OutboxOptions,
   monotonic: () => number = () => performance.now(),
 ): NormalizedOutboxOptions {
-  const options = withoutUndefined(input) as Partial<OutboxCommonOptions> & {
-    client?: OutboxSender;
-    clientFor?: MultiTenantOptions['clientFor'];
-    defaultTenantId?: string;
-  };
+  const options = mergeDefaults(OUTBOX_DEFAULTS, input as Partial<typeof OUTBOX_DEFAULTS>) as Partial<
+    OutboxCommonOptions & { client: OutboxSender; clientFor: MultiTenantOptions['clientFor'] }
+  > &
+    typeof OUTBOX_DEFAULTS;
   const { client, clientFor, store } = options;
-  const merged = mergeDefaults<Partial<Record<Numeric, number>>>(OUTBOX_DEFAULTS, options);
   const numeric = Object.keys(MINIMUMS) as Numeric[];
   const kind = (store as { kind?: unknown } | undefined)?.kind;
   const issues = optionIssues([
@@ -224,7 +218,7 @@ export function normalizeOutboxOptions(
     ...numeric.map((name) =>
       wholeNumber(
         name,
-        merged[name],
+        options[name],
         MINIMUMS[name],
         undefined,
         name.endsWith('Ms') ? 'milliseconds' : undefined,
@@ -239,13 +233,13 @@ export function normalizeOutboxOptions(
   );
   const telemetry = outboxTelemetry(options);
   return {
-    ...(Object.fromEntries(numeric.map((name) => [name, merged[name]])) as Record<Numeric, number>),
+    ...(Object.fromEntries(numeric.map((name) => [name, options[name]])) as Record<Numeric, number>),
     store: store!,
     hooks: withTelemetryHooks(options.hooks ?? {}, telemetry),
     telemetry,
-    now: options.now ?? OUTBOX_DEFAULTS.now,
+    now: options.now,
     monotonic,
     senderFor: clientFor ?? (() => client!),
-    defaultTenantId: client ? (options.defaultTenantId ?? OUTBOX_DEFAULTS.defaultTenantId) : undefined,
+    defaultTenantId: client ? options.defaultTenantId : undefined,
   };
 }

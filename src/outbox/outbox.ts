@@ -165,43 +165,22 @@ class DurableOutbox {
     await stopTenant(this.source, this.options, this.scheduler.tenant(tenantId), reason);
   }
 
-  /** What the gauges report: the local queue's per-tenant view, or a shared store's counts. */
-  private gaugeReadings(): OutboxGaugeReading[] | Promise<OutboxGaugeReading[]> {
-    if (!this.local) return this.sharedGaugeReadings();
-    const byTenant = new Map<string, OutboxGaugeReading>();
-    const readingOf = (tenantId: string) => {
-      const reading = byTenant.get(tenantId) ?? {
-        tenantId,
-        pending: 0,
-        oldestEnqueuedAt: undefined,
-        states: {},
-      };
-      byTenant.set(tenantId, reading);
-      return reading;
-    };
-    for (const state of EVENT_STATES) {
-      for (const event of this.local.listNow(state)) {
-        const reading = readingOf(event.tenantId);
-        const states = reading.states as Record<string, number>;
-        states[state] = (states[state] ?? 0) + 1;
-        if (state !== 'pending') continue;
-        reading.pending += 1;
-        reading.oldestEnqueuedAt = Math.min(reading.oldestEnqueuedAt ?? event.enqueuedAt, event.enqueuedAt);
-      }
-    }
-    for (const tenantId of this.scheduler.tenants.keys()) readingOf(tenantId);
-    return [...byTenant.values()];
-  }
-
-  private async sharedGaugeReadings(): Promise<OutboxGaugeReading[]> {
-    const store = this.source;
-    if (!store.countsByTenant) return [];
-    return (await store.countsByTenant()).map(({ tenantId, states, oldestPendingAt }) => ({
+  /** What the gauges report, per tenant; with a local store, every tenant this process knows. */
+  private async gaugeReadings(): Promise<OutboxGaugeReading[]> {
+    const counts = (await this.source.countsByTenant?.()) ?? [];
+    const readings = counts.map(({ tenantId, states, oldestPendingAt }) => ({
       tenantId,
       pending: states.pending ?? 0,
       oldestEnqueuedAt: oldestPendingAt ?? undefined,
       states,
     }));
+    if (!this.local) return readings;
+    const counted = new Set(counts.map((count) => count.tenantId));
+    for (const tenantId of this.scheduler.tenants.keys()) {
+      if (!counted.has(tenantId))
+        readings.push({ tenantId, pending: 0, oldestEnqueuedAt: undefined, states: {} });
+    }
+    return readings;
   }
 
   private statsFrom(counts: Readonly<Record<EventState, number>>): OutboxStats {
@@ -278,8 +257,6 @@ class DurableOutbox {
     if (this.phase !== 'running') throw new OutboxNotStartedError();
   }
 }
-
-const EVENT_STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
 
 /** The event with the `traceparent` of its `create` span, when tracing is on. */
 function withCreateSpan(options: NormalizedOutboxOptions, event: StoredEvent): StoredEvent {

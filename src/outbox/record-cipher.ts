@@ -5,11 +5,7 @@ import { LoyaltyValidationError } from '../contract/errors.js';
 const KEY_BYTES = 32;
 /** GCM's standard nonce: 96 bits, fresh and random for every record. */
 const NONCE_BYTES = 12;
-/**
- * Nonces drawn from the system's random source at once: one call per this many records instead
- * of one per record (that call was about half the cost of sealing a record). Each is still
- * random, and used once.
- */
+/** Nonces drawn from the random source in one call (each still random, used once). */
 const NONCES_PER_DRAW = 256;
 const TAG_BYTES = 16;
 /** A key's id: the first bytes of an HMAC of a fixed label under the key (never the key itself). */
@@ -35,10 +31,9 @@ export type Opened =
   | { readonly kind: 'rejected' };
 
 /**
- * AES-256-GCM over journal records. Each sealed body names its key by id, carries its record
- * number and a fresh random nonce; the journal's id, the key id and the record number are
- * authenticated with it (additional data), so a record moved from another journal or another
- * place in this one fails to open. Holds the keys in memory only; nothing here ever prints them.
+ * AES-256-GCM over journal records. Each sealed body names its key by id and carries its record
+ * number and a random nonce; the journal id, key id and record number are authenticated with it,
+ * so a record moved from elsewhere fails to open. Keys stay in memory and are never printed.
  */
 export class RecordCipher {
   private readonly keys: readonly { readonly id: Buffer; readonly key: Buffer }[];

@@ -7,22 +7,17 @@ import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
 import type { ClaimOutcome, ClaimRequest, SharedStore, StoredEvent } from './store.js';
-import { followService, stopTenant } from './tenant-control.js';
+import { followService, resume, stopTenant } from './tenant-control.js';
 import { Tenant } from './tenant-state.js';
 import { type Decision, decide } from './verdicts.js';
 
-/**
- * A shared store's claim costs a statement: a tenant near its `maxInFlight` claims again once half
- * its slots are free, or `CLAIM_BATCH_WAIT_MS` after an answer, so answers in a row share a claim.
- */
+/** Near its cap, a shared store's tenant claims again once half its slots are free, or 5 ms later. */
 const CLAIM_BATCH_FRACTION = 2;
 const CLAIM_BATCH_WAIT_MS = 5;
 
 /**
  * The one scheduler of every store: claims due, causally ready events (up to `maxInFlight` per
- * tenant) from the local store's queue or the shared store, sends each, and records how it ended.
- * Paused tenants get one probe every `probeIntervalMs`; stopped ones nothing. Waits run on the
- * monotonic clock.
+ * tenant) from the local queue or the shared store, sends each, and records how it ended.
  */
 export class Scheduler {
   /** What this process knows of each tenant it has seen. */
@@ -110,11 +105,7 @@ export class Scheduler {
     this.aborter.abort();
   }
 
-  /**
-   * Looks for work now, then resolves once nothing is deliverable: a row committed in the
-   * caller's transaction announces itself to no one, so `flush()` after the commit would
-   * otherwise wait for nothing and leave the sale to the next poll.
-   */
+  /** Looks for work now (a commit in the caller's transaction woke no one); resolves once idle. */
   whenSettled(): Promise<void> {
     return new Promise((resolve) => {
       this.waiters.push(resolve);
@@ -122,10 +113,7 @@ export class Scheduler {
     });
   }
 
-  /**
-   * An event was enqueued (and is visible): look for work, unless a shared store's tenant already
-   * sends its `maxInFlight` (its next answer claims again anyway).
-   */
+  /** An event was enqueued: look for work, unless a shared store's tenant is at its cap. */
   enqueued(tenantId: string): void {
     if (!this.local) {
       if (!this.hasRoom(tenantId)) return;
@@ -337,11 +325,7 @@ export class Scheduler {
     await this.conclude(tenant, event, ...sent);
   }
 
-  /**
-   * Records what the attempt decided and reports it: the tenant's step whoever records the event,
-   * the event's hook and count only once its outcome is recorded (a shared store's only while the
-   * claim is still this process's: the record statement is the check before the hook).
-   */
+  /** Records what the attempt decided; the event's hook and count only once its outcome is recorded. */
   private async conclude(
     tenant: Tenant,
     event: StoredEvent,
@@ -369,10 +353,7 @@ export class Scheduler {
     if (hook) callHook(this.options.hooks[hook.name] as (info: EventHook['info']) => unknown, hook.info);
   }
 
-  /**
-   * Another process took the event over after this one's lease ran out: it sends, records and
-   * reports it. The release frees the slot and tells the store; it writes nothing (not its claim).
-   */
+  /** Another process took the event over after this one's lease ran out: free the slot, write nothing. */
   private async claimLost(event: StoredEvent): Promise<void> {
     this.failures.delete(event.eventId);
     await this.record({ kind: 'release', eventId: event.eventId });
@@ -391,13 +372,10 @@ export class Scheduler {
 
   private async stepTenant(tenant: Tenant, step: Decision['tenant']): Promise<void> {
     const { options } = this;
-    const now = options.now();
-    if (step.kind === 'resume' && tenant.state === 'paused') {
-      tenant.setState('active', undefined, now);
-      callHook(options.hooks.onTenantResumed, { tenantId: tenant.tenantId });
-    } else if (step.kind === 'pause' && tenant.state !== 'stopped') {
+    if (step.kind === 'resume' && tenant.state === 'paused') resume(tenant, options);
+    else if (step.kind === 'pause' && tenant.state !== 'stopped') {
       if (tenant.state === 'active') {
-        tenant.setState('paused', step.code, now);
+        tenant.setState('paused', step.code, options.now());
         callHook(options.hooks.onTenantPaused, { tenantId: tenant.tenantId, code: step.code });
       }
       tenant.probeAt = options.monotonic() + Math.max(options.probeIntervalMs, step.waitMs ?? 0);
@@ -408,9 +386,8 @@ export class Scheduler {
   }
 
   /**
-   * Whether the outcome was recorded. A local store's queue applies it in memory at once (a failed
-   * journal write only repeats, after a restart, an attempt the service dedups); a shared store
-   * records it only while the claim is still this store's.
+   * Whether the outcome was recorded. The local queue applies it at once (a failed journal write
+   * only repeats an attempt the service dedups); a shared store only while the claim is still ours.
    */
   private async record(outcome: ClaimOutcome): Promise<boolean> {
     if (this.local) {

@@ -47,16 +47,11 @@ export interface FileStoreOptions extends StoreLimits {
    */
   onCompactionError?: (cause: unknown) => void;
   /**
-   * Encrypts the journal at rest: every record's body sealed with AES-256-GCM (a fresh random
-   * nonce per record, the record's place in its journal authenticated with it). 32 bytes, as a
-   * `Uint8Array` or its base64; a list during a rotation: the first key encrypts, any decrypts,
-   * and every compaction (one runs at each `start()`) rewrites all records under the first.
-   * An encrypted journal opened without its key, or with another: `start()` refuses with
-   * `OutboxStoreError` code `ENCRYPTION_KEY_MISMATCH` and changes no file. A plain journal
-   * opened with a key is rewritten encrypted at `start()`. Keep the key out of the store's
-   * directory (an OS keystore, a TPM, a secret the service manager passes); see docs/outbox.md,
-   * "A kiosk's queue at rest".
-   * @default undefined (the journal is plain JSON, as before)
+   * Encrypts the journal at rest (AES-256-GCM per record): 32 bytes, or their base64; a list
+   * during a rotation (the first encrypts, any decrypts). Without the right key `start()` refuses
+   * with `OutboxStoreError` code `ENCRYPTION_KEY_MISMATCH`. Keep the key out of the store's
+   * directory; see docs/outbox.md, "A kiosk's queue at rest".
+   * @default undefined (the journal is plain JSON)
    */
   encryptionKey?: EncryptionKeyInput;
 }

@@ -7,11 +7,7 @@ import type { EventPatch, SharedStore, StoredEvent, StoredTenantStop } from './s
 import type { Tenant } from './tenant-state.js';
 import type { TenantStep } from './verdicts.js';
 
-/*
- * The operator's side of the outbox: decisions about single events (redeliver, discard) and
- * whole tenants (stop, resume). The scheduler only ever moves events forward; these move them
- * back. Each takes the store it writes to; the caller then asks the scheduler to look for work.
- */
+// The operator's side of the outbox (redeliver, discard, stop, resume): these move events back.
 
 type Options = Pick<NormalizedOutboxOptions, 'hooks' | 'now'>;
 
@@ -49,12 +45,16 @@ export async function resumeTenant(
   tenant.sender = client ? Promise.resolve(client) : undefined;
   const wasStopped = tenant.state === 'stopped';
   tenant.probeAt = 0;
-  if (tenant.state !== 'active') {
-    tenant.setState('active', undefined, options.now());
-    callHook(options.hooks.onTenantResumed, { tenantId: tenant.tenantId });
-  }
+  resume(tenant, options);
   // A shared store's stop may come from another process: clear it whatever this one knew.
   if (wasStopped || options.shared) await store.setTenantStop(tenant.tenantId, null);
+}
+
+/** The tenant delivers again: reported when it was paused or stopped. */
+export function resume(tenant: Tenant, options: Options): void {
+  if (tenant.state === 'active') return;
+  tenant.setState('active', undefined, options.now());
+  callHook(options.hooks.onTenantResumed, { tenantId: tenant.tenantId });
 }
 
 export async function stopTenant(
@@ -72,17 +72,13 @@ export async function stopTenant(
 type Answer = Verdict | { readonly kind: 'expire' };
 
 /**
- * What the service told a tenant, beyond the event (called after each attempt's tenant step):
- *
- * - The link: an attempt with no answer marks the tenant offline. With a `reconnectWindowMs`,
- *   it then sends one event at a time (its probe), tried again within `retryDelayMs` plus a
- *   random part of the window, so it notices the link's return that soon, alone. When the probe
- *   is answered after at least the window offline, the rest of its queue (its retry waits cut
- *   short) starts at a random point of the window: a fleet that lost the network together
- *   comes back spread over it.
- * - Waits: a pause (until its next probe) or a `Retry-After` is written to a local store with
- *   its due time (`StoredTenantStop.until`), so a restarted outbox honours it (`restoreTenant`);
- *   the kept wait is cleared once the tenant is answered without one.
+ * What the service told a tenant beyond the event, after each attempt's tenant step:
+ * - the link: with no answer the tenant is offline and probes with one event within `retryDelayMs`
+ *   plus a random part of `reconnectWindowMs`; once answered after a longer outage, its backlog
+ *   starts at a random point of the window, so a fleet that lost the network together comes back
+ *   spread over it;
+ * - waits: a pause or a `Retry-After` is kept in a local store (`StoredTenantStop.until`) for a
+ *   restarted outbox (`restoreTenant`), and cleared once the tenant is answered without one.
  */
 export async function followService(
   local: LocalQueue | undefined,

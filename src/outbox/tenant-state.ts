@@ -34,20 +34,11 @@ export class Tenant {
   inFlight = 0;
   /** Monotonic milliseconds of the next probe while paused. */
   probeAt = 0;
-  /**
-   * Monotonic milliseconds before which nothing of the tenant is claimed, though it is active: a
-   * `Retry-After` the service asked for, or the random start of its drain after the link came back.
-   */
+  /** Monotonic ms before which nothing of it is claimed: a `Retry-After`, or its drain's random start. */
   holdUntil = 0;
-  /**
-   * Monotonic milliseconds of the first of its attempts in a row that got no answer (the link is
-   * down, as far as this tenant knows); `undefined` once one is answered.
-   */
+  /** Monotonic ms of the first of its unanswered attempts in a row; `undefined` once one is answered. */
   offlineSince: number | undefined;
-  /**
-   * Offline with a reconnect window: one event at a time (its probe) is sent, so the link's
-   * return is answered once, and the rest waits for the tenant's random point in the window.
-   */
+  /** Offline with a reconnect window: only its probe is sent until the link answers. */
   probing = false;
   /** A wait of the service is kept in the store for it, to clear once it is over. */
   keptWait = false;

@@ -13,10 +13,7 @@ export type TenantStep =
   /** `waitMs`: the answer's `Retry-After`, when it had one. */
   | { readonly kind: 'pause' | 'stop'; readonly code: string; readonly waitMs?: number | undefined };
 
-/**
- * What one attempt decided. The scheduler records `outcome`; `hook` is called only once the
- * outcome is recorded, so an attempt whose claim another process took over reports nothing.
- */
+/** What one attempt decided: `hook` is called only once `outcome` is recorded. */
 export interface Decision {
   readonly outcome: ClaimOutcome;
   readonly hook: EventHook | undefined;
@@ -36,10 +33,7 @@ export interface DecisionContext {
 const NONE: TenantStep = { kind: 'none' };
 const RESUME: TenantStep = { kind: 'resume' };
 
-/**
- * Turns a verdict on one attempt (or an expiry found before it) into what to record and report.
- * It changes nothing itself: the scheduler records the outcome and applies the tenant's step.
- */
+/** Turns a verdict on one attempt (or an expiry found before it) into what to record and report. */
 export function decide(
   event: StoredEvent,
   verdict: Verdict | { readonly kind: 'expire' },

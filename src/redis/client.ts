@@ -69,15 +69,9 @@ const ACCEPTED =
   '(await createClient({ url }).connect() or await createCluster({ rootNodes }).connect())';
 
 /**
- * Recognises the client by its shape (no driver is imported), and bounds each command's wait.
- *
- * A node-redis client without an `error` listener ends the process when its connection fails;
- * the store adds one when the client has none (the failure still reaches the store's caller as an
- * error of the command). A standalone ioredis client without `reconnectOnError` gets one that
- * reconnects on `READONLY`: after a failover, a connection left on the old primary (now a
- * replica) would otherwise fail every write. At the first command, the store asks Redis for its
- * eviction policy once (`CONFIG GET`, where the server allows it) and warns when it may evict
- * keys.
+ * Recognises the client by its shape (no driver is imported) and bounds each command's wait. It
+ * gives a client without an `error` listener one (node-redis would end the process), reconnects
+ * on `READONLY` after a failover, and warns once when Redis may evict keys.
  *
  * @throws {RedisStoreError} `NOT_A_CLIENT`
  */
@@ -133,13 +127,9 @@ function keepAliveOnError(redis: unknown): void {
 }
 
 /**
- * After a failover, a connection left on the old primary (now a replica) answers every write
- * `READONLY`: the client must connect again (to the address that now leads to the primary).
- * ioredis reads `options.reconnectOnError` at each error, so a standalone client without one
- * gets one (`2`: reconnect, then send the failed command again); a value the user set is kept.
- * A node-redis client has no such option: the store closes and reopens its connection once per
- * `READONLY` (the command fails, the next one goes to the new connection). A Cluster needs
- * neither: a write to a replica answers `MOVED` there, which both clients follow.
+ * After a failover, a connection left on the old primary answers every write `READONLY`: a
+ * standalone ioredis client without `reconnectOnError` gets one (`2`: reconnect, resend); a
+ * node-redis client is reconnected once per `READONLY`. A Cluster follows `MOVED` on its own.
  */
 function reconnectOnReadonly(redis: unknown): (err: unknown) => never {
   const client = redis as {

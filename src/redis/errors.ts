@@ -1,3 +1,4 @@
+import { describeIssues, type OptionCheck, optionIssues, throwIfInvalid } from '../contract/options-check.js';
 import { codeError } from '../internal/code-error.js';
 
 /**
@@ -52,6 +53,14 @@ export function toRedisError(err: unknown, what: string): RedisStoreError {
     );
   }
   return new RedisStoreError('COMMAND_FAILED', `${what}: ${detail}`, { cause: err });
+}
+
+/** Refuses `what`'s options that fail their checks, every fault in one `INVALID_OPTIONS` error. */
+export function checkOptions(what: string, checks: readonly OptionCheck[]): void {
+  throwIfInvalid(
+    optionIssues(checks),
+    (all) => new RedisStoreError('INVALID_OPTIONS', `${what}: ${describeIssues(all)}`),
+  );
 }
 
 /** A `catch` handler that rethrows what it gets as {@link toRedisError} says. */

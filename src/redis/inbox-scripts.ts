@@ -1,13 +1,8 @@
 /**
- * The Redis inbox's keys and Lua scripts: ONE record per `eventId` (a hash), whatever the mode,
- * so immediate and deferred receipt see the same state. Each script runs atomically on the
- * server with the server's clock (`TIME`), so processes on machines whose clocks differ agree
- * on leases and due times.
- *
- * Every key lives under one hash tag (`{inbox}` unless the prefix brings its own), so on a Redis
- * Cluster they all map to one slot, and every script names each key it touches in KEYS (a record
- * key is read from an index by one command, then given to the script that acts on it, which
- * checks again what it found). KEYS[1..7] are always the indexes below; records follow.
+ * The Redis inbox's keys and Lua scripts: ONE record per `eventId` (a hash), whatever the mode.
+ * Scripts run atomically on the server's clock (`TIME`), so processes agree on leases and due
+ * times. Every key is under one hash tag (one Cluster slot) and named in KEYS: KEYS[1..7] are the
+ * indexes below; records follow.
  *
  * - `e:<eventId>` the record: state, body (absent while only an immediate receipt holds it),
  *   owner and lease, attempts, due time, last error. A record without a body expires with the

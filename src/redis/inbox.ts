@@ -1,9 +1,9 @@
 import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import { describeIssues, optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
+import { wholeNumber } from '../contract/options-check.js';
 import type { DeferredInboxStore, InboxClaim } from '../webhooks/inbox.js';
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
-import { RedisStoreError, rethrowAs } from './errors.js';
+import { checkOptions, rethrowAs } from './errors.js';
 import { redisDeliveries } from './inbox-deliveries.js';
 import { inboxKeys, SCRIPTS } from './inbox-scripts.js';
 
@@ -74,15 +74,11 @@ export const REDIS_INBOX_DEFAULTS = {
  */
 export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): DeferredInboxStore {
   const { prefix, leaseMs, ttlMs } = mergeDefaults<RedisInboxOptions>(REDIS_INBOX_DEFAULTS, options);
-  const issues = optionIssues([
+  checkOptions('redisInbox', [
     ['prefix', typeof prefix === 'string', 'must be a string'],
     wholeNumber('leaseMs', leaseMs, 1, undefined, 'milliseconds'),
     wholeNumber('ttlMs', ttlMs, 1, undefined, 'milliseconds'),
   ]);
-  throwIfInvalid(
-    issues,
-    (all) => new RedisStoreError('INVALID_OPTIONS', `redisInbox: ${describeIssues(all)}`),
-  );
   const command = toRedisCommand(redis, 'redisInbox');
   const keys = inboxKeys(prefix);
   // This process's claims, so only a claim it still holds is completed, released or renewed.
@@ -91,6 +87,12 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): D
     evalScript(command, script, [...keys.indexes, keys.record(eventId)], [eventId, ...args]).catch(
       rethrowAs(`redisInbox ${what}`),
     );
+  /** Ends this process's claim of the event, if it still holds one. */
+  const end = async (what: 'complete' | 'release', eventId: string, args: (string | number)[]) => {
+    const token = tokens.get(eventId);
+    tokens.delete(eventId);
+    if (token !== undefined) await run(what, SCRIPTS[what], eventId, [token, ...args]);
+  };
 
   return {
     ...redisDeliveries(command, { keys, leaseMs, retentionMs: ttlMs }),
@@ -107,16 +109,8 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): D
       if (claim === 'new') tokens.set(key.eventId, token);
       return claim;
     },
-    async complete(key) {
-      const token = tokens.get(key.eventId);
-      tokens.delete(key.eventId);
-      if (token !== undefined) await run('complete', SCRIPTS.complete, key.eventId, [token, ttlMs]);
-    },
-    async release(key) {
-      const token = tokens.get(key.eventId);
-      tokens.delete(key.eventId);
-      if (token !== undefined) await run('release', SCRIPTS.release, key.eventId, [token]);
-    },
+    complete: (key) => end('complete', key.eventId, [ttlMs]),
+    release: (key) => end('release', key.eventId, []),
     async extend(key) {
       const token = tokens.get(key.eventId);
       if (token === undefined) return false;

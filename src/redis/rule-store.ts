@@ -1,8 +1,7 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import { describeIssues, optionIssues, throwIfInvalid } from '../contract/options-check.js';
 import type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from '../webhooks/rule-store.js';
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
-import { RedisStoreError, toRedisError } from './errors.js';
+import { checkOptions, rethrowAs } from './errors.js';
 
 /**
  * Options of {@link redisRuleStore}.
@@ -39,41 +38,28 @@ return {1, previous or ''}`;
  */
 export function redisRuleStore(redis: RedisLike, options: RedisRuleStoreOptions = {}): RuleVersionStore {
   const { prefix } = mergeDefaults<RedisRuleStoreOptions>({ prefix: 'loyalty:' }, options);
-  const issues = optionIssues([['prefix', typeof prefix === 'string', 'must be a string']]);
-  throwIfInvalid(
-    issues,
-    (all) => new RedisStoreError('INVALID_OPTIONS', `redisRuleStore: ${describeIssues(all)}`),
-  );
+  checkOptions('redisRuleStore', [['prefix', typeof prefix === 'string', 'must be a string']]);
   const command = toRedisCommand(redis, 'redisRuleStore');
   const keyOf = (key: RuleKey) =>
     `${prefix}rule:${JSON.stringify([key.tenantId, key.externalStoreId, key.ruleType, key.stampCardId ?? null])}`;
 
   return {
     async get(key): Promise<LoyaltyRule | undefined> {
-      try {
-        const k = keyOf(key);
-        const rule = await command(['HGET', k, 'r'], k);
-        return typeof rule === 'string' ? (JSON.parse(rule) as LoyaltyRule) : undefined;
-      } catch (err) {
-        throw toRedisError(err, 'redisRuleStore get');
-      }
+      const k = keyOf(key);
+      return command(['HGET', k, 'r'], k)
+        .then((rule) => (typeof rule === 'string' ? (JSON.parse(rule) as LoyaltyRule) : undefined))
+        .catch(rethrowAs('redisRuleStore get'));
     },
     async putIfNewer(key, rule): Promise<RuleApplyResult> {
-      try {
-        const reply = (await evalScript(
-          command,
-          PUT_IF_NEWER,
-          [keyOf(key)],
-          [rule.ruleVersion, JSON.stringify(rule)],
-        )) as [number, string];
-        const previous = String(reply[1]);
-        return {
-          applied: Number(reply[0]) === 1,
-          previousVersion: previous === '' ? undefined : Number(previous),
-        };
-      } catch (err) {
-        throw toRedisError(err, 'redisRuleStore putIfNewer');
-      }
+      const args = [rule.ruleVersion, JSON.stringify(rule)];
+      const reply = (await evalScript(command, PUT_IF_NEWER, [keyOf(key)], args).catch(
+        rethrowAs('redisRuleStore putIfNewer'),
+      )) as [number, string];
+      const previous = String(reply[1]);
+      return {
+        applied: Number(reply[0]) === 1,
+        previousVersion: previous === '' ? undefined : Number(previous),
+      };
     },
   };
 }

@@ -25,6 +25,13 @@ function recordingFlush() {
   };
 }
 
+/** Submissions 2 and 3, queued during the first flush, go out together in the second. */
+async function expectFlushedTogether(writer: ReturnType<typeof recordingFlush>, later: Promise<void>[]) {
+  await vi.waitFor(() => expect(writer.batches).toEqual([[1], [2, 3]]));
+  writer.finish();
+  await Promise.all(later);
+}
+
 describe('GroupCommit', () => {
   it('flushes at once, and batches what arrives while a flush is under way', async () => {
     const writer = recordingFlush();
@@ -34,9 +41,7 @@ describe('GroupCommit', () => {
     expect(writer.batches).toEqual([[1]]);
     writer.finish();
     await first;
-    await vi.waitFor(() => expect(writer.batches).toEqual([[1], [2, 3]]));
-    writer.finish();
-    await Promise.all(later);
+    await expectFlushedTogether(writer, later);
   });
 
   it('rejects every submission of a failed flush, and still flushes what came after it', async () => {
@@ -47,9 +52,7 @@ describe('GroupCommit', () => {
     writer.failNext(new Error('disk full'));
     writer.finish();
     expect(await failed).toBe('disk full');
-    await vi.waitFor(() => expect(writer.batches).toEqual([[1], [2, 3]]));
-    writer.finish();
-    await Promise.all(later);
+    await expectFlushedTogether(writer, later);
   });
 
   it('idle() resolves once everything submitted so far has settled', async () => {

@@ -5,7 +5,8 @@ import { type InboundEventType, LoyaltyClient, type PayloadInput } from 'loyalty
 import { createOutbox, fileStore } from 'loyalty-partner-sdk/outbox';
 import { createEmulator } from 'loyalty-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { causalKeys, conflicts } from '../../src/outbox/causal-keys.js';
+import { causalKeys } from '../../src/outbox/causal-keys.js';
+import { conflicts } from './fixtures/conflicts.js';
 import { latencyProxy } from './fixtures/latency-proxy.js';
 
 /*

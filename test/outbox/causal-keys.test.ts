@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { causalKeys, conflicts } from '../../src/outbox/causal-keys.js';
+import { causalKeys } from '../../src/outbox/causal-keys.js';
+import { conflicts } from './fixtures/conflicts.js';
 
 const keys = (eventType: string, payload: unknown) => causalKeys({ eventType, payload });
 
@@ -43,7 +44,7 @@ describe('causalKeys', () => {
   });
 });
 
-describe('conflicts', () => {
+describe('EarlierKeys', () => {
   const sale = (customer: string, branch: string) => ({
     changes: [`Customer:${customer}`],
     needs: [`Branch:${branch}`],

@@ -42,12 +42,18 @@ export function receiverScenarios(client: () => RedisLike): void {
   const idOf = (delivery: { rawBody: string }) =>
     (JSON.parse(delivery.rawBody) as { eventId: string }).eventId;
 
-  it('immediate, two processes, every delivery sent to both at once: each handled once, all answered 200', async () => {
-    const prefix = `${uniqueName('imm')}:`;
+  /** Two receivers on a new prefix, each sent all of 60 deliveries at once. */
+  const sentToTwo = async (name: string, deferred: boolean) => {
+    const prefix = `${uniqueName(name)}:`;
     const runs = new Map<string, number>();
-    const [a, b] = [receiverOn(prefix, false, runs), receiverOn(prefix, false, runs)];
+    const [a, b] = [receiverOn(prefix, deferred, runs), receiverOn(prefix, deferred, runs)];
     const sent = events(60);
     const answers = await Promise.all(sent.flatMap((d) => [a.handle(d), b.handle(d)]));
+    return { a, b, runs, sent, answers };
+  };
+
+  it('immediate, two processes, every delivery sent to both at once: each handled once, all answered 200', async () => {
+    const { a, runs, sent, answers } = await sentToTwo('imm', false);
     // A copy that met the other one running is answered 503 (the service sends it again).
     for (const d of sent) {
       const again = await a.handle(d);
@@ -59,11 +65,7 @@ export function receiverScenarios(client: () => RedisLike): void {
   });
 
   it('deferred, two processes storing and two workers: each delivery handled once, none left pending', async () => {
-    const prefix = `${uniqueName('def')}:`;
-    const runs = new Map<string, number>();
-    const [a, b] = [receiverOn(prefix, true, runs), receiverOn(prefix, true, runs)];
-    const sent = events(60);
-    const answers = await Promise.all(sent.flatMap((d) => [a.handle(d), b.handle(d)]));
+    const { a, b, runs, answers } = await sentToTwo('def', true);
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     await Promise.all([a.start(), b.start()]);
     await until(async () => (await a.stats()).handled === 60);
