@@ -20,11 +20,9 @@ const encoder = new TextEncoder();
 export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
 
 /**
- * The body as bytes without copying them, or `undefined` when it is not a string, a byte view or
- * an ArrayBuffer (a parsed JSON object, say). `encode` lets the Node build hand a string to
- * OpenSSL as it is. `ArrayBuffer.isView` also recognises views from another realm (iframe,
- * node:vm); for an ArrayBuffer itself, `buffer` is undefined and the offsets default to all of
- * it.
+ * The body as bytes without copying, or `undefined` when it is not a string, a byte view or an
+ * ArrayBuffer. `encode` lets the Node build hand a string to OpenSSL as it is; `ArrayBuffer.isView`
+ * also recognises views from another realm (iframe, node:vm).
  */
 export function toBytes<Text = never>(
   body: unknown,
