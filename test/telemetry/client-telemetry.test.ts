@@ -1,32 +1,22 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { LoyaltyApiError, LoyaltyValidationError, newEventId } from 'loyalty-partner-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientFor, invoice } from '../client/support/client-fixture.js';
-import { fail, ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
-import { inMemoryOtel, memoryLogger } from './support/otel.js';
+import { fail, ok } from '../client/support/scripted-server.js';
+import { memoryLogger, serverAndOtelPerTest } from './support/otel.js';
 
 const CORRELATION_ID = '0b5e8f7c-2d4a-4e6b-9c1d-3f2a1b0c9d8e';
-let server: ScriptedServer;
-let otel: ReturnType<typeof inMemoryOtel>;
-
-beforeEach(async () => {
-  server = await startScriptedServer();
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await server.close();
-  await otel.shutdown();
-});
+const env = serverAndOtelPerTest();
 
 describe('LoyaltyClient tracing', () => {
   it('records a send retried twice as one PRODUCER span over three HTTP CLIENT attempt spans', async () => {
-    server.script = (_req, res, index) => (index < 2 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : ok(res));
-    const { tracerProvider, meterProvider } = otel;
-    const client = clientFor(server, { tracerProvider, meterProvider });
+    env.server.script = (_req, res, index) => (index < 2 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : ok(res));
+    const { tracerProvider, meterProvider } = env.otel;
+    const client = clientFor(env.server, { tracerProvider, meterProvider });
     const { eventId } = await client.send('InvoiceEarned', invoice(), { correlationId: CORRELATION_ID });
     await client.close();
 
-    const spans = otel.spans();
+    const spans = env.otel.spans();
     const send = spans.filter((span) => span.kind === SpanKind.PRODUCER);
     expect(send).toHaveLength(1);
     expect(send[0]!.name).toBe('send InvoiceEarned');
@@ -42,7 +32,7 @@ describe('LoyaltyClient tracing', () => {
 
     const attempts = spans.filter((span) => span.kind === SpanKind.CLIENT);
     expect(attempts).toHaveLength(3);
-    const port = Number(new URL(server.url).port);
+    const port = Number(new URL(env.server.url).port);
     attempts.forEach((span, i) => {
       expect(span.name).toBe('POST');
       expect(span.parentSpanContext?.spanId).toBe(send[0]!.spanContext().spanId);
@@ -61,12 +51,12 @@ describe('LoyaltyClient tracing', () => {
   });
 
   it('marks the send span with the code the service refused it with', async () => {
-    server.script = (_req, res) => fail(res, 400, 'CUSTOMER_MAPPING_NOT_FOUND');
-    const client = clientFor(server, { tracerProvider: otel.tracerProvider });
+    env.server.script = (_req, res) => fail(res, 400, 'CUSTOMER_MAPPING_NOT_FOUND');
+    const client = clientFor(env.server, { tracerProvider: env.otel.tracerProvider });
     await expect(client.send('InvoiceEarned', invoice())).rejects.toBeInstanceOf(LoyaltyApiError);
     await client.close();
 
-    const [attempt, send] = otel.spans();
+    const [attempt, send] = env.otel.spans();
     expect(attempt?.attributes['error.type']).toBe('CUSTOMER_MAPPING_NOT_FOUND');
     expect(send?.attributes['error.type']).toBe('CUSTOMER_MAPPING_NOT_FOUND');
     expect(send?.status.code).toBe(SpanStatusCode.ERROR);
@@ -75,13 +65,13 @@ describe('LoyaltyClient tracing', () => {
 
 describe('LoyaltyClient metrics', () => {
   it('counts attempts by status and code, retries by code, and times each send', async () => {
-    server.script = (_req, res, index) => (index === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : ok(res));
-    const client = clientFor(server, { meterProvider: otel.meterProvider });
+    env.server.script = (_req, res, index) => (index === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : ok(res));
+    const client = clientFor(env.server, { meterProvider: env.otel.meterProvider });
     await client.send('InvoiceEarned', invoice('inv-1'));
     await client.send('InvoiceEarned', invoice('inv-2'));
     await client.close();
 
-    const metrics = await otel.metrics();
+    const metrics = await env.otel.metrics();
     const attempts = metrics.get('loyalty.client.attempts')!;
     expect(attempts).toHaveLength(2);
     expect(attempts).toEqual(
@@ -116,10 +106,10 @@ describe('LoyaltyClient metrics', () => {
 
 describe('LoyaltyClient logger', () => {
   it('writes one line per retry and one for a refusal that means the setup is wrong', async () => {
-    server.script = (_req, res, index) =>
+    env.server.script = (_req, res, index) =>
       index === 0 ? fail(res, 503, 'SERVICE_UNAVAILABLE') : fail(res, 401, 'INVALID_API_KEY');
     const logger = memoryLogger();
-    const client = clientFor(server, { logger });
+    const client = clientFor(env.server, { logger });
     const eventId = newEventId();
     await expect(client.send('InvoiceEarned', invoice(), { eventId })).rejects.toBeInstanceOf(
       LoyaltyApiError,
@@ -141,7 +131,7 @@ describe('LoyaltyClient logger', () => {
 
   it('logs invalid options once, by path and what is expected, without their values', () => {
     const logger = memoryLogger();
-    expect(() => clientFor(server, { logger, timeoutMs: -1, apiKey: 'has a space' })).toThrow(
+    expect(() => clientFor(env.server, { logger, timeoutMs: -1, apiKey: 'has a space' })).toThrow(
       LoyaltyValidationError,
     );
     expect(JSON.stringify(logger.lines)).not.toContain('has a space');

@@ -1,32 +1,23 @@
 import { createOutbox, memoryStore } from 'loyalty-partner-sdk/outbox';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_KEY, clientFor, invoice, SECRET } from '../client/support/client-fixture.js';
-import { fail, ok, type ScriptedServer, startScriptedServer } from '../client/support/scripted-server.js';
+import { fail, ok } from '../client/support/scripted-server.js';
 import { outboundEvent, SECRETS, signedDelivery } from '../webhooks/support/deliveries.js';
-import { inMemoryOtel, memoryLogger } from './support/otel.js';
+import { memoryLogger, serverAndOtelPerTest } from './support/otel.js';
 
-let server: ScriptedServer;
-let otel: ReturnType<typeof inMemoryOtel>;
-beforeEach(async () => {
-  server = await startScriptedServer();
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await server.close();
-  await otel.shutdown();
-});
+const env = serverAndOtelPerTest();
 
 // A payload value that must stay out of telemetry as much as a secret.
 const CUSTOMER = 'cust-private-5550199';
 
 describe('telemetry of a full run', () => {
   it('holds no API key, signing secret, signature or payload value in any span, metric or log line', async () => {
-    const { tracerProvider, meterProvider } = otel;
+    const { tracerProvider, meterProvider } = env.otel;
     const logger = memoryLogger();
     const telemetry = { tracerProvider, meterProvider, logger };
     // Retries, a refusal, a credentials refusal, then success: every path that writes something.
-    server.script = (req, res, index) => {
+    env.server.script = (req, res, index) => {
       if (index === 0) return fail(res, 503, 'SERVICE_UNAVAILABLE');
       if (req.body.toString().includes('"inv-bad"')) {
         return fail(res, 400, 'CUSTOMER_MAPPING_NOT_FOUND');
@@ -34,7 +25,7 @@ describe('telemetry of a full run', () => {
       if (index === 3) return fail(res, 401, 'INVALID_API_KEY');
       return ok(res);
     };
-    const client = clientFor(server, telemetry);
+    const client = clientFor(env.server, telemetry);
     const payload = (id: string) => ({ ...invoice(id), externalCustomerId: CUSTOMER });
     await client.send('InvoiceEarned', payload('inv-1'));
     await expect(client.send('InvoiceEarned', payload('inv-bad'))).rejects.toThrow();
@@ -60,20 +51,20 @@ describe('telemetry of a full run', () => {
     await receiver.handle(delivery);
     const forged = signedDelivery(outboundEvent('LoyaltyRuleChanged'), { secret: 'whsec_forged_by_someone' });
     await receiver.handle(forged);
-    expect(() => clientFor(server, { logger, signingSecret: ['', SECRET] })).toThrow();
+    expect(() => clientFor(env.server, { logger, signingSecret: ['', SECRET] })).toThrow();
 
-    const spans = otel.spans().map((span) => ({
+    const spans = env.otel.spans().map((span) => ({
       name: span.name,
       attributes: span.attributes,
       events: span.events,
       status: span.status,
       links: span.links.map((link) => link.attributes),
     }));
-    const metrics = [...(await otel.metrics()).entries()];
+    const metrics = [...(await env.otel.metrics()).entries()];
     const recorded = JSON.stringify({ spans, metrics, logs: logger.lines });
 
     const signatures = [
-      ...server.requests.map((request) => request.headers['x-signature']),
+      ...env.server.requests.map((request) => request.headers['x-signature']),
       delivery.headers['x-signature'],
       forged.headers['x-signature'],
     ].flatMap((header) => String(header).split(','));

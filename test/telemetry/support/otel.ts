@@ -12,6 +12,8 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { afterEach, beforeEach } from 'vitest';
+import { type ScriptedServer, startScriptedServer } from '../../client/support/scripted-server.js';
 
 /** A metric reader a test collects from by hand: no timer, nothing exported on its own. */
 class CollectingReader extends MetricReader {
@@ -72,4 +74,18 @@ export function memoryLogger() {
   const lines: { level: string; line: Record<string, unknown> }[] = [];
   const at = (level: string) => (line: Record<string, unknown>) => lines.push({ level, line });
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** For each test of the file: a fresh scripted Loyalty service and in-memory OpenTelemetry, closed after it. */
+export function serverAndOtelPerTest(): { server: ScriptedServer; otel: ReturnType<typeof inMemoryOtel> } {
+  const env = {} as { server: ScriptedServer; otel: ReturnType<typeof inMemoryOtel> };
+  beforeEach(async () => {
+    env.server = await startScriptedServer();
+    env.otel = inMemoryOtel();
+  });
+  afterEach(async () => {
+    await env.server.close();
+    await env.otel.shutdown();
+  });
+  return env;
 }
