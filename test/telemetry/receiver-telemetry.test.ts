@@ -1,18 +1,11 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outboundEvent, resolveSecrets, SECRETS, signedDelivery } from '../webhooks/support/deliveries.js';
-import { inMemoryOtel, memoryLogger } from './support/otel.js';
+import { memoryLogger, otelPerTest } from './support/otel.js';
 
-let otel: ReturnType<typeof inMemoryOtel>;
-beforeEach(() => {
-  otel = inMemoryOtel();
-});
-afterEach(async () => {
-  await otel.shutdown();
-  context.disable();
-});
+const env = otelPerTest();
 
 const correlationId = '0b9d7a52-6a43-4a3c-9a5e-2f6f1b1c0d11';
 
@@ -21,14 +14,14 @@ describe('createReceiver tracing', () => {
     const receiver = createReceiver({
       secrets: resolveSecrets,
       handlers: { LoyaltyRuleChanged: () => undefined },
-      tracerProvider: otel.tracerProvider,
+      tracerProvider: env.otel.tracerProvider,
     });
     const event = outboundEvent('LoyaltyRuleChanged');
     const delivery = signedDelivery(event, { secret: SECRETS['merchant-1'][0], correlationId });
     expect((await receiver.handle(delivery)).status).toBe(200);
     expect((await receiver.handle(delivery)).status).toBe(200);
 
-    const spans = otel.spans();
+    const spans = env.otel.spans();
     expect(spans.map((span) => [span.name, span.kind])).toEqual([
       ['process LoyaltyRuleChanged', SpanKind.CONSUMER],
       ['process LoyaltyRuleChanged', SpanKind.CONSUMER],
@@ -51,7 +44,7 @@ describe('createReceiver tracing', () => {
     const receiver = createReceiver({
       secrets: resolveSecrets,
       handlers: {},
-      tracerProvider: otel.tracerProvider,
+      tracerProvider: env.otel.tracerProvider,
       logger,
     });
     const delivery = signedDelivery(outboundEvent('LoyaltyRuleChanged'), {
@@ -60,7 +53,7 @@ describe('createReceiver tracing', () => {
     });
     expect((await receiver.handle(delivery)).status).toBe(401);
 
-    const [span] = otel.spans();
+    const [span] = env.otel.spans();
     expect(span?.name).toBe('process');
     expect(span?.attributes).toMatchObject({
       'loyalty.outcome': 'refused',
@@ -84,7 +77,7 @@ describe('createReceiver tracing', () => {
 
   it("runs the handler inside the process span: the handler's own spans are its children", async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    const tracer = otel.tracerProvider.getTracer('merchant-app');
+    const tracer = env.otel.tracerProvider.getTracer('merchant-app');
     const receiver = createReceiver({
       secrets: resolveSecrets,
       handlers: {
@@ -93,13 +86,13 @@ describe('createReceiver tracing', () => {
           tracer.startSpan('update rules cache').end();
         },
       },
-      tracerProvider: otel.tracerProvider,
+      tracerProvider: env.otel.tracerProvider,
     });
     await receiver.handle(
       signedDelivery(outboundEvent('LoyaltyRuleChanged'), { secret: SECRETS['merchant-1'][0] }),
     );
 
-    const [child, process] = otel.spans();
+    const [child, process] = env.otel.spans();
     expect(child?.name).toBe('update rules cache');
     expect(child?.parentSpanContext?.spanId).toBe(process?.spanContext().spanId);
     expect(trace.getActiveSpan()).toBeUndefined();
@@ -111,7 +104,7 @@ describe('createReceiver metrics', () => {
     const receiver = createReceiver({
       secrets: resolveSecrets,
       handlers: { LoyaltyRuleChanged: () => undefined },
-      meterProvider: otel.meterProvider,
+      meterProvider: env.otel.meterProvider,
     });
     const event = outboundEvent('LoyaltyRuleChanged');
     const delivery = signedDelivery(event, { secret: SECRETS['merchant-1'][0] });
@@ -120,7 +113,7 @@ describe('createReceiver metrics', () => {
     await receiver.handle(delivery);
     await receiver.handle(signedDelivery(event, { secret: 'whsec_wrong' }));
 
-    const metrics = await otel.metrics();
+    const metrics = await env.otel.metrics();
     const type = { 'messaging.destination.name': 'LoyaltyRuleChanged', 'loyalty.tenant.id': 'merchant-1' };
     expect(metrics.get('loyalty.receiver.deliveries')).toEqual([
       { attributes: { 'loyalty.outcome': 'handled', ...type }, value: 1 },

@@ -1,4 +1,4 @@
-import type { Attributes } from '@opentelemetry/api';
+import { type Attributes, context } from '@opentelemetry/api';
 import {
   AggregationTemporality,
   type DataPoint,
@@ -74,6 +74,22 @@ export function memoryLogger() {
   const lines: { level: string; line: Record<string, unknown> }[] = [];
   const at = (level: string) => (line: Record<string, unknown>) => lines.push({ level, line });
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/**
+ * For each test of the file: a fresh in-memory OpenTelemetry, shut down after it with the global
+ * context manager a test may have registered.
+ */
+export function otelPerTest(): { otel: ReturnType<typeof inMemoryOtel> } {
+  const env = {} as { otel: ReturnType<typeof inMemoryOtel> };
+  beforeEach(() => {
+    env.otel = inMemoryOtel();
+  });
+  afterEach(async () => {
+    await env.otel.shutdown();
+    context.disable();
+  });
+  return env;
 }
 
 /** For each test of the file: a fresh scripted Loyalty service and in-memory OpenTelemetry, closed after it. */
