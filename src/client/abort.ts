@@ -1,8 +1,7 @@
 /**
- * Abort plumbing of calls, backoff waits and the fetch transport's attempts. Written out instead of
- * `AbortSignal.any`/`AbortSignal.timeout` so that listeners are removed as soon as an attempt
- * ends (thousands of attempts on one long-lived caller signal must not pile up listeners) and
- * so that a timeout can be told apart from a caller's abort.
+ * Abort plumbing of calls, backoff waits and the fetch transport's attempts, written out instead
+ * of `AbortSignal.any`/`timeout` so listeners go as soon as an attempt ends (a long-lived caller
+ * signal must not pile them up) and a timeout can be told apart from a caller's abort.
  */
 
 /** Rejects with the signal's own reason: what the caller passed to `abort(reason)`, else an `AbortError`. */

@@ -76,11 +76,9 @@ function redactAnswer(ctx: ClientContext, answer: Answer): Answer {
 }
 
 /**
- * Makes one attempt: signs the call's bytes with a fresh timestamp (the corrected clock), sends
- * them under the attempt's timeout and reads the answer to its end. Rejects only with the call
- * signal's reason; every transport failure becomes an `Outcome`.
- *
- * The URL and start time exist only for hooks: without one, an attempt builds nothing else.
+ * Makes one attempt: signs the call's bytes with a fresh timestamp, sends them under the attempt's
+ * timeout and reads the answer. Rejects only with the call signal's reason; every transport
+ * failure becomes an `Outcome`. The URL and start time are built only for hooks.
  */
 export async function attempt(
   ctx: ClientContext,

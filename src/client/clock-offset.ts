@@ -1,9 +1,7 @@
 /**
- * The largest clock offset the client believes: 24 hours either way. A service's `Date` further
- * from this machine's clock is more likely wrong (a proxy's broken clock, a hostile server) than
- * the till: believing it would shift every later signature and `occurredAt` by that much. Past
- * it, the offset is left as it was, `onClockSkew` reports the refusal (`applied: false`) and the
- * call fails with the `SIGNATURE_EXPIRED` answer: set the machine's clock (NTP).
+ * The largest clock offset the client believes: 24 hours either way. A `Date` further off is more
+ * likely wrong (a proxy's broken clock) than the till; it is refused (`onClockSkew` with
+ * `applied: false`) and the call fails with the `SIGNATURE_EXPIRED` answer.
  */
 export const MAX_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000;
 
@@ -39,10 +37,8 @@ export class ClockOffset {
   }
 
   /**
-   * Learns the offset from an HTTP `Date` header value (whole seconds, so the result is exact to
-   * about a second, far inside the 300 s tolerance). Nothing changes when the header is missing
-   * or not a date (`unreadable`), or when it is more than {@link MAX_CLOCK_OFFSET_MS} away from
-   * the wall clock (`refused`).
+   * Learns the offset from an HTTP `Date` header (exact to about a second, far inside the 300 s
+   * tolerance); `unreadable` or `refused` (past {@link MAX_CLOCK_OFFSET_MS}) change nothing.
    */
   learnFrom(dateHeader: string | null): ClockLesson {
     const serverMs = dateHeader ? Date.parse(dateHeader) : Number.NaN;

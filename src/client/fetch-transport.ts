@@ -9,15 +9,10 @@ import {
 } from './transport.js';
 
 /**
- * A transport over a WHATWG `fetch`: the Web build's default, and what the `fetch` option plugs
- * in on every build (edge runtimes, browsers, kiosk webviews, an in-process emulator). The
- * runtime owns the sockets, so `close()` has nothing to release. Each attempt runs under a signal
- * of its own, aborted by the call's signal or when `timeoutMs` runs out, until the body's last
- * byte is read: `fetch` can be stopped no other way. The body is read chunk by chunk and
- * cancelled past `maxResponseBytes`.
- *
- * Redirects are not followed: a redirected POST would silently become a GET, so the 3xx itself
- * comes back to the client, which does not retry it.
+ * A transport over a WHATWG `fetch` (the Web build's default and the `fetch` option): the runtime
+ * owns the sockets. Each attempt gets its own signal, aborted by the call or at `timeoutMs` until
+ * the body's last byte, and the body is cancelled past `maxResponseBytes`. Redirects come back
+ * as they are: a redirected POST would silently become a GET.
  */
 export function createFetchTransport(
   settings: Pick<TransportSettings, 'timeoutMs' | 'maxResponseBytes' | 'closed'>,

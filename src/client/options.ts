@@ -144,5 +144,5 @@ export const CLIENT_DEFAULTS = {
 /** The largest `maxResponseBytes` a client accepts: 64 MiB. */
 export const MAX_RESPONSE_BYTES_LIMIT = 64 * 1024 * 1024;
 
-// The contract's windows, declared in contract/limits.ts; re-exported for the modules that import them from here.
-export { DEDUP_WINDOW_MS, RETRY_WINDOW_MS } from '../contract/limits.js';
+// Declared in contract/limits.ts; re-exported for outbox/outbox-options.ts, which imports it from here.
+export { RETRY_WINDOW_MS } from '../contract/limits.js';

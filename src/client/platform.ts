@@ -16,10 +16,8 @@ export interface ClientPlatform {
   sign: Signer;
   runtime(): string;
   /**
-   * Lets `signal` carry one abort listener per call in flight. Node warns past 10 listeners on
-   * an `AbortSignal` (MaxListenersExceededWarning); the client's own signal, which `close()`
-   * aborts, legitimately has one per call under way that waits out a backoff or links a
-   * caller's signal (and, with the fetch transport, one per attempt).
+   * Lets `signal` carry one abort listener per call in flight: Node warns past 10, and the client's
+   * own signal legitimately has one per call under way.
    */
   allowManyListeners?(signal: AbortSignal): void;
   /** Where `send` finds a payload's schema (the Node build's are compiled); default: the contract's. */

@@ -1,9 +1,7 @@
 /**
- * Reads a `Retry-After` header: delay-seconds (`120`) or an HTTP date. Returns milliseconds to
- * wait, or `undefined` when absent or unreadable.
- *
- * A date is measured against the answer's own `Date` header when there is one, so a partner clock
- * that is off does not stretch or shrink the wait; otherwise against `now` (the corrected clock).
+ * Reads a `Retry-After` header (delay-seconds or an HTTP date) as milliseconds to wait, or
+ * `undefined`. A date is measured against the answer's own `Date` header when there is one, so a
+ * local clock that is off does not change the wait.
  */
 export function parseRetryAfter(
   value: string | null,

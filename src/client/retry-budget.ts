@@ -1,8 +1,7 @@
 /**
- * A token bucket shared by every call of one client. A retry spends one token; an answer that is
- * not a retryable failure returns `refillPerSuccess`. When the service is down nothing refills,
- * the bucket empties after `capacity` retries, and from then on each call makes one attempt and
- * fails fast with a retryable error, instead of every caller multiplying the load with retries.
+ * A token bucket shared by every call of one client: a retry spends a token, an answer that is not
+ * a retryable failure returns `refillPerSuccess`. While the service is down the bucket empties and
+ * each call fails fast after one attempt, instead of every caller multiplying the load.
  */
 export class RetryBudget {
   #tokens: number;

@@ -27,13 +27,10 @@ export interface TransportResponse {
 }
 
 /**
- * How the client core reaches the network. Each build supplies one: undici with a keep-alive
- * agent on Node, `fetch` everywhere else. A transport rejects with its own error when no answer
- * came, with a {@link TransportTimeoutError} when an attempt outlasted `timeoutMs` (body
- * included), and with a `TransportResponseTooLargeError` past `maxResponseBytes`; the core turns
- * each into a `LoyaltyNetworkError`. Both enforce the timeout the same way: one signal per
- * attempt (`attemptSignal` in abort.ts), aborted by the call's signal, by the client's own
- * (`TransportSettings.closed`) or when time runs out.
+ * How the client core reaches the network: undici on Node, `fetch` elsewhere. A transport rejects
+ * with its own error when no answer came, {@link TransportTimeoutError} past `timeoutMs` (body
+ * included), `TransportResponseTooLargeError` past `maxResponseBytes`; the core turns each into a
+ * `LoyaltyNetworkError`. Each attempt runs under one signal (`attemptSignal` in abort.ts).
  */
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;

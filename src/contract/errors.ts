@@ -27,11 +27,8 @@ export type CodedErrorClass<Name extends string> = abstract new (
 
 /**
  * The one shape of a coded error: `class XError extends codedError('XError') { readonly code =
- * 'X_CODE'; }`. The base gives the class its `name`, written as a literal because minifiers rename
- * classes in browser bundles (so `constructor.name` would not do), and `cause` through `Error`'s
- * own options; the subclass adds its literal `code` (or a union of them, so `switch (err.code)`
- * narrows) and whatever fields say what to fix. Marked free of side effects, so that a bundler
- * drops the error classes an app never uses (the size budgets of the Web entries).
+ * 'X_CODE'; }`. `name` is a literal because minifiers rename classes; the subclass adds its literal
+ * `code` and the fields that say what to fix. Free of side effects, so bundlers drop unused ones.
  */
 export /* @__NO_SIDE_EFFECTS__ */ function codedError<Name extends string>(
   name: Name,

@@ -8,12 +8,9 @@ const shown = (value: unknown) => (typeof value === 'string' ? `'${value}'` : St
 export const GENERIC_MESSAGE = 'Invalid input';
 
 /**
- * The SDK's error map: the message of a zod issue whose schema carries none (an enum, a wrong
- * type, a union), written from the issue's fields, never from the input (it may be personal
- * data). Passed per parse (`schema.safeParse(value, { error: sdkErrorMap })`): a check's own
- * message still wins, and the host application's zod configuration is neither read nor changed.
- * `z.config(en())` would change the messages of the host's own schemas, and zod/mini has no
- * messages without a locale.
+ * The SDK's error map: the message of a zod issue whose schema carries none, written from the
+ * issue's fields, never from the input (it may be personal data). Passed per parse, so the host
+ * application's zod configuration is neither read nor changed (`z.config(en())` would).
  */
 export const sdkErrorMap = (issue: z.core.$ZodRawIssue): string => issueMessage(issue as z.core.$ZodIssue);
 

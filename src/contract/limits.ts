@@ -1,8 +1,6 @@
 /**
- * The contract's numbers that more than one part of the package relies on, declared once here:
- * the client's retry window, the outbox's expiry, the emulator's replay cache and the verifier's
- * tolerance all read them from this file. (The batch limit, `MAX_BATCH_ITEMS`, lives beside the
- * batch schemas it bounds.)
+ * The contract's numbers that several parts of the package read, declared once (the batch limit,
+ * `MAX_BATCH_ITEMS`, lives beside the batch schemas it bounds).
  */
 
 /** The service replays the answer to an `eventId` for 24 hours (spec section 8): the dedup window. */

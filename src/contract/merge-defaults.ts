@@ -1,8 +1,7 @@
 /**
- * The one options normalizer of the package (client, receiver, adapters, outbox, stores): an
- * option given as `undefined` is the same as an option not given, at every depth (ky's
- * `utils/normalize.ts`). A plain spread would let `{ retry: { maxAttempts: undefined } }` erase
- * a default, which is how a client once made 101 attempts.
+ * The one options normalizer of the package: an option given as `undefined` is an option not
+ * given, at every depth. A plain spread would let `{ retry: { maxAttempts: undefined } }` erase a
+ * default, which is how a client once made 101 attempts.
  */
 export function withoutUndefined<T>(value: T): T {
   if (!isPlainObject(value)) return value;

@@ -1,8 +1,6 @@
 /**
- * Text taken from the wire (an error envelope's `message`, `code`, `correlationId`) goes into
- * errors that end up in logs. A server, a proxy or a test double that echoes the request's
- * headers back would put the API key or a signature there: every such text passes through the
- * client's redactor first.
+ * Wire text (an error envelope's `message`, `code`, `correlationId`) ends up in logs, and a server
+ * that echoes request headers would put the API key or a signature there: it is redacted first.
  */
 
 const REDACTED = '[redacted]';

@@ -5,17 +5,10 @@ import type { PayloadSchemaOf } from '../contract/validate.js';
 import { plainPayloadSchema } from '../contract/validate.js';
 
 /**
- * The contract's schemas compiled by zod (`z.compile`) for the Node build. zod/mini interprets a
- * schema node by node, and that made validation the largest part of the SDK's own work: without
- * compiling, `receiver.handle` falls short of keeping up with stripe's `constructEvent`, and the
- * client's CPU per event (envelope, validation, JSON, signature) passes its ceiling (`npm run
- * bench`: receiver, client). Anything a compiled schema refuses is parsed again by the ordinary
- * parser, so errors read the same.
- *
- * Each type is compiled on first use, not at import. Compiling runs `new Function`: never where
- * the application turned that off with `z.config({ jitless: true })`, and never in the Web build,
- * whose runtimes (Workers, pages under a CSP) may forbid it. A schema zod cannot compile comes
- * back as it was.
+ * The contract's schemas compiled by zod (`z.compile`) for the Node build: interpreted zod/mini
+ * was most of the SDK's CPU per event (`npm run bench`). A refused value is parsed again by the
+ * ordinary parser, so errors read the same. Compiled on first use and never under
+ * `z.config({ jitless: true })` or in the Web build, since `new Function` may be forbidden there.
  */
 export function compiler<K extends string, S extends z.ZodMiniType>(schemaOf: (key: K) => S): (key: K) => S {
   const compiled = new Map<K, S>();

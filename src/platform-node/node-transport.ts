@@ -5,13 +5,9 @@ import { createUndiciAgent, createUndiciTransport } from './undici-transport.js'
 
 /**
  * The Node build's default transport: undici with its own keep-alive agent, loaded on the first
- * request rather than with the package, so that a process that never sends (a receiver, most
- * CLI commands) does not pay for loading it.
- *
- * Where undici cannot load, the runtime's own `fetch` sends instead, and the client's logger is
- * told once, with the reason. That is the case in a one-file ESM bundle of the SDK (esbuild
- * `--format=esm` without a `require` banner), where undici's `require('node:assert')` throws:
- * without the fallback every send would fail as a network error, forever.
+ * request so a process that never sends does not load it. Where undici cannot load (a one-file
+ * ESM bundle, where its `require('node:assert')` throws), the runtime's `fetch` sends instead,
+ * with one log line saying why: otherwise every send would fail as a network error.
  */
 export function createNodeTransport(settings: TransportSettings): Transport {
   let chosen: Promise<Transport> | undefined;

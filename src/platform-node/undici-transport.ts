@@ -10,12 +10,9 @@ import {
 } from '../client/transport.js';
 
 /**
- * Settings of the client's own undici `Agent`, declared once.
- *
- * The keep-alive timeout is below the idle timeouts of common servers and load balancers
- * (Node 5 s, nginx 75 s, AWS ALB 60 s), so the client drops an idle socket before the server
- * does; the race that remains (a server closing a socket just as a request leaves on it) ends
- * in a network error that the client retries with the same body.
+ * Settings of the client's own undici `Agent`. The keep-alive timeout is below the idle timeouts
+ * of common servers (Node 5 s, nginx 75 s, AWS ALB 60 s), so the client drops an idle socket
+ * first; the remaining race ends in a network error the client retries with the same body.
  */
 export const UNDICI_DEFAULTS = {
   keepAliveTimeoutMs: 4_000,

@@ -1,9 +1,7 @@
 /**
- * `loyalty-partner-sdk/webhooks` under the `node` export condition: every name of the Web build
- * (`src/webhooks/index.ts`), with receivers that verify `X-Signature` with Node's crypto, which
- * answers synchronously where Web Crypto answers with a promise per MAC, and validate envelopes
- * with schemas zod compiles (`compiled-envelopes.ts`), which edge runtimes may forbid. Names
- * exported here shadow the star re-export, as in `platform-node/index.ts`.
+ * `loyalty-partner-sdk/webhooks` under the `node` export condition: every name of the Web build,
+ * with receivers that verify with Node's synchronous crypto and validate with zod-compiled
+ * schemas (`compiled-envelopes.ts`). Names here shadow the star re-export.
  *
  * @module loyalty-partner-sdk/webhooks
  */

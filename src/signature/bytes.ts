@@ -20,11 +20,9 @@ const encoder = new TextEncoder();
 export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
 
 /**
- * The body as bytes without copying them, or `undefined` when it is not a string, a byte view or
- * an ArrayBuffer (a parsed JSON object, say). `encode` lets the Node build hand a string to
- * OpenSSL as it is. `ArrayBuffer.isView` also recognises views from another realm (iframe,
- * node:vm); for an ArrayBuffer itself, `buffer` is undefined and the offsets default to all of
- * it.
+ * The body as bytes without copying, or `undefined` when it is not a string, a byte view or an
+ * ArrayBuffer. `encode` lets the Node build hand a string to OpenSSL as it is; `ArrayBuffer.isView`
+ * also recognises views from another realm (iframe, node:vm).
  */
 export function toBytes<Text = never>(
   body: unknown,
@@ -51,14 +49,9 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 /**
- * Whether a `v1` candidate is exactly 64 hex digits, in either case, equal to `mac` (64 lowercase
- * hex digits), in constant time: every character is checked and compared, and the faults and the
- * differences are accumulated, so the position of the first difference from the MAC is never
- * observable (the checks branch on the candidate alone, which the sender already knows). A
- * candidate of another length can never match and its shape is public, so it is refused at once.
- *
- * Comparing hex spares decoding each candidate and lets Node's HMAC hand back `digest('hex')`
- * as it is. Checking and comparing happen in the same pass over both strings.
+ * Whether a `v1` candidate is exactly 64 hex digits, in either case, equal to `mac`, in constant
+ * time: faults and differences are accumulated over every character, so the position of the first
+ * difference is never observable. Comparing hex spares decoding each candidate.
  */
 export function equalHex(mac: string, candidate: string): boolean {
   if (candidate.length !== 64 || mac.length !== 64) return false;

@@ -1,9 +1,7 @@
 /**
- * `loyalty-partner-sdk/signature`, Web build: for edge runtimes and browsers, free of `node:*`.
- * Web Crypto is the only HMAC there and it is asynchronous, so `verifySignatureAsync` and
- * `signPayloadAsync` are the functions to use; the synchronous `verifySignature` and
- * `signPayload` are Node crypto's (the `node` export condition serves
- * `platform-node/signature.ts`, under Node, Bun and Deno) and here say so when called.
+ * `loyalty-partner-sdk/signature`, Web build (edge runtimes, browsers; no `node:*`). Web Crypto is
+ * asynchronous, so `verifySignatureAsync` and `signPayloadAsync` are the functions here; the
+ * synchronous ones are Node crypto's (the `node` export condition) and here say so when called.
  *
  * @packageDocumentation
  */

@@ -21,11 +21,9 @@ export const refuseToVerify: Refuse = (problem, message) => {
 export const NO_SECRET_MESSAGE = 'No signing secret configured (empty and blank ones are refused)';
 
 /**
- * The MAC of `<t>.` followed by the body under each secret, in order: the half that signing and
- * verification share, so both refuse the same inputs, each with its own error (`refuse`). A
- * missing, empty or blank secret is `no_secret` (an empty HMAC key would let anyone sign); a body
- * that is not a string, bytes or an ArrayBuffer (typically JSON a framework already parsed) is
- * `no_match`, since nothing can match.
+ * The MAC of `<t>.` and the body under each secret, shared by signing and verification so both
+ * refuse the same inputs (`refuse`): no usable secret is `no_secret` (an empty key lets anyone
+ * sign); a body that is not text or bytes (JSON a framework parsed) is `no_match`.
  */
 export function macsOf<Text, M>(
   hmac: MacEngine<Text, M>,

@@ -1,11 +1,9 @@
 import type { ContextLike, MeterProviderLike, SpanLike, TracerProviderLike } from './otel-types.js';
 
 /**
- * Where `@opentelemetry/api` 1.x keeps its global providers once something registers them
- * (`provider.register()`, `NodeSDK.start()`, `trace.setGlobalTracerProvider()`): one object on
- * `globalThis` under this symbol, shared by every copy of the API in the process. Reading it
- * is how the SDK finds the global providers without importing the API: when nothing was
- * registered (or the API is not installed) the slot is empty and nothing is recorded.
+ * Where `@opentelemetry/api` 1.x keeps its registered global providers: one `globalThis` slot
+ * shared by every copy of the API. Reading it finds them without importing the API; when nothing
+ * was registered the slot is empty and nothing is recorded.
  */
 const API_KEY = Symbol.for('opentelemetry.js.api.1');
 

@@ -8,6 +8,13 @@ import {
 import { describe, expect, it } from 'vitest';
 import { bodyOf, builds, referenceV1, type VerifyVector, vectors } from './vectors.js';
 
+/** Lists of 1 to `most` distinct usable (non-blank) secrets of up to `length` characters. */
+const secretLists = (length: number, most: number) =>
+  fc.uniqueArray(
+    fc.string({ unit: 'binary', minLength: 1, maxLength: length }).filter((x) => /\S/.test(x)),
+    { minLength: 1, maxLength: most },
+  );
+
 /** What the vector should verify to, worked out with node:crypto instead of the SDK. */
 function expectedSuccess(vector: VerifyVector): VerifiedSignature {
   const t = /t=(\d+)/.exec(vector.header!)![1]!;
@@ -195,13 +202,7 @@ describe.each(builds)('verifySignature of %s', (_, { verifySignature }) => {
     fc.assert(
       fc.property(
         fc.uint8Array({ maxLength: 200 }),
-        fc.uniqueArray(
-          fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((x) => /\S/.test(x)),
-          {
-            minLength: 1,
-            maxLength: 4,
-          },
-        ),
+        secretLists(40, 4),
         fc.nat({ max: 3 }),
         fc.integer({ min: 0, max: 2 ** 45 }),
         (body, secrets, pick, timestamp) => {
@@ -318,13 +319,7 @@ describe('verifySignatureAsync (Web Crypto, the same in both builds)', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uint8Array({ maxLength: 200 }),
-        fc.uniqueArray(
-          fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).filter((x) => /\S/.test(x)),
-          {
-            minLength: 1,
-            maxLength: 3,
-          },
-        ),
+        secretLists(20, 3),
         fc.integer({ min: 0, max: 2 ** 40 }),
         fc.boolean(),
         async (body, secrets, timestamp, tamper) => {

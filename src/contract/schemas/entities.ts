@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { amount, id, text } from './primitives.js';
+import { amount, fieldIssue, id, text } from './primitives.js';
 
 /**
  * Entity shapes of spec section 2.2, used by the single and batch sync events. They are strict:
@@ -41,11 +41,6 @@ export const couponSchema = z
   .check((ctx) => {
     // A percentage above 100 would give more than the invoice is worth: a data-entry slip.
     if (ctx.value.discountType === 'Percentage' && ctx.value.discountValue > 100) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value.discountValue,
-        path: ['discountValue'],
-        message: 'must be at most 100 when discountType is Percentage',
-      });
+      fieldIssue(ctx, 'discountValue', 'must be at most 100 when discountType is Percentage');
     }
   });

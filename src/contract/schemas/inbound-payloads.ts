@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { branchSchema, couponSchema, customerSchema, productSchema } from './entities.js';
-import { amount, id } from './primitives.js';
+import { amount, fieldIssue, id } from './primitives.js';
 
 /**
  * The contract's limit on items per batch event (section 8). `client.syncBatch` splits longer
@@ -29,20 +29,10 @@ export const invoiceEarnedSchema = z
   .check((ctx) => {
     const { earnType, stampCardId } = ctx.value;
     if (earnType === 'Stamps' && stampCardId === null) {
-      ctx.issues.push({
-        code: 'custom',
-        input: stampCardId,
-        path: ['stampCardId'],
-        message: 'is required when earnType is Stamps',
-      });
+      fieldIssue(ctx, 'stampCardId', 'is required when earnType is Stamps');
     }
     if (earnType === 'Points' && stampCardId !== null) {
-      ctx.issues.push({
-        code: 'custom',
-        input: stampCardId,
-        path: ['stampCardId'],
-        message: 'must be null or omitted when earnType is Points',
-      });
+      fieldIssue(ctx, 'stampCardId', 'must be null or omitted when earnType is Points');
     }
   });
 

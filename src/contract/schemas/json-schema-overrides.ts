@@ -4,14 +4,9 @@ import { invoiceEarnedSchema } from './inbound-payloads.js';
 import { earnRateSchema, stampRuleSchema } from './outbound-payloads.js';
 
 /*
- * The JSON Schema form of every rule the zod schemas hold in a `.check(...)` callback. zod's
- * `toJSONSchema` cannot see inside a callback and leaves the rule out, so the contract files
- * (scripts/contract-files.ts) add these keywords to the schema that refines. The generator
- * refuses a refined schema that has no entry here, and test/contract/contract-files.test.ts
- * holds both forms to the same verdict on every sample and one-field mutation of it.
- *
- * Only the keywords of draft-07 and later (`if`/`then`, `const`, `not`), so that the same entry
- * serves the 2020-12 files and the AsyncAPI document (whose schemas are draft-07).
+ * The JSON Schema form of every rule held in a `.check(...)` callback, which zod's `toJSONSchema`
+ * cannot see: the contract files add these keywords (draft-07 ones, for the AsyncAPI document
+ * too), and test/contract/contract-files.test.ts holds both forms to the same verdict.
  */
 
 /** JSON Schema keywords added to the generated schema of one zod schema. */

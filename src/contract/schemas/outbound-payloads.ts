@@ -1,6 +1,6 @@
 // zod/mini (see primitives.ts): the receiver validates deliveries with these schemas on the edge.
 import * as z from 'zod/mini';
-import { amount, count, id, integer, utcTimestamp } from './primitives.js';
+import { amount, count, fieldIssue, id, integer, utcTimestamp } from './primitives.js';
 
 /*
  * Payloads the partner RECEIVES. They are loose objects: unknown extra fields pass through, so a
@@ -15,17 +15,13 @@ const earnMethod = z.enum(['OnPurchase', 'OnVisit'], {
 });
 
 function requireSet(ctx: z.core.ParsePayload<Record<string, unknown>>, field: string, when: string): void {
-  const value = ctx.value[field];
-  if (value === null || value === undefined) {
-    ctx.issues.push({ code: 'custom', input: value, path: [field], message: `is required when ${when}` });
-  }
+  if (ctx.value[field] === null || ctx.value[field] === undefined)
+    fieldIssue(ctx, field, `is required when ${when}`);
 }
 
 function requireNull(ctx: z.core.ParsePayload<Record<string, unknown>>, field: string, when: string): void {
-  const value = ctx.value[field];
-  if (value !== null && value !== undefined) {
-    ctx.issues.push({ code: 'custom', input: value, path: [field], message: `must be null when ${when}` });
-  }
+  if (ctx.value[field] !== null && ctx.value[field] !== undefined)
+    fieldIssue(ctx, field, `must be null when ${when}`);
 }
 
 /** EarnRate body (2.3): cost fields for `OnPurchase`, `pointsPerVisit` for `OnVisit`. */
@@ -67,12 +63,7 @@ export const stampRuleSchema = z
     if (ctx.value.mode === 'PerAmount') {
       requireSet(ctx, 'amountPerStamp', 'mode is PerAmount');
       if (ctx.value.amountPerStamp === 0) {
-        ctx.issues.push({
-          code: 'custom',
-          input: 0,
-          path: ['amountPerStamp'],
-          message: 'must be greater than 0',
-        });
+        fieldIssue(ctx, 'amountPerStamp', 'must be greater than 0');
       }
     }
   });

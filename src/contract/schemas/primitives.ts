@@ -50,3 +50,9 @@ export const guid = z.guid({ error: 'must be a GUID (8-4-4-4-12 hex digits)' });
 
 /** A UUID version 7, required for the `eventId` of events the partner sends. */
 export const uuidV7 = z.uuid({ version: 'v7', error: 'must be a UUID version 7' });
+
+/** Reports a broken rule on `field` of the object being checked, with the field's value as input. */
+export function fieldIssue(ctx: z.core.ParsePayload<object>, field: string, message: string): void {
+  const input = (ctx.value as Record<string, unknown>)[field];
+  ctx.issues.push({ code: 'custom', input, path: [field], message });
+}
