@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { integerFlag } from './args.js';
+import { integerFlag, valueFlags } from './args.js';
 import { UsageError } from './exit-codes.js';
 
 /** The process surface a command touches, injectable so tests can drive commands in-process. */
@@ -95,11 +95,7 @@ export async function readPayload(io: CliIo, path: string, maxBytes = INPUT_LIMI
 }
 
 /** The flags of `sign` and `verify`: where the secrets are, and how much of the body to read. */
-export const SIGNING_FLAGS = {
-  'secret-env': { type: 'string' },
-  'secret-file': { type: 'string' },
-  'max-bytes': { type: 'string' },
-} as const;
+export const SIGNING_FLAGS = valueFlags('secret-env', 'secret-file', 'max-bytes');
 
 /** The body (a file, or `-` for standard input) and the secrets `sign` and `verify` work on. */
 export async function readSigningInput(

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { v7 as uuidV7 } from 'uuid';
 import { MAX_BATCH_ITEMS } from '../../contract/index.js';
-import { integerFlag } from '../args.js';
+import { integerFlag, switchFlags, valueFlags } from '../args.js';
 import { FileSyntaxError } from '../backfill/file-syntax-error.js';
 import { createProgress } from '../backfill/progress.js';
 import { readResume, resumePathFor, stampFile } from '../backfill/resume.js';
@@ -90,12 +90,10 @@ export const backfillCommand = defineCommand({
   summary: 'send branches, customers, products or coupons from a CSV or JSONL file',
   help: HELP,
   flags: {
-    format: { type: 'string' },
-    report: { type: 'string' },
-    resume: { type: 'string' },
-    'dry-run': { type: 'boolean' },
+    ...valueFlags('format', 'report', 'resume'),
+    ...switchFlags('dry-run'),
     ...CLIENT_FLAGS,
-    'max-row-size': { type: 'string' },
+    ...valueFlags('max-row-size'),
   },
   async run({ values, positionals, io }) {
     const [name, path, extra] = positionals;

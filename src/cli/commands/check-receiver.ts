@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
+import { switchFlags, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, readSecretFile } from '../io.js';
 import { junitReport } from '../junit-report.js';
@@ -56,12 +57,9 @@ export const checkReceiverCommand = defineCommand({
   summary: "grade your webhook receiver (any language) against the contract's delivery cases",
   help: HELP,
   flags: {
-    'secret-file': { type: 'string' },
-    tenant: { type: 'string' },
-    'slow-ms': { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    json: { type: 'boolean' },
-    junit: { type: 'string' },
+    ...valueFlags('secret-file', 'tenant', 'slow-ms', 'timeout-ms'),
+    ...switchFlags('json'),
+    ...valueFlags('junit'),
   },
   async run({ values, positionals, io }) {
     if (positionals.length > 1)

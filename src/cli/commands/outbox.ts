@@ -1,4 +1,5 @@
 import type { EventState, StoredEvent } from '../../outbox/store.js';
+import { switchFlags, valueFlags } from '../args.js';
 import { outboxTenants } from '../ops/tenant-pages.js';
 import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
 
@@ -37,13 +38,7 @@ export const outboxCommand = defineStoreCommand<EventState, StoredEvent>({
   name: 'outbox',
   summary: 'see and fix a Postgres outbox: stats, list, redeliver, discard',
   help: HELP,
-  flags: {
-    postgres: { type: 'string' },
-    schema: { type: 'string' },
-    file: { type: 'string' },
-    'key-file': { type: 'string' },
-    'accept-duplicate-risk': { type: 'boolean' },
-  },
+  flags: { ...valueFlags('postgres', 'schema', 'file', 'key-file'), ...switchFlags('accept-duplicate-risk') },
   verbs: ['redeliver', 'discard'],
   noun: 'events',
   states: STATES,

@@ -1,4 +1,12 @@
-import { choiceFlag, type Flags, integerFlag, type ParsedCommandArgs, subcommandOf } from '../args.js';
+import {
+  choiceFlag,
+  type Flags,
+  integerFlag,
+  type ParsedCommandArgs,
+  subcommandOf,
+  switchFlags,
+  valueFlags,
+} from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { actOnMany } from '../ops/act-many.js';
 import type { ActionName } from '../ops/actions.js';
@@ -10,15 +18,11 @@ import { type Command, defineCommand } from './command.js';
 
 /** The flags `outbox` and `inbox` share: which records to show or act on, and how. */
 const SELECTION_FLAGS = {
-  state: { type: 'string' },
-  tenant: { type: 'string' },
-  type: { type: 'string' },
-  limit: { type: 'string' },
-  all: { type: 'boolean' },
-  yes: { type: 'boolean' },
-  actor: { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
+  ...valueFlags('state', 'tenant', 'type', 'limit'),
+  ...switchFlags('all', 'yes'),
+  ...valueFlags('actor'),
+  ...switchFlags('json'),
+};
 
 /** How `--help` of both commands describes the selection flags (`one`, `many`: what they list). */
 export const selectionHelp = (states: readonly string[], one: string, many: string, verbs: string) =>
