@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { integerFlag, valueFlags } from './args.js';
-import { UsageError } from './exit-codes.js';
+import { onFile, UsageError } from './exit-codes.js';
 
 /** The process surface a command touches, injectable so tests can drive commands in-process. */
 export interface CliIo {
@@ -64,7 +64,7 @@ export async function readInput(
   const name = path === '-' ? 'standard input' : path;
   const chunks: Buffer[] = [];
   let total = 0;
-  try {
+  await onFile(name, async () => {
     const source = path === '-' ? io.stdin : createReadStream(path);
     for await (const chunk of source) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -75,10 +75,7 @@ export async function readInput(
         );
       chunks.push(bytes);
     }
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
+  });
   return Buffer.concat(chunks);
 }
 
