@@ -86,10 +86,9 @@ export const backfillCommand = defineCommand({
   summary: 'send branches, customers, products or coupons from a CSV or JSONL file',
   help: HELP,
   flags: {
-    ...valueFlags('format', 'report', 'resume'),
+    ...valueFlags('format', 'report', 'resume', 'max-row-size'),
     ...switchFlags('dry-run'),
     ...CLIENT_FLAGS,
-    ...valueFlags('max-row-size'),
   },
   async run({ values, positionals, io }) {
     const [name, path, extra] = positionals;

@@ -56,11 +56,7 @@ export const checkReceiverCommand = defineCommand({
   name: 'check-receiver',
   summary: "grade your webhook receiver (any language) against the contract's delivery cases",
   help: HELP,
-  flags: {
-    ...valueFlags('secret-file', 'tenant', 'slow-ms', 'timeout-ms'),
-    ...switchFlags('json'),
-    ...valueFlags('junit'),
-  },
+  flags: { ...switchFlags('json'), ...valueFlags('secret-file', 'tenant', 'slow-ms', 'timeout-ms', 'junit') },
   async run({ values, positionals, io }) {
     if (positionals.length > 1)
       throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(positionals[1])}`);

@@ -60,11 +60,7 @@ export const triggerCommand = defineCommand({
   name: 'trigger',
   summary: 'send your receiver one signed sample delivery, as the service would',
   help: HELP,
-  flags: {
-    ...valueFlags('to', 'secret-file', 'tenant'),
-    ...repeatableFlags('set'),
-    ...valueFlags('payload', 'timeout-ms'),
-  },
+  flags: { ...valueFlags('to', 'secret-file', 'tenant', 'payload', 'timeout-ms'), ...repeatableFlags('set') },
   async run({ values, positionals, io }) {
     const [eventType, extra] = positionals;
     if (!isOutboundEventType(eventType)) {
