@@ -6,6 +6,18 @@ import { didYouMean } from './suggest.js';
 export type Flags = NonNullable<ParseArgsConfig['options']>;
 type HelpOption = { help: { type: 'boolean'; short: 'h' } };
 
+const declare =
+  <const D>(flag: D) =>
+  <const N extends string>(...names: N[]): { readonly [K in N]: D } =>
+    Object.fromEntries(names.map((name) => [name, flag])) as { readonly [K in N]: D };
+
+/** Flags that take a value, by name: `{ ...valueFlags('payload', 'event-id') }`. */
+export const valueFlags = declare({ type: 'string' });
+/** Flags that take a value and may be given again (`--ship A --ship B`). */
+export const repeatableFlags = declare({ type: 'string', multiple: true });
+/** Flags that take no value (`--json`). */
+export const switchFlags = declare({ type: 'boolean' });
+
 /**
  * What `parseCommandArgs` returns: typed `values` (with `help`) and the positionals. Spelt out so
  * that the declaration build can name it.

@@ -1,5 +1,6 @@
 import { LoyaltyValidationError } from '../contract/index.js';
 import { LoyaltyClient } from '../platform-node/index.js';
+import { switchFlags, valueFlags } from './args.js';
 import { UsageError } from './exit-codes.js';
 import { type CliIo, readSecrets } from './io.js';
 
@@ -14,7 +15,7 @@ export const CLIENT_ENV = {
 } as const;
 
 /** The flags of the commands that send with the client (`send`, `backfill`). */
-export const CLIENT_FLAGS = { 'secret-file': { type: 'string' }, 'no-retry': { type: 'boolean' } } as const;
+export const CLIENT_FLAGS = { ...valueFlags('secret-file'), ...switchFlags('no-retry') };
 
 /** What a command adds to the client the environment describes: its `CLIENT_FLAGS`. */
 export interface ClientFlags {

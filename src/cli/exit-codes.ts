@@ -48,3 +48,17 @@ export class UsageError extends Error {
     return 'UsageError';
   }
 }
+
+/**
+ * `work` on the file at `path`, its failure turned into a `UsageError` that names the path and the
+ * reason (`cannot read data.csv: ENOENT`); a `UsageError` of its own passes as it is.
+ */
+export async function onFile<T>(path: string, work: () => Promise<T>, verb = 'read'): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code ?? (verb === 'read' ? 'unreadable' : 'unwritable');
+    throw new UsageError(`cannot ${verb} ${path}: ${code}`);
+  }
+}

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { integerFlag } from './args.js';
-import { UsageError } from './exit-codes.js';
+import { integerFlag, valueFlags } from './args.js';
+import { onFile, UsageError } from './exit-codes.js';
 
 /** The process surface a command touches, injectable so tests can drive commands in-process. */
 export interface CliIo {
@@ -64,7 +64,7 @@ export async function readInput(
   const name = path === '-' ? 'standard input' : path;
   const chunks: Buffer[] = [];
   let total = 0;
-  try {
+  await onFile(name, async () => {
     const source = path === '-' ? io.stdin : createReadStream(path);
     for await (const chunk of source) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -75,10 +75,7 @@ export async function readInput(
         );
       chunks.push(bytes);
     }
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
+  });
   return Buffer.concat(chunks);
 }
 
@@ -95,11 +92,7 @@ export async function readPayload(io: CliIo, path: string, maxBytes = INPUT_LIMI
 }
 
 /** The flags of `sign` and `verify`: where the secrets are, and how much of the body to read. */
-export const SIGNING_FLAGS = {
-  'secret-env': { type: 'string' },
-  'secret-file': { type: 'string' },
-  'max-bytes': { type: 'string' },
-} as const;
+export const SIGNING_FLAGS = valueFlags('secret-env', 'secret-file', 'max-bytes');
 
 /** The body (a file, or `-` for standard input) and the secrets `sign` and `verify` work on. */
 export async function readSigningInput(

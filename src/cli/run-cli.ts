@@ -1,5 +1,4 @@
 import { SDK_VERSION } from '../contract/sdk-version.js';
-import type { Command } from './commands/command.js';
 import { COMMANDS } from './commands/index.js';
 import { describeFailure } from './describe-error.js';
 import { EXIT, EXIT_CODE_TABLE, type ExitCode } from './exit-codes.js';
@@ -41,13 +40,6 @@ ${exitCodeLines()}
 NO_COLOR=1 turns colours off.`;
 }
 
-const find = (name: string): Command | undefined => COMMANDS.find((candidate) => candidate.name === name);
-const unknownCommand = (name: string) =>
-  `unknown command ${JSON.stringify(name)}${didYouMean(
-    name,
-    COMMANDS.map((c) => c.name),
-  )} (see loyalty-partner --help)`;
-
 /**
  * Connection strings the command line and the environment hold: their passwords are redacted from
  * every line the CLI prints about a failure.
@@ -68,28 +60,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     io.stdout.write(`${SDK_VERSION}\n`);
     return EXIT.ok;
   }
-  if (name === undefined || name === '--help' || name === '-h') {
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     (name === undefined ? io.stderr : io.stdout).write(`${topHelp()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
+  // `help <command>` prints what `<command> --help` does.
+  const wanted = name === 'help' ? rest[0]! : name;
+  const command = COMMANDS.find((candidate) => candidate.name === wanted);
+  if (!command) {
+    const names = COMMANDS.map((c) => c.name);
+    io.stderr.write(
+      `${style.red('error')}: unknown command ${JSON.stringify(wanted)}${didYouMean(wanted, names)} (see loyalty-partner --help)\n`,
+    );
+    return EXIT.usage;
+  }
   if (name === 'help') {
-    const [topic] = rest;
-    if (topic === undefined) {
-      io.stdout.write(`${topHelp()}\n`);
-      return EXIT.ok;
-    }
-    const command = find(topic);
-    if (!command) {
-      io.stderr.write(`${style.red('error')}: ${unknownCommand(topic)}\n`);
-      return EXIT.usage;
-    }
     io.stdout.write(`${command.help}\n`);
     return EXIT.ok;
-  }
-  const command = find(name);
-  if (!command) {
-    io.stderr.write(`${style.red('error')}: ${unknownCommand(name)}\n`);
-    return EXIT.usage;
   }
   try {
     return await command.run(rest, io);

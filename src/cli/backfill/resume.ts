@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../exit-codes.js';
+import { onFile, UsageError } from '../exit-codes.js';
 
 /** What a resume report says of the file it was written for: its SHA-256, hex. */
 export interface SourceStamp {
@@ -15,7 +15,7 @@ export async function stampFile(path: string): Promise<SourceStamp> {
   const hash = createHash('sha256');
   let breaks = 0;
   let lastWasCr = false;
-  try {
+  await onFile(path, async () => {
     for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
       hash.update(chunk);
       for (const byte of chunk) {
@@ -25,9 +25,7 @@ export async function stampFile(path: string): Promise<SourceStamp> {
         lastWasCr = byte === 13;
       }
     }
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
+  });
   return { sha256: hash.digest('hex'), lines: breaks + 1 };
 }
 
@@ -44,12 +42,7 @@ export async function readResume(
   path: string,
   source: { path: string; stamp: SourceStamp },
 ): Promise<Map<number, string | undefined>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
+  const text = await onFile(path, () => readFile(path, 'utf8'));
   const refuse = (why: string) =>
     new UsageError(
       `${path} ${why}: pass the report a run over ${source.path} wrote, or run without --resume`,

@@ -4,11 +4,8 @@ import { UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, plural } from '../io.js';
 import type { RowFailure } from './rows.js';
 
-/** Defaults of the backfill summary, declared once. */
-export const SUMMARY_DEFAULTS = {
-  /** Failed rows listed on stdout; `--report` holds them all. */
-  listedFailures: 20,
-} as const;
+/** Failed rows listed on stdout; `--report` holds them all. */
+const LISTED_FAILURES = 20;
 
 /** What a backfill did, for its summary. */
 export interface BackfillSummary {
@@ -41,10 +38,10 @@ export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promi
   for (const note of summary.notes) io.stdout.write(`  ${note}\n`);
   if (failures.length > 0) {
     io.stdout.write('failed rows:\n');
-    for (const failure of failures.slice(0, SUMMARY_DEFAULTS.listedFailures)) {
+    for (const failure of failures.slice(0, LISTED_FAILURES)) {
       io.stdout.write(`  ${style.red(describe(failure))}\n`);
     }
-    const more = failures.length - SUMMARY_DEFAULTS.listedFailures;
+    const more = failures.length - LISTED_FAILURES;
     if (more > 0) {
       io.stdout.write(`  ... and ${more} more${summary.report ? '' : ' (--report <file> lists all)'}\n`);
     }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { v7 as uuidV7 } from 'uuid';
 import { MAX_BATCH_ITEMS } from '../../contract/index.js';
-import { integerFlag } from '../args.js';
+import { integerFlag, switchFlags, valueFlags } from '../args.js';
 import { FileSyntaxError } from '../backfill/file-syntax-error.js';
 import { createProgress } from '../backfill/progress.js';
 import { readResume, resumePathFor, stampFile } from '../backfill/resume.js';
@@ -13,7 +13,7 @@ import { reportBackfill } from '../backfill/summary.js';
 import { BACKFILL_TARGETS } from '../backfill/targets.js';
 import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
 import type { ErrorReport } from '../describe-error.js';
-import { EXIT, type ExitCode, UsageError } from '../exit-codes.js';
+import { EXIT, type ExitCode, onFile, UsageError } from '../exit-codes.js';
 import { type CliIo, plural } from '../io.js';
 import { defineCommand } from './command.js';
 
@@ -76,12 +76,8 @@ async function openSource(
   path: string,
 ): Promise<{ chunks: AsyncIterable<Uint8Array | string>; size?: number }> {
   if (path === '-') return { chunks: io.stdin as AsyncIterable<Uint8Array | string> };
-  try {
-    const { size } = await stat(path);
-    return { chunks: createReadStream(path), size };
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
+  const { size } = await onFile(path, () => stat(path));
+  return { chunks: createReadStream(path), size };
 }
 
 /** `loyalty-partner backfill`: a validated bulk import of one entity type from a file, streamed. */
@@ -90,12 +86,9 @@ export const backfillCommand = defineCommand({
   summary: 'send branches, customers, products or coupons from a CSV or JSONL file',
   help: HELP,
   flags: {
-    format: { type: 'string' },
-    report: { type: 'string' },
-    resume: { type: 'string' },
-    'dry-run': { type: 'boolean' },
+    ...valueFlags('format', 'report', 'resume', 'max-row-size'),
+    ...switchFlags('dry-run'),
     ...CLIENT_FLAGS,
-    'max-row-size': { type: 'string' },
   },
   async run({ values, positionals, io }) {
     const [name, path, extra] = positionals;

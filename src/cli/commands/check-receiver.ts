@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
+import { switchFlags, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, readSecretFile } from '../io.js';
 import { junitReport } from '../junit-report.js';
@@ -31,12 +32,6 @@ Point it at a test deployment: the cases are real, signed deliveries of sample e
 The secret is never printed, and a URL with a user name or password is refused. Exit codes: 0 every case passed; 1 a case failed; 2 usage error;
 3 the receiver never answered (down or hanging).`;
 
-function parseUrl(value: string | undefined): string {
-  if (value === undefined)
-    throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
-  return receiverUrlFlag('check-receiver', value);
-}
-
 function printCase(io: CliIo, result: CheckReceiverReport['cases'][number]): void {
   const style = createStyle(io);
   if (result.pass || result.fix === undefined) {
@@ -55,18 +50,13 @@ export const checkReceiverCommand = defineCommand({
   name: 'check-receiver',
   summary: "grade your webhook receiver (any language) against the contract's delivery cases",
   help: HELP,
-  flags: {
-    'secret-file': { type: 'string' },
-    tenant: { type: 'string' },
-    'slow-ms': { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    json: { type: 'boolean' },
-    junit: { type: 'string' },
-  },
+  flags: { ...switchFlags('json'), ...valueFlags('secret-file', 'tenant', 'slow-ms', 'timeout-ms', 'junit') },
   async run({ values, positionals, io }) {
     if (positionals.length > 1)
       throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(positionals[1])}`);
-    const url = parseUrl(positionals[0]);
+    if (positionals[0] === undefined)
+      throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
+    const url = receiverUrlFlag('check-receiver', positionals[0]);
     if (values['secret-file'] === undefined)
       throw new UsageError('check-receiver: --secret-file <path> is required');
     const secret = await readSecretFile(io, values['secret-file']);

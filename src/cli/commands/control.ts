@@ -1,7 +1,7 @@
 import { MERCHANT_CONTROL_ACTIONS } from '../../testing/control/control-api.js';
 import type { FaultKind, MerchantCredentials } from '../../testing/index.js';
 import type { MerchantState } from '../../testing/inspection.js';
-import { type Flags, integerFlag, rateFlag } from '../args.js';
+import { type Flags, integerFlag, rateFlag, valueFlags } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { type ControlClient, controlClient } from '../emulate/control-client.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -16,27 +16,38 @@ Exit codes: 0 done; 1 the emulator refused (unknown tenant, branch never synced,
 
 const TENANT = `  --tenant-id <id>   the merchant (default: the emulator's only merchant)\n`;
 
-type Run = (args: {
-  positionals: string[];
-  values: Record<string, unknown>;
-  io: CliIo;
-  control: ControlClient;
-  /** `--tenant-id`, or the emulator's only merchant. */
-  tenant: () => Promise<string>;
-}) => Promise<void>;
+interface ControlSpec {
+  readonly name: string;
+  readonly summary: string;
+  /** The help down to its options; `Options:`, `--tenant-id`, `--url`, `-h` and the exit codes follow. */
+  readonly help: string;
+  /** Whether it acts on one merchant (`--tenant-id`, default: the emulator's only one). */
+  readonly tenant?: true;
+  /** Flags besides those, and their lines in the help. */
+  readonly flags?: Flags;
+  readonly options?: string;
+  run(args: {
+    positionals: string[];
+    values: Record<string, unknown>;
+    io: CliIo;
+    control: ControlClient;
+    /** `--tenant-id`, or the emulator's only merchant. */
+    tenant: () => Promise<string>;
+  }): Promise<void>;
+}
 
 /** A command that acts on a running emulator; the emulator's refusals become exit codes in `describeFailure`. */
-function controlCommand(name: string, summary: string, help: string, flags: Flags, run: Run): Command {
+function controlCommand(spec: ControlSpec): Command {
   return defineCommand({
-    name,
-    summary,
-    help,
-    flags: { url: { type: 'string' }, ...flags },
+    name: spec.name,
+    summary: spec.summary,
+    help: `${spec.help}\n\nOptions:\n${spec.tenant ? TENANT : ''}${spec.options ?? ''}${COMMON}`,
+    flags: { ...valueFlags('url'), ...(spec.tenant && valueFlags('tenant-id')), ...spec.flags },
     async run(args) {
       const values = args.values as Record<string, unknown>;
       const control = controlClient(args.io, values.url as string | undefined);
       const tenant = () => control.tenant(values['tenant-id'] as string | undefined);
-      await run({ ...args, control, tenant });
+      await spec.run({ ...args, control, tenant });
       return EXIT.ok;
     },
   });
@@ -50,18 +61,15 @@ const merchantHelp = `Usage: loyalty-partner merchant <action> [options]
 Does what the merchant does in the dashboard, on a running emulator. <action> is one of:
   ${MERCHANT_CONTROL_ACTIONS.join(', ')}
 pause: requests get 503 INTEGRATION_PAUSED until resume. disable / enable / disconnect send
-IntegrationStatusChanged. reconnect issues fresh credentials (printed) after a disconnect.
-
-Options:
-${TENANT}${COMMON}`;
+IntegrationStatusChanged. reconnect issues fresh credentials (printed) after a disconnect.`;
 
 /** `loyalty-partner merchant pause|resume|enable|disable|disconnect|reconnect|...`. */
-export const merchantCommand = controlCommand(
-  'merchant',
-  'act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)',
-  merchantHelp,
-  { 'tenant-id': { type: 'string' } },
-  async ({ positionals, io, control, tenant }) => {
+export const merchantCommand = controlCommand({
+  name: 'merchant',
+  summary: 'act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)',
+  help: merchantHelp,
+  tenant: true,
+  async run({ positionals, io, control, tenant }) {
     const [action, extra] = positionals;
     if (action === undefined || !MERCHANT_CONTROL_ACTIONS.includes(action) || extra !== undefined)
       throw new UsageError(`merchant: give one action: ${MERCHANT_CONTROL_ACTIONS.join(', ')}`);
@@ -79,21 +87,18 @@ export const merchantCommand = controlCommand(
       );
     }
   },
-);
+});
 
 /** `loyalty-partner branch confirm <externalBranchId>`. */
-export const branchCommand = controlCommand(
-  'branch',
-  'confirm a branch pairing on a running emulator',
-  `Usage: loyalty-partner branch confirm <externalBranchId> [options]
+export const branchCommand = controlCommand({
+  name: 'branch',
+  summary: 'confirm a branch pairing on a running emulator',
+  help: `Usage: loyalty-partner branch confirm <externalBranchId> [options]
 
 Confirms a branch pairing that BranchSynced created, as the merchant does in the dashboard:
-earns at that branch stop getting 400 BRANCH_MAPPING_UNCONFIRMED.
-
-Options:
-${TENANT}${COMMON}`,
-  { 'tenant-id': { type: 'string' } },
-  async ({ positionals, io, control, tenant }) => {
+earns at that branch stop getting 400 BRANCH_MAPPING_UNCONFIRMED.`,
+  tenant: true,
+  async run({ positionals, io, control, tenant }) {
     const [verb, branchId, extra] = positionals;
     if (verb !== 'confirm' || branchId === undefined || extra !== undefined)
       throw new UsageError('branch: usage is `loyalty-partner branch confirm <externalBranchId>`');
@@ -104,23 +109,20 @@ ${TENANT}${COMMON}`,
     );
     io.stdout.write(`branch ${branchId} of ${tenantId}: confirmed\n`);
   },
-);
+});
 
 /** `loyalty-partner rule set EarnRate|StampRule <json | @file>`. */
-export const ruleCommand = controlCommand(
-  'rule',
-  'change an earn rule or a stamp card on a running emulator',
-  `Usage: loyalty-partner rule set <EarnRate|StampRule> <json | @file | ->
+export const ruleCommand = controlCommand({
+  name: 'rule',
+  summary: 'change an earn rule or a stamp card on a running emulator',
+  help: `Usage: loyalty-partner rule set <EarnRate|StampRule> <json | @file | ->
 
 Changes a rule as the merchant does in the dashboard: the emulator bumps ruleVersion and sends
 LoyaltyRuleChanged. The rule is the body of the EarnRate or StampRule of spec 2.3, e.g.
   loyalty-partner rule set EarnRate '{"methodType":"PerAmount","pointCostAmount":5,"isActive":true}'
-  loyalty-partner rule set StampRule @card.json
-
-Options:
-${TENANT}${COMMON}`,
-  { 'tenant-id': { type: 'string' } },
-  async ({ positionals, io, control, tenant }) => {
+  loyalty-partner rule set StampRule @card.json`,
+  tenant: true,
+  async run({ positionals, io, control, tenant }) {
     const [verb, ruleType, source, extra] = positionals;
     if (verb !== 'set' || (ruleType !== 'EarnRate' && ruleType !== 'StampRule') || !source || extra)
       throw new UsageError(
@@ -148,46 +150,40 @@ ${TENANT}${COMMON}`,
         : `${ruleType} of ${tenantId}: ruleVersion ${ruleVersion}, LoyaltyRuleChanged queued\n`,
     );
   },
-);
+});
 
 /** `loyalty-partner ship <EventType>`. */
-export const shipCommand = controlCommand(
-  'ship',
-  'ship a Planned handler (CustomersSyncedBatch, InvoiceRefunded, ...) on a running emulator',
-  `Usage: loyalty-partner ship <EventType> [options]
+export const shipCommand = controlCommand({
+  name: 'ship',
+  summary: 'ship a Planned handler (CustomersSyncedBatch, InvoiceRefunded, ...) on a running emulator',
+  help: `Usage: loyalty-partner ship <EventType> [options]
 
 Deploys a Planned handler on the emulator: until then the event type gets 503
-EVENT_HANDLER_NOT_REGISTERED. InvoiceRefunded also starts RefundReversalCompleted.
-
-Options:
-${COMMON}`,
-  {},
-  async ({ positionals, io, control }) => {
+EVENT_HANDLER_NOT_REGISTERED. InvoiceRefunded also starts RefundReversalCompleted.`,
+  async run({ positionals, io, control }) {
     const [eventType, extra] = positionals;
     if (eventType === undefined || extra !== undefined)
       throw new UsageError('ship: give one event type, e.g. `loyalty-partner ship CustomersSyncedBatch`');
     const { shipped } = await control.call<{ shipped: string[] }>('POST', '/ship', { eventType });
     io.stdout.write(`shipped: ${shipped.join(', ')}\n`);
   },
-);
+});
 
 /** `loyalty-partner faults <kind,...> | clear`. */
-export const faultsCommand = controlCommand(
-  'faults',
-  'inject faults into a running emulator, or clear them',
-  `Usage: loyalty-partner faults <kind,...> [--rate <0..1>] [--seed <n>] [--times <n>] [options]
+export const faultsCommand = controlCommand({
+  name: 'faults',
+  summary: 'inject faults into a running emulator, or clear them',
+  help: `Usage: loyalty-partner faults <kind,...> [--rate <0..1>] [--seed <n>] [--times <n>] [options]
        loyalty-partner faults clear [options]
 
 Kinds: a 503 code of the catalogue (CONCURRENCY_CONFLICT, SUBSCRIPTION_LAPSED, ...),
-rate-limited, reset, timeout, clock-skew, timeout-after-processing.
-
-Options:
-  --rate <0..1>      probability a request is faulted (default 1)
+rate-limited, reset, timeout, clock-skew, timeout-after-processing.`,
+  flags: valueFlags('rate', 'seed', 'times'),
+  options: `  --rate <0..1>      probability a request is faulted (default 1)
   --seed <n>         seed of the draws (default 1)
   --times <n>        stop after this many faults
-${COMMON}`,
-  { rate: { type: 'string' }, seed: { type: 'string' }, times: { type: 'string' } },
-  async ({ positionals, values, io, control }) => {
+`,
+  async run({ positionals, values, io, control }) {
     const [kinds, extra] = positionals;
     if (kinds === undefined || extra !== undefined)
       throw new UsageError('faults: give the kinds, comma-separated, or `clear`');
@@ -208,20 +204,16 @@ ${COMMON}`,
     await control.call('PUT', '/faults', plan);
     io.stdout.write(`faults: ${plan.kinds.join(', ')} at rate ${rate ?? 1}\n`);
   },
-);
+});
 
 /** `loyalty-partner latency <ms>`. */
-export const latencyCommand = controlCommand(
-  'latency',
-  'make a running emulator answer partner requests after a delay',
-  `Usage: loyalty-partner latency <ms> [options]
+export const latencyCommand = controlCommand({
+  name: 'latency',
+  summary: 'make a running emulator answer partner requests after a delay',
+  help: `Usage: loyalty-partner latency <ms> [options]
 
-Every partner request waits <ms> milliseconds (0 to 60000) before it is answered; 0 turns it off.
-
-Options:
-${COMMON}`,
-  {},
-  async ({ positionals, io, control }) => {
+Every partner request waits <ms> milliseconds (0 to 60000) before it is answered; 0 turns it off.`,
+  async run({ positionals, io, control }) {
     const [ms, extra] = positionals;
     const latency = integerFlag('latency', ms, 'milliseconds');
     if (latency === undefined || extra !== undefined)
@@ -229,4 +221,4 @@ ${COMMON}`,
     const { latencyMs } = await control.call<{ latencyMs: number }>('PUT', '/latency', { ms: latency });
     io.stdout.write(`latency: ${latencyMs} ms\n`);
   },
-);
+});

@@ -1,4 +1,4 @@
-import { integerFlag } from '../args.js';
+import { integerFlag, repeatableFlags, switchFlags, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { actorOf } from '../ops/audit.js';
 import { openBackends, STORE_FLAGS } from '../ops/connect.js';
@@ -44,11 +44,10 @@ export const dashboardCommand = defineCommand({
   help: HELP,
   flags: {
     ...STORE_FLAGS,
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'allow-host': { type: 'string', multiple: true },
-    'allow-actions': { type: 'boolean' },
-    actor: { type: 'string' },
+    ...valueFlags('port', 'host'),
+    ...repeatableFlags('allow-host'),
+    ...switchFlags('allow-actions'),
+    ...valueFlags('actor'),
   },
   async run({ values, positionals, io }) {
     if (positionals.length > 0)

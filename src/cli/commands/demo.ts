@@ -1,4 +1,5 @@
 import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
+import { switchFlags } from '../args.js';
 import { DEMO_DAY } from '../demo/demo-day.js';
 import { startDemoWorld } from '../demo/demo-world.js';
 import { runSteps } from '../demo/step-runner.js';
@@ -33,7 +34,7 @@ export const demoCommand = defineCommand({
   name: 'demo',
   summary: 'play a POS day against a local emulator, checking every step',
   help: HELP,
-  flags: { ui: { type: 'boolean' } },
+  flags: switchFlags('ui'),
   async run({ values, positionals, io }) {
     if (positionals.length > 0) throw new UsageError(`demo: unexpected argument ${positionals[0]}`);
     const style = createStyle(io);

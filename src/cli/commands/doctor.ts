@@ -1,3 +1,4 @@
+import { switchFlags } from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { checkPostgres } from '../doctor/postgres.js';
 import { checkRedis, type DoctorRedis } from '../doctor/redis.js';
@@ -37,7 +38,7 @@ export const doctorCommand = defineCommand({
   name: 'doctor',
   summary: 'check a deployment: PostgreSQL (poolers, LISTEN, isolation, schema), Redis, the service',
   help: HELP,
-  flags: { ...STORE_FLAGS, json: { type: 'boolean' } },
+  flags: { ...STORE_FLAGS, ...switchFlags('json') },
   async run({ values, io }) {
     const { postgres, redis } = values;
     if ((postgres === undefined) === (redis === undefined))

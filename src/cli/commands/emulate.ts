@@ -1,7 +1,15 @@
 import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
 import type { ShippableEventType } from '../../testing/emulator-api.js';
 import { createEmulator, EmulatorError, type FaultKind, type MerchantOptions } from '../../testing/index.js';
-import { type Flags, integerFlag, type ParsedCommandArgs, rateFlag } from '../args.js';
+import {
+  type Flags,
+  integerFlag,
+  type ParsedCommandArgs,
+  rateFlag,
+  repeatableFlags,
+  switchFlags,
+  valueFlags,
+} from '../args.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { type EmulateConfig, readEmulateConfig, writeEmulateConfig } from '../emulate/emulate-config.js';
 import { EMULATE_DEFAULTS } from '../emulate/emulate-defaults.js';
@@ -69,22 +77,13 @@ async function listen(
 type Values = ParsedCommandArgs<typeof FLAGS>['values'];
 
 const FLAGS = {
-  config: { type: 'string' },
-  'write-config': { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  'allow-host': { type: 'string', multiple: true },
-  'receiver-url': { type: 'string' },
-  'tenant-id': { type: 'string' },
-  'auto-confirm-branches': { type: 'boolean' },
-  branch: { type: 'string', multiple: true },
-  ship: { type: 'string', multiple: true },
-  latency: { type: 'string' },
-  faults: { type: 'string' },
-  'fault-rate': { type: 'string' },
-  'fault-seed': { type: 'string' },
-  'history-limit': { type: 'string' },
-} as const satisfies Flags;
+  ...valueFlags('config', 'write-config', 'port', 'host'),
+  ...repeatableFlags('allow-host'),
+  ...valueFlags('receiver-url', 'tenant-id'),
+  ...switchFlags('auto-confirm-branches'),
+  ...repeatableFlags('branch', 'ship'),
+  ...valueFlags('latency', 'faults', 'fault-rate', 'fault-seed', 'history-limit'),
+} satisfies Flags;
 
 /** The config file with the flags laid over it: flags win. */
 function merge(file: EmulateConfig, values: Values): EmulateConfig {

@@ -1,6 +1,7 @@
 import { DELIVERY_STATES, type DeliveryRecord, type DeliveryState } from '../../webhooks/inbox.js';
 import { UsageError } from '../exit-codes.js';
 import { STORE_FLAGS } from '../ops/connect.js';
+import { inboxView } from '../ops/store-views.js';
 import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
 
 const HELP = `Usage: loyalty-partner inbox <stats|list|replay|discard> [eventId...] [options]
@@ -44,16 +45,5 @@ export const inboxCommand = defineStoreCommand<DeliveryState, DeliveryRecord>({
     if (values.postgres !== undefined && values.redis !== undefined)
       throw new UsageError('inbox: pass --postgres or --redis, not both');
   },
-  view(backends) {
-    const store = backends.inbox!.store;
-    return {
-      list: (state, query) => store.list({ state, ...query }),
-      totals: () => store.stats(),
-      tenants: async (query) => store.statsByTenant?.(query),
-      typeOf: (record) => record.eventType,
-      json: (record) => record,
-      ageAt: (record) => record.receivedAt.getTime(),
-      errorOf: (record) => record.lastError ?? '',
-    };
-  },
+  view: (backends) => inboxView(backends.inbox!),
 });

@@ -1,5 +1,6 @@
 import type { EventState, StoredEvent } from '../../outbox/store.js';
-import { outboxTenants } from '../ops/tenant-pages.js';
+import { switchFlags, valueFlags } from '../args.js';
+import { outboxView } from '../ops/store-views.js';
 import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
 
 const STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
@@ -37,37 +38,12 @@ export const outboxCommand = defineStoreCommand<EventState, StoredEvent>({
   name: 'outbox',
   summary: 'see and fix a Postgres outbox: stats, list, redeliver, discard',
   help: HELP,
-  flags: {
-    postgres: { type: 'string' },
-    schema: { type: 'string' },
-    file: { type: 'string' },
-    'key-file': { type: 'string' },
-    'accept-duplicate-risk': { type: 'boolean' },
-  },
+  flags: { ...valueFlags('postgres', 'schema', 'file', 'key-file'), ...switchFlags('accept-duplicate-risk') },
   verbs: ['redeliver', 'discard'],
   noun: 'events',
   states: STATES,
   actable: STATES.filter((state) => state !== 'pending'),
   perTenant: STATES,
   allTenantsOnly: [],
-  view(backends) {
-    const outbox = backends.outbox!;
-    return {
-      list: (state, query) => outbox.store.list(state, query),
-      totals: () => outbox.store.counts(),
-      tenants: (query) => outboxTenants(outbox, query),
-      typeOf: (event) => event.envelope.eventType,
-      json: (event) => ({
-        eventId: event.eventId,
-        tenantId: event.tenantId,
-        eventType: event.envelope.eventType,
-        state: event.state,
-        attempts: event.attempts,
-        enqueuedAt: new Date(event.enqueuedAt).toISOString(),
-        lastError: event.lastError,
-      }),
-      ageAt: (event) => event.enqueuedAt,
-      errorOf: (event) => (event.lastError ? `${event.lastError.code}: ${event.lastError.message}` : ''),
-    };
-  },
+  view: (backends) => outboxView(backends.outbox!),
 });

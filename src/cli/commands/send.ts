@@ -1,7 +1,7 @@
 import type { SendOptions } from '../../client/send-types.js';
 import type { InboundEventType, PayloadInput } from '../../contract/index.js';
 import { withoutUndefined } from '../../contract/merge-defaults.js';
-import { integerFlag } from '../args.js';
+import { integerFlag, switchFlags, valueFlags } from '../args.js';
 import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
 import { describeSendError } from '../describe-error.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -44,13 +44,9 @@ export const sendCommand = defineCommand({
   summary: 'post one signed event to the service (LOYALTY_BASE_URL, ...)',
   help: HELP,
   flags: {
-    payload: { type: 'string' },
-    'event-id': { type: 'string' },
-    'correlation-id': { type: 'string' },
-    'occurred-at': { type: 'string' },
-    'max-bytes': { type: 'string' },
+    ...valueFlags('payload', 'event-id', 'correlation-id', 'occurred-at', 'max-bytes'),
     ...CLIENT_FLAGS,
-    json: { type: 'boolean' },
+    ...switchFlags('json'),
   },
   async run({ values, positionals, io }) {
     const [eventType, extra] = positionals;

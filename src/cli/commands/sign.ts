@@ -1,5 +1,5 @@
 import { signPayload } from '../../platform-node/signature.js';
-import { integerFlag } from '../args.js';
+import { integerFlag, valueFlags } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { readSigningInput, SIGNING_FLAGS } from '../io.js';
 import { defineCommand } from './command.js';
@@ -24,7 +24,7 @@ export const signCommand = defineCommand({
   name: 'sign',
   summary: 'print the X-Signature header for a body',
   help: HELP,
-  flags: { ...SIGNING_FLAGS, timestamp: { type: 'string' } },
+  flags: { ...SIGNING_FLAGS, ...valueFlags('timestamp') },
   async run({ values, positionals, io }) {
     const { body, secrets } = await readSigningInput(io, values, positionals[0]);
     const timestamp = integerFlag('timestamp', values.timestamp);

@@ -1,24 +1,29 @@
-import { choiceFlag, type Flags, integerFlag, type ParsedCommandArgs, subcommandOf } from '../args.js';
+import {
+  choiceFlag,
+  type Flags,
+  integerFlag,
+  type ParsedCommandArgs,
+  subcommandOf,
+  switchFlags,
+  valueFlags,
+} from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { actOnMany } from '../ops/act-many.js';
 import type { ActionName } from '../ops/actions.js';
 import { actorOf } from '../ops/audit.js';
 import { type ConnectionFlags, type OpsBackends, withBackends } from '../ops/connect.js';
+import type { StoreView } from '../ops/store-views.js';
 import { ageOf, formatTable } from '../ops/table.js';
-import { TENANTS_SHOWN, type TenantPage, type TenantQuery, tenantFooter } from '../ops/tenant-pages.js';
+import { TENANTS_SHOWN, tenantFooter } from '../ops/tenant-pages.js';
 import { type Command, defineCommand } from './command.js';
 
 /** The flags `outbox` and `inbox` share: which records to show or act on, and how. */
 const SELECTION_FLAGS = {
-  state: { type: 'string' },
-  tenant: { type: 'string' },
-  type: { type: 'string' },
-  limit: { type: 'string' },
-  all: { type: 'boolean' },
-  yes: { type: 'boolean' },
-  actor: { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
+  ...valueFlags('state', 'tenant', 'type', 'limit'),
+  ...switchFlags('all', 'yes'),
+  ...valueFlags('actor'),
+  ...switchFlags('json'),
+};
 
 /** How `--help` of both commands describes the selection flags (`one`, `many`: what they list). */
 export const selectionHelp = (states: readonly string[], one: string, many: string, verbs: string) =>
@@ -39,29 +44,8 @@ export const ACTOR_HELP = `  --actor <name>           who acts, for the audit tr
 type Values = ConnectionFlags &
   ParsedCommandArgs<typeof SELECTION_FLAGS>['values'] & { readonly 'accept-duplicate-risk'?: boolean };
 
-/** What both stores' records have. */
-interface Listed<S extends string> {
-  readonly eventId: string;
-  readonly tenantId: string;
-  readonly state: S;
-  readonly attempts: number;
-}
-
-/** One store as its operator command reads it. */
-export interface StoreView<S extends string, R extends Listed<S>> {
-  list(state: S, query: { tenantId: string | undefined; limit: number }): Promise<readonly R[]>;
-  totals(): Promise<Readonly<Record<S, number>>>;
-  tenants(query: TenantQuery): Promise<TenantPage<S> | undefined>;
-  typeOf(record: R): string;
-  /** What `list --json` prints of a record (never a payload or body). */
-  json(record: R): unknown;
-  /** Its age (Unix ms of its arrival) and last error, for the table of `list`. */
-  ageAt(record: R): number;
-  errorOf(record: R): string;
-}
-
 /** What tells `outbox` from `inbox`: its words, its states, its store. */
-export interface StoreCommandSpec<S extends string, R extends Listed<S>> {
+export interface StoreCommandSpec<S extends string, R> {
   readonly name: 'outbox' | 'inbox';
   readonly summary: string;
   readonly help: string;
@@ -85,9 +69,7 @@ export interface StoreCommandSpec<S extends string, R extends Listed<S>> {
  * `loyalty-partner outbox` and `inbox`: `stats`, `list`, and an action on named records or on
  * every one `--state/--tenant/--type` select, written in one place for both stores.
  */
-export function defineStoreCommand<S extends string, R extends Listed<S>>(
-  spec: StoreCommandSpec<S, R>,
-): Command {
+export function defineStoreCommand<S extends string, R>(spec: StoreCommandSpec<S, R>): Command {
   const { name, noun } = spec;
   return defineCommand({
     name,
@@ -106,7 +88,7 @@ export function defineStoreCommand<S extends string, R extends Listed<S>>(
         const store = spec.view(backends);
         const select = async (state: S, max: number) =>
           (await store.list(state, { tenantId: values.tenant, limit: values.type ? 100_000 : max }))
-            .filter((record) => values.type === undefined || store.typeOf(record) === values.type)
+            .filter((record) => values.type === undefined || store.row(record).eventType === values.type)
             .slice(0, max);
         if (sub === 'stats') {
           const totals = await store.totals();
@@ -143,15 +125,17 @@ export function defineStoreCommand<S extends string, R extends Listed<S>>(
             io.stdout.write(
               `${formatTable(
                 ['EVENT ID', 'TENANT', 'TYPE', 'STATE', 'ATTEMPTS', 'AGE', 'LAST ERROR'],
-                records.map((r) => [
-                  r.eventId,
-                  r.tenantId,
-                  store.typeOf(r),
-                  r.state,
-                  String(r.attempts),
-                  ageOf(store.ageAt(r)),
-                  store.errorOf(r),
-                ]),
+                records
+                  .map(store.row)
+                  .map((r) => [
+                    r.eventId,
+                    r.tenantId,
+                    r.eventType,
+                    r.state,
+                    String(r.attempts),
+                    ageOf(r.since),
+                    r.lastError,
+                  ]),
                 80,
               )}\n`,
             );
@@ -164,7 +148,7 @@ export function defineStoreCommand<S extends string, R extends Listed<S>>(
           action: `${name}.${sub}` as ActionName,
           ids,
           all: Boolean(values.all),
-          select: async () => (await select(state!, 100_000)).map((record) => record.eventId),
+          select: async () => (await select(state!, 100_000)).map((record) => store.row(record).eventId),
           description: [
             `${state} ${noun}`,
             values.tenant && `of tenant ${values.tenant}`,

@@ -3,6 +3,7 @@ import { createEnvelope, EVENT_TYPES, LoyaltyValidationError } from '../../contr
 import { signPayload } from '../../platform-node/signature.js';
 import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
+import { repeatableFlags, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { createStyle, readPayload, readSecretFile } from '../io.js';
 import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
@@ -59,14 +60,7 @@ export const triggerCommand = defineCommand({
   name: 'trigger',
   summary: 'send your receiver one signed sample delivery, as the service would',
   help: HELP,
-  flags: {
-    to: { type: 'string' },
-    'secret-file': { type: 'string' },
-    tenant: { type: 'string' },
-    set: { type: 'string', multiple: true },
-    payload: { type: 'string' },
-    'timeout-ms': { type: 'string' },
-  },
+  flags: { ...valueFlags('to', 'secret-file', 'tenant', 'payload', 'timeout-ms'), ...repeatableFlags('set') },
   async run({ values, positionals, io }) {
     const [eventType, extra] = positionals;
     if (!isOutboundEventType(eventType)) {

@@ -1,5 +1,5 @@
 import { SignatureVerificationError, verifySignature } from '../../platform-node/signature.js';
-import { integerFlag } from '../args.js';
+import { integerFlag, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { createStyle, readSigningInput, SIGNING_FLAGS } from '../io.js';
 import { defineCommand } from './command.js';
@@ -28,12 +28,7 @@ export const verifyCommand = defineCommand({
   name: 'verify',
   summary: 'check a captured delivery against its X-Signature header',
   help: HELP,
-  flags: {
-    header: { type: 'string' },
-    ...SIGNING_FLAGS,
-    tolerance: { type: 'string' },
-    now: { type: 'string' },
-  },
+  flags: { ...valueFlags('header'), ...SIGNING_FLAGS, ...valueFlags('tolerance', 'now') },
   async run({ values, positionals, io }) {
     if (values.header === undefined) throw new UsageError('verify: --header <X-Signature value> is required');
     const { body, secrets } = await readSigningInput(io, values, positionals[0]);

@@ -1,6 +1,7 @@
 import { LoyaltyApiError } from '../../client/errors.js';
 import type { RetryEvent } from '../../client/hooks.js';
 import type { PayloadInput } from '../../contract/index.js';
+import { codeOf } from '../../internal/code-of.js';
 import { samplePayload } from '../../testing/index.js';
 import { plural } from '../io.js';
 import { DEMO_DEFAULTS, type DemoWorld } from './demo-world.js';
@@ -18,11 +19,6 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
     () => undefined,
     (err: unknown) => err,
   );
-}
-
-/** The code a refusal carries, for comparing with the expected one. */
-export function codeOf(err: unknown): string | undefined {
-  return err instanceof Error ? (err as { code?: string }).code : undefined;
 }
 
 /** An InvoiceEarned of the demo's customer at the demo's branch. */
@@ -57,5 +53,5 @@ export function retryLine(event: RetryEvent): string {
 /** `LoyaltyApiError 401 INTEGRATION_NOT_CONNECTED (fix-setup)` or the error's name. */
 export function describeRefusal(err: unknown): string {
   if (err instanceof LoyaltyApiError) return `${err.name} ${err.status} ${err.code} (${err.action})`;
-  return err instanceof Error ? `${err.name} ${codeOf(err) ?? ''}`.trim() : 'no error';
+  return err instanceof Error ? `${err.name} ${codeOf(err)}`.trim() : 'no error';
 }

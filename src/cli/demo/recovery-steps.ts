@@ -6,10 +6,11 @@ import {
   LoyaltyValidationError,
   type PayloadInput,
 } from '../../contract/index.js';
+import { codeOf } from '../../internal/code-of.js';
 import { signPayload } from '../../platform-node/signature.js';
 import { samplePayload } from '../../testing/index.js';
 import { DEMO_DEFAULTS, type DemoWorld } from './demo-world.js';
-import { balanceLine, codeOf, type EarnAnswer, failure, invoice, retryLine } from './observe.js';
+import { balanceLine, type EarnAnswer, failure, invoice, retryLine } from './observe.js';
 import type { Step } from './step-runner.js';
 
 /** One injected 503: the client retries the same bytes, and the earn is credited once. */

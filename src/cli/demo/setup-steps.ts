@@ -1,7 +1,8 @@
+import { codeOf } from '../../internal/code-of.js';
 import { samplePayload } from '../../testing/index.js';
 import { plural } from '../io.js';
 import type { DemoWorld } from './demo-world.js';
-import { codeOf, describeRefusal, failure } from './observe.js';
+import { describeRefusal, failure } from './observe.js';
 import type { Step } from './step-runner.js';
 
 /** The merchant activates: its key works at once, but no webhook leaves before a signed event. */

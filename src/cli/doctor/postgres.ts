@@ -1,5 +1,5 @@
 import { LATEST_SCHEMA_VERSION } from '../../postgres/schema/render.js';
-import { type CheckLine, CLOCK_WARN_MS, info, offsetText, ok, warn } from './report.js';
+import { type CheckLine, clockLine, info, ok, warn } from './report.js';
 
 /** The part of a connected `pg.Client` the doctor uses. */
 interface DoctorClient {
@@ -91,13 +91,12 @@ export async function checkPostgres(Client: ClientClass, url: string, schema: st
     );
     const offset = serverNow - (before + Date.now()) / 2;
     lines.push(
-      Math.abs(offset) <= CLOCK_WARN_MS
-        ? ok('clock', `the database's clock is ${offsetText(offset)} from this machine's`)
-        : warn(
-            'clock',
-            `the database's clock is ${offsetText(offset)} from this machine's`,
-            "synchronise this machine's clock (NTP): signatures and due times depend on it",
-          ),
+      clockLine(
+        'clock',
+        "the database's",
+        offset,
+        "synchronise this machine's clock (NTP): signatures and due times depend on it",
+      ),
     );
   } finally {
     await a.end().catch(() => undefined);

@@ -38,4 +38,10 @@ export const offsetText = (ms: number): string =>
   `${ms >= 0 ? '+' : '-'}${Math.abs(ms) < 1000 ? `${Math.round(Math.abs(ms))} ms` : `${(Math.abs(ms) / 1000).toFixed(1)} s`}`;
 
 /** A clock offset beyond which a warning is given: well inside the contract's 300 s tolerance. */
-export const CLOCK_WARN_MS = 5_000;
+const CLOCK_WARN_MS = 5_000;
+
+/** `the database's clock is +12 ms from this machine's`, a warning past `CLOCK_WARN_MS`. */
+export function clockLine(check: string, whose: string, offset: number, fix: string, note = ''): CheckLine {
+  const found = `${whose} clock is ${offsetText(offset)} from this machine's`;
+  return Math.abs(offset) <= CLOCK_WARN_MS ? ok(check, `${found}${note}`) : warn(check, found, fix);
+}

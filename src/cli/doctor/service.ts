@@ -1,7 +1,7 @@
 import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
 import type { CliIo } from '../io.js';
 import { redactUrl } from '../ops/redact.js';
-import { type CheckLine, CLOCK_WARN_MS, offsetText, ok, warn } from './report.js';
+import { type CheckLine, clockLine, ok, warn } from './report.js';
 
 /**
  * Checks the Loyalty service the environment names (`LOYALTY_BASE_URL`, `LOYALTY_API_KEY`):
@@ -31,17 +31,14 @@ export async function checkService(io: CliIo): Promise<CheckLine[]> {
       lines.push(warn('service clock', 'the service sent no Date header', 'nothing to change here'));
     else
       lines.push(
-        // The header has whole seconds: a second either way is noise.
-        Math.abs(offset) <= CLOCK_WARN_MS
-          ? ok(
-              'service clock',
-              `the service's clock is ${offsetText(offset)} from this machine's (to the second)`,
-            )
-          : warn(
-              'service clock',
-              `the service's clock is ${offsetText(offset)} from this machine's`,
-              "synchronise this machine's clock (NTP): signatures older than 300 s are refused",
-            ),
+        clockLine(
+          'service clock',
+          "the service's",
+          offset,
+          "synchronise this machine's clock (NTP): signatures older than 300 s are refused",
+          // The header has whole seconds: a second either way is noise.
+          ' (to the second)',
+        ),
       );
   } catch (err) {
     lines.push(

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { sdkErrorMap } from '../../contract/issue-message.js';
 import type { FaultOptions, MerchantOptions } from '../../testing/index.js';
-import { UsageError } from '../exit-codes.js';
+import { onFile, UsageError } from '../exit-codes.js';
 
 const text = z.string();
 const nonEmpty = z.string().check(z.minLength(1));
@@ -61,12 +61,7 @@ export type EmulateConfig = Omit<z.infer<typeof configSchema>, 'merchants' | 'fa
 
 /** Reads and checks a config file; every problem is one `UsageError` line naming the field. */
 export async function readEmulateConfig(path: string): Promise<EmulateConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
+  const text = await onFile(path, () => readFile(path, 'utf8'));
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -88,9 +83,5 @@ export async function readEmulateConfig(path: string): Promise<EmulateConfig> {
  * they hold now. Readable by the owner only, as it holds (test) secrets.
  */
 export async function writeEmulateConfig(path: string, config: EmulateConfig): Promise<void> {
-  try {
-    await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  } catch (err) {
-    throw new UsageError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unwritable'}`);
-  }
+  await onFile(path, () => writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 }), 'write');
 }

@@ -18,6 +18,13 @@ const settled = (r: RequestRecord) => r.status !== null || r.outcome === 'fault'
 
 const amount = (n: number, unit: string) => `${Math.abs(n)} ${unit}${Math.abs(n) === 1 ? '' : 's'}`;
 
+const EFFECT: Record<LedgerEntry['kind'], readonly [string, string]> = {
+  earn: ['credited', 'to'],
+  reversal: ['reversed', 'from'],
+  redemption: ['redeemed', 'from'],
+  'redemption-release': ['released', 'to'],
+};
+
 /** What the service did to balances for one event: `credited 8 points to cust-1001 (balance now 8 points)`. */
 function effectOf(entries: readonly LedgerEntry[], emulator: Emulator, tenantId: string): string {
   return entries
@@ -31,15 +38,8 @@ function effectOf(entries: readonly LedgerEntry[], emulator: Emulator, tenantId:
               `${amount(balance.stamps[entry.stampCardId ?? ''] ?? 0, 'stamp')} on ${entry.stampCardId}`,
             ]
           : [entry.points, 'point', amount(balance.points, 'point')];
-      const verb =
-        entry.kind === 'earn'
-          ? 'credited'
-          : entry.kind === 'reversal'
-            ? 'reversed'
-            : entry.kind === 'redemption'
-              ? 'redeemed'
-              : 'released';
-      return `${verb} ${amount(change, unit)} ${entry.kind === 'reversal' || entry.kind === 'redemption' ? 'from' : 'to'} ${entry.externalCustomerId} (balance now ${now})`;
+      const [verb, direction] = EFFECT[entry.kind];
+      return `${verb} ${amount(change, unit)} ${direction} ${entry.externalCustomerId} (balance now ${now})`;
     })
     .join('; ');
 }

@@ -3,6 +3,7 @@ import { postgresStore } from '../../postgres/outbox-store.js';
 import { quoteSchema } from '../../postgres/schema/identifier.js';
 import { redisInbox } from '../../redis/inbox.js';
 import type { DeferredInboxStore } from '../../webhooks/inbox.js';
+import { valueFlags } from '../args.js';
 import { UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type AuditTrail, postgresAudit, redisAudit } from './audit.js';
@@ -12,12 +13,7 @@ import type { PgPool } from './outbox-sql-actions.js';
 import { redactIn, redactUrl } from './redact.js';
 
 /** The flags that name a database or a Redis, and where the SDK's data is in it. */
-export const STORE_FLAGS = {
-  postgres: { type: 'string' },
-  schema: { type: 'string' },
-  redis: { type: 'string' },
-  prefix: { type: 'string' },
-} as const;
+export const STORE_FLAGS = valueFlags('postgres', 'schema', 'redis', 'prefix');
 
 /** The connection flags every operator command takes. */
 export interface ConnectionFlags {

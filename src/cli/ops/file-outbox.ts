@@ -4,7 +4,7 @@ import { platform } from 'node:process';
 import { OutboxLockedError, OutboxStoreError } from '../../outbox/errors.js';
 import { fileStore } from '../../outbox/file-store.js';
 import type { EventState, StoredEvent } from '../../outbox/store.js';
-import { UsageError } from '../exit-codes.js';
+import { onFile, UsageError } from '../exit-codes.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
 
@@ -105,8 +105,7 @@ const KEY_BYTES = 32;
  * an SSH key. Its content is never printed, in no error either.
  */
 export async function readKeyFile(path: string): Promise<Uint8Array | string> {
-  let bytes: Buffer;
-  try {
+  const bytes = await onFile(path, async () => {
     const info = await stat(path);
     // Windows has no POSIX modes: its ACLs are the administrator's to set.
     if (platform !== 'win32' && (info.mode & 0o077) !== 0)
@@ -114,11 +113,8 @@ export async function readKeyFile(path: string): Promise<Uint8Array | string> {
         `${path} is readable or writable by others (mode ${(info.mode & 0o777).toString(8)}): run chmod 600 ${path}`,
       );
     if (info.size > 4096) throw new UsageError(`${path} is too large for a key file: is it the right file?`);
-    bytes = await readFile(path);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
+    return readFile(path);
+  });
   if (bytes.length === KEY_BYTES) return new Uint8Array(bytes);
   const text = bytes.toString('utf8').trim();
   if (/^[A-Za-z0-9+/]+={0,2}$/.test(text) && Buffer.from(text, 'base64').length === KEY_BYTES) return text;

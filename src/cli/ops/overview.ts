@@ -2,7 +2,8 @@ import type { EventState } from '../../outbox/store.js';
 import type { DeliveryState } from '../../webhooks/inbox.js';
 import type { AuditEntry } from './audit.js';
 import type { OpsBackends } from './connect.js';
-import { outboxTenants, TENANTS_SHOWN, type TenantRow } from './tenant-pages.js';
+import { inboxView, outboxView, type RecordRow, type StoreView } from './store-views.js';
+import { TENANTS_SHOWN, type TenantRow } from './tenant-pages.js';
 
 /** How many events of each state needing a person the page lists, and of the audit trail. */
 const LISTED = 200;
@@ -10,18 +11,14 @@ const AUDITED = 50;
 /** How much of a payload an outbox row shows: enough to recognise the sale, not a document. */
 const PAYLOAD_PREVIEW = 240;
 
-/** One event a person may have to act on: dead, parked or expired. */
-export interface AttentionRow {
-  readonly eventId: string;
-  readonly tenantId: string;
-  readonly eventType: string;
-  readonly state: string;
-  readonly attempts: number;
-  /** Enqueued (outbox) or received (inbox), Unix ms. */
-  readonly since: number;
-  readonly lastError: string;
-  /** The start of the payload's JSON (outbox only; an inbox lists no bodies). */
-  readonly payload?: string;
+/** One store's part of the page: its busiest tenants, its totals, what needs a person. */
+interface StoreOverview<S extends string> {
+  readonly tenants: readonly TenantRow<S>[];
+  /** How many tenants hold events in all; `tenants` holds the busiest of them only. */
+  readonly totalTenants: number | null;
+  readonly totals: Readonly<Record<S, number>>;
+  /** Dead, parked or expired ones. */
+  readonly attention: readonly RecordRow[];
 }
 
 /** What the dashboard's JSON endpoint answers; the page renders it as text, never as HTML. */
@@ -29,22 +26,28 @@ export interface Overview {
   readonly source: string;
   readonly allowActions: boolean;
   readonly now: number;
-  readonly outbox?: {
-    readonly tenants: readonly TenantRow<EventState>[];
-    /** How many tenants hold events in all; `tenants` holds the busiest of them only. */
-    readonly totalTenants: number | null;
-    readonly totals: Readonly<Record<EventState, number>>;
-    readonly attention: readonly AttentionRow[];
-  };
-  readonly inbox?: {
-    /** Handled deliveries are counted in `totals` only. */
-    readonly tenants: readonly TenantRow<'pending' | 'dead' | 'parked'>[];
-    readonly totalTenants: number | null;
-    readonly totals: Readonly<Record<DeliveryState, number>>;
-    readonly oldestPendingAt: number | null;
-    readonly attention: readonly AttentionRow[];
-  };
+  readonly outbox?: StoreOverview<EventState>;
+  /** Handled deliveries are counted in `totals` only. */
+  readonly inbox?: StoreOverview<DeliveryState> & { readonly oldestPendingAt: number | null };
   readonly audit: readonly (AuditEntry & { store: 'outbox' | 'inbox' })[];
+}
+
+async function storeOverview<S extends string, R>(
+  view: StoreView<S, R>,
+  states: readonly NoInfer<S>[],
+  tenantId: string | undefined,
+  row: (record: R) => RecordRow = view.row,
+): Promise<StoreOverview<S>> {
+  const attention: RecordRow[] = [];
+  for (const state of states)
+    for (const record of await view.list(state, { limit: LISTED, tenantId })) attention.push(row(record));
+  const page = await view.tenants({ limit: TENANTS_SHOWN, tenantId });
+  return {
+    tenants: page?.tenants ?? [],
+    totalTenants: page?.totalTenants ?? null,
+    totals: await view.totals(),
+    attention,
+  };
 }
 
 /**
@@ -57,59 +60,25 @@ export async function readOverview(
   allowActions: boolean,
   tenantId?: string,
 ): Promise<Overview> {
-  const query = { limit: TENANTS_SHOWN, tenantId };
   const audit: (AuditEntry & { store: 'outbox' | 'inbox' })[] = [];
   let outbox: Overview['outbox'];
   let inbox: Overview['inbox'];
   if (backends.outbox) {
-    const { store } = backends.outbox;
-    const attention: AttentionRow[] = [];
-    for (const state of ['dead', 'parked', 'expired'] as const)
-      for (const event of await store.list(state, { limit: LISTED, tenantId }))
-        attention.push({
-          eventId: event.eventId,
-          tenantId: event.tenantId,
-          eventType: event.envelope.eventType,
-          state: event.state,
-          attempts: event.attempts,
-          since: event.enqueuedAt,
-          lastError: event.lastError ? `${event.lastError.code}: ${event.lastError.message}` : '',
-          // A row written by hand may lack a payload: the page shows it empty rather than failing.
-          payload: (JSON.stringify(event.envelope.payload) ?? '').slice(0, PAYLOAD_PREVIEW),
-        });
-    const page = await outboxTenants(backends.outbox, query);
-    outbox = {
-      tenants: page?.tenants ?? [],
-      totalTenants: page?.totalTenants ?? null,
-      totals: await store.counts(),
-      attention,
-    };
+    const view = outboxView(backends.outbox);
+    outbox = await storeOverview(view, ['dead', 'parked', 'expired'], tenantId, (event) => ({
+      ...view.row(event),
+      // A row written by hand may lack a payload: the page shows it empty rather than failing.
+      payload: (JSON.stringify(event.envelope.payload) ?? '').slice(0, PAYLOAD_PREVIEW),
+    }));
     for (const entry of await backends.outbox.audit.recent(AUDITED))
       audit.push({ ...entry, store: 'outbox' });
   }
   if (backends.inbox) {
-    const { store } = backends.inbox;
-    const attention: AttentionRow[] = [];
-    for (const state of ['dead', 'parked'] as const)
-      for (const record of await store.list({ state, limit: LISTED, tenantId }))
-        attention.push({
-          eventId: record.eventId,
-          tenantId: record.tenantId,
-          eventType: record.eventType,
-          state: record.state,
-          attempts: record.attempts,
-          since: record.receivedAt.getTime(),
-          lastError: record.lastError ?? '',
-        });
-    const [oldest] = await store.list({ state: 'pending', limit: 1 });
-    // The store pages its tenants itself; `undefined`: it counts no tenants.
-    const page = await store.statsByTenant?.(query);
+    const view = inboxView(backends.inbox);
+    const [oldest] = await view.list('pending', { limit: 1, tenantId: undefined });
     inbox = {
-      tenants: page?.tenants ?? [],
-      totalTenants: page?.totalTenants ?? null,
-      totals: await store.stats(),
+      ...(await storeOverview(view, ['dead', 'parked'], tenantId)),
       oldestPendingAt: oldest?.receivedAt.getTime() ?? null,
-      attention,
     };
     // One Postgres database holds one trail: do not list it twice.
     if (backends.inbox.audit !== backends.outbox?.audit)

@@ -9,14 +9,19 @@ const { emulator, dir, merchantEnv } = emulatedService('resume-');
 
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
+/** A merchant whose service is paused, and a CSV of six customers (`<id>-0`..`<id>-5`) for it. */
+function pausedWithSixCustomers(tenant: string, file: string, id: string, phone: string) {
+  const { tenantId, env } = merchantEnv(tenant);
+  const csv = join(dir, file);
+  const rows = Array.from({ length: 6 }, (_, i) => `${id}-${i},${phone}${i}`);
+  writeFileSync(csv, ['externalCustomerId,phone', ...rows, ''].join('\n'));
+  emulator.pause(tenantId);
+  return { tenantId, env, csv, rows };
+}
+
 describe('backfill --resume', () => {
   it('sends the rows a stopped run did not, each under the eventId it had, so none is processed twice', async () => {
-    const { tenantId, env } = merchantEnv('resuming');
-    const csv = join(dir, 'customers.csv');
-    const rows = Array.from({ length: 6 }, (_, i) => `c-${i},+96650000000${i}`);
-    writeFileSync(csv, ['externalCustomerId,phone', ...rows, ''].join('\n'));
-
-    emulator.pause(tenantId);
+    const { tenantId, env, csv } = pausedWithSixCustomers('resuming', 'customers.csv', 'c', '+96650000000');
     const stopped = await cli(['backfill', 'customers', csv, '--no-retry'], { env });
     expect(stopped.code).toBe(3);
     const report = `${csv}.resume.jsonl`;
@@ -59,11 +64,12 @@ describe('backfill --resume', () => {
     expect(emulator.merchant('partial').branches.map((b) => b.externalBranchId)).toEqual(['b-2']);
   });
   it("refuses a tampered report, another file's report and a changed file, sending nothing, exit 2", async () => {
-    const { tenantId, env } = merchantEnv('tampered');
-    const csv = join(dir, 'tampered.csv');
-    const rows = Array.from({ length: 6 }, (_, i) => `t-${i},+96650000100${i}`);
-    writeFileSync(csv, ['externalCustomerId,phone', ...rows, ''].join('\n'));
-    emulator.pause(tenantId);
+    const { tenantId, env, csv, rows } = pausedWithSixCustomers(
+      'tampered',
+      'tampered.csv',
+      't',
+      '+96650000100',
+    );
     const report = join(dir, 'tampered.resume.jsonl');
     expect((await cli(['backfill', 'customers', csv, '--no-retry', '--report', report], { env })).code).toBe(
       3,
