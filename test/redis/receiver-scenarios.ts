@@ -3,7 +3,13 @@ import { redisInbox } from 'loyalty-partner-sdk/redis';
 import { createReceiver } from 'loyalty-partner-sdk/webhooks';
 import { afterEach, expect, it } from 'vitest';
 import { uniqueName } from '../support/servers.js';
-import { bodyOf, outboundEvent, SECRET, signedDelivery } from '../webhooks/support/deliveries.js';
+import {
+  bodyOf,
+  outboundEvent,
+  SECRET,
+  type SignedDelivery,
+  signedDelivery,
+} from '../webhooks/support/deliveries.js';
 
 /**
  * A receiver on `redisInbox` as users run it, through `createReceiver`: two processes (two
@@ -37,6 +43,18 @@ export function receiverScenarios(client: () => RedisLike): void {
     open.push(receiver);
     return receiver;
   };
+  /**
+   * The delivery sent until it is answered other than 503, as the service redelivers: on a loaded
+   * machine a store command can outlast its timeout among hundreds sent at once, and the receiver
+   * then answers 503 (the store failed), which is right, and not what these tests are about.
+   */
+  const answered = async (receiver: ReturnType<typeof receiverOn>, delivery: SignedDelivery) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const answer = await receiver.handle(delivery);
+      if (answer.status !== 503 || Date.now() > deadline) return answer;
+    }
+  };
   const events = (n: number) =>
     Array.from({ length: n }, () => signedDelivery(outboundEvent('LoyaltyRuleChanged')));
   const idOf = (delivery: { rawBody: string }) =>
@@ -48,7 +66,9 @@ export function receiverScenarios(client: () => RedisLike): void {
     const runs = new Map<string, number>();
     const [a, b] = [receiverOn(prefix, deferred, runs), receiverOn(prefix, deferred, runs)];
     const sent = events(60);
-    const answers = await Promise.all(sent.flatMap((d) => [a.handle(d), b.handle(d)]));
+    const answers = await Promise.all(
+      sent.flatMap((d) => (deferred ? [answered(a, d), answered(b, d)] : [a.handle(d), b.handle(d)])),
+    );
     return { a, b, runs, sent, answers };
   };
 
@@ -84,7 +104,7 @@ export function receiverScenarios(client: () => RedisLike): void {
     const deferred = receiverOn(prefix, true, runs);
     const fresh = events(100);
     const outcomes = await Promise.all(
-      [...first, ...fresh].map(async (d) => bodyOf(await deferred.handle(d)).outcome),
+      [...first, ...fresh].map(async (d) => bodyOf(await answered(deferred, d)).outcome),
     );
     expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(200);
     expect(outcomes.filter((o) => o === 'stored')).toHaveLength(100);
