@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { LoyaltyClient, SendResult } from 'loyalty-partner-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The emulator's own seeded generator, so every run injects the same faults.
+import { seeded } from '../../src/testing/faults.js';
 import { clientFor, invoice, SECRET } from './support/client-fixture.js';
 import {
   fail,
@@ -14,18 +16,6 @@ const EVENTS = 2_000;
 const CONCURRENCY = 32;
 const FAILURE_RATE = 0.3;
 const SEED = 0x5eed_2026;
-
-/** mulberry32: a tiny seeded generator, so every run injects the same faults. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
