@@ -124,51 +124,6 @@ export interface EntityKeyField {
   readonly field: string;
 }
 
-/** Each entity's key as inbound payloads name it. */
-const KEY = {
-  Invoice: { entity: 'Invoice', field: 'externalInvoiceId' },
-  Customer: { entity: 'Customer', field: 'externalCustomerId' },
-  Branch: { entity: 'Branch', field: 'externalBranchId' },
-  Product: { entity: 'Product', field: 'externalProductId' },
-  Coupon: { entity: 'Coupon', field: 'externalCouponId' },
-} as const satisfies Record<string, EntityKeyField>;
-
-/** A partner-posted type: its `entityIdField` is the key of its `entityType`. */
-const inbound = <
-  const E extends keyof typeof KEY,
-  const Info extends Omit<EventTypeInfo, 'direction' | 'entityType' | 'entityIdField'>,
->(
-  entityType: E,
-  info: Info,
-): {
-  readonly direction: 'inbound';
-  readonly entityType: E;
-  readonly entityIdField: (typeof KEY)[E]['field'];
-} & Info => ({
-  direction: 'inbound',
-  entityType,
-  entityIdField: KEY[entityType].field,
-  ...info,
-});
-
-/** A sync of one entity: it changes that entity and needs nothing. */
-const synced = <const E extends keyof typeof KEY>(entityType: E, description: string) =>
-  inbound(entityType, { availability: 'Available', changes: [KEY[entityType]], needs: [], description });
-
-/** A batch of syncs of `singleEventType`: each item is keyed as that single event is. */
-const syncedBatch = <const E extends keyof typeof KEY, const S extends InboundEventType>(
-  entityType: E,
-  singleEventType: S,
-  items: string,
-) =>
-  inbound(entityType, {
-    availability: 'Planned',
-    singleEventType,
-    changes: [KEY[entityType]],
-    needs: [],
-    description: `Up to 500 ${items}, for a backfill or a reconciliation.`,
-  });
-
 /**
  * The event catalogue: direction, availability, entity type and entity-id field of every type.
  *
@@ -180,38 +135,127 @@ const syncedBatch = <const E extends keyof typeof KEY, const S extends InboundEv
  * ```
  */
 export const EVENT_TYPES = {
-  InvoiceEarned: inbound('Invoice', {
+  InvoiceEarned: {
+    direction: 'inbound',
     availability: 'Available',
-    changes: [KEY.Customer, KEY.Invoice],
-    needs: [KEY.Branch],
+    entityType: 'Invoice',
+    entityIdField: 'externalInvoiceId',
+    changes: [
+      { entity: 'Customer', field: 'externalCustomerId' },
+      { entity: 'Invoice', field: 'externalInvoiceId' },
+    ],
+    needs: [{ entity: 'Branch', field: 'externalBranchId' }],
     description: 'A sale earned points or stamps; the service computes how many.',
-  }),
-  InvoiceRefunded: inbound('Invoice', {
+  },
+  InvoiceRefunded: {
+    direction: 'inbound',
     availability: 'Planned',
-    changes: [{ entity: 'Invoice', field: 'externalOriginalInvoiceId' }, KEY.Invoice],
+    entityType: 'Invoice',
+    entityIdField: 'externalInvoiceId',
+    changes: [
+      { entity: 'Invoice', field: 'externalOriginalInvoiceId' },
+      { entity: 'Invoice', field: 'externalInvoiceId' },
+    ],
     needs: [],
     description: 'A refund; the service reverses the original earn once the handler ships.',
-  }),
-  CouponUsed: inbound('Coupon', {
+  },
+  CouponUsed: {
+    direction: 'inbound',
     availability: 'Available',
-    changes: [KEY.Customer, KEY.Invoice],
-    needs: [KEY.Coupon],
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    changes: [
+      { entity: 'Customer', field: 'externalCustomerId' },
+      { entity: 'Invoice', field: 'externalInvoiceId' },
+    ],
+    needs: [{ entity: 'Coupon', field: 'externalCouponId' }],
     description: 'A coupon was redeemed on an invoice.',
-  }),
-  CouponUsageCancelled: inbound('Coupon', {
+  },
+  CouponUsageCancelled: {
+    direction: 'inbound',
     availability: 'Available',
-    changes: [KEY.Invoice],
-    needs: [KEY.Coupon],
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    changes: [{ entity: 'Invoice', field: 'externalInvoiceId' }],
+    needs: [{ entity: 'Coupon', field: 'externalCouponId' }],
     description: 'Reverses a previous CouponUsed.',
-  }),
-  BranchSynced: synced('Branch', 'Creates or updates one branch.'),
-  CustomerSynced: synced('Customer', 'Creates or updates one customer.'),
-  ProductSynced: synced('Product', 'Creates, updates or (isActive: false) deactivates one product.'),
-  CouponSynced: synced('Coupon', 'Creates or updates one coupon.'),
-  BranchesSyncedBatch: syncedBatch('Branch', 'BranchSynced', 'branches'),
-  CustomersSyncedBatch: syncedBatch('Customer', 'CustomerSynced', 'customers'),
-  ProductsSyncedBatch: syncedBatch('Product', 'ProductSynced', 'products'),
-  CouponsSyncedBatch: syncedBatch('Coupon', 'CouponSynced', 'coupons'),
+  },
+  BranchSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Branch',
+    entityIdField: 'externalBranchId',
+    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
+    needs: [],
+    description: 'Creates or updates one branch.',
+  },
+  CustomerSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Customer',
+    entityIdField: 'externalCustomerId',
+    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
+    needs: [],
+    description: 'Creates or updates one customer.',
+  },
+  ProductSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Product',
+    entityIdField: 'externalProductId',
+    changes: [{ entity: 'Product', field: 'externalProductId' }],
+    needs: [],
+    description: 'Creates, updates or (isActive: false) deactivates one product.',
+  },
+  CouponSynced: {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
+    needs: [],
+    description: 'Creates or updates one coupon.',
+  },
+  BranchesSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Branch',
+    entityIdField: 'externalBranchId',
+    singleEventType: 'BranchSynced',
+    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
+    needs: [],
+    description: 'Up to 500 branches, for a backfill or a reconciliation.',
+  },
+  CustomersSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Customer',
+    entityIdField: 'externalCustomerId',
+    singleEventType: 'CustomerSynced',
+    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
+    needs: [],
+    description: 'Up to 500 customers, for a backfill or a reconciliation.',
+  },
+  ProductsSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Product',
+    entityIdField: 'externalProductId',
+    singleEventType: 'ProductSynced',
+    changes: [{ entity: 'Product', field: 'externalProductId' }],
+    needs: [],
+    description: 'Up to 500 products, for a backfill or a reconciliation.',
+  },
+  CouponsSyncedBatch: {
+    direction: 'inbound',
+    availability: 'Planned',
+    entityType: 'Coupon',
+    entityIdField: 'externalCouponId',
+    singleEventType: 'CouponSynced',
+    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
+    needs: [],
+    description: 'Up to 500 coupons, for a backfill or a reconciliation.',
+  },
   RefundReversalCompleted: {
     direction: 'outbound',
     availability: 'Outbound',
