@@ -1,16 +1,34 @@
 import { errorCodeInfo } from '../contract/error-codes.js';
 import { type LogFields, writeLog } from '../contract/logger.js';
 import { contextWith } from './global-otel.js';
-import { INSTRUMENTS, type InstrumentsOf } from './instruments.js';
-import type { SpanLike } from './otel-types.js';
+import type { MeterLike, SpanLike } from './otel-types.js';
 import { SPAN_KIND } from './otel-types.js';
-import { ATTR, attributesOf, endSpan, messagingAttributes, serverOf } from './semconv.js';
+import { ATTR, attributesOf, DURATION_BUCKETS, endSpan, messagingAttributes, serverOf } from './semconv.js';
 import { Telemetry, type TelemetryOptions } from './telemetry.js';
 import { parseTraceparent } from './traceparent.js';
 
-/** The client's instruments, and its telemetry: created once per client. */
-export type ClientInstruments = InstrumentsOf<'client'>;
-export const clientTelemetry = (options: TelemetryOptions) => new Telemetry(options, INSTRUMENTS.client);
+const clientInstruments = (meter: MeterLike) => ({
+  attempts: meter.createCounter('loyalty.client.attempts', {
+    description: 'HTTP attempts to the Loyalty service, by status and error code',
+    unit: '{attempt}',
+  }),
+  retries: meter.createCounter('loyalty.client.retries', {
+    description: 'Attempts retried, by the error code that caused the retry',
+    unit: '{retry}',
+  }),
+  sendDuration: meter.createHistogram('loyalty.client.send.duration', {
+    description: 'Time of one send, every attempt and backoff included',
+    unit: 's',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  }),
+});
+
+/** The client's instruments. */
+export type ClientInstruments = ReturnType<typeof clientInstruments>;
+
+/** The client's telemetry: created once per client. */
+export const clientTelemetry = (options: TelemetryOptions): Telemetry<ClientInstruments> =>
+  new Telemetry(options, clientInstruments);
 
 /** What the client knows of a call when it starts. */
 export interface CallInfo {

@@ -1,13 +1,36 @@
 import { writeLog } from '../contract/logger.js';
-import { INSTRUMENTS, type InstrumentsOf } from './instruments.js';
+import type { MeterLike } from './otel-types.js';
 import { SPAN_KIND } from './otel-types.js';
 import { ATTR, attributesOf, messagingAttributes } from './semconv.js';
 import { observeGauges, Telemetry, type TelemetryOptions } from './telemetry.js';
 import { toTraceparent } from './traceparent.js';
 
-/** The outbox's instruments, and its telemetry: created once per outbox. */
-export type OutboxInstruments = InstrumentsOf<'outbox'>;
-export const outboxTelemetry = (options: TelemetryOptions) => new Telemetry(options, INSTRUMENTS.outbox);
+const outboxInstruments = (meter: MeterLike) => ({
+  /** Events that reached an end state: delivered, parked, dead, expired. */
+  outcomes: meter.createCounter('loyalty.outbox.outcomes', {
+    description: 'Events that left the queue of pending ones: delivered, parked, dead or expired',
+    unit: '{event}',
+  }),
+  depth: meter.createObservableGauge('loyalty.outbox.depth', {
+    description: 'Events waiting to be delivered, per tenant',
+    unit: '{event}',
+  }),
+  oldestAge: meter.createObservableGauge('loyalty.outbox.oldest_age', {
+    description: 'Age of the oldest event waiting to be delivered, per tenant',
+    unit: 's',
+  }),
+  events: meter.createObservableGauge('loyalty.outbox.events', {
+    description: 'Events the outbox holds, per tenant and state (pending, parked, dead, expired)',
+    unit: '{event}',
+  }),
+});
+
+/** The outbox's instruments. */
+export type OutboxInstruments = ReturnType<typeof outboxInstruments>;
+
+/** The outbox's telemetry: created once per outbox. */
+export const outboxTelemetry = (options: TelemetryOptions): Telemetry<OutboxInstruments> =>
+  new Telemetry(options, outboxInstruments);
 
 /** What the gauges read from the outbox at each collection. */
 export interface OutboxGaugeReading {

@@ -1,17 +1,43 @@
 import { writeLog } from '../contract/logger.js';
 import { runWithSpan } from './global-otel.js';
-import { INSTRUMENTS, type InstrumentsOf } from './instruments.js';
-import type { SpanLike } from './otel-types.js';
+import type { MeterLike, SpanLike } from './otel-types.js';
 import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
-import { ATTR, attributesOf, endSpan, messagingAttributes } from './semconv.js';
+import { ATTR, attributesOf, DURATION_BUCKETS, endSpan, messagingAttributes } from './semconv.js';
 import { observeGauges, Telemetry, type TelemetryOptions } from './telemetry.js';
 
 /** The attribute of a stored delivery's state on `loyalty.receiver.inbox.depth`. */
 const INBOX_STATE = 'loyalty.inbox.state';
 
-/** The receiver's instruments, and its telemetry: created once per receiver. */
-export type ReceiverInstruments = InstrumentsOf<'receiver'>;
-export const receiverTelemetry = (options: TelemetryOptions) => new Telemetry(options, INSTRUMENTS.receiver);
+const receiverInstruments = (meter: MeterLike) => ({
+  deliveries: meter.createCounter('loyalty.receiver.deliveries', {
+    description:
+      'Webhook deliveries by outcome (handled, duplicate, unhandled, in_progress, refused) and code',
+    unit: '{delivery}',
+  }),
+  handlerDuration: meter.createHistogram('loyalty.receiver.handler.duration', {
+    description: 'Time of the handler (or onUnhandled) of one event',
+    unit: 's',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  }),
+  /** Deferred mode: deliveries stored, and the outcome of each run from the inbox. */
+  deferred: meter.createCounter('loyalty.receiver.deferred', {
+    description:
+      'Deferred receiver: deliveries stored, and runs from the inbox by outcome (handled, retried, dead, parked)',
+    unit: '{delivery}',
+  }),
+  /** Deferred mode: stored deliveries per state, read from the inbox at each collection. */
+  inboxDepth: meter.createObservableGauge('loyalty.receiver.inbox.depth', {
+    description: 'Deliveries stored in the receiver inbox, per state (pending, handled, dead, parked)',
+    unit: '{delivery}',
+  }),
+});
+
+/** The receiver's instruments. */
+export type ReceiverInstruments = ReturnType<typeof receiverInstruments>;
+
+/** The receiver's telemetry: created once per receiver. */
+export const receiverTelemetry = (options: TelemetryOptions): Telemetry<ReceiverInstruments> =>
+  new Telemetry(options, receiverInstruments);
 
 /** The answer of a delivery as the receiver returns it. */
 interface Answer {
