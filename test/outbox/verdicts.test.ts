@@ -230,22 +230,28 @@ describe('expired events', () => {
     const { eventId } = await outbox.enqueue('InvoiceEarned', invoice('inv-1'));
     await outbox.enqueue('InvoiceEarned', invoice('inv-2'));
     await outbox.flush();
+    // The retries are 1 to 5 ms apart: on a loaded machine a second round may have gone before
+    // flush() resolved. Whatever went before the clock passes 23 hours, nothing goes after.
+    const [before] = outbox.list('pending').filter((event) => event.eventId === eventId);
+    const sentBefore = calls.length;
+    expect(before!.attempts % 6).toBe(0);
+    expect(calls.map((call) => call.invoice)).toEqual(Array(sentBefore).fill('inv-1'));
     clock += 23 * HOUR + 1;
     online = true;
     await until(() => outbox.stats().delivered === 1);
 
-    expect(outbox.list('expired')).toEqual([expect.objectContaining({ eventId, attempts: 6 })]);
+    expect(outbox.list('expired')).toEqual([expect.objectContaining({ eventId, attempts: before!.attempts })]);
     expect(recorder.named('onExpired')).toEqual([
       { event: expect.objectContaining({ eventId, state: 'expired' }) },
     ]);
-    expect(calls.map((call) => call.invoice)).toEqual(['inv-1', 'inv-2']);
+    expect(calls.slice(sentBefore).map((call) => call.invoice)).toEqual(['inv-2']);
 
     await expect(outbox.redeliver(eventId)).rejects.toBeInstanceOf(OutboxDuplicateRiskError);
     await outbox.redeliver(eventId, { acceptDuplicateRisk: true });
     await outbox.flush();
     await outbox.close();
-    expect(calls.map((call) => call.invoice)).toEqual(['inv-1', 'inv-2', 'inv-1']);
-    expect(calls[2]!.firstAttemptAt).toBe(clock);
+    expect(calls.slice(sentBefore).map((call) => call.invoice)).toEqual(['inv-2', 'inv-1']);
+    expect(calls.at(-1)!.firstAttemptAt).toBe(clock);
   });
 
   it('discards an expired event when the operator decides against the risk', async () => {
