@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base, { slowSuites } from './vitest.config.js';
+import base, { common, slowSuites } from './vitest.config.js';
 
 // `npm run test:slow`: the suites that take a minute or more (many processes, SIGKILLs, packing
 // and installing the package, every byte of a journal flipped, every sample of the guides run in
@@ -7,7 +7,7 @@ import base, { slowSuites } from './vitest.config.js';
 export default defineConfig({
   resolve: base.resolve,
   test: {
-    ...base.test,
+    ...common,
     include: slowSuites,
     exclude: ['node_modules/**'],
     testTimeout: 600_000,

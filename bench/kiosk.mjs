@@ -122,8 +122,11 @@ export async function fleetRun(reconnectWindowMs) {
       perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
     }
     const lastAt = Math.max(...processed().map((record) => record.at));
+    const seconds = Math.max(...perSecond.keys()) + 1;
     return {
       peak: Math.max(...perSecond.values()),
+      /** Arrivals in each second after the return, from the first. */
+      perSecond: Array.from({ length: seconds }, (_, second) => perSecond.get(second) ?? 0),
       drainedMs: lastAt - downAt,
       afterReturnMs: lastAt - upAt,
       arrivals: arrivals.length,

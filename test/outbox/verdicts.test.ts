@@ -240,7 +240,9 @@ describe('expired events', () => {
     online = true;
     await until(() => outbox.stats().delivered === 1);
 
-    expect(outbox.list('expired')).toEqual([expect.objectContaining({ eventId, attempts: before!.attempts })]);
+    expect(outbox.list('expired')).toEqual([
+      expect.objectContaining({ eventId, attempts: before!.attempts }),
+    ]);
     expect(recorder.named('onExpired')).toEqual([
       { event: expect.objectContaining({ eventId, state: 'expired' }) },
     ]);

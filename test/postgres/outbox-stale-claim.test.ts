@@ -15,15 +15,21 @@ import { describeWithPostgres, uniqueName } from '../support/servers.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/drainer-child.mjs', import.meta.url));
 const LEASE_MS = 500;
+/**
+ * The drainer that takes the event over keeps its claim well past any stall of a loaded machine:
+ * with the stopped one's short lease, its own could run out while its send is under way, and it
+ * would claim the event again and send a second copy (as a lease that ran out allows).
+ */
+const TAKEOVER_LEASE_MS = 30_000;
 /** The emulator holds each request this long: the first copy is still in flight when B sends. */
 const LATENCY_MS = 1_500;
 
 let world: OutboxWorld;
 
-function startDrainer(dbUrl: string, schema: string, ...extra: string[]): LineChild {
+function startDrainer(dbUrl: string, schema: string, leaseMs: number, ...extra: string[]): LineChild {
   const { bundle, baseUrl, merchant } = world;
   const args = [bundle, dbUrl, schema, baseUrl, merchant.apiKey, merchant.signingSecret, merchant.tenantId];
-  return startLineChild(CHILD, [...args, String(LEASE_MS), ...extra]);
+  return startLineChild(CHILD, [...args, String(leaseMs), ...extra]);
 }
 
 const delivered = (drainer: LineChild) => drainer.lines().filter((line) => line.startsWith('DELIVERED '));
@@ -63,7 +69,7 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
     const schema = uniqueName('stale_claim');
     await migrate(pool, { schema });
     world.emulator.setLatency(LATENCY_MS);
-    const stopped = startDrainer(url, schema, 'enqueue', 'inv-stale-1');
+    const stopped = startDrainer(url, schema, LEASE_MS, 'enqueue', 'inv-stale-1');
     let other: LineChild | undefined;
     try {
       const eventId = (await lineOf(stopped, 'ENQUEUED ')).split(' ')[1]!;
@@ -71,7 +77,7 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
       stopped.child.kill('SIGSTOP');
 
       // The lease runs out; the other drainer claims the event, sends its own copy and records it.
-      other = startDrainer(url, schema);
+      other = startDrainer(url, schema, TAKEOVER_LEASE_MS);
       await lineOf(other, `DELIVERED ${eventId}`);
       stopped.child.kill('SIGCONT');
       await lineOf(stopped, `ANSWERED ${eventId}`);
@@ -104,7 +110,7 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
     // Issue 42, item 13: stopped after its claim, right before its check and its send.
     const schema = uniqueName('stale_send');
     await migrate(pool, { schema });
-    const stopped = startDrainer(url, schema, 'enqueue', 'inv-stale-2', 'hold');
+    const stopped = startDrainer(url, schema, LEASE_MS, 'enqueue', 'inv-stale-2', 'hold');
     let other: LineChild | undefined;
     try {
       const eventId = (await lineOf(stopped, 'ENQUEUED ')).split(' ')[1]!;
@@ -112,7 +118,7 @@ describeWithPostgres('a drainer stopped past its lease', (url) => {
       stopped.child.kill('SIGSTOP');
 
       // Its lease runs out; the other drainer claims the event, sends it and records it.
-      other = startDrainer(url, schema);
+      other = startDrainer(url, schema, TAKEOVER_LEASE_MS);
       await lineOf(other, `DELIVERED ${eventId}`);
       stopped.child.kill('SIGCONT');
       stopped.child.stdin!.write('go\n');
