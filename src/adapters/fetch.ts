@@ -23,7 +23,7 @@ const HINT = {
  * A fetch handler for a receiver: reads the `Request`'s raw bytes (up to `maxBodyBytes`, else
  * 413), answers any method but POST with 405, and returns the receiver's answer as a `Response`.
  * Pass it the untouched `Request`: one whose body was already read is answered 500
- * `RAW_BODY_UNAVAILABLE`, reported to `onError` and logged once per process.
+ * `RAW_BODY_UNAVAILABLE`, reported to `onError` and logged once (per logger).
  *
  * @throws {LoyaltyValidationError} `INVALID_OPTIONS` for a non-receiver or a wrong option
  *

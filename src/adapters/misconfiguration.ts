@@ -36,7 +36,8 @@ export class AdapterError extends codedError('AdapterError') {
 
 /**
  * Where an adapter reports a misconfiguration: `onError` (else the receiver's) and one `warn` line
- * per framework per process, seen at the first delivery without flooding the logs at every retry.
+ * per framework and logger (the console: per process), seen at the first delivery without flooding
+ * the logs at every retry.
  */
 export interface MisconfigurationReporting {
   /** Called for every delivery refused because of the app's setup. Its result is ignored. */
@@ -45,9 +46,10 @@ export interface MisconfigurationReporting {
   logger?: { warn(message: string): unknown } | false | undefined;
 }
 
-const warned = new Set<string>();
+/** The frameworks each logger was warned about: the console's once per process. */
+const warned = new WeakMap<object, Set<string>>();
 
-/** Tells `onError` and, once per framework and process, the logger. Never throws. */
+/** Tells `onError` and, once per framework and logger, the logger. Never throws. */
 export function reportMisconfiguration(
   receiver: Receiver,
   reporting: MisconfigurationReporting,
@@ -67,12 +69,14 @@ export function reportMisconfiguration(
     // onError is for logging; a failing logger must not change the answer.
   }
   const logger = reporting.logger === undefined ? console : reporting.logger;
-  if (!logger || warned.has(error.framework)) return;
-  warned.add(error.framework);
+  if (!logger) return;
+  const frameworks = warned.get(logger) ?? new Set<string>();
+  if (frameworks.has(error.framework)) return;
+  warned.set(logger, frameworks.add(error.framework));
   try {
     logger.warn(
       `[loyalty-partner-sdk] ${error.message} Every delivery is answered 500 RAW_BODY_UNAVAILABLE ` +
-        'and retried by the Loyalty service until this is fixed. (Logged once per process.)',
+        'and retried by the Loyalty service until this is fixed. (Logged once.)',
     );
   } catch {
     // as above
