@@ -192,7 +192,11 @@ async function runAttempts(
         ? apiError(call, outcome, judgement!, attempts, true, why)
         : networkError(call, outcome, attempts, timeoutMs, why);
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
-    if (outcome.kind === 'no-answer' && outcome.code === 'RESPONSE_TOO_LARGE') throw giveUp('Not retried');
+    if (
+      outcome.kind === 'no-answer' &&
+      (outcome.code === 'RESPONSE_TOO_LARGE' || call.noRetryCodes?.has(outcome.code))
+    )
+      throw giveUp('Not retried');
     if (attempts >= retry.maxAttempts) {
       throw giveUp(attempts === 1 ? 'Not retried (retry is off)' : `Gave up after ${tried}`);
     }

@@ -25,7 +25,7 @@ export interface SendEnvelopeOptions {
   /**
    * Error codes to answer at once instead of retrying, for a caller that handles them itself:
    * a queue that pauses the whole tenant on `INTEGRATION_PAUSED` wants one attempt per probe,
-   * not six.
+   * not six. The service's codes and the client's own (`NETWORK_ERROR`, `TIMEOUT`).
    */
   noRetryCodes?: Iterable<string>;
   /**

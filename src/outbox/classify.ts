@@ -1,4 +1,9 @@
-import { LoyaltyApiError, LoyaltyClientClosedError, LoyaltyNetworkError } from '../client/errors.js';
+import {
+  LoyaltyApiError,
+  LoyaltyClientClosedError,
+  LoyaltyNetworkError,
+  type NetworkErrorCode,
+} from '../client/errors.js';
 import { ERROR_CODES, type ErrorAction, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
 import type { EventFailure } from './store.js';
 
@@ -11,6 +16,12 @@ export const TENANT_WIDE_CODES: ReadonlySet<string> = new Set(
     .filter(([, info]) => 'tenantWide' in info && info.tenantWide)
     .map(([code]) => code),
 );
+
+/** An offline tenant's probe is not retried by the client when the link still does not answer either. */
+export const PROBE_NO_RETRY_CODES: ReadonlySet<string> = new Set([
+  ...TENANT_WIDE_CODES,
+  ...(['NETWORK_ERROR', 'TIMEOUT'] satisfies NetworkErrorCode[]),
+]);
 
 /** What the outbox does with an event after one `sendEnvelope` call. */
 export type Verdict =

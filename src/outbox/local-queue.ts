@@ -42,8 +42,8 @@ export class LocalQueue implements SharedStore<never> {
   /** Entries given a retry wait: while events are in flight, the next wake-up is found among these. */
   private readonly waiting = new Set<Entry>();
   private readonly stops = new Map<string, StoredTenantStop>();
-  /** The latest a tenant's next retries are due (`dueBy` with `andLaterRetries`). */
-  private readonly latestDue = new Map<string, number>();
+  /** When every event of an offline tenant is due: its next probe (`dueAt`). */
+  private readonly probeDue = new Map<string, number>();
 
   constructor(
     readonly store: LocalStore,
@@ -127,8 +127,7 @@ export class LocalQueue implements SharedStore<never> {
     if (outcome.kind === 'delivered') this.forget(entry);
     else if (outcome.kind !== 'release') {
       if (outcome.kind === 'retry') {
-        const latest = this.latestDue.get(entry.event.tenantId) ?? Number.POSITIVE_INFINITY;
-        entry.dueAt = Math.min(this.monotonic() + outcome.retryAfterMs, latest);
+        entry.dueAt = this.probeDue.get(entry.event.tenantId) ?? this.monotonic() + outcome.retryAfterMs;
         this.waiting.add(entry);
       }
       this.patchEntry(entry, outcome.patch);
@@ -219,13 +218,22 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   /**
-   * The tenant's retry waits (the link's, not the service's) end by `at`; with `andLaterRetries`,
-   * so do those recorded until the next call.
+   * While a tenant's link is down, every event of it is due at `at`, its next probe: those waiting
+   * for a retry, those not sent yet, and those retried or enqueued until the next call, whatever
+   * their own waits (which were the link's, not the service's). `undefined`: each waits as its own
+   * outcome says again; what was due at the probe stays due.
    */
-  dueBy(tenantId: string, at: number, { andLaterRetries = false } = {}): void {
-    if (andLaterRetries) this.latestDue.set(tenantId, at);
-    else this.latestDue.delete(tenantId);
-    for (const entry of this.pending.get(tenantId) ?? []) if (entry.dueAt > at) entry.dueAt = at;
+  dueAt(tenantId: string, at: number | undefined): void {
+    if (at === undefined) {
+      this.probeDue.delete(tenantId);
+      return;
+    }
+    this.probeDue.set(tenantId, at);
+    for (const entry of this.pending.get(tenantId) ?? []) {
+      if (entry.claimed) continue;
+      entry.dueAt = at;
+      this.waiting.add(entry);
+    }
   }
 
   /** Pending events of a tenant, in flight or not. */
@@ -271,7 +279,8 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   private hold(event: StoredEvent): void {
-    const entry: Entry = { event, keys: causalKeys(event.envelope), claimed: false, queued: false, dueAt: 0 };
+    const dueAt = this.probeDue.get(event.tenantId) ?? 0;
+    const entry: Entry = { event, keys: causalKeys(event.envelope), claimed: false, queued: false, dueAt };
     this.entries.set(event.eventId, entry);
     if (event.state === 'pending') this.insertPending(entry);
   }

@@ -96,10 +96,11 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    */
   pollIntervalMs?: number;
   /**
-   * While a tenant's link is down it sends one probe within `retryDelayMs` plus a random part of
-   * this window; once back after a longer outage, its queue starts at a random point of it, so a
-   * fleet that lost the network together does not return in the same second. `0`: no spreading.
-   * @default 5000
+   * While a tenant's link is down it sends one event at a time, its probe, once per window at a
+   * point of it drawn when the link went down; its queue drains when a probe is answered. A fleet
+   * that lost the network together so comes back spread evenly over the window, not in the same
+   * second. `0`: no probing, every event retries on its own backoff.
+   * @default 20000
    */
   reconnectWindowMs?: number;
   /** Observers of every outcome; a hook that throws is ignored. */
@@ -160,7 +161,7 @@ export const OUTBOX_DEFAULTS = {
   expireAfterMs: RETRY_WINDOW_MS,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
-  reconnectWindowMs: 5_000,
+  reconnectWindowMs: 20_000,
   now: Date.now,
 } as const;
 

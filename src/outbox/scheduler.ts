@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { callHook } from '../contract/call-hook.js';
 import { writeLog } from '../contract/logger.js';
 import { ClaimLoop } from '../internal/claim-loop.js';
-import { attemptsOf, classify, TENANT_WIDE_CODES, type Verdict } from './classify.js';
+import { attemptsOf, classify, PROBE_NO_RETRY_CODES, TENANT_WIDE_CODES, type Verdict } from './classify.js';
 import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
@@ -315,7 +315,8 @@ export class Scheduler {
         signal,
         firstAttemptAt: event.firstAttemptAt!,
         // The outbox pauses or stops the whole tenant on these; one attempt per probe is enough.
-        noRetryCodes: TENANT_WIDE_CODES,
+        // An offline tenant's probe is one request: the window, not the client's backoff, times it.
+        noRetryCodes: tenant.probing ? PROBE_NO_RETRY_CODES : TENANT_WIDE_CODES,
         trace: { link: event.traceparent, tenantId: event.tenantId },
       });
       sent = [{ kind: 'delivered', status, correlationId, alreadyCredited: false }, attempts];

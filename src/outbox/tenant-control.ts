@@ -73,10 +73,11 @@ type Answer = Verdict | { readonly kind: 'expire' };
 
 /**
  * What the service told a tenant beyond the event, after each attempt's tenant step:
- * - the link: with no answer the tenant is offline and probes with one event within `retryDelayMs`
- *   plus a random part of `reconnectWindowMs`; once answered after a longer outage, its backlog
- *   starts at a random point of the window, so a fleet that lost the network together comes back
- *   spread over it;
+ * - the link: with no answer the tenant is offline and sends one event at a time, its probe, once
+ *   per `reconnectWindowMs` at a point of that period drawn when it went offline. However the
+ *   outage ends, each tenant's next probe is equally likely anywhere in the window, so a fleet
+ *   that lost the network together comes back spread evenly over it, and each tenant's queue
+ *   drains as soon as its probe is answered;
  * - waits: a pause or a `Retry-After` is kept in a local store (`StoredTenantStop.until`) for a
  *   restarted outbox (`restoreTenant`), and cleared once the tenant is answered without one.
  */
@@ -94,26 +95,19 @@ export async function followService(
   const monotonicNow = options.monotonic();
   const window = options.reconnectWindowMs;
   const answered = 'answered' in answer ? answer.answered : answer.kind === 'delivered';
-  const { offlineSince } = tenant;
-  if (answer.kind === 'retry' && !answered) {
-    tenant.offlineSince ??= monotonicNow;
-    tenant.probing = window > 0;
-    if (tenant.probing) {
-      // The waits of an offline tenant are the link's: its next probe within the window.
-      const probeBy = monotonicNow + options.retryDelayMs + Math.floor(random() * window);
-      local?.dueBy(tenant.tenantId, probeBy, { andLaterRetries: true });
+  if (answer.kind === 'retry' && !answered && window > 0) {
+    if (!tenant.probing) {
+      tenant.probing = true;
+      tenant.nextProbe = monotonicNow + options.retryDelayMs + Math.floor(random() * window);
+    } else if (tenant.nextProbe <= monotonicNow) {
+      // The next point of its period: the phase drawn when it went offline is kept.
+      tenant.nextProbe += Math.ceil((monotonicNow - tenant.nextProbe + 1) / window) * window;
     }
-  } else if (answered) {
-    tenant.offlineSince = undefined;
-    // Its later retries wait as the service's answers say again.
-    if (tenant.probing) local?.dueBy(tenant.tenantId, Number.POSITIVE_INFINITY);
+    local?.dueAt(tenant.tenantId, tenant.nextProbe);
+  } else if (answered && tenant.probing) {
     tenant.probing = false;
-  }
-  // An outage shorter than the window builds no herd worth spreading (nor does a lost answer).
-  if (answered && offlineSince !== undefined && monotonicNow - offlineSince >= window) {
-    tenant.holdUntil = Math.max(tenant.holdUntil, monotonicNow + Math.floor(random() * window));
-    // The backlog's backoff was the link's: it all starts when the tenant's point comes.
-    local?.dueBy(tenant.tenantId, tenant.holdUntil);
+    // The rest of its queue was due at the probe's time: it goes now.
+    local?.dueAt(tenant.tenantId, undefined);
   }
   let waitMs: number | undefined;
   if (step.kind === 'pause' && tenant.state === 'paused')

@@ -34,12 +34,12 @@ export class Tenant {
   inFlight = 0;
   /** Monotonic milliseconds of the next probe while paused. */
   probeAt = 0;
-  /** Monotonic ms before which nothing of it is claimed: a `Retry-After`, or its drain's random start. */
+  /** Monotonic ms before which nothing of it is claimed: a `Retry-After`. */
   holdUntil = 0;
-  /** Monotonic ms of the first of its unanswered attempts in a row; `undefined` once one is answered. */
-  offlineSince: number | undefined;
   /** Offline with a reconnect window: only its probe is sent until the link answers. */
   probing = false;
+  /** Monotonic ms of its next probe while offline: a point of its own period, drawn once. */
+  nextProbe = 0;
   /** A wait of the service is kept in the store for it, to clear once it is over. */
   keptWait = false;
   sender: Promise<OutboxSender> | undefined;

@@ -5,6 +5,7 @@ import {
   LoyaltyApiError,
   LoyaltyClient,
   LoyaltyClientClosedError,
+  LoyaltyNetworkError,
   LoyaltyValidationError,
 } from 'loyalty-partner-sdk';
 import { describe, expect, it } from 'vitest';
@@ -127,6 +128,18 @@ describe('LoyaltyClient.send', () => {
     client = clientFor(server, { retry: false });
     const error = await client.send('InvoiceEarned', invoice()).catch((err: unknown) => err);
     expect(error).toMatchObject({ code: 'INTEGRATION_PAUSED', attempts: 1, retryable: true });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('answers a no-answer code among the noRetryCodes at once too: an offline queue probes with one request', async () => {
+    server.script = (req) => void req.socket.destroy();
+    client = clientFor(server);
+    const envelope = createEnvelope('InvoiceEarned', invoice());
+    const error = await client
+      .sendEnvelope(envelope, { firstAttemptAt: new Date(), noRetryCodes: ['NETWORK_ERROR'] })
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(LoyaltyNetworkError);
+    expect(error).toMatchObject({ code: 'NETWORK_ERROR', attempts: 1, retryable: true });
     expect(server.requests).toHaveLength(1);
   });
 });
