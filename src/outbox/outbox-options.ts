@@ -100,7 +100,7 @@ export interface OutboxCommonOptions<S extends OutboxStore<unknown> = OutboxStor
    * point of it drawn when the link went down; its queue drains when a probe is answered. A fleet
    * that lost the network together so comes back spread evenly over the window, not in the same
    * second. `0`: no probing, every event retries on its own backoff.
-   * @default 20000
+   * @default 25000
    */
   reconnectWindowMs?: number;
   /** Observers of every outcome; a hook that throws is ignored. */
@@ -161,7 +161,7 @@ export const OUTBOX_DEFAULTS = {
   expireAfterMs: RETRY_WINDOW_MS,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
-  reconnectWindowMs: 20_000,
+  reconnectWindowMs: 25_000,
   now: Date.now,
 } as const;
 
