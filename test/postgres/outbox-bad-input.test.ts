@@ -247,9 +247,12 @@ describeWithPostgres('enqueue({ tx }) with bad input', (url) => {
     // ever would starve it on a slow machine, which proves nothing more.
     while ((await pending()) > 0) {
       if (terminated < 20) {
+        // Only this test's claims: files running beside it share the server, and their `migrate`
+        // creates a function of the same name in their own schema.
         const { rowCount } = await pool.query(
           `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-           WHERE query LIKE '%outbox_record_claim%' AND state = 'active' AND pid <> pg_backend_pid()`,
+           WHERE query LIKE $1 AND state = 'active' AND pid <> pg_backend_pid()`,
+          [`%"${schema}".outbox_record_claim%`],
         );
         terminated += rowCount ?? 0;
       }
