@@ -12,18 +12,8 @@ export interface CausalKeys {
 }
 
 /**
- * The one place that says which entities an event changes and which it needs: the local queue
- * and the shared stores both use it, so they order events the same way.
- *
- * A key an event both changes and needs is listed under `changes` only. A payload whose field is
- * missing (cannot happen after validation) contributes no key.
- *
- * @example
- * ```ts
- * // internal: import { causalKeys } from '../outbox/causal-keys.js';
- * causalKeys({ eventType: 'CouponUsed', payload: { externalCouponId: 'k-1', externalCustomerId: 'c-1', externalInvoiceId: 'i-9' } });
- * // { changes: ['Customer:c-1', 'Invoice:i-9'], needs: ['Coupon:k-1'] }
- * ```
+ * Which entities an event changes and needs, from the catalogue: the local queue and the shared
+ * stores both order events by it. A key both changed and needed is listed under `changes` only.
  */
 export function causalKeys(envelope: { readonly eventType: string; readonly payload: unknown }): CausalKeys {
   const info = EVENT_TYPES[envelope.eventType as InboundEventType] as
@@ -40,17 +30,8 @@ export function causalKeys(envelope: { readonly eventType: string; readonly payl
 }
 
 /**
- * The keys of a tenant's earlier pending events, gathered in `seq` order. A later event waits
- * while one of them changes a key it changes or needs, or needs a key it changes; two events that
- * only need the same entity do not wait for each other.
- *
- * @example
- * ```ts
- * // internal: import { EarlierKeys } from '../outbox/causal-keys.js';
- * const earlier = new EarlierKeys();
- * earlier.add({ changes: ['Customer:c-1'], needs: [] });
- * earlier.holdBack({ changes: [], needs: ['Customer:c-1'] }); // true
- * ```
+ * The keys of a tenant's earlier pending events, in `seq` order. A later event waits while one of
+ * them changes a key it changes or needs, or needs a key it changes; two readers never wait.
  */
 export class EarlierKeys {
   private readonly changes = new Set<string>();

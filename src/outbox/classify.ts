@@ -51,13 +51,7 @@ interface ApiErrorLike {
   retryAfterMs?: number | undefined;
 }
 
-/**
- * Turns a client error into the outbox's decision, from the contract's catalogue alone:
- * - `tenantWide` codes (any 401 of an unknown code): the tenant pauses (action `retry` or
- *   `fix-setup`) or stops until resumed (`reauthenticate`);
- * - `retry`, `check-clock`, any `retryable` error: try again; `fix-setup`: park the event;
- * - `fix-payload`, `stop`, a validation error: dead.
- */
+/** Turns a client error into the outbox's decision, from the contract's catalogue alone. */
 export function classify(error: unknown, aborted: boolean): Verdict {
   if (aborted) return { kind: 'aborted' };
   if (isApiError(error)) {

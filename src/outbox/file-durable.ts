@@ -25,11 +25,7 @@ export async function writeAll(
   }
 }
 
-/**
- * Replaces `path` with `chunks` atomically and durably: write a temporary file, sync it, rename
- * it over the target, sync the directory. A crash at any point leaves the old or the new file,
- * whole, never a mix.
- */
+/** Replaces `path` atomically and durably: a crash leaves the old or the new file, never a mix. */
 export async function replaceFileDurably(
   dir: string,
   path: string,

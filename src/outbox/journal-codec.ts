@@ -32,11 +32,6 @@ export function frameBody(body: Uint8Array): Uint8Array {
   return frame;
 }
 
-/** Frames one record of a plain journal: length, checksum, body. */
-export function encodeRecord(record: JournalRecord): Uint8Array {
-  return frameBody(encodeBody(record));
-}
-
 /** First bytes of an encrypted journal; then its random id (16 bytes), a key id, a CRC-32 of them. */
 export const ENCRYPTED_MAGIC = new TextEncoder().encode('LPOUTBOXE\n');
 const JOURNAL_ID_BYTES = 16;
@@ -83,10 +78,7 @@ export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal
   readonly lastRecordNo: number;
 }
 
-/**
- * Reads an encrypted journal as `decodeJournal` reads a plain one; an intact frame that fails
- * authentication (tampered, moved, replayed) is damage, skipped whole.
- */
+/** Reads an encrypted journal as `decodeJournal` does; a frame failing authentication is damage. */
 export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher): DecodedEncryptedJournal {
   const none = {
     ...NOTHING,
@@ -209,10 +201,7 @@ export interface DecodedJournal {
   readonly isJournal: boolean;
 }
 
-/**
- * Reads every intact record, resynchronising after damage on the next intact frame; bad bytes with
- * no intact record after them are a torn last write (`droppedBytes`). Never throws.
- */
+/** Every intact record, resynchronising after damage; bad bytes at the end are a torn write. */
 export function decodeJournal(bytes: Uint8Array): DecodedJournal {
   if (bytes.length < JOURNAL_MAGIC.length) {
     return { ...NOTHING, droppedBytes: bytes.length, isJournal: startsWith(JOURNAL_MAGIC, bytes) };

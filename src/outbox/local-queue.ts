@@ -28,9 +28,8 @@ interface TenantCounts {
 }
 
 /**
- * A local store seen as a shared one, so the scheduler has one code path: events live in memory in
- * `seq` order per tenant, and `claim` answers what the Postgres store answers in SQL. Changes apply
- * in memory at once; times are monotonic (a wall clock set back cannot delay a retry).
+ * A local store seen as a shared one, so the scheduler has one code path: `claim` answers in memory
+ * what the Postgres store answers in SQL. Times are monotonic: a clock set back delays no retry.
  */
 export class LocalQueue implements SharedStore<never> {
   readonly kind = 'shared';
@@ -218,10 +217,8 @@ export class LocalQueue implements SharedStore<never> {
   }
 
   /**
-   * While a tenant's link is down, every event of it is due at `at`, its next probe: those waiting
-   * for a retry, those not sent yet, and those retried or enqueued until the next call, whatever
-   * their own waits (which were the link's, not the service's). `undefined`: each waits as its own
-   * outcome says again; what was due at the probe stays due.
+   * While a tenant's link is down every event of it is due at `at`, its next probe, whatever its
+   * own wait (the link's, not the service's). `undefined`: each waits as its own outcome says.
    */
   dueAt(tenantId: string, at: number | undefined): void {
     if (at === undefined) {

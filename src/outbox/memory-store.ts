@@ -1,6 +1,6 @@
 import { OutboxClosedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
-import { encodeRecord } from './journal-codec.js';
+import { encodeBody, FRAME_OVERHEAD } from './journal-codec.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import { normalizeStoreOptions, type StoreLimits } from './store-options.js';
 
@@ -26,8 +26,7 @@ class MemoryStore implements LocalStore {
   private state: 'new' | 'open' | 'closed' = 'new';
 
   constructor(options: StoreLimits) {
-    const { maxEvents, maxBytes } = normalizeStoreOptions(options);
-    this.table = new EventTable({ maxEvents, maxBytes });
+    this.table = new EventTable(normalizeStoreOptions(options));
   }
 
   async open(): Promise<StoreSnapshot> {
@@ -38,7 +37,7 @@ class MemoryStore implements LocalStore {
 
   async append(event: StoredEvent): Promise<void> {
     const record: JournalRecord = { op: 'put', event };
-    const size = encodeRecord(record).length;
+    const size = encodeBody(record).length + FRAME_OVERHEAD;
     this.check();
     this.table.reserve(size);
     this.table.release(size);

@@ -11,11 +11,7 @@ import { parsePayload } from '../platform-node/envelope.js';
 import type { EnqueueOptions } from './outbox-api.js';
 import type { StoredEvent } from './store.js';
 
-/**
- * Validates an `enqueue` call exactly as `client.send` would (same contract functions, same
- * errors, the Node build's compiled schemas: the outbox runs on Node) and builds the event to
- * store: its envelope, and with it its `eventId`, is final.
- */
+/** Validates an `enqueue` call as `client.send` would and builds the event, its `eventId` final. */
 export function newEvent<T extends InboundEventType>(
   eventType: T,
   payload: PayloadInput<T>,

@@ -21,7 +21,7 @@ import {
 } from './outbox-options.js';
 import { Scheduler } from './scheduler.js';
 import type { EventState, LocalStore, SharedStore, StoredEvent } from './store.js';
-import { discard, redeliver, restoreTenant, resumeTenant, stopTenant } from './tenant-control.js';
+import { redeliver, restoreTenant, resumeTenant, stopTenant } from './tenant-control.js';
 
 /**
  * A durable queue in front of the client: `enqueue` resolves once the event is stored, and the
@@ -148,9 +148,11 @@ class DurableOutbox {
   }
 
   discard(eventId: string): Promise<void> {
-    return this.withEvent(eventId, 'discard', (event) =>
-      discard(this.source, event, this.scheduler.isInFlight(eventId)),
-    );
+    return this.withEvent(eventId, 'discard', async () => {
+      if (this.scheduler.isInFlight(eventId))
+        throw new OutboxEventStateError(eventId, 'in-flight', 'discard');
+      await this.source.remove([eventId]);
+    });
   }
 
   async resumeTenant(tenantId: string, options: { client?: OutboxSender } = {}): Promise<void> {

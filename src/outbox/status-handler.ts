@@ -1,4 +1,4 @@
-import type { OutboxSender } from './outbox-options.js';
+import type { OutboxControl } from './outbox-api.js';
 
 /** The part of an `IntegrationStatusChanged` event the handler reads (structural: no webhooks import). */
 export interface IntegrationStatusEventLike {
@@ -11,10 +11,7 @@ export interface TenantContextLike {
 }
 
 /** What the handler needs from an outbox. */
-export interface TenantControl {
-  stopTenant(tenantId: string, reason: string): Promise<void>;
-  resumeTenant(tenantId: string, options?: { client?: OutboxSender }): Promise<void>;
-}
+export type TenantControl = Pick<OutboxControl, 'stopTenant' | 'resumeTenant'>;
 
 /**
  * Wires the service's `IntegrationStatusChanged` webhook to the outbox: `Disabled` and

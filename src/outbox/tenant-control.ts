@@ -26,15 +26,6 @@ export async function redeliver(
   await store.update(event.eventId, patch);
 }
 
-export async function discard(
-  store: SharedStore<unknown>,
-  event: StoredEvent,
-  inFlight: boolean,
-): Promise<void> {
-  if (inFlight) throw new OutboxEventStateError(event.eventId, 'in-flight', 'discard');
-  await store.remove([event.eventId]);
-}
-
 export async function resumeTenant(
   store: SharedStore<unknown>,
   options: Options & { readonly shared: boolean },
@@ -72,14 +63,10 @@ export async function stopTenant(
 type Answer = Verdict | { readonly kind: 'expire' };
 
 /**
- * What the service told a tenant beyond the event, after each attempt's tenant step:
- * - the link: with no answer the tenant is offline and sends one event at a time, its probe, once
- *   per `reconnectWindowMs` at a point of that period drawn when it went offline. However the
- *   outage ends, each tenant's next probe is equally likely anywhere in the window, so a fleet
- *   that lost the network together comes back spread evenly over it, and each tenant's queue
- *   drains as soon as its probe is answered;
- * - waits: a pause or a `Retry-After` is kept in a local store (`StoredTenantStop.until`) for a
- *   restarted outbox (`restoreTenant`), and cleared once the tenant is answered without one.
+ * What the service told a tenant beyond the event. With no answer the tenant is offline: it sends
+ * only its probe, once per `reconnectWindowMs` at a phase drawn when it went offline, so a fleet
+ * that lost the network together comes back spread over the window. A pause or `Retry-After` is
+ * kept in a local store for a restarted outbox (`restoreTenant`) until answered without one.
  */
 export async function followService(
   local: LocalQueue | undefined,
