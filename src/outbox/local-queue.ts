@@ -2,10 +2,10 @@ import { type CausalKeys, causalKeys, EarlierKeys } from './causal-keys.js';
 import type {
   ClaimOutcome,
   ClaimRequest,
+  ClaimSource,
   EventPatch,
   EventState,
   LocalStore,
-  SharedStore,
   StoredEvent,
   StoredTenantStop,
 } from './store.js';
@@ -31,7 +31,7 @@ interface TenantCounts {
  * A local store seen as a shared one, so the scheduler has one code path: `claim` answers in memory
  * what the Postgres store answers in SQL. Times are monotonic: a clock set back delays no retry.
  */
-export class LocalQueue implements SharedStore<never> {
+export class LocalQueue implements ClaimSource {
   readonly kind = 'shared';
   private readonly entries = new Map<string, Entry>();
   /** Pending entries per tenant, in `seq` order. */
@@ -168,22 +168,11 @@ export class LocalQueue implements SharedStore<never> {
     await this.store.setTenantStop(tenantId, stop);
   }
 
-  async get(eventId: string): Promise<StoredEvent | undefined> {
-    return this.getNow(eventId);
-  }
-
-  getNow(eventId: string): StoredEvent | undefined {
+  get(eventId: string): StoredEvent | undefined {
     return this.entries.get(eventId)?.event;
   }
 
-  async list(
-    state: EventState,
-    filter: { readonly tenantId?: string | undefined } = {},
-  ): Promise<StoredEvent[]> {
-    return this.listNow(state, filter);
-  }
-
-  listNow(state: EventState, filter: { readonly tenantId?: string | undefined } = {}): StoredEvent[] {
+  list(state: EventState, filter: { readonly tenantId?: string | undefined } = {}): StoredEvent[] {
     const wanted = (event: StoredEvent) =>
       event.state === state && (filter.tenantId === undefined || event.tenantId === filter.tenantId);
     return [...this.entries.values()]
@@ -192,11 +181,7 @@ export class LocalQueue implements SharedStore<never> {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  async counts(): Promise<Readonly<Record<EventState, number>>> {
-    return this.countsNow();
-  }
-
-  countsNow(): Record<EventState, number> {
+  counts(): Record<EventState, number> {
     const counts: Record<EventState, number> = { pending: 0, parked: 0, dead: 0, expired: 0 };
     for (const { event } of this.entries.values()) counts[event.state] += 1;
     return counts;

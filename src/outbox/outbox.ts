@@ -53,8 +53,8 @@ export function createOutbox(options: OutboxOptions): unknown {
 
 class DurableOutbox {
   private readonly scheduler: Scheduler;
-  /** Where events are stored and claimed from: the shared store, or the local store's queue. */
-  private readonly source: SharedStore<unknown>;
+  /** Where events are stored and claimed from: the shared store, or the local store's queue (read at once). */
+  private readonly source: SharedStore<unknown> | LocalQueue;
   private readonly local: LocalQueue | undefined;
   private readonly enqueuing = new Map<string, Promise<{ eventId: string }>>();
   private phase: 'new' | 'running' | 'closing' | 'closed' = 'new';
@@ -101,7 +101,7 @@ class DurableOutbox {
       const { eventId } = built;
       const known = this.enqueuing.get(eventId);
       if (known) return known;
-      if (this.local?.getNow(eventId)) return Promise.resolve({ eventId });
+      if (this.local?.get(eventId)) return Promise.resolve({ eventId });
       const event = withCreateSpan(this.options, built);
       this.nextSeq += 1;
       const durable = this.source
@@ -131,16 +131,16 @@ class DurableOutbox {
   }
 
   list(state: EventState, filter: { tenantId?: string } = {}): StoredEvent[] | Promise<StoredEvent[]> {
-    return this.local ? this.local.listNow(state, filter) : this.source.list(state, filter);
+    return this.source.list(state, filter);
   }
 
   get(eventId: string): StoredEvent | undefined | Promise<StoredEvent | undefined> {
-    return this.local ? this.local.getNow(eventId) : this.source.get(eventId);
+    return this.source.get(eventId);
   }
 
   stats(): OutboxStats | Promise<OutboxStats> {
-    if (this.local) return this.statsFrom(this.local.countsNow());
-    return this.source.counts().then((counts) => this.statsFrom(counts));
+    const counts = this.source.counts();
+    return 'then' in counts ? counts.then((all) => this.statsFrom(all)) : this.statsFrom(counts);
   }
 
   redeliver(eventId: string, options: { acceptDuplicateRisk?: boolean } = {}): Promise<void> {
@@ -193,16 +193,17 @@ class DurableOutbox {
   }
 
   private async load(): Promise<void> {
+    const { store } = this.options;
     const opened = await this.source.open();
     for (const stop of opened.stoppedTenants) {
       restoreTenant(this.scheduler.tenant(stop.tenantId), stop, this.options);
     }
     if (this.local) {
       this.nextSeq = this.local.lastSeq + 1;
-      for (const event of this.local.listNow('pending')) this.scheduler.tenant(event.tenantId);
-    } else if (this.source.watch) {
+      for (const event of this.local.list('pending')) this.scheduler.tenant(event.tenantId);
+    } else if (store.kind === 'shared' && store.watch) {
       // Listening before the first claim: an event committed after it finds nothing is not missed.
-      this.unwatch = await this.source.watch(() => this.scheduler.pump());
+      this.unwatch = await store.watch(() => this.scheduler.pump());
     }
     if (this.phase !== 'new') {
       // close() was called while the store opened.

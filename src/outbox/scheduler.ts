@@ -6,7 +6,7 @@ import { attemptsOf, classify, PROBE_NO_RETRY_CODES, TENANT_WIDE_CODES, type Ver
 import type { LocalQueue } from './local-queue.js';
 import type { EventHook } from './outbox-hooks.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
-import type { ClaimOutcome, ClaimRequest, SharedStore, StoredEvent } from './store.js';
+import type { ClaimOutcome, ClaimRequest, ClaimSource, StoredEvent } from './store.js';
 import { followService, resume, stopTenant } from './tenant-control.js';
 import { Tenant } from './tenant-state.js';
 import { type Decision, decide } from './verdicts.js';
@@ -43,7 +43,7 @@ export class Scheduler {
   /** @param local The same object as `source` for a local store (its `LocalQueue`). */
   constructor(
     private readonly options: NormalizedOutboxOptions,
-    private readonly source: SharedStore<unknown>,
+    private readonly source: ClaimSource,
     private readonly local: LocalQueue | undefined,
   ) {
     // Every flight's call listens to it; each listener is removed as its call ends.

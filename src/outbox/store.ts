@@ -218,6 +218,9 @@ export interface SharedStore<Tx> {
   close(): Promise<void>;
 }
 
+/** What the scheduler and the operator's actions use of a store: a shared one, or the `LocalQueue`. */
+export type ClaimSource = Omit<SharedStore<unknown>, 'get' | 'list' | 'counts'>;
+
 /**
  * What `createOutbox({ store })` accepts: a local store (file, memory) or a shared one (Postgres).
  *

@@ -3,7 +3,7 @@ import type { Verdict } from './classify.js';
 import { OutboxDuplicateRiskError, OutboxEventStateError } from './errors.js';
 import type { LocalQueue } from './local-queue.js';
 import type { NormalizedOutboxOptions, OutboxSender } from './outbox-options.js';
-import type { EventPatch, SharedStore, StoredEvent, StoredTenantStop } from './store.js';
+import type { ClaimSource, EventPatch, StoredEvent, StoredTenantStop } from './store.js';
 import type { Tenant } from './tenant-state.js';
 import type { TenantStep } from './verdicts.js';
 
@@ -12,7 +12,7 @@ import type { TenantStep } from './verdicts.js';
 type Options = Pick<NormalizedOutboxOptions, 'hooks' | 'now'>;
 
 export async function redeliver(
-  store: SharedStore<unknown>,
+  store: ClaimSource,
   event: StoredEvent,
   options: { acceptDuplicateRisk?: boolean },
 ): Promise<void> {
@@ -27,7 +27,7 @@ export async function redeliver(
 }
 
 export async function resumeTenant(
-  store: SharedStore<unknown>,
+  store: ClaimSource,
   options: Options & { readonly shared: boolean },
   tenant: Tenant,
   client: OutboxSender | undefined,
@@ -49,7 +49,7 @@ export function resume(tenant: Tenant, options: Options): void {
 }
 
 export async function stopTenant(
-  store: SharedStore<unknown>,
+  store: ClaimSource,
   options: Options,
   tenant: Tenant,
   reason: string,

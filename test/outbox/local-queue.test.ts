@@ -39,7 +39,7 @@ describe('LocalQueue.nextDueIn', () => {
 
   it('forgets the retry wait of an event discarded while it waited', async () => {
     const { queue } = await queueWithRetry();
-    const [waiting] = queue.listNow('pending');
+    const [waiting] = queue.list('pending');
     await queue.remove([waiting!.eventId]);
     expect(queue.nextDueIn(new Set(), false)).toBeUndefined();
   });
