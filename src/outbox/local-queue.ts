@@ -226,31 +226,26 @@ export class LocalQueue implements ClaimSource {
   /** Milliseconds until the next retry wait of a pending event ends; none: undefined. */
   nextDueIn(skipTenants: ReadonlySet<string>, idle = false): number | undefined {
     const now = this.monotonic();
+    const skipped = (tenantId: string) => skipTenants.has(tenantId) || this.stops.has(tenantId);
     let earliest = Number.POSITIVE_INFINITY;
-    for (const [tenantId, queue] of this.pending) {
-      if (skipTenants.has(tenantId) || this.stops.has(tenantId)) continue;
-      // While something is in flight only the retry waits matter (below): no pass per answer.
-      if (!idle) continue;
-      const earlier = new EarlierKeys();
-      for (const entry of queue) {
-        if (!entry.claimed && entry.dueAt > now) earliest = Math.min(earliest, entry.dueAt);
-        // With nothing in flight, no answer will wake the scheduler: an event that became due,
-        // unblocked, after the last claim looked must go now.
-        else if (!entry.claimed && !earlier.holdBack(entry.keys)) return 0;
-        earlier.add(entry.keys);
+    if (idle) {
+      for (const [tenantId, queue] of this.pending) {
+        if (skipped(tenantId)) continue;
+        const earlier = new EarlierKeys();
+        for (const entry of queue) {
+          if (!entry.claimed && entry.dueAt > now) earliest = Math.min(earliest, entry.dueAt);
+          // With nothing in flight, no answer will wake the scheduler: an event that became due,
+          // unblocked, after the last claim looked must go now.
+          else if (!entry.claimed && !earlier.holdBack(entry.keys)) return 0;
+          earlier.add(entry.keys);
+        }
       }
-    }
-    if (!idle) {
+    } else {
+      // While something is in flight only the retry waits matter: no pass over the backlog per answer.
       for (const entry of this.waiting) {
         // A wait that is over, or an entry gone from the queue, has nothing more to wake.
         if (!entry.queued || entry.dueAt <= now) this.waiting.delete(entry);
-        else if (
-          entry.claimed ||
-          skipTenants.has(entry.event.tenantId) ||
-          this.stops.has(entry.event.tenantId)
-        )
-          continue;
-        else if (entry.dueAt < earliest) earliest = entry.dueAt;
+        else if (!entry.claimed && !skipped(entry.event.tenantId)) earliest = Math.min(earliest, entry.dueAt);
       }
     }
     return earliest === Number.POSITIVE_INFINITY ? undefined : earliest - now;

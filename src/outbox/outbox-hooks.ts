@@ -57,15 +57,12 @@ export interface OutboxHooks {
   onTenantResumed?(info: { readonly tenantId: string }): unknown;
 }
 
-/**
- * An event's hook with what it is called with: decided with the event's outcome (`verdicts.ts`),
- * called once that outcome is recorded.
- */
-export type EventHook =
-  | { readonly name: 'onDelivered'; readonly info: DeliveredInfo }
-  | { readonly name: 'onParked' | 'onDead'; readonly info: OutcomeInfo }
-  | { readonly name: 'onExpired'; readonly info: { readonly event: StoredEvent } }
-  | { readonly name: 'onRetry'; readonly info: OutcomeInfo & { readonly delayMs: number } };
+type EventHookName = 'onDelivered' | 'onParked' | 'onDead' | 'onExpired' | 'onRetry';
+
+/** An event's hook and its argument: decided with the outcome (`verdicts.ts`), called once it is recorded. */
+export type EventHook = {
+  [Name in EventHookName]: { readonly name: Name; readonly info: Parameters<Required<OutboxHooks>[Name]>[0] };
+}[EventHookName];
 
 /** The user's hooks, each after the outbox's log line and count; the user's return value passes on. */
 export function withTelemetryHooks(hooks: OutboxHooks, telemetry: Telemetry<OutboxInstruments>): OutboxHooks {

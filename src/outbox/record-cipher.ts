@@ -115,7 +115,8 @@ export function keyId(key: Uint8Array): Buffer {
  * error names the position of a bad key and what is wrong with it, never any of its bytes.
  */
 export function normalizeEncryptionKeys(input: EncryptionKeyInput): Uint8Array[] {
-  const list: readonly unknown[] = typeof input === 'string' || input instanceof Uint8Array ? [input] : input;
+  const single = typeof input === 'string' || input instanceof Uint8Array;
+  const list: readonly unknown[] = single ? [input] : input;
   const issues: { path: string; message: string }[] = [];
   const keys: Uint8Array[] = [];
   if (!Array.isArray(list) || list.length === 0) {
@@ -125,8 +126,7 @@ export function normalizeEncryptionKeys(input: EncryptionKeyInput): Uint8Array[]
     });
   } else {
     for (const [i, value] of list.entries()) {
-      const path =
-        typeof input === 'string' || input instanceof Uint8Array ? 'encryptionKey' : `encryptionKey.${i}`;
+      const path = single ? 'encryptionKey' : `encryptionKey.${i}`;
       const key = decodeKey(value);
       if (typeof key === 'string') issues.push({ path, message: key });
       else keys.push(key);
