@@ -208,23 +208,10 @@ export function decodeJournal(bytes: Uint8Array): DecodedJournal {
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magicIntact = startsWith(bytes, JOURNAL_MAGIC);
-  const { records, droppedBytes, damagedRegions, damagedBytes } = decodeFrames(
-    bytes,
-    view,
-    JOURNAL_MAGIC.length,
-    PLAIN,
-  );
+  const decoded = decodeFrames(bytes, view, JOURNAL_MAGIC.length, PLAIN);
   // A damaged header on a file with no intact record: not ours (or nothing worth saving).
-  if (!magicIntact && records.length === 0) {
-    return { ...NOTHING, isJournal: false };
-  }
-  return {
-    records,
-    droppedBytes,
-    damagedRegions: damagedRegions + (magicIntact ? 0 : 1),
-    damagedBytes,
-    isJournal: true,
-  };
+  if (!magicIntact && decoded.records.length === 0) return { ...NOTHING, isJournal: false };
+  return { ...decoded, damagedRegions: decoded.damagedRegions + (magicIntact ? 0 : 1), isJournal: true };
 }
 
 function frameAt(bytes: Uint8Array, view: DataView, offset: number, format: BodyFormat): Frame | undefined {

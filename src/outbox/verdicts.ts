@@ -16,10 +16,10 @@ export type TenantStep =
 /** What one attempt decided: `hook` is called only once `outcome` is recorded. */
 export interface Decision {
   readonly outcome: ClaimOutcome;
-  readonly hook: EventHook | undefined;
+  readonly hook?: EventHook | undefined;
   readonly tenant: TenantStep;
   /** Transient failures of the event in a row after this answer; `undefined`: unchanged. */
-  readonly failuresInRow: number | undefined;
+  readonly failuresInRow?: number | undefined;
 }
 
 /** What the decision depends on besides the answer. */
@@ -66,12 +66,7 @@ export function decide(
   switch (verdict.kind) {
     case 'aborted':
       // Sent or not, the answer is unknown: it stays pending, with its eventId, for the next try.
-      return {
-        outcome: { kind: 'release', eventId },
-        hook: undefined,
-        tenant: NONE,
-        failuresInRow: undefined,
-      };
+      return { outcome: { kind: 'release', eventId }, tenant: NONE };
     case 'expire': {
       const { outcome, event: expired } = settle('expired', false, event.lastError);
       return {
@@ -133,7 +128,7 @@ export function decide(
       // probe says the pause is over, or the operator resumes the tenant.
       const kind = verdict.kind === 'pause-tenant' ? 'pause' : 'stop';
       const tenant = { kind, code: verdict.failure.code, waitMs: verdict.waitMs } as const;
-      return { outcome: keep(verdict.failure, 0).outcome, hook: undefined, tenant, failuresInRow: undefined };
+      return { outcome: keep(verdict.failure, 0).outcome, tenant };
     }
   }
 }
