@@ -1,5 +1,4 @@
-import type { OutboxInstruments } from '../telemetry/outbox-telemetry.js';
-import { telemetryHooks } from '../telemetry/outbox-telemetry.js';
+import { type OutboxInstruments, telemetryHooks } from '../telemetry/outbox-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { StoredEvent } from './store.js';
 

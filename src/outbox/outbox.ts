@@ -66,8 +66,8 @@ class DurableOutbox {
 
   constructor(private readonly options: NormalizedOutboxOptions) {
     const { store } = options;
-    this.local = store.kind === 'local' ? new LocalQueue(store, options.monotonic) : undefined;
-    this.source = this.local ?? (store as SharedStore<unknown>);
+    this.source = store.kind === 'local' ? new LocalQueue(store, options.monotonic) : store;
+    this.local = this.source instanceof LocalQueue ? this.source : undefined;
     this.scheduler = new Scheduler(options, this.source, this.local);
   }
 
