@@ -114,7 +114,7 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
         const message = 'The receiver failed unexpectedly; retry later';
-        answer = refuse(config, error, 'RECEIVER_FAILED', message, scope);
+        answer = refuse(config, error, message, scope);
       }
       trace?.answered(answer);
       return answer;
@@ -142,7 +142,7 @@ async function receive(
 ): Promise<ReceiverResponse> {
   const signatureHeader = readHeader(delivery.headers, 'x-signature');
   const verified = await verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
-  if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
+  if (!verified.ok) return refuse(config, verified.error, verified.publicMessage, scope);
   trace?.authenticated();
 
   // Loaded once, on the first verified delivery; a failed load is retried by the next one.
@@ -151,7 +151,7 @@ async function receive(
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
     if (eventId !== undefined && eventType !== undefined) trace?.event(eventId, eventType);
-    return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
+    return refuse(config, error, error.message, { ...scope, eventId, eventType });
   }
   const { eventId, eventType } = parsed.event;
   trace?.event(eventId, eventType);
@@ -167,9 +167,9 @@ async function receive(
   if (config.deferred) {
     // normalizeReceiverOptions refused deferred without a store that has the deferred methods.
     const inbox = config.inbox as DeferredInboxStore<unknown>;
-    const parkedBecause = job ? '' : parkReason(parsed);
-    const toStore = { eventId, eventType, rawBody: delivery.rawBody, base, job, parkedBecause };
-    const { answer, stored } = await storeDelivery(config, inbox, toStore, scope);
+    const toStore = { eventId, eventType, rawBody: delivery.rawBody, ...base };
+    const parked = job ? undefined : parkReason(parsed);
+    const { answer, stored } = await storeDelivery(config, inbox, toStore, parked, scope);
     if (stored === 'pending') build.runner?.wake();
     if (stored && trace)
       countDeferred(config.telemetry, stored === 'pending' ? 'stored' : 'parked', eventType, scope.tenantId);
@@ -181,7 +181,7 @@ async function receive(
       const text = `schemaVersion ${String(parsed.event.schemaVersion)} is not supported by this version and no onUnhandled takes it`;
       const error = new WebhookError('SCHEMA_VERSION_UNSUPPORTED', text, { eventId, eventType });
       const message = 'This receiver cannot handle this schemaVersion yet; retry later';
-      return refuse(config, error, 'SCHEMA_VERSION_UNSUPPORTED', message, { ...scope, eventId, eventType });
+      return refuse(config, error, message, { ...scope, eventId, eventType });
     }
     return okResponse('unhandled', eventId, scope.correlationId);
   }

@@ -103,13 +103,7 @@ function timedOut(
   Promise.resolve(running).then(lateSuccess, lateFailure);
   const text = `The ${d.job.runner} did not settle within handlerTimeoutMs (${cause.ms} ms)`;
   const message = `The ${d.job.runner} took too long; the event will be handled when it is redelivered`;
-  return refuse(
-    d.options,
-    failure('HANDLER_TIMEOUT', text, d, cause),
-    'HANDLER_TIMEOUT',
-    message,
-    scopeOf(d),
-  );
+  return refuse(d.options, failure('HANDLER_TIMEOUT', text, d, cause), message, scopeOf(d));
 }
 
 /**
@@ -164,7 +158,7 @@ const failure = (
 function notClaimed(d: Dispatch, cause: unknown): ReceiverResponse {
   const error = failure('INBOX_UNAVAILABLE', 'The inbox store could not claim the event', d, cause);
   const message = 'The receiver cannot record events now; retry later';
-  return refuse(d.options, error, 'INBOX_UNAVAILABLE', message, scopeOf(d));
+  return refuse(d.options, error, message, scopeOf(d));
 }
 
 function alreadyClaimed(d: Dispatch, claim: Exclude<InboxClaim, 'new'>): ReceiverResponse {
@@ -189,7 +183,7 @@ async function runFailed(d: Dispatch, cause: unknown): Promise<ReceiverResponse>
 function handlerFailed(d: Dispatch, cause: unknown): ReceiverResponse {
   const error = failure('HANDLER_FAILED', `The ${d.job.runner} threw`, d, cause);
   const message = `The ${d.job.runner} failed; the event will be handled again when it is redelivered`;
-  return refuse(d.options, error, 'HANDLER_FAILED', message, scopeOf(d));
+  return refuse(d.options, error, message, scopeOf(d));
 }
 
 const handled = (d: Dispatch) => okResponse(d.job.outcome, d.key.eventId, d.scope.correlationId);

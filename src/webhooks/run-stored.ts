@@ -1,5 +1,5 @@
 import { backoffDelay } from '../internal/backoff.js';
-import { type BaseContext, pickRun, watchedRun } from './event-run.js';
+import { pickRun, watchedRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
@@ -29,14 +29,8 @@ export async function runStored(
   if (parsed.kind === 'invalid') {
     return parked(inbox, claim, `This version cannot read it: ${parsed.error.message}`);
   }
-  const base: BaseContext = {
-    tenantId: claim.tenantId,
-    correlationId: claim.correlationId,
-    receivedAt: new Date(claim.receivedAt),
-    signatureTimestamp: claim.signatureTimestamp,
-    secretIndex: claim.secretIndex,
-  };
-  const job = pickRun(config, parsed, base);
+  // pickRun copies the context's fields one by one: the claim's others never reach a handler.
+  const job = pickRun(config, parsed, { ...claim, receivedAt: new Date(claim.receivedAt) });
   if (!job) return parked(inbox, claim, parkReason(parsed));
 
   const { seen, work } = watchedRun(job);
