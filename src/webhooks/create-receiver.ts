@@ -54,11 +54,8 @@ export function createReceiver<Tx = undefined>(options: ReceiverOptions<Tx>): Re
 /** {@link createReceiver} on the verification and the schemas of a build. */
 export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOptions<Tx>): Receiver {
   const config = normalizeReceiverOptions(options);
-  const steps: Steps = { verify: build.verify, load: build.loadParser, parse: undefined, runner: undefined };
-  const parser = async () => {
-    steps.parse ??= await steps.load();
-    return steps.parse;
-  };
+  const steps: Steps = { ...build };
+  const parser = async () => (steps.parse ??= await steps.loadParser());
   const store = isDeferredInboxStore(config.inbox) ? config.inbox : undefined;
   let closed = false;
   // The runner is loaded by `start()`: a receiver that does not defer, or a web process that
@@ -123,12 +120,10 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
 }
 
 /** A build's steps, with its parser once loaded. */
-interface Steps {
-  verify: ReceiverBuild['verify'];
-  load: ReceiverBuild['loadParser'];
-  parse: DeliveryParser | undefined;
+interface Steps extends ReceiverBuild {
+  parse?: DeliveryParser;
   /** With `deferred`: runs stored deliveries once `start()` was called (and loaded it). */
-  runner: DeferredRunner | undefined;
+  runner?: DeferredRunner;
 }
 
 /** Verifies, parses, and hands the event to the inbox and its handler. */
@@ -146,7 +141,7 @@ async function receive(
   trace?.authenticated();
 
   // Loaded once, on the first verified delivery; a failed load is retried by the next one.
-  build.parse ??= await build.load();
+  build.parse ??= await build.loadParser();
   const parsed = build.parse(delivery.rawBody);
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
