@@ -31,15 +31,7 @@ export interface AdapterOptions extends MisconfigurationReporting {
 
 type Limits = Pick<AdapterOptions, 'maxBodyBytes' | 'bodyTimeoutMs'>;
 
-/**
- * The defaults of every adapter, declared once.
- *
- * @example
- * ```ts
- * import { ADAPTER_DEFAULTS } from 'loyalty-partner-sdk/node';
- * ADAPTER_DEFAULTS.maxBodyBytes; // 1048576
- * ```
- */
+// The defaults of every adapter, declared once (each is also in its option's @default tag).
 export const ADAPTER_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   bodyTimeoutMs: 10_000,

@@ -1,5 +1,6 @@
+import { callHook } from '../contract/call-hook.js';
 import { codedError } from '../contract/errors.js';
-import type { ErrorContext, Receiver } from '../webhooks/receiver-types.js';
+import type { ErrorContext } from '../webhooks/receiver-types.js';
 
 /**
  * The app is wired wrong, not the delivery: a body parser in front of the adapter kept no raw
@@ -35,7 +36,7 @@ export class AdapterError extends codedError('AdapterError') {
 }
 
 /**
- * Where an adapter reports a misconfiguration: `onError` (else the receiver's) and one `warn` line
+ * Where an adapter reports a misconfiguration: `onError` and one `warn` line
  * per framework and logger (the console: per process), seen at the first delivery without flooding
  * the logs at every retry.
  */
@@ -51,34 +52,19 @@ const warned = new WeakMap<object, Set<string>>();
 
 /** Tells `onError` and, once per framework and logger, the logger. Never throws. */
 export function reportMisconfiguration(
-  receiver: Receiver,
   reporting: MisconfigurationReporting,
   error: AdapterError,
   ctx: ErrorContext,
 ): void {
-  const onError =
-    reporting.onError ??
-    (receiver as { onError?: MisconfigurationReporting['onError'] }).onError ??
-    undefined;
-  try {
-    const result: unknown = onError?.(error, ctx);
-    // A rejected promise from a logger must not crash the process as an unhandled rejection.
-    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function')
-      (result as PromiseLike<unknown>).then(undefined, () => {});
-  } catch {
-    // onError is for logging; a failing logger must not change the answer.
-  }
+  callHook(reporting.onError, error, ctx);
   const logger = reporting.logger === undefined ? console : reporting.logger;
   if (!logger) return;
   const frameworks = warned.get(logger) ?? new Set<string>();
   if (frameworks.has(error.framework)) return;
   warned.set(logger, frameworks.add(error.framework));
-  try {
-    logger.warn(
-      `[loyalty-partner-sdk] ${error.message} Every delivery is answered 500 RAW_BODY_UNAVAILABLE ` +
-        'and retried by the Loyalty service until this is fixed. (Logged once.)',
-    );
-  } catch {
-    // as above
-  }
+  callHook(
+    (message: string) => logger.warn(message),
+    `[loyalty-partner-sdk] ${error.message} Every delivery is answered 500 RAW_BODY_UNAVAILABLE ` +
+      'and retried by the Loyalty service until this is fixed. (Logged once.)',
+  );
 }

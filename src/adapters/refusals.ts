@@ -30,7 +30,7 @@ export function answerRead(
 ): Promise<ReceiverResponse> | ReceiverResponse {
   switch (read.kind) {
     case 'consumed':
-      return rawBodyUnavailable(receiver, options, headers);
+      return rawBodyUnavailable(options, headers);
     case 'too-large':
       return payloadTooLarge(headers, options.maxBodyBytes, close);
     case 'timed-out':
@@ -81,15 +81,11 @@ export function requestTimeout(
  * 500 `RAW_BODY_UNAVAILABLE` for a body a parser consumed first: reported through `onError` and
  * once in the log, since nothing else would tell anyone while the service retries for hours.
  */
-export function rawBodyUnavailable(
-  receiver: Receiver,
-  options: ExchangeOptions,
-  headers: HeadersLike,
-): ReceiverResponse {
+function rawBodyUnavailable(options: ExchangeOptions, headers: HeadersLike): ReceiverResponse {
   const correlationId = correlationIdOf(headers);
   const error = new AdapterError('RAW_BODY_UNAVAILABLE', options.framework, options.fix);
   const answer = errorResponse('RAW_BODY_UNAVAILABLE', error.message, correlationId);
-  reportMisconfiguration(receiver, options, error, {
+  reportMisconfiguration(options, error, {
     tenantId: readHeader(headers, 'x-tenantid') ?? '',
     correlationId,
     receivedAt: new Date(),

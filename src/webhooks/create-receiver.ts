@@ -54,11 +54,8 @@ export function createReceiver<Tx = undefined>(options: ReceiverOptions<Tx>): Re
 /** {@link createReceiver} on the verification and the schemas of a build. */
 export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOptions<Tx>): Receiver {
   const config = normalizeReceiverOptions(options);
-  const steps: Steps = { verify: build.verify, load: build.loadParser, parse: undefined, runner: undefined };
-  const parser = async () => {
-    steps.parse ??= await steps.load();
-    return steps.parse;
-  };
+  const steps: Steps = { ...build };
+  const parser = async () => (steps.parse ??= await steps.loadParser());
   const store = isDeferredInboxStore(config.inbox) ? config.inbox : undefined;
   let closed = false;
   // The runner is loaded by `start()`: a receiver that does not defer, or a web process that
@@ -114,7 +111,7 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
       } catch (cause) {
         const error = new WebhookError('RECEIVER_FAILED', 'The receiver failed unexpectedly', { cause });
         const message = 'The receiver failed unexpectedly; retry later';
-        answer = refuse(config, error, 'RECEIVER_FAILED', message, scope);
+        answer = refuse(config, error, message, scope);
       }
       trace?.answered(answer);
       return answer;
@@ -123,12 +120,10 @@ export function createReceiverWith<Tx>(build: ReceiverBuild, options: ReceiverOp
 }
 
 /** A build's steps, with its parser once loaded. */
-interface Steps {
-  verify: ReceiverBuild['verify'];
-  load: ReceiverBuild['loadParser'];
-  parse: DeliveryParser | undefined;
+interface Steps extends ReceiverBuild {
+  parse?: DeliveryParser;
   /** With `deferred`: runs stored deliveries once `start()` was called (and loaded it). */
-  runner: DeferredRunner | undefined;
+  runner?: DeferredRunner;
 }
 
 /** Verifies, parses, and hands the event to the inbox and its handler. */
@@ -142,16 +137,16 @@ async function receive(
 ): Promise<ReceiverResponse> {
   const signatureHeader = readHeader(delivery.headers, 'x-signature');
   const verified = await verifyDelivery(config, build.verify, delivery, tenantHeader, signatureHeader);
-  if (!verified.ok) return refuse(config, verified.error, verified.error.code, verified.publicMessage, scope);
+  if (!verified.ok) return refuse(config, verified.error, verified.publicMessage, scope);
   trace?.authenticated();
 
   // Loaded once, on the first verified delivery; a failed load is retried by the next one.
-  build.parse ??= await build.load();
+  build.parse ??= await build.loadParser();
   const parsed = build.parse(delivery.rawBody);
   if (parsed.kind === 'invalid') {
     const { error, eventId, eventType } = parsed;
     if (eventId !== undefined && eventType !== undefined) trace?.event(eventId, eventType);
-    return refuse(config, error, 'INVALID_PAYLOAD', error.message, { ...scope, eventId, eventType });
+    return refuse(config, error, error.message, { ...scope, eventId, eventType });
   }
   const { eventId, eventType } = parsed.event;
   trace?.event(eventId, eventType);
@@ -167,9 +162,9 @@ async function receive(
   if (config.deferred) {
     // normalizeReceiverOptions refused deferred without a store that has the deferred methods.
     const inbox = config.inbox as DeferredInboxStore<unknown>;
-    const parkedBecause = job ? '' : parkReason(parsed);
-    const toStore = { eventId, eventType, rawBody: delivery.rawBody, base, job, parkedBecause };
-    const { answer, stored } = await storeDelivery(config, inbox, toStore, scope);
+    const toStore = { eventId, eventType, rawBody: delivery.rawBody, ...base };
+    const parked = job ? undefined : parkReason(parsed);
+    const { answer, stored } = await storeDelivery(config, inbox, toStore, parked, scope);
     if (stored === 'pending') build.runner?.wake();
     if (stored && trace)
       countDeferred(config.telemetry, stored === 'pending' ? 'stored' : 'parked', eventType, scope.tenantId);
@@ -181,7 +176,7 @@ async function receive(
       const text = `schemaVersion ${String(parsed.event.schemaVersion)} is not supported by this version and no onUnhandled takes it`;
       const error = new WebhookError('SCHEMA_VERSION_UNSUPPORTED', text, { eventId, eventType });
       const message = 'This receiver cannot handle this schemaVersion yet; retry later';
-      return refuse(config, error, 'SCHEMA_VERSION_UNSUPPORTED', message, { ...scope, eventId, eventType });
+      return refuse(config, error, message, { ...scope, eventId, eventType });
     }
     return okResponse('unhandled', eventId, scope.correlationId);
   }

@@ -82,7 +82,7 @@ function keepClaim(d: Dispatch): () => void {
 /** The event was handled but not recorded: reported, never answered 5xx, which would only make the service run it again. */
 function unrecorded(d: Dispatch, cause: unknown, status: number): void {
   const text = 'The event was handled but the inbox store could not record it';
-  report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, cause), scopeOf(d), status);
+  failure(d, 'INBOX_UNAVAILABLE', text, cause).tell(status);
 }
 
 /**
@@ -98,18 +98,12 @@ function timedOut(
 ): ReceiverResponse {
   const lateFailure = (lateCause: unknown) => {
     const text = `The ${d.job.runner} failed after it had timed out; its claim ends with the inbox's lease`;
-    report(d.options.onError, failure('HANDLER_FAILED', text, d, lateCause), scopeOf(d), 503);
+    failure(d, 'HANDLER_FAILED', text, lateCause).tell(503);
   };
   Promise.resolve(running).then(lateSuccess, lateFailure);
   const text = `The ${d.job.runner} did not settle within handlerTimeoutMs (${cause.ms} ms)`;
   const message = `The ${d.job.runner} took too long; the event will be handled when it is redelivered`;
-  return refuse(
-    d.options,
-    failure('HANDLER_TIMEOUT', text, d, cause),
-    'HANDLER_TIMEOUT',
-    message,
-    scopeOf(d),
-  );
+  return failure(d, 'HANDLER_TIMEOUT', text, cause).refuse(message);
 }
 
 /**
@@ -147,24 +141,22 @@ function checkedClaim(claim: unknown): InboxClaim {
   return claim as InboxClaim;
 }
 
-/** The scope of a failure once the event is known, for `onError` (built only when one is reported). */
-const scopeOf = ({ scope, key }: Dispatch): FailureScope => ({
-  ...scope,
-  eventId: key.eventId,
-  eventType: key.eventType,
-});
-
-const failure = (
-  code: 'HANDLER_FAILED' | 'HANDLER_TIMEOUT' | 'INBOX_UNAVAILABLE',
-  message: string,
-  d: Dispatch,
-  cause: unknown,
-) => new WebhookError(code, message, { cause, eventId: d.key.eventId, eventType: d.key.eventType });
+/** A failure about this event, told to `onError` with the answer's status, or refused with `message`. */
+function failure(d: Dispatch, code: WebhookError['code'], text: string, cause: unknown) {
+  const { eventId, eventType } = d.key;
+  const error = new WebhookError(code, text, { cause, eventId, eventType });
+  const scope = { ...d.scope, eventId, eventType };
+  return {
+    tell: (status: number) => report(d.options.onError, error, scope, status),
+    refuse: (message: string) => refuse(d.options, error, message, scope),
+  };
+}
 
 function notClaimed(d: Dispatch, cause: unknown): ReceiverResponse {
-  const error = failure('INBOX_UNAVAILABLE', 'The inbox store could not claim the event', d, cause);
-  const message = 'The receiver cannot record events now; retry later';
-  return refuse(d.options, error, 'INBOX_UNAVAILABLE', message, scopeOf(d));
+  const text = 'The inbox store could not claim the event';
+  return failure(d, 'INBOX_UNAVAILABLE', text, cause).refuse(
+    'The receiver cannot record events now; retry later',
+  );
 }
 
 function alreadyClaimed(d: Dispatch, claim: Exclude<InboxClaim, 'new'>): ReceiverResponse {
@@ -181,15 +173,14 @@ async function runFailed(d: Dispatch, cause: unknown): Promise<ReceiverResponse>
   } catch (releaseCause) {
     const text =
       'The inbox store could not release the claim of a failed event; redeliveries get 503 until its lease ends';
-    report(d.options.onError, failure('INBOX_UNAVAILABLE', text, d, releaseCause), scopeOf(d), 500);
+    failure(d, 'INBOX_UNAVAILABLE', text, releaseCause).tell(500);
   }
   return handlerFailed(d, cause);
 }
 
 function handlerFailed(d: Dispatch, cause: unknown): ReceiverResponse {
-  const error = failure('HANDLER_FAILED', `The ${d.job.runner} threw`, d, cause);
   const message = `The ${d.job.runner} failed; the event will be handled again when it is redelivered`;
-  return refuse(d.options, error, 'HANDLER_FAILED', message, scopeOf(d));
+  return failure(d, 'HANDLER_FAILED', `The ${d.job.runner} threw`, cause).refuse(message);
 }
 
 const handled = (d: Dispatch) => okResponse(d.job.outcome, d.key.eventId, d.scope.correlationId);

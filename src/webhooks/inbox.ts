@@ -113,12 +113,7 @@ export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'handled', 
  * const size = (delivery: StoredDelivery) => delivery.rawBody.length;
  * ```
  */
-export interface StoredDelivery {
-  /** The envelope's `eventId`: the key, as for {@link InboxKey}. */
-  readonly eventId: string;
-  readonly eventType: string;
-  /** The delivery's `X-TenantId` (`''` when none). */
-  readonly tenantId: string;
+export interface StoredDelivery extends InboxKey {
   /** The body exactly as received, as UTF-8 text (the envelope is JSON). */
   readonly rawBody: string;
   /** The delivery's `X-Correlation-Id` (or the id generated for it). */
@@ -156,10 +151,7 @@ export interface ClaimedDelivery extends StoredDelivery {
  * const line = (r: DeliveryRecord) => `${r.eventId} ${r.state} ${r.attempts} ${r.lastError ?? ''}`;
  * ```
  */
-export interface DeliveryRecord {
-  readonly eventId: string;
-  readonly eventType: string;
-  readonly tenantId: string;
+export interface DeliveryRecord extends InboxKey {
   readonly state: DeliveryState;
   /** Runs started so far. */
   readonly attempts: number;
@@ -262,15 +254,6 @@ export interface InboxAdmin {
    * Per tenant holding `pending`, `dead` or `parked` records: its counts and oldest pending one,
    * busiest first, at most `limit` tenants, and how many there are in all. Optional: without it
    * the dashboard and `inbox stats` show the totals only.
-   *
-   * @example
-   * ```ts
-   * import { memoryInbox } from 'loyalty-partner-sdk/webhooks';
-   * const inbox = memoryInbox();
-   * const { tenants, totalTenants } = await inbox.statsByTenant({ limit: 10 });
-   * for (const { tenantId, states } of tenants) console.log(tenantId, states.dead ?? 0);
-   * console.log(`${totalTenants} tenants in all`);
-   * ```
    */
   statsByTenant?(
     query?: TenantStatsQuery,

@@ -1,5 +1,6 @@
-import { LoyaltyValidationError, type ValidationIssue } from '../contract/errors.js';
+import { LoyaltyValidationError } from '../contract/errors.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import { optionIssues, throwIfInvalid, wholeNumber } from '../contract/options-check.js';
 import type {
   ClaimedDelivery,
   DeferredInboxStore,
@@ -75,17 +76,17 @@ export function memoryInbox(options: MemoryInboxOptions = {}): DeferredInboxStor
     MEMORY_INBOX_DEFAULTS,
     options,
   );
-  const issues: ValidationIssue[] = [];
-  if (!(ttlMs > 0 && ttlMs < Number.POSITIVE_INFINITY))
-    issues.push({ path: 'ttlMs', message: 'must be > 0' });
-  if (!(Number.isSafeInteger(maxEntries) && maxEntries > 0)) {
-    issues.push({ path: 'maxEntries', message: 'must be a whole number > 0' });
-  }
-  if (!(leaseMs > 0 && leaseMs < Number.POSITIVE_INFINITY))
-    issues.push({ path: 'leaseMs', message: 'must be > 0' });
-  if (typeof now !== 'function') issues.push({ path: 'now', message: 'must be a function' });
-  if (issues.length)
-    throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid memoryInbox options', issues);
+  const positive = (value: number) => value > 0 && value < Number.POSITIVE_INFINITY;
+  const issues = optionIssues([
+    ['ttlMs', positive(ttlMs), 'must be > 0'],
+    wholeNumber('maxEntries', maxEntries, 1),
+    ['leaseMs', positive(leaseMs), 'must be > 0'],
+    ['now', typeof now === 'function', 'must be a function'],
+  ]);
+  throwIfInvalid(
+    issues,
+    (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid memoryInbox options', all),
+  );
 
   const records = new Map<string, Entry>();
   // Handled ids in the order they were handled (the oldest first), for the bound and the TTL.

@@ -137,13 +137,6 @@ export interface DeferredRetryOptions {
   maxDelayMs?: number;
 }
 
-// The defaults of `retry`, declared once (each is also in its option's @default tag).
-const RETRY_DEFAULTS = {
-  maxAttempts: 10,
-  baseDelayMs: 1_000,
-  maxDelayMs: 600_000,
-} as const satisfies Required<DeferredRetryOptions>;
-
 /** The runner's default `concurrency` (see the option's `@default`). */
 function defaultConcurrency(inbox: unknown): number {
   const store = inbox as { runHandled?: unknown; poolSize?: unknown } | undefined;
@@ -152,32 +145,27 @@ function defaultConcurrency(inbox: unknown): number {
   return typeof poolSize === 'number' && poolSize > 0 ? Math.max(1, Math.floor(poolSize / 4)) : 4;
 }
 
-type ReceiverLimits = Pick<ReceiverOptions, 'toleranceSeconds' | 'resolverTimeoutMs' | 'handlerTimeoutMs'>;
+type Defaulted = 'toleranceSeconds' | 'resolverTimeoutMs' | 'handlerTimeoutMs' | 'deferred' | 'retry';
 
 // The defaults of createReceiver, declared once (each is also in its option's @default tag).
 const RECEIVER_DEFAULTS = {
   toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
   resolverTimeoutMs: 5_000,
   handlerTimeoutMs: 30_000,
-} as const;
+  deferred: false,
+  retry: { maxAttempts: 10, baseDelayMs: 1_000, maxDelayMs: 600_000 },
+} as const satisfies Required<Pick<ReceiverOptions, Defaulted>>;
 
 /** The options once checked, with every default applied. */
-export interface NormalizedReceiverOptions {
+export interface NormalizedReceiverOptions
+  extends Required<Pick<ReceiverOptions<unknown>, Exclude<Defaulted, 'retry'> | 'handlers' | 'concurrency'>>,
+    Pick<ReceiverOptions<unknown>, 'onUnhandled' | 'onError'> {
   /** Synchronous for fixed secrets and for a resolver that is: no promise where none is needed. */
   secrets: (tenantId: string | undefined) => Secrets | undefined | Promise<Secrets | undefined>;
-  toleranceSeconds: number;
-  resolverTimeoutMs: number;
-  handlerTimeoutMs: number;
   inbox: InboxStore<unknown>;
-  handlers: WebhookHandlers<unknown>;
-  onUnhandled: ReceiverOptions<unknown>['onUnhandled'];
-  onError: ReceiverOptions['onError'];
   /** Spans, metrics and log lines of each delivery. */
   telemetry: Telemetry<ReceiverInstruments>;
-  deferred: boolean;
   retry: Required<DeferredRetryOptions>;
-  /** Handlers the deferred runner runs at once. */
-  concurrency: number;
 }
 
 /** Checks every option at once and reports every problem in one `INVALID_OPTIONS` error. */
@@ -186,10 +174,9 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     ReceiverOptions<unknown>
   >;
   const { secrets, inbox, handlers, onUnhandled, onError } = given;
-  const { toleranceSeconds, resolverTimeoutMs, handlerTimeoutMs } = mergeDefaults<ReceiverLimits>(
-    RECEIVER_DEFAULTS,
-    given,
-  );
+  const defaulted = mergeDefaults<Pick<ReceiverOptions, Defaulted>>(RECEIVER_DEFAULTS, given);
+  const { toleranceSeconds, resolverTimeoutMs, handlerTimeoutMs, deferred } = defaulted;
+  const retry = defaulted.retry as Required<DeferredRetryOptions>; // merged field by field
   const handlersOk = typeof handlers === 'object' && handlers !== null;
   const inboxOk = inbox === undefined || isInboxStore(inbox);
   const issues = optionIssues([
@@ -213,7 +200,7 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     // Only immediate claims that hold a lease: a deferred run has no handlerTimeoutMs, and a
     // transactional claim is its transaction.
     inboxOk &&
-      given.deferred !== true &&
+      deferred !== true &&
       !inbox?.transaction &&
       typeof inbox?.leaseMs === 'number' && [
         'handlerTimeoutMs',
@@ -226,9 +213,8 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     functionOrAbsent('onError', onError),
   ]);
   issues.push(...telemetryIssues(given));
-  const retry = mergeDefaults<DeferredRetryOptions>(RETRY_DEFAULTS, given.retry ?? {});
   const concurrency = given.concurrency ?? defaultConcurrency(inbox);
-  issues.push(...optionIssues(deferredChecks(given, retry, concurrency)));
+  issues.push(...optionIssues(deferredChecks(inbox, deferred, retry, concurrency)));
   throwIfInvalid(
     issues,
     (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', all),
@@ -246,20 +232,22 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     onUnhandled,
     onError,
     telemetry: receiverTelemetry(given),
-    deferred: given.deferred === true,
+    deferred,
     retry,
     concurrency,
   };
 }
 
 function deferredChecks(
-  given: Partial<ReceiverOptions<unknown>>,
+  inbox: unknown,
+  deferred: boolean,
   retry: Required<DeferredRetryOptions>,
   concurrency: number,
 ): OptionCheck[] {
-  const { deferred, inbox } = given;
+  // A retry given as anything but an object is kept as given by mergeDefaults: one issue for it.
+  const retryOk = typeof retry === 'object' && retry !== null;
   return [
-    oneOf('deferred', deferred ?? false, [true, false]),
+    oneOf('deferred', deferred, [true, false]),
     deferred === true && [
       'inbox',
       inbox !== undefined,
@@ -271,14 +259,10 @@ function deferredChecks(
         isDeferredInboxStore(inbox),
         'must be a store with the deferred methods (a DeferredInboxStore) with deferred: true',
       ],
-    given.retry !== undefined && [
-      'retry',
-      typeof given.retry === 'object' && given.retry !== null,
-      'must be an object { maxAttempts, baseDelayMs, maxDelayMs }',
-    ],
-    wholeNumber('retry.maxAttempts', retry.maxAttempts, 1),
-    wholeNumber('retry.baseDelayMs', retry.baseDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
-    wholeNumber('retry.maxDelayMs', retry.maxDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
+    ['retry', retryOk, 'must be an object { maxAttempts, baseDelayMs, maxDelayMs }'],
+    retryOk && wholeNumber('retry.maxAttempts', retry.maxAttempts, 1),
+    retryOk && wholeNumber('retry.baseDelayMs', retry.baseDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
+    retryOk && wholeNumber('retry.maxDelayMs', retry.maxDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
     wholeNumber('concurrency', concurrency, 1, 1_000, 'handlers'),
   ];
 }

@@ -1,6 +1,5 @@
 import { callHook } from '../contract/call-hook.js';
 import { errorResponse, type ReceiverResponse } from './answers.js';
-import type { WebhookErrorCode } from './receiver-error-codes.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import type { ErrorContext } from './receiver-types.js';
 import type { ReceiverFailure } from './webhook-error.js';
@@ -18,15 +17,14 @@ export function report(
   callHook(onError, error, { ...scope, status });
 }
 
-/** Builds the error answer for `code` and tells `onError` about `error`. */
+/** Builds the error answer of `error.code`, saying `message`, and tells `onError` about `error`. */
 export function refuse(
   options: NormalizedReceiverOptions,
   error: ReceiverFailure,
-  code: WebhookErrorCode,
   message: string,
   scope: FailureScope,
 ): ReceiverResponse {
-  const response = errorResponse(code, message, scope.correlationId);
+  const response = errorResponse(error.code, message, scope.correlationId);
   report(options.onError, error, scope, response.status);
   return response;
 }

@@ -1,5 +1,5 @@
 import { backoffDelay } from '../internal/backoff.js';
-import { type BaseContext, pickRun, watchedRun } from './event-run.js';
+import { pickRun, watchedRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
@@ -29,14 +29,8 @@ export async function runStored(
   if (parsed.kind === 'invalid') {
     return parked(inbox, claim, `This version cannot read it: ${parsed.error.message}`);
   }
-  const base: BaseContext = {
-    tenantId: claim.tenantId,
-    correlationId: claim.correlationId,
-    receivedAt: new Date(claim.receivedAt),
-    signatureTimestamp: claim.signatureTimestamp,
-    secretIndex: claim.secretIndex,
-  };
-  const job = pickRun(config, parsed, base);
+  // pickRun copies the context's fields one by one: the claim's others never reach a handler.
+  const job = pickRun(config, parsed, { ...claim, receivedAt: new Date(claim.receivedAt) });
   if (!job) return parked(inbox, claim, parkReason(parsed));
 
   const { seen, work } = watchedRun(job);
@@ -48,7 +42,7 @@ export async function runStored(
     if (!seen.failed) {
       // The store failed: the claim ends with its lease and a later run takes it over.
       const text = 'The inbox store could not record a stored delivery; it runs again after its lease';
-      tell(config, claim, new WebhookError('INBOX_UNAVAILABLE', text, withKey(claim, cause)), 503);
+      tell(config, claim, 'INBOX_UNAVAILABLE', text, cause, 503);
       return 'store-failed';
     }
     return failed(config, inbox, claim, seen.failed.cause, job.runner);
@@ -67,7 +61,7 @@ async function failed(
   const text = last
     ? `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; the delivery is dead`
     : `The ${runner} threw on run ${claim.attempt} of ${retry.maxAttempts}; it runs again later`;
-  tell(config, claim, new WebhookError('HANDLER_FAILED', text, withKey(claim, cause)), 500);
+  tell(config, claim, 'HANDLER_FAILED', text, cause, 500);
   // A wait, not a time: the store adds it to its own clock (a worker's clock may be off).
   const retryInMs = last ? undefined : backoffDelay(claim.attempt, retry);
   return written(
@@ -88,21 +82,18 @@ const written = (write: () => Promise<boolean>, outcome: StoredOutcome): Promise
       () => 'store-failed',
     );
 
-const withKey = (claim: ClaimedDelivery, cause: unknown) => ({
-  cause,
-  eventId: claim.eventId,
-  eventType: claim.eventType,
-});
-
+/** Tells `onError` of a failure about the claimed delivery. */
 function tell(
   config: NormalizedReceiverOptions,
   claim: ClaimedDelivery,
-  error: WebhookError,
+  code: WebhookError['code'],
+  text: string,
+  cause: unknown,
   status: number,
 ) {
   const { tenantId, correlationId, eventId, eventType } = claim;
   const scope = { tenantId, correlationId, receivedAt: new Date(claim.receivedAt), eventId, eventType };
-  report(config.onError, error, scope, status);
+  report(config.onError, new WebhookError(code, text, { cause, eventId, eventType }), scope, status);
 }
 
 function messageOf(cause: unknown): string {

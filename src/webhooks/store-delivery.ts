@@ -1,7 +1,6 @@
-import type { RawBody } from '../signature/bytes.js';
-import { toBytes } from '../signature/bytes.js';
+import { type RawBody, toBytes } from '../signature/bytes.js';
 import { okResponse, type ReceiverResponse } from './answers.js';
-import type { BaseContext, EventRun } from './event-run.js';
+import type { BaseContext } from './event-run.js';
 import type { DeferredInboxStore } from './inbox.js';
 import type { ParsedDelivery } from './parse-delivery.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
@@ -10,60 +9,33 @@ import { WebhookError } from './webhook-error.js';
 
 const decoder = new TextDecoder();
 
-/** What `receive` knows of a verified, parsed delivery when it is stored instead of handled. */
-export interface ToStore {
-  eventId: string;
-  eventType: string;
-  rawBody: RawBody;
-  base: BaseContext;
-  /** What this receiver would run now; none: the delivery is stored `parked`. */
-  job: EventRun | undefined;
-  /** Why it is parked (when `job` is absent). */
-  parkedBecause: string;
-}
-
 /**
- * Deferred mode: stores a verified delivery with its raw body (what this version cannot handle,
- * `parked`) and answers 200 at once, `duplicate` for a copy; 503 when the store fails.
+ * Deferred mode: stores a verified delivery with its raw body (`parked` with `parkedBecause` when
+ * this version cannot handle it) and answers 200 at once, `duplicate` for a copy; 503 when the
+ * store fails.
  */
 export async function storeDelivery(
   config: NormalizedReceiverOptions,
   inbox: DeferredInboxStore<unknown>,
-  delivery: ToStore,
+  delivery: BaseContext & { eventId: string; eventType: string; rawBody: RawBody },
+  parkedBecause: string | undefined,
   scope: FailureScope,
 ): Promise<{ answer: ReceiverResponse; stored: 'pending' | 'parked' | undefined }> {
-  const { eventId, eventType, base } = delivery;
-  const state = delivery.job ? 'pending' : 'parked';
+  const { eventId, eventType, rawBody, receivedAt, correlationId } = delivery;
+  const state = parkedBecause === undefined ? 'pending' : 'parked';
   try {
-    const found = await inbox.store(
-      {
-        eventId,
-        eventType,
-        tenantId: base.tenantId,
-        rawBody:
-          typeof delivery.rawBody === 'string' ? delivery.rawBody : decoder.decode(toBytes(delivery.rawBody)),
-        correlationId: base.correlationId,
-        signatureTimestamp: base.signatureTimestamp,
-        secretIndex: base.secretIndex,
-        receivedAt: base.receivedAt.getTime(),
-      },
-      state,
-      delivery.job ? undefined : delivery.parkedBecause,
-    );
-    const outcome = found === 'stored' ? 'stored' : 'duplicate';
+    const text = typeof rawBody === 'string' ? rawBody : decoder.decode(toBytes(rawBody));
+    const stored = { ...delivery, rawBody: text, receivedAt: receivedAt.getTime() };
+    const found = await inbox.store(stored, state, parkedBecause);
     return {
-      answer: okResponse(outcome, eventId, base.correlationId),
+      answer: okResponse(found === 'stored' ? 'stored' : 'duplicate', eventId, correlationId),
       stored: found === 'stored' ? state : undefined,
     };
   } catch (cause) {
-    const error = new WebhookError('INBOX_UNAVAILABLE', 'The inbox store could not store the delivery', {
-      cause,
-      eventId,
-      eventType,
-    });
+    const text = 'The inbox store could not store the delivery';
+    const error = new WebhookError('INBOX_UNAVAILABLE', text, { cause, eventId, eventType });
     const message = 'The receiver cannot record events now; retry later';
-    const answer = refuse(config, error, 'INBOX_UNAVAILABLE', message, { ...scope, eventId, eventType });
-    return { answer, stored: undefined };
+    return { answer: refuse(config, error, message, { ...scope, eventId, eventType }), stored: undefined };
   }
 }
 
