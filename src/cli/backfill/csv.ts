@@ -1,5 +1,11 @@
 import { CsvError, parse } from 'csv-parse';
-import { FileSyntaxError, MAX_ROW_SIZE_DEFAULT, NOT_UTF8, tooLong } from './file-syntax-error.js';
+import {
+  decodeChunk,
+  FileSyntaxError,
+  MAX_ROW_SIZE_DEFAULT,
+  NOT_UTF8,
+  tooLong,
+} from './file-syntax-error.js';
 
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
@@ -119,21 +125,16 @@ export async function* csvRecords(
     });
   };
   for await (const chunk of input) {
-    if (typeof chunk === 'string') held += chunk;
-    else {
-      try {
-        held += decoder.decode(chunk, { stream: true });
-      } catch {
-        // The whole lines before the bad byte are read first: their rows are handled.
-        const lenient = new TextDecoder('utf-8').decode(chunk);
-        held += lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd')));
-        const line = breaksWritten + breaksIn(held) + 1;
-        const whole = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
-        if (whole > 0) write(held.slice(0, whole));
-        await finish();
-        yield* take();
-        throw new FileSyntaxError(line, NOT_UTF8);
-      }
+    const decoded = decodeChunk(decoder, chunk);
+    held += decoded.text;
+    if (decoded.notUtf8) {
+      // The whole lines before the bad byte are read first: their rows are handled.
+      const line = breaksWritten + breaksIn(held) + 1;
+      const whole = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
+      if (whole > 0) write(held.slice(0, whole));
+      await finish();
+      yield* take();
+      throw new FileSyntaxError(line, NOT_UTF8);
     }
     const cut = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
     if (cut > 0) {
@@ -144,12 +145,12 @@ export async function* csvRecords(
     // A line this long is a row this long: stop before holding more of it.
     if (held.length > maxRowSize) throw tooLong(breaksWritten + 1, maxRowSize);
   }
-  try {
-    held += decoder.decode();
-  } catch {
+  const end = decodeChunk(decoder);
+  if (end.notUtf8) {
     yield* take();
     throw new FileSyntaxError(breaksWritten + breaksIn(held) + 1, NOT_UTF8);
   }
+  held += end.text;
   if (held) write(held);
   await finish();
   yield* take();

@@ -1,3 +1,5 @@
+import { codedError } from '../../contract/errors.js';
+
 /** The longest row `backfill` reads by default (`--max-row-size`): 1,048,576 characters. */
 export const MAX_ROW_SIZE_DEFAULT = 1_048_576;
 
@@ -5,11 +7,7 @@ export const MAX_ROW_SIZE_DEFAULT = 1_048_576;
  * A backfill file that cannot be read on from `line` (CSV or JSON Lines): the rows before it
  * were read; nothing after it is.
  */
-export class FileSyntaxError extends Error {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'FileSyntaxError' {
-    return 'FileSyntaxError';
-  }
+export class FileSyntaxError extends codedError('FileSyntaxError') {
   readonly code = 'FILE_SYNTAX' as const;
   readonly line: number;
 
@@ -20,6 +18,23 @@ export class FileSyntaxError extends Error {
 }
 
 export const NOT_UTF8 = 'bytes that are not UTF-8: save the file as UTF-8';
+
+/**
+ * The next text of a UTF-8 stream (`chunk` undefined: its end). Past a byte that is not UTF-8 it
+ * gives the text before that byte and `notUtf8`, so the whole lines before it are still read.
+ */
+export function decodeChunk(
+  decoder: TextDecoder,
+  chunk?: string | Uint8Array,
+): { text: string; notUtf8: boolean } {
+  if (typeof chunk === 'string') return { text: chunk, notUtf8: false };
+  try {
+    return { text: chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode(), notUtf8: false };
+  } catch {
+    const lenient = chunk ? new TextDecoder('utf-8').decode(chunk) : '';
+    return { text: lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd'))), notUtf8: true };
+  }
+}
 
 /**
  * A row (CSV) or line (JSON Lines) past `--max-row-size`: reading stops before holding more of
