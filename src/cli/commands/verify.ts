@@ -1,7 +1,7 @@
 import { SignatureVerificationError, verifySignature } from '../../platform-node/signature.js';
 import { integerFlag, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { createStyle, readSigningInput, SIGNING_FLAGS } from '../io.js';
+import { createStyle, readSigningInput, SIGNING_FLAGS, SIGNING_HELP } from '../io.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner verify --header <X-Signature> [options] <body-file | ->
@@ -12,10 +12,7 @@ of the table in docs/receiving-webhooks.md, "Verifying signatures without the re
 
 Options:
   --header <value>      the X-Signature header value (required)
-  --secret-env <NAME>   environment variable holding the secret (default LOYALTY_SIGNING_SECRET)
-  --secret-file <path>  file with one secret per line (several while rotating; at most 64 KiB;
-                        a space, tab or carriage return around a secret is refused)
-  --max-bytes <n>       read at most this many bytes of the body (default 1048576, 1 MiB)
+${SIGNING_HELP}
   --tolerance <secs>    allowed clock difference (default 300)
   --now <secs>          judge the timestamp as of these unix seconds (default: now), e.g. the
                         time the delivery was captured
