@@ -34,11 +34,15 @@ function stopsEverything(err: unknown): ErrorReport | undefined {
   return err.retryable || errorCodeInfo(err.code)?.tenantWide ? report : undefined;
 }
 
+/** Why a backfill stopped, without `send`'s advice: a resume sends each row under its own eventId. */
+export const stopReason = (report: ErrorReport): string =>
+  report.line.replace(/; send it again later with --event-id \S+$/, '');
+
 /** A row that did not go out, under the eventId a resume sends it with. */
 export const notSent = (row: OutgoingRow, report: ErrorReport): RowFailure => ({
   line: row.line,
   path: '',
-  message: `not sent: ${report.line.replace(/; send it again later with --event-id \S+$/, '')}`,
+  message: `not sent: ${stopReason(report)}`,
   eventId: row.eventId,
 });
 

@@ -1,6 +1,6 @@
 import { SignatureVerificationError, verifySignature } from '../../platform-node/signature.js';
-import { integerFlag, valueFlags } from '../args.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { integerFlag, requiredFlag, valueFlags } from '../args.js';
+import { EXIT } from '../exit-codes.js';
 import { createStyle, readSigningInput, SIGNING_FLAGS, SIGNING_HELP } from '../io.js';
 import { defineCommand } from './command.js';
 
@@ -27,13 +27,13 @@ export const verifyCommand = defineCommand({
   help: HELP,
   flags: { ...valueFlags('header'), ...SIGNING_FLAGS, ...valueFlags('tolerance', 'now') },
   async run({ values, positionals, io }) {
-    if (values.header === undefined) throw new UsageError('verify: --header <X-Signature value> is required');
+    const header = requiredFlag('verify', '--header <X-Signature value>', values.header);
     const { body, secrets } = await readSigningInput(io, values, positionals[0]);
     const toleranceSeconds = integerFlag('tolerance', values.tolerance);
     const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
     const style = createStyle(io);
     try {
-      const { timestamp, secretIndex } = verifySignature(body, values.header, secrets, {
+      const { timestamp, secretIndex } = verifySignature(body, header, secrets, {
         now,
         ...(toleranceSeconds === undefined ? {} : { toleranceSeconds }),
       });
