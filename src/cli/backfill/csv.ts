@@ -1,11 +1,5 @@
 import { CsvError, parse } from 'csv-parse';
-import {
-  decodeChunk,
-  FileSyntaxError,
-  MAX_ROW_SIZE_DEFAULT,
-  NOT_UTF8,
-  tooLong,
-} from './file-syntax-error.js';
+import { decodeChunk, FileSyntaxError, MAX_ROW_SIZE_DEFAULT, notUtf8, tooLong } from './file-syntax-error.js';
 
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
@@ -125,14 +119,14 @@ export async function* csvRecords(
   for await (const chunk of input) {
     const decoded = decodeChunk(decoder, chunk);
     held += decoded.text;
-    if (decoded.notUtf8) {
+    if (decoded.badByte) {
       // The whole lines before the bad byte are read first: their rows are handled.
       const line = breaksWritten + breaksIn(held) + 1;
       const whole = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
       if (whole > 0) write(held.slice(0, whole));
       await finish();
       yield* take();
-      throw new FileSyntaxError(line, NOT_UTF8);
+      throw notUtf8(line);
     }
     const cut = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
     if (cut > 0) {
@@ -144,9 +138,9 @@ export async function* csvRecords(
     if (held.length > maxRowSize) throw tooLong(breaksWritten + 1, maxRowSize);
   }
   const end = decodeChunk(decoder);
-  if (end.notUtf8) {
+  if (end.badByte) {
     yield* take();
-    throw new FileSyntaxError(breaksWritten + breaksIn(held) + 1, NOT_UTF8);
+    throw notUtf8(breaksWritten + breaksIn(held) + 1);
   }
   held += end.text;
   if (held) write(held);

@@ -17,22 +17,24 @@ export class FileSyntaxError extends codedError('FileSyntaxError') {
   }
 }
 
-export const NOT_UTF8 = 'bytes that are not UTF-8: save the file as UTF-8';
+/** Bytes that are not UTF-8 at `line`: the reading stops there. */
+export const notUtf8 = (line: number) =>
+  new FileSyntaxError(line, 'bytes that are not UTF-8: save the file as UTF-8');
 
 /**
  * The next text of a UTF-8 stream (`chunk` undefined: its end). Past a byte that is not UTF-8 it
- * gives the text before that byte and `notUtf8`, so the whole lines before it are still read.
+ * gives the text before that byte and `badByte`, so the whole lines before it are still read.
  */
 export function decodeChunk(
   decoder: TextDecoder,
   chunk?: string | Uint8Array,
-): { text: string; notUtf8: boolean } {
-  if (typeof chunk === 'string') return { text: chunk, notUtf8: false };
+): { text: string; badByte: boolean } {
+  if (typeof chunk === 'string') return { text: chunk, badByte: false };
   try {
-    return { text: chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode(), notUtf8: false };
+    return { text: chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode(), badByte: false };
   } catch {
     const lenient = chunk ? new TextDecoder('utf-8').decode(chunk) : '';
-    return { text: lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd'))), notUtf8: true };
+    return { text: lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd'))), badByte: true };
   }
 }
 

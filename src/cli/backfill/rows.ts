@@ -1,13 +1,7 @@
 import { LoyaltyValidationError, parsePayload } from '../../contract/index.js';
 import { UsageError } from '../exit-codes.js';
 import { csvRecords } from './csv.js';
-import {
-  decodeChunk,
-  FileSyntaxError,
-  MAX_ROW_SIZE_DEFAULT,
-  NOT_UTF8,
-  tooLong,
-} from './file-syntax-error.js';
+import { decodeChunk, MAX_ROW_SIZE_DEFAULT, notUtf8, tooLong } from './file-syntax-error.js';
 import type { BackfillTarget, FieldKind } from './targets.js';
 
 /** One problem with one row: its line in the file, the field path (`''` for the row) and why. */
@@ -86,7 +80,7 @@ export async function* jsonLinesRows(
     return judge(target, line, value);
   };
   for await (const chunk of input) {
-    const { text, notUtf8 } = decodeChunk(decoder, chunk);
+    const { text, badByte } = decodeChunk(decoder, chunk);
     held += text;
     let start = 0;
     for (let end = held.indexOf('\n'); end !== -1; end = held.indexOf('\n', start)) {
@@ -95,11 +89,11 @@ export async function* jsonLinesRows(
       if (result) yield result;
     }
     held = held.slice(start);
-    if (notUtf8) throw new FileSyntaxError(line + 1, NOT_UTF8);
+    if (badByte) throw notUtf8(line + 1);
     if (held.length > maxRowSize) throw tooLong(line + 1, maxRowSize, 'jsonl');
   }
   const end = decodeChunk(decoder);
-  if (end.notUtf8) throw new FileSyntaxError(line + 1, NOT_UTF8);
+  if (end.badByte) throw notUtf8(line + 1);
   held += end.text;
   const last = held === '' ? undefined : row(held);
   if (last) yield last;
