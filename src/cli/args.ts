@@ -86,6 +86,12 @@ export function parseCommandArgs<O extends Flags>(
   }
 }
 
+/** The value of a flag the command cannot do without (`flag`: as its help names it), or why it must be given. */
+export function requiredFlag(command: string, flag: string, value: string | undefined): string {
+  if (value === undefined) throw new UsageError(`${command}: ${flag} is required`);
+  return value;
+}
+
 /** Parses a whole, non-negative number flag, or explains what was expected (`unit`: what it counts). */
 export function integerFlag(name: string, value: string | undefined, unit = 'seconds'): number | undefined {
   if (value === undefined) return undefined;

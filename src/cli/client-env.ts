@@ -1,6 +1,6 @@
 import { LoyaltyValidationError } from '../contract/index.js';
 import { LoyaltyClient } from '../platform-node/index.js';
-import { switchFlags, valueFlags } from './args.js';
+import { type ParsedCommandArgs, switchFlags, valueFlags } from './args.js';
 import { UsageError } from './exit-codes.js';
 import { type CliIo, readSecrets } from './io.js';
 
@@ -18,12 +18,7 @@ export const CLIENT_ENV = {
 export const CLIENT_FLAGS = { ...valueFlags('secret-file'), ...switchFlags('no-retry') };
 
 /** What a command adds to the client the environment describes: its `CLIENT_FLAGS`. */
-export interface ClientFlags {
-  /** One secret per line, instead of `LOYALTY_SIGNING_SECRET`. */
-  readonly 'secret-file'?: string | undefined;
-  /** One attempt per event. */
-  readonly 'no-retry'?: boolean | undefined;
-}
+type ClientFlags = Partial<ParsedCommandArgs<typeof CLIENT_FLAGS>['values']>;
 
 function required(io: CliIo, name: string, what: string): string {
   const value = io.env[name];

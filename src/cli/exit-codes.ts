@@ -1,3 +1,5 @@
+import { codedError } from '../contract/errors.js';
+
 /**
  * Exit codes of the `loyalty-partner` command, documented in its `--help` and the README.
  * Scripts branch on them: 3 means "try again later", 1 means "something must change first".
@@ -42,11 +44,8 @@ export const EXIT_CODE_TABLE: readonly { readonly code: ExitCode; readonly meani
 ];
 
 /** Thrown for a command line or environment the user must fix; printed as one line, exit 2. */
-export class UsageError extends Error {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'UsageError' {
-    return 'UsageError';
-  }
+export class UsageError extends codedError('UsageError') {
+  readonly code = 'USAGE' as const;
 }
 
 /**

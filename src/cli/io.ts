@@ -93,6 +93,11 @@ export async function readPayload(io: CliIo, path: string, maxBytes = INPUT_LIMI
 
 /** The flags of `sign` and `verify`: where the secrets are, and how much of the body to read. */
 export const SIGNING_FLAGS = valueFlags('secret-env', 'secret-file', 'max-bytes');
+/** Their lines in the `--help` of both. */
+export const SIGNING_HELP = `  --secret-env <NAME>   environment variable holding the secret (default LOYALTY_SIGNING_SECRET)
+  --secret-file <path>  file with one secret per line (several while rotating; at most 64 KiB;
+                        a space, tab or carriage return around a secret is refused)
+  --max-bytes <n>       read at most this many bytes of the body (default 1048576, 1 MiB)`;
 
 /** The body (a file, or `-` for standard input) and the secrets `sign` and `verify` work on. */
 export async function readSigningInput(
@@ -130,19 +135,16 @@ export async function readSecrets(
     if (lines.at(-1) === '') lines.pop();
     for (const [index, line] of lines.entries()) {
       // One final line break is what editors leave; a second one is whitespace around the secret.
-      if (line.length === 0)
-        throw new UsageError(
-          `line ${index + 1} of ${file} is empty: put one secret per line, with no empty lines`,
-        );
       // A line of spaces is no secret: signing or verifying under it would accept what anyone can sign.
-      if (!/\S/.test(line))
-        throw new UsageError(
-          `line ${index + 1} of ${file} is blank (whitespace only): a secret must have other characters; remove the line`,
-        );
-      if (line !== line.trim())
-        throw new UsageError(
-          `line ${index + 1} of ${file} has whitespace before or after the secret (a space, a tab or a carriage return): remove it, it would change every signature`,
-        );
+      const problem =
+        line.length === 0
+          ? 'is empty: put one secret per line, with no empty lines'
+          : !/\S/.test(line)
+            ? 'is blank (whitespace only): a secret must have other characters; remove the line'
+            : line !== line.trim()
+              ? 'has whitespace before or after the secret (a space, a tab or a carriage return): remove it, it would change every signature'
+              : undefined;
+      if (problem) throw new UsageError(`line ${index + 1} of ${file} ${problem}`);
     }
     if (lines.length === 0) throw new UsageError(`${file} holds no secret (one per line)`);
     return lines;

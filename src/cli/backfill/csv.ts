@@ -1,5 +1,5 @@
 import { CsvError, parse } from 'csv-parse';
-import { FileSyntaxError, MAX_ROW_SIZE_DEFAULT, NOT_UTF8, tooLong } from './file-syntax-error.js';
+import { decodeChunk, FileSyntaxError, MAX_ROW_SIZE_DEFAULT, notUtf8, tooLong } from './file-syntax-error.js';
 
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
@@ -38,12 +38,10 @@ const STRAY_QUOTE_MESSAGE =
   'a double quote inside a field that is not quoted: quote the whole field and double the quote ("12"" pizza")';
 
 /**
- * Streams RFC 4180 CSV records with `csv-parse`, one at a time, so a file of any size costs the
- * memory of one record: fields separated by commas; a field in double quotes may hold commas,
- * CR, LF and doubled quotes; records end with CRLF, LF or CR. A leading byte-order mark and blank
- * lines are skipped. Values are returned exactly, untrimmed; records may differ in length (the
- * caller reports that per row). A record with a stray quote in an unquoted field comes out as a
- * `CsvBadRecord`, and reading goes on.
+ * Streams RFC 4180 CSV records (CRLF, LF or CR) with `csv-parse`, one at a time, so a file of any
+ * size costs the memory of one record. A leading byte-order mark and blank lines are skipped;
+ * values come untrimmed; records may differ in length (the caller reports that per row). A stray
+ * quote in an unquoted field comes out as a `CsvBadRecord`, and reading goes on.
  *
  * @throws {FileSyntaxError} for an unterminated quoted field, text after a closing quote, a row
  * longer than `maxRowSize` characters, or bytes that are not UTF-8
@@ -119,21 +117,16 @@ export async function* csvRecords(
     });
   };
   for await (const chunk of input) {
-    if (typeof chunk === 'string') held += chunk;
-    else {
-      try {
-        held += decoder.decode(chunk, { stream: true });
-      } catch {
-        // The whole lines before the bad byte are read first: their rows are handled.
-        const lenient = new TextDecoder('utf-8').decode(chunk);
-        held += lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd')));
-        const line = breaksWritten + breaksIn(held) + 1;
-        const whole = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
-        if (whole > 0) write(held.slice(0, whole));
-        await finish();
-        yield* take();
-        throw new FileSyntaxError(line, NOT_UTF8);
-      }
+    const decoded = decodeChunk(decoder, chunk);
+    held += decoded.text;
+    if (decoded.badByte) {
+      // The whole lines before the bad byte are read first: their rows are handled.
+      const line = breaksWritten + breaksIn(held) + 1;
+      const whole = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
+      if (whole > 0) write(held.slice(0, whole));
+      await finish();
+      yield* take();
+      throw notUtf8(line);
     }
     const cut = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
     if (cut > 0) {
@@ -144,12 +137,12 @@ export async function* csvRecords(
     // A line this long is a row this long: stop before holding more of it.
     if (held.length > maxRowSize) throw tooLong(breaksWritten + 1, maxRowSize);
   }
-  try {
-    held += decoder.decode();
-  } catch {
+  const end = decodeChunk(decoder);
+  if (end.badByte) {
     yield* take();
-    throw new FileSyntaxError(breaksWritten + breaksIn(held) + 1, NOT_UTF8);
+    throw notUtf8(breaksWritten + breaksIn(held) + 1);
   }
+  held += end.text;
   if (held) write(held);
   await finish();
   yield* take();

@@ -1,3 +1,5 @@
+import { codedError } from '../../contract/errors.js';
+
 /** The longest row `backfill` reads by default (`--max-row-size`): 1,048,576 characters. */
 export const MAX_ROW_SIZE_DEFAULT = 1_048_576;
 
@@ -5,11 +7,7 @@ export const MAX_ROW_SIZE_DEFAULT = 1_048_576;
  * A backfill file that cannot be read on from `line` (CSV or JSON Lines): the rows before it
  * were read; nothing after it is.
  */
-export class FileSyntaxError extends Error {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'FileSyntaxError' {
-    return 'FileSyntaxError';
-  }
+export class FileSyntaxError extends codedError('FileSyntaxError') {
   readonly code = 'FILE_SYNTAX' as const;
   readonly line: number;
 
@@ -19,7 +17,26 @@ export class FileSyntaxError extends Error {
   }
 }
 
-export const NOT_UTF8 = 'bytes that are not UTF-8: save the file as UTF-8';
+/** Bytes that are not UTF-8 at `line`: the reading stops there. */
+export const notUtf8 = (line: number) =>
+  new FileSyntaxError(line, 'bytes that are not UTF-8: save the file as UTF-8');
+
+/**
+ * The next text of a UTF-8 stream (`chunk` undefined: its end). Past a byte that is not UTF-8 it
+ * gives the text before that byte and `badByte`, so the whole lines before it are still read.
+ */
+export function decodeChunk(
+  decoder: TextDecoder,
+  chunk?: string | Uint8Array,
+): { text: string; badByte: boolean } {
+  if (typeof chunk === 'string') return { text: chunk, badByte: false };
+  try {
+    return { text: chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode(), badByte: false };
+  } catch {
+    const lenient = chunk ? new TextDecoder('utf-8').decode(chunk) : '';
+    return { text: lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd'))), badByte: true };
+  }
+}
 
 /**
  * A row (CSV) or line (JSON Lines) past `--max-row-size`: reading stops before holding more of

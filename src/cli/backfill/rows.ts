@@ -1,7 +1,7 @@
 import { LoyaltyValidationError, parsePayload } from '../../contract/index.js';
 import { UsageError } from '../exit-codes.js';
 import { csvRecords } from './csv.js';
-import { FileSyntaxError, MAX_ROW_SIZE_DEFAULT, NOT_UTF8, tooLong } from './file-syntax-error.js';
+import { decodeChunk, MAX_ROW_SIZE_DEFAULT, notUtf8, tooLong } from './file-syntax-error.js';
 import type { BackfillTarget, FieldKind } from './targets.js';
 
 /** One problem with one row: its line in the file, the field path (`''` for the row) and why. */
@@ -80,15 +80,8 @@ export async function* jsonLinesRows(
     return judge(target, line, value);
   };
   for await (const chunk of input) {
-    let notUtf8 = false;
-    try {
-      held += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    } catch {
-      // The whole lines before the bad byte are read first: their rows are handled.
-      const lenient = new TextDecoder('utf-8').decode(chunk as Uint8Array);
-      held += lenient.slice(0, Math.max(0, lenient.indexOf('\ufffd')));
-      notUtf8 = true;
-    }
+    const { text, badByte } = decodeChunk(decoder, chunk);
+    held += text;
     let start = 0;
     for (let end = held.indexOf('\n'); end !== -1; end = held.indexOf('\n', start)) {
       const result = row(held.slice(start, end));
@@ -96,14 +89,12 @@ export async function* jsonLinesRows(
       if (result) yield result;
     }
     held = held.slice(start);
-    if (notUtf8) throw new FileSyntaxError(line + 1, NOT_UTF8);
+    if (badByte) throw notUtf8(line + 1);
     if (held.length > maxRowSize) throw tooLong(line + 1, maxRowSize, 'jsonl');
   }
-  try {
-    held += decoder.decode();
-  } catch {
-    throw new FileSyntaxError(line + 1, NOT_UTF8);
-  }
+  const end = decodeChunk(decoder);
+  if (end.badByte) throw notUtf8(line + 1);
+  held += end.text;
   const last = held === '' ? undefined : row(held);
   if (last) yield last;
 }

@@ -34,11 +34,15 @@ function stopsEverything(err: unknown): ErrorReport | undefined {
   return err.retryable || errorCodeInfo(err.code)?.tenantWide ? report : undefined;
 }
 
+/** Why a backfill stopped, without `send`'s advice: a resume sends each row under its own eventId. */
+export const stopReason = (report: ErrorReport): string =>
+  report.line.replace(/; send it again later with --event-id \S+$/, '');
+
 /** A row that did not go out, under the eventId a resume sends it with. */
 export const notSent = (row: OutgoingRow, report: ErrorReport): RowFailure => ({
   line: row.line,
   path: '',
-  message: `not sent: ${report.line.replace(/; send it again later with --event-id \S+$/, '')}`,
+  message: `not sent: ${stopReason(report)}`,
   eventId: row.eventId,
 });
 
@@ -48,13 +52,11 @@ export interface SendState {
 }
 
 /**
- * Sends one chunk of rows (at most `MAX_BATCH_ITEMS`): as one batch event while the service
- * handles the batch type, and as single events, four at a time, once it answers
- * `EVENT_HANDLER_NOT_REGISTERED` (Planned; asked once, not retried, remembered in `state`). Each
- * single event goes under its row's own eventId: a row sent again (a retry, a resume) is answered
- * from the service's response cache, never processed twice. When the service refuses a batch,
- * its rows go one by one to find the rows at fault (sync events are upserts). A failure every
- * row would share stops the backfill: every row not sent is reported with its eventId.
+ * Sends one chunk of rows (at most `MAX_BATCH_ITEMS`) as one batch event, or as single events,
+ * four at a time, once the service answers `EVENT_HANDLER_NOT_REGISTERED` (Planned: remembered in
+ * `state`), each under its row's eventId so a resend is answered from the service's cache. A
+ * refused batch goes row by row to find the rows at fault (sync events are upserts); a failure
+ * every row would share stops the backfill, and each row not sent is reported with its eventId.
  */
 export async function sendChunk(
   client: LoyaltyClient,

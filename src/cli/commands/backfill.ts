@@ -8,7 +8,7 @@ import { FileSyntaxError } from '../backfill/file-syntax-error.js';
 import { createProgress } from '../backfill/progress.js';
 import { readResume, resumePathFor, stampFile } from '../backfill/resume.js';
 import { csvRows, jsonLinesRows, type OutgoingRow, type RowFailure } from '../backfill/rows.js';
-import { notSent, type SendState, sendChunk } from '../backfill/send-rows.js';
+import { notSent, type SendState, sendChunk, stopReason } from '../backfill/send-rows.js';
 import { reportBackfill } from '../backfill/summary.js';
 import { BACKFILL_TARGETS } from '../backfill/targets.js';
 import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
@@ -191,7 +191,7 @@ export const backfillCommand = defineCommand({
       );
     let report = values.report;
     if (stopped) {
-      notes.push(`stopped: ${stopped.line.replace(/; send it again later with --event-id \S+$/, '')}`);
+      notes.push(`stopped: ${stopReason(stopped)}`);
       report ??= resumePathFor(path);
       notes.push(
         `resume with: loyalty-partner backfill ${target.name} ${path} --resume ${report} ` +

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
-import { switchFlags, valueFlags } from '../args.js';
+import { requiredFlag, switchFlags, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { type CliIo, createStyle, readSecretFile } from '../io.js';
 import { junitReport } from '../junit-report.js';
@@ -57,9 +57,8 @@ export const checkReceiverCommand = defineCommand({
     if (positionals[0] === undefined)
       throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
     const url = receiverUrlFlag('check-receiver', positionals[0]);
-    if (values['secret-file'] === undefined)
-      throw new UsageError('check-receiver: --secret-file <path> is required');
-    const secret = await readSecretFile(io, values['secret-file']);
+    const secretFile = requiredFlag('check-receiver', '--secret-file <path>', values['secret-file']);
+    const secret = await readSecretFile(io, secretFile);
     const tenantId = values.tenant ?? 'tenant-check';
     const slowMs = timerFlag('slow-ms', values['slow-ms'], 0) ?? 5000;
     const timeoutMs = timerFlag('timeout-ms', values['timeout-ms'], 1) ?? 10_000;

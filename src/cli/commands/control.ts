@@ -16,9 +16,7 @@ Exit codes: 0 done; 1 the emulator refused (unknown tenant, branch never synced,
 
 const TENANT = `  --tenant-id <id>   the merchant (default: the emulator's only merchant)\n`;
 
-interface ControlSpec {
-  readonly name: string;
-  readonly summary: string;
+interface ControlSpec extends Pick<Command, 'name' | 'summary'> {
   /** The help down to its options; `Options:`, `--tenant-id`, `--url`, `-h` and the exit codes follow. */
   readonly help: string;
   /** Whether it acts on one merchant (`--tenant-id`, default: the emulator's only one). */

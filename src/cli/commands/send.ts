@@ -1,7 +1,7 @@
 import type { SendOptions } from '../../client/send-types.js';
 import type { InboundEventType, PayloadInput } from '../../contract/index.js';
 import { withoutUndefined } from '../../contract/merge-defaults.js';
-import { integerFlag, switchFlags, valueFlags } from '../args.js';
+import { integerFlag, requiredFlag, switchFlags, valueFlags } from '../args.js';
 import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
 import { describeSendError } from '../describe-error.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -52,9 +52,9 @@ export const sendCommand = defineCommand({
     const [eventType, extra] = positionals;
     if (eventType === undefined) throw new UsageError('send: name the event type, e.g. send InvoiceEarned');
     if (extra !== undefined) throw new UsageError(`send: unexpected argument ${JSON.stringify(extra)}`);
-    if (values.payload === undefined) throw new UsageError('send: --payload <file | -> is required');
+    const payloadPath = requiredFlag('send', '--payload <file | ->', values.payload);
     const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
-    const payload = await readPayload(io, values.payload, maxBytes);
+    const payload = await readPayload(io, payloadPath, maxBytes);
     const client = await clientFromEnv(io, values);
     const options: SendOptions = withoutUndefined({
       eventId: values['event-id'],

@@ -1,7 +1,7 @@
 import { signPayload } from '../../platform-node/signature.js';
 import { integerFlag, valueFlags } from '../args.js';
 import { EXIT } from '../exit-codes.js';
-import { readSigningInput, SIGNING_FLAGS } from '../io.js';
+import { readSigningInput, SIGNING_FLAGS, SIGNING_HELP } from '../io.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner sign [options] <body-file | ->
@@ -10,10 +10,7 @@ Prints the X-Signature header for a raw body, exactly as the SDK and the service
 t=<unix seconds>,v1=<hex> with one v1 per secret.
 
 Options:
-  --secret-env <NAME>   environment variable holding the secret (default LOYALTY_SIGNING_SECRET)
-  --secret-file <path>  file with one secret per line (several while rotating; at most 64 KiB;
-                        a space, tab or carriage return around a secret is refused)
-  --max-bytes <n>       read at most this many bytes of the body (default 1048576, 1 MiB)
+${SIGNING_HELP}
   --timestamp <secs>    unix seconds to sign at (default: now)
   -h, --help            show this help
 

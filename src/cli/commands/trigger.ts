@@ -3,7 +3,7 @@ import { createEnvelope, EVENT_TYPES, LoyaltyValidationError } from '../../contr
 import { signPayload } from '../../platform-node/signature.js';
 import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
-import { repeatableFlags, valueFlags } from '../args.js';
+import { repeatableFlags, requiredFlag, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { createStyle, readPayload, readSecretFile } from '../io.js';
 import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
@@ -67,12 +67,10 @@ export const triggerCommand = defineCommand({
       throw new UsageError(`trigger: name an outbound event type: ${OUTBOUND_EVENT_TYPES.join(', ')}`);
     }
     if (extra !== undefined) throw new UsageError(`trigger: unexpected argument ${JSON.stringify(extra)}`);
-    if (values.to === undefined) throw new UsageError('trigger: --to <receiver url> is required');
-    const url = receiverUrlFlag('trigger', values.to);
+    const url = receiverUrlFlag('trigger', requiredFlag('trigger', '--to <receiver url>', values.to));
     const timeoutMs = timerFlag('timeout-ms', values['timeout-ms'], 1) ?? 10_000;
-    if (values['secret-file'] === undefined)
-      throw new UsageError('trigger: --secret-file <path> is required');
-    const secret = await readSecretFile(io, values['secret-file']);
+    const secretFile = requiredFlag('trigger', '--secret-file <path>', values['secret-file']);
+    const secret = await readSecretFile(io, secretFile);
     const payload = (
       values.payload === undefined ? samplePayload(eventType) : await readPayload(io, values.payload)
     ) as Record<string, unknown>;

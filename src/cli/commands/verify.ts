@@ -1,7 +1,7 @@
 import { SignatureVerificationError, verifySignature } from '../../platform-node/signature.js';
-import { integerFlag, valueFlags } from '../args.js';
-import { EXIT, UsageError } from '../exit-codes.js';
-import { createStyle, readSigningInput, SIGNING_FLAGS } from '../io.js';
+import { integerFlag, requiredFlag, valueFlags } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { createStyle, readSigningInput, SIGNING_FLAGS, SIGNING_HELP } from '../io.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner verify --header <X-Signature> [options] <body-file | ->
@@ -12,10 +12,7 @@ of the table in docs/receiving-webhooks.md, "Verifying signatures without the re
 
 Options:
   --header <value>      the X-Signature header value (required)
-  --secret-env <NAME>   environment variable holding the secret (default LOYALTY_SIGNING_SECRET)
-  --secret-file <path>  file with one secret per line (several while rotating; at most 64 KiB;
-                        a space, tab or carriage return around a secret is refused)
-  --max-bytes <n>       read at most this many bytes of the body (default 1048576, 1 MiB)
+${SIGNING_HELP}
   --tolerance <secs>    allowed clock difference (default 300)
   --now <secs>          judge the timestamp as of these unix seconds (default: now), e.g. the
                         time the delivery was captured
@@ -30,13 +27,13 @@ export const verifyCommand = defineCommand({
   help: HELP,
   flags: { ...valueFlags('header'), ...SIGNING_FLAGS, ...valueFlags('tolerance', 'now') },
   async run({ values, positionals, io }) {
-    if (values.header === undefined) throw new UsageError('verify: --header <X-Signature value> is required');
+    const header = requiredFlag('verify', '--header <X-Signature value>', values.header);
     const { body, secrets } = await readSigningInput(io, values, positionals[0]);
     const toleranceSeconds = integerFlag('tolerance', values.tolerance);
     const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
     const style = createStyle(io);
     try {
-      const { timestamp, secretIndex } = verifySignature(body, values.header, secrets, {
+      const { timestamp, secretIndex } = verifySignature(body, header, secrets, {
         now,
         ...(toleranceSeconds === undefined ? {} : { toleranceSeconds }),
       });

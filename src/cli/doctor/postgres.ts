@@ -20,7 +20,6 @@ const LISTEN_WAIT_MS = 3_000;
  * isolation, the SDK's schema version, and the clock. Two connections, nothing written.
  */
 export async function checkPostgres(Client: ClientClass, url: string, schema: string): Promise<CheckLine[]> {
-  const lines: CheckLine[] = [];
   const a = new Client({ connectionString: url });
   const b = new Client({ connectionString: url });
   for (const client of [a, b]) client.on('error', () => undefined);
@@ -31,78 +30,69 @@ export async function checkPostgres(Client: ClientClass, url: string, schema: st
       (await client.query(text, values)).rows[0] ?? {};
 
     const version = String((await one(a, 'SHOW server_version')).server_version ?? '?');
-    const major = Number.parseInt(version, 10);
-    lines.push(
-      major >= 13
+    const server =
+      Number.parseInt(version, 10) >= 13
         ? ok('server', `PostgreSQL ${version}`)
-        : warn('server', `PostgreSQL ${version}`, 'use PostgreSQL 13 or later'),
-    );
+        : warn('server', `PostgreSQL ${version}`, 'use PostgreSQL 13 or later');
 
     // A pooler answers the start-up itself: the process id it gives is not the backend's.
     // In transaction mode the server connection of `a` is lent to `b` while `a` is idle.
-    const pidA = Number((await one(a, 'SELECT pg_backend_pid() AS pid')).pid);
+    const pid = async (client: DoctorClient) =>
+      Number((await one(client, 'SELECT pg_backend_pid() AS pid')).pid);
+    const pidA = await pid(a);
     await b.query('BEGIN');
-    const pidB = Number((await one(b, 'SELECT pg_backend_pid() AS pid')).pid);
-    const pidAAgain = Number((await one(a, 'SELECT pg_backend_pid() AS pid')).pid);
+    const pidB = await pid(b);
+    const pidAAgain = await pid(a);
     await b.query('COMMIT');
     const pooled = typeof a.processID === 'number' && a.processID !== pidA;
-    const transactionPooler = pidAAgain !== pidA || pidB === pidA;
-    if (transactionPooler) {
-      lines.push(
-        warn(
-          'pooler',
-          'a transaction pooler (the server connection changes between transactions)',
-          'fine for the stores and migrate; give postgres.js prepare: false, and give the outbox listen a direct or session-mode connection',
-        ),
-      );
-      lines.push(
-        info(
-          'prepared statements',
-          'named statements do not outlive a transaction here: the stores send theirs unnamed',
-        ),
-      );
-    } else if (pooled) {
-      lines.push(ok('pooler', 'a pooler in session mode (one server connection per client)'));
-      lines.push(ok('prepared statements', 'kept for the session'));
-    } else {
-      lines.push(ok('pooler', 'none: a direct connection'));
-      lines.push(ok('prepared statements', 'kept per connection: the stores prepare theirs by name'));
-    }
-
-    lines.push(await checkListen(a, b));
-
+    const pooler =
+      pidAAgain !== pidA || pidB === pidA
+        ? [
+            warn(
+              'pooler',
+              'a transaction pooler (the server connection changes between transactions)',
+              'fine for the stores and migrate; give postgres.js prepare: false, and give the outbox listen a direct or session-mode connection',
+            ),
+            info(
+              'prepared statements',
+              'named statements do not outlive a transaction here: the stores send theirs unnamed',
+            ),
+          ]
+        : pooled
+          ? [
+              ok('pooler', 'a pooler in session mode (one server connection per client)'),
+              ok('prepared statements', 'kept for the session'),
+            ]
+          : [
+              ok('pooler', 'none: a direct connection'),
+              ok('prepared statements', 'kept per connection: the stores prepare theirs by name'),
+            ];
+    const listen = await checkListen(a, b);
     const isolation = String(
       (await one(a, 'SHOW default_transaction_isolation')).default_transaction_isolation,
     );
-    lines.push(
-      ok(
-        'default isolation',
-        isolation === 'read committed'
-          ? 'read committed'
-          : `${isolation}: the SDK's own transactions run at read committed, its statements retry serialization failures`,
-      ),
+    const isolationLine = ok(
+      'default isolation',
+      isolation === 'read committed'
+        ? 'read committed'
+        : `${isolation}: the SDK's own transactions run at read committed, its statements retry serialization failures`,
     );
-
-    lines.push(await checkSchema(a, schema));
-
+    const schemaLine = await checkSchema(a, schema);
     const before = Date.now();
     const serverNow = Number(
       (await one(a, 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now')).now,
     );
-    const offset = serverNow - (before + Date.now()) / 2;
-    lines.push(
-      clockLine(
-        'clock',
-        "the database's",
-        offset,
-        "synchronise this machine's clock (NTP): signatures and due times depend on it",
-      ),
+    const clock = clockLine(
+      'clock',
+      "the database's",
+      serverNow - (before + Date.now()) / 2,
+      "synchronise this machine's clock (NTP): signatures and due times depend on it",
     );
+    return [server, ...pooler, listen, isolationLine, schemaLine, clock];
   } finally {
     await a.end().catch(() => undefined);
     await b.end().catch(() => undefined);
   }
-  return lines;
 }
 
 async function checkListen(a: DoctorClient, b: DoctorClient): Promise<CheckLine> {

@@ -37,24 +37,23 @@ export type VisitNode = <T>(address: string, work: (node: DoctorRedis) => Promis
  * handled twice) and persistence: of every master, in a cluster, through `visit`. Reads only.
  */
 export async function checkRedis(redis: DoctorRedis, prefix: string, visit: VisitNode): Promise<CheckLine[]> {
-  const lines: CheckLine[] = [];
   const server = await infoOf(redis, 'server');
   const valkey =
     server.get('valkey_version') ??
     (server.get('server_name') === 'valkey' ? server.get('redis_version') : undefined);
   const version = valkey ?? server.get('redis_version') ?? '?';
-  const major = Number.parseInt(version, 10);
   const name = valkey ? 'Valkey' : 'Redis';
-  lines.push(
-    valkey || major >= 6
+  const lines = [
+    valkey || Number.parseInt(version, 10) >= 6
       ? ok('server', `${name} ${version}`)
       : warn('server', `${name} ${version}`, 'use Redis 6 or later'),
-  );
-
-  if ((await infoOf(redis, 'cluster')).get('cluster_enabled') !== '1') {
-    lines.push(ok('cluster mode', 'off: a standalone server (or Sentinel)'));
-    return [...lines, ...(await storageChecks(redis))];
-  }
+  ];
+  if ((await infoOf(redis, 'cluster')).get('cluster_enabled') !== '1')
+    return [
+      ...lines,
+      ok('cluster mode', 'off: a standalone server (or Sentinel)'),
+      ...(await storageChecks(redis)),
+    ];
   const masters = clusterMasters(String(await redis.call('CLUSTER', 'NODES')));
   lines.push(
     info(
@@ -110,49 +109,37 @@ function clusterMasters(nodes: string): string[] {
 
 /** The eviction policy and persistence of one server. */
 async function storageChecks(redis: DoctorRedis): Promise<CheckLine[]> {
-  const lines: CheckLine[] = [];
   const memory = await infoOf(redis, 'memory');
   const policy = memory.get('maxmemory_policy') ?? (await configOf(redis, 'maxmemory-policy'));
-  if (policy === undefined) {
-    lines.push(
-      warn(
-        'eviction',
-        'the provider hides the eviction policy (INFO and CONFIG answer without it)',
-        "check in the provider's console that maxmemory-policy is noeviction",
-      ),
-    );
-  } else if (EVICTING.test(policy)) {
-    lines.push(
-      warn(
-        'eviction',
-        `maxmemory-policy ${policy}: keys may be evicted, and an evicted claim or done marker is an acknowledged delivery lost or handled twice`,
-        'set maxmemory-policy noeviction for the Redis that holds the inbox',
-      ),
-    );
-  } else {
-    lines.push(ok('eviction', `maxmemory-policy ${policy}`));
-  }
-
-  const persistence = await infoOf(redis, 'persistence');
-  const aof = persistence.get('aof_enabled') === '1';
+  const eviction =
+    policy === undefined
+      ? warn(
+          'eviction',
+          'the provider hides the eviction policy (INFO and CONFIG answer without it)',
+          "check in the provider's console that maxmemory-policy is noeviction",
+        )
+      : EVICTING.test(policy)
+        ? warn(
+            'eviction',
+            `maxmemory-policy ${policy}: keys may be evicted, and an evicted claim or done marker is an acknowledged delivery lost or handled twice`,
+            'set maxmemory-policy noeviction for the Redis that holds the inbox',
+          )
+        : ok('eviction', `maxmemory-policy ${policy}`);
+  const aof = (await infoOf(redis, 'persistence')).get('aof_enabled') === '1';
   const save = await configOf(redis, 'save');
-  if (aof) lines.push(ok('persistence', 'append-only file on'));
-  else if (save === undefined)
-    lines.push(
-      info(
-        'persistence',
-        'append-only file off; the snapshot schedule is hidden by the provider (check its console)',
-      ),
-    );
-  else if (save.trim() !== '')
-    lines.push(ok('persistence', `snapshots (save ${save}); append-only file off`));
-  else
-    lines.push(
-      warn(
-        'persistence',
-        'none: a restart forgets every delivery, claim and done marker',
-        'turn on appendonly (or snapshots) for the Redis that holds the inbox',
-      ),
-    );
-  return lines;
+  const persistence = aof
+    ? ok('persistence', 'append-only file on')
+    : save === undefined
+      ? info(
+          'persistence',
+          'append-only file off; the snapshot schedule is hidden by the provider (check its console)',
+        )
+      : save.trim() !== ''
+        ? ok('persistence', `snapshots (save ${save}); append-only file off`)
+        : warn(
+            'persistence',
+            'none: a restart forgets every delivery, claim and done marker',
+            'turn on appendonly (or snapshots) for the Redis that holds the inbox',
+          );
+  return [eviction, persistence];
 }

@@ -1,3 +1,5 @@
+import { codedError } from '../../contract/errors.js';
+import { codeError } from '../../internal/code-error.js';
 import { CONTROL_BASE_PATH } from '../../testing/control/control-api.js';
 import { CLIENT_ENV } from '../client-env.js';
 import { UsageError } from '../exit-codes.js';
@@ -5,25 +7,11 @@ import type { CliIo } from '../io.js';
 import { EMULATE_DEFAULTS } from './emulate-defaults.js';
 
 /** The control interface's answer to an action it refused: the emulator's own code and message. */
-export class ControlRefusal extends Error {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'ControlRefusal' {
-    return 'ControlRefusal';
-  }
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class ControlRefusal extends codeError<'ControlRefusal', string>('ControlRefusal') {}
 
 /** The emulator cannot be reached at the URL given. */
-export class EmulatorUnreachable extends Error {
-  // A literal, not `constructor.name`: minifiers rename classes.
-  override get name(): 'EmulatorUnreachable' {
-    return 'EmulatorUnreachable';
-  }
+export class EmulatorUnreachable extends codedError('EmulatorUnreachable') {
+  readonly code = 'EMULATOR_UNREACHABLE' as const;
 }
 
 /** Talks to a running emulator's control interface (`/__emulator/...`). */

@@ -8,11 +8,9 @@ export const EMULATE_DEFAULTS = {
   /** How often new requests and webhook attempts are looked for, in milliseconds. */
   logIntervalMs: 100,
   /**
-   * Newest requests, ledger entries, invoices and cached answers kept in memory, fewer than in a
-   * test's emulator (`EMULATOR_DEFAULTS.historyLimit`): `emulate` runs for days under a till or a
-   * backfill and already writes every request to its traffic log, and Node lets its heap grow to
-   * several times what is kept before it collects. A shorter history keeps the process small;
-   * retries and resumed backfills are still replayed.
+   * Newest requests, ledger entries, invoices and cached answers kept, fewer than a test's
+   * emulator keeps: `emulate` runs for days and logs every request already, so a shorter history
+   * keeps the process small (retries and resumed backfills are still replayed).
    */
   historyLimit: 25_000,
 } as const;

@@ -3,7 +3,7 @@ import type { Emulator } from '../../testing/index.js';
 import type { LedgerEntry } from '../../testing/ledger-history.js';
 import type { RequestRecord } from '../../testing/request-log.js';
 import type { Delivery, DeliveryAttempt } from '../../testing/webhook-dispatcher.js';
-import type { Style } from '../io.js';
+import { plural, type Style } from '../io.js';
 
 /** One line per request the emulator answered and per webhook attempt it made, in order. */
 export interface TrafficLog {
@@ -16,7 +16,7 @@ const time = (at: number) => new Date(at).toISOString().slice(11, 23);
 // A request is logged once its answer is known; a dropped or hung one (a fault) has none.
 const settled = (r: RequestRecord) => r.status !== null || r.outcome === 'fault';
 
-const amount = (n: number, unit: string) => `${Math.abs(n)} ${unit}${Math.abs(n) === 1 ? '' : 's'}`;
+const amount = (n: number, unit: string) => plural(Math.abs(n), unit);
 
 const EFFECT: Record<LedgerEntry['kind'], readonly [string, string]> = {
   earn: ['credited', 'to'],

@@ -2,7 +2,12 @@ import { LoyaltyError } from '../../contract/index.js';
 import type { SharedStore } from '../../outbox/store.js';
 import { redeliver } from '../../outbox/tenant-control.js';
 import type { OpsBackends } from './connect.js';
-import { NOT_IN_OUTBOX, outboxActionDone, postgresOutboxAction } from './outbox-sql-actions.js';
+import {
+  NOT_IN_OUTBOX,
+  outboxActionDone,
+  outboxAuditEntry,
+  postgresOutboxAction,
+} from './outbox-sql-actions.js';
 
 /** What an operator can do to one event, from the CLI or the dashboard. */
 export type ActionName = 'outbox.redeliver' | 'outbox.discard' | 'inbox.replay' | 'inbox.discard';
@@ -53,7 +58,7 @@ export async function runAction(
         action,
         eventId,
         actor: context.actor,
-        detail: { via: context.via },
+        via: context.via,
         acceptDuplicateRisk: context.acceptDuplicateRisk === true,
       });
       return result(outcome.done, outcome.message);
@@ -82,18 +87,9 @@ export async function runAction(
         throw err;
       }
     }
-    await backends.outbox.audit.record({
-      actor: context.actor,
-      action,
-      target: eventId,
-      detail: {
-        via: context.via,
-        from: event.state,
-        tenantId: event.tenantId,
-        eventType: event.envelope.eventType,
-        lastError: event.lastError?.code ?? null,
-      },
-    });
+    await backends.outbox.audit.record(
+      outboxAuditEntry(action, context.actor, context.via, { ...event, eventType: event.envelope.eventType }),
+    );
     return result(true, outboxActionDone(action, event.state));
   }
 

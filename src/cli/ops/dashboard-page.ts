@@ -124,24 +124,17 @@ function render(o) {
   $('source').textContent = o.source;
   $('mode').textContent = o.allowActions ? '· actions allowed' : '· read-only (start with --allow-actions to act)';
   $('updated').textContent = '· updated ' + new Date(o.now).toLocaleTimeString();
-  const states = ['pending', 'parked', 'dead', 'expired'];
-  $('outbox').hidden = !o.outbox;
-  if (o.outbox) {
-    const rows = o.outbox.tenants.map((t) => [t.tenantId, ...states.map((s) => t.states[s] || 0), age(t.oldestPendingAt, o.now)]);
-    rows.push(['all tenants', ...states.map((s) => o.outbox.totals[s]), '']);
-    $('outbox-count').textContent = count(o.outbox.totalTenants, o.outbox.tenants.length);
-    fill($('outbox-tenants'), ['Tenant', ...states, 'Oldest pending'], rows);
-    attention('outbox', $('outbox-attention'), o.outbox.attention, o.now);
-  }
-  $('inbox').hidden = !o.inbox;
-  if (o.inbox) {
-    // Handled deliveries are counted for all tenants only.
-    const inboxStates = ['pending', 'dead', 'parked'];
-    const rows = o.inbox.tenants.map((t) => [t.tenantId, ...inboxStates.map((s) => t.states[s] || 0), '', age(t.oldestPendingAt, o.now)]);
-    rows.push(['all tenants', ...inboxStates.map((s) => o.inbox.totals[s]), o.inbox.totals.handled, age(o.inbox.oldestPendingAt, o.now)]);
-    $('inbox-count').textContent = count(o.inbox.totalTenants, o.inbox.tenants.length);
-    fill($('inbox-tenants'), ['Tenant', ...inboxStates, 'handled', 'Oldest pending'], rows);
-    attention('inbox', $('inbox-attention'), o.inbox.attention, o.now);
+  // Per tenant, then counted for all tenants only (handled deliveries).
+  const columns = { outbox: [['pending', 'parked', 'dead', 'expired'], []], inbox: [['pending', 'dead', 'parked'], ['handled']] };
+  for (const [side, [states, allOnly]] of Object.entries(columns)) {
+    const store = o[side];
+    $(side).hidden = !store;
+    if (!store) continue;
+    const rows = store.tenants.map((t) => [t.tenantId, ...states.map((s) => t.states[s] || 0), ...allOnly.map(() => ''), age(t.oldestPendingAt, o.now)]);
+    rows.push(['all tenants', ...[...states, ...allOnly].map((s) => store.totals[s]), age(store.oldestPendingAt, o.now)]);
+    $(side + '-count').textContent = count(store.totalTenants, store.tenants.length);
+    fill($(side + '-tenants'), ['Tenant', ...states, ...allOnly, 'Oldest pending'], rows);
+    attention(side, $(side + '-attention'), store.attention, o.now);
   }
   fill($('audit'), ['When', 'Who', 'Action', 'Event id', 'Detail'], o.audit.map((a) => [
     new Date(a.at).toLocaleString(), a.actor, a.action, cell(el('code', a.target)), JSON.stringify(a.detail),

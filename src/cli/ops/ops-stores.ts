@@ -1,3 +1,4 @@
+import { codedError } from '../../contract/errors.js';
 import type { SharedStore } from '../../outbox/store.js';
 
 /**
@@ -10,6 +11,6 @@ export type OpsOutboxStore = Pick<
 >;
 
 /** A store that cannot be reached, read or opened now: exit 3, try again later. */
-export class StoreUnavailable extends Error {
-  override readonly name = 'StoreUnavailable';
+export class StoreUnavailable extends codedError('StoreUnavailable') {
+  readonly code = 'STORE_UNAVAILABLE' as const;
 }

@@ -12,15 +12,35 @@ export interface PgPool {
 /** The refusal of an action on an event the outbox does not hold. */
 export const NOT_IN_OUTBOX = 'not in the outbox (delivered, discarded or never enqueued)';
 
+/** An operator's action on one outbox event. */
+export type OutboxAction = 'outbox.redeliver' | 'outbox.discard';
+
 /** What an outbox action that was done says, whichever store it ran on. */
-export const outboxActionDone = (action: 'outbox.redeliver' | 'outbox.discard', from: string): string =>
+export const outboxActionDone = (action: OutboxAction, from: string): string =>
   action === 'outbox.discard' ? `discarded (was ${from})` : `back in its tenant's queue (was ${from})`;
 
-/** How a Postgres outbox action ended: done, or refused and why. */
-export interface SqlActionOutcome {
-  readonly done: boolean;
-  readonly message: string;
+/** The event an outbox action changed, as its audit entry records it. */
+interface ActedOn {
+  eventId: string;
+  state: string;
+  tenantId: string;
+  eventType: string;
+  lastError?: { code?: string } | null | undefined;
 }
+
+/** The audit entry of an outbox action, whichever store it ran on: `from` is the state it changed. */
+export const outboxAuditEntry = (action: OutboxAction, actor: string, via: string, event: ActedOn) => ({
+  actor,
+  action,
+  target: event.eventId,
+  detail: {
+    via,
+    from: event.state,
+    tenantId: event.tenantId,
+    eventType: event.eventType,
+    lastError: event.lastError?.code ?? null,
+  },
+});
 
 /**
  * `outbox.redeliver` or `outbox.discard` of one event on a Postgres outbox, and its audit row,
@@ -34,27 +54,22 @@ export async function postgresOutboxAction(
   pool: PgPool,
   quotedSchema: string,
   request: {
-    action: 'outbox.redeliver' | 'outbox.discard';
+    action: OutboxAction;
     eventId: string;
     actor: string;
-    detail: Record<string, unknown>;
+    via: string;
     acceptDuplicateRisk: boolean;
   },
-): Promise<SqlActionOutcome> {
+): Promise<{ done: boolean; message: string }> {
   const { action, eventId } = request;
   const client = await pool.connect();
   let broken = false;
   try {
     await client.query('BEGIN');
     try {
-      const { rows } = await client.query<{
-        state: string;
-        tenant_id: string;
-        event_type: string;
-        last_error: { code?: string } | null;
-      }>(
-        `SELECT state, tenant_id, event_type, last_error FROM ${quotedSchema}.outbox
-WHERE event_id = $1 AND state <> 'delivered' FOR UPDATE`,
+      const { rows } = await client.query<ActedOn>(
+        `SELECT event_id AS "eventId", state, tenant_id AS "tenantId", event_type AS "eventType",
+  last_error AS "lastError" FROM ${quotedSchema}.outbox WHERE event_id = $1 AND state <> 'delivered' FOR UPDATE`,
         [eventId],
       );
       const event = rows[0];
@@ -79,18 +94,9 @@ WHERE event_id = $1 AND state <> 'delivered' FOR UPDATE`,
 WHERE event_id = $1`,
           [eventId],
         );
-      await postgresAudit(client, quotedSchema).record({
-        actor: request.actor,
-        action,
-        target: eventId,
-        detail: {
-          ...request.detail,
-          from: event.state,
-          tenantId: event.tenant_id,
-          eventType: event.event_type,
-          lastError: event.last_error?.code ?? null,
-        },
-      });
+      await postgresAudit(client, quotedSchema).record(
+        outboxAuditEntry(action, request.actor, request.via, event),
+      );
       await client.query('COMMIT');
       return { done: true, message: outboxActionDone(action, event.state) };
     } catch (err) {
