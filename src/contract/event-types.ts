@@ -124,8 +124,11 @@ export interface EntityKeyField {
   readonly field: string;
 }
 
-/** A single-entity sync: available now, it changes the one entity it names and needs no other. */
-function synced<E extends EntityType, F extends string, D extends string>(
+/**
+ * A single-entity sync: available now, it changes the one entity it names and needs no other.
+ * Free of side effects, so that a bundle that does not read the catalogue drops it.
+ */
+/* @__NO_SIDE_EFFECTS__ */ function synced<E extends EntityType, F extends string, D extends string>(
   entityType: E,
   entityIdField: F,
   description: D,
@@ -143,12 +146,12 @@ function synced<E extends EntityType, F extends string, D extends string>(
 }
 
 /** The batch of a single-entity sync: planned, up to 500 of its entities in `items`. */
-function syncedBatch<S extends InboundEventType, E extends EntityType, F extends string, N extends string>(
-  singleEventType: S,
-  entityType: E,
-  entityIdField: F,
-  plural: N,
-) {
+/* @__NO_SIDE_EFFECTS__ */ function syncedBatch<
+  S extends InboundEventType,
+  E extends EntityType,
+  F extends string,
+  N extends string,
+>(singleEventType: S, entityType: E, entityIdField: F, plural: N) {
   return {
     ...synced(entityType, entityIdField, `Up to 500 ${plural}, for a backfill or a reconciliation.`),
     availability: 'Planned',
