@@ -21,16 +21,13 @@ export function sleep(ms: number, signal: AbortSignal, closed: AbortSignal = sig
       signal.removeEventListener('abort', onAbort);
       if (closed !== signal) closed.removeEventListener('abort', onClose);
     };
-    const onAbort = () => {
+    const rejectWith = (source: AbortSignal) => () => {
       clearTimeout(timer);
       stop();
-      reject(signal.reason);
+      reject(source.reason);
     };
-    const onClose = () => {
-      clearTimeout(timer);
-      stop();
-      reject(closed.reason);
-    };
+    const onAbort = rejectWith(signal);
+    const onClose = rejectWith(closed);
     const timer = setTimeout(() => {
       stop();
       resolve();

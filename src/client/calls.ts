@@ -78,18 +78,22 @@ export function eventCall(
   };
 }
 
-/** Unsigned `GET {connection}`: confirms the key, never starts webhook delivery. */
-export function connectionCall(options: ResolvedOptions, headers: Record<string, string>): Call {
-  const path = options.basePath + options.paths.connection;
+/** A call with no event: no dedup window to respect, so retries are bounded by the options alone. */
+function plainCall(method: string, path: string, signed: boolean, headers: Record<string, string>): Call {
   return {
-    method: 'GET',
+    method,
     path,
     body: undefined,
-    signed: false,
+    signed,
     headers,
     eventId: undefined,
     retryWindowEnd: Number.POSITIVE_INFINITY,
   };
+}
+
+/** Unsigned `GET {connection}`: confirms the key, never starts webhook delivery. */
+export function connectionCall(options: ResolvedOptions, headers: Record<string, string>): Call {
+  return plainCall('GET', options.basePath + options.paths.connection, false, headers);
 }
 
 /** `GET {customerLookup}?phone=|customerId=`, signed over the empty body. Refuses both or neither key. */
@@ -108,15 +112,7 @@ export function lookupCall(options: ResolvedOptions, headers: Record<string, str
     refuse('INVALID_REQUEST', summary, [{ path: key, message: 'must be a non-empty string' }]);
   }
   const path = `${options.basePath}${options.paths.customerLookup}?${key}=${encodeURIComponent(value)}`;
-  return {
-    method: 'GET',
-    path,
-    body: undefined,
-    signed: true,
-    headers,
-    eventId: undefined,
-    retryWindowEnd: Number.POSITIVE_INFINITY,
-  };
+  return plainCall('GET', path, true, headers);
 }
 
 function bodyBytes(body: unknown): Uint8Array | undefined {
@@ -147,17 +143,10 @@ export function genericCall(
   }
   if (issues.length) refuse('INVALID_REQUEST', 'Invalid request options', issues);
   const body = bodyBytes(request.body);
-  return {
-    method: request.method,
-    path: options.basePath + request.path,
-    body,
-    signed: true,
-    headers: {
-      ...headers,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      'idempotency-key': request.idempotencyKey ?? uuidV4(),
-    },
-    eventId: undefined,
-    retryWindowEnd: Number.POSITIVE_INFINITY,
+  const idempotent = {
+    ...headers,
+    ...(body ? { 'content-type': 'application/json' } : {}),
+    'idempotency-key': request.idempotencyKey ?? uuidV4(),
   };
+  return { ...plainCall(request.method, options.basePath + request.path, true, idempotent), body };
 }

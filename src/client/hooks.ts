@@ -1,21 +1,21 @@
-/** What `onRequest` sees just before an attempt goes out. */
-export interface ClientRequestEvent {
+/** What every per-attempt hook sees of the call. */
+interface AttemptEvent {
   method: string;
   /** Full URL, query included (a lookup's phone number is in it: mind your logs). */
   url: string;
-  /** 1 for the first attempt of a call. */
+  /** 1 for the first attempt of a call; for `onRetry`, the attempt that failed. */
   attempt: number;
   eventId: string | undefined;
+}
+
+/** What `onRequest` sees just before an attempt goes out. */
+export interface ClientRequestEvent extends AttemptEvent {
   /** The request headers, with `x-api-key` and `x-signature` replaced by `'[redacted]'`. */
   headers: Readonly<Record<string, string>>;
 }
 
 /** What `onResponse` sees when an answer arrived (any status). */
-export interface ClientResponseEvent {
-  method: string;
-  url: string;
-  attempt: number;
-  eventId: string | undefined;
+export interface ClientResponseEvent extends AttemptEvent {
   status: number;
   /** The error envelope's `code`, when the answer carried one. */
   code: string | undefined;
@@ -25,18 +25,13 @@ export interface ClientResponseEvent {
 }
 
 /** What `onRetry` sees when a failed attempt will be retried after `delayMs`. */
-export interface RetryEvent {
-  method: string;
-  url: string;
-  /** The attempt that failed; the next one is `attempt + 1`. */
-  attempt: number;
+export interface RetryEvent extends AttemptEvent {
   delayMs: number;
   /** The error envelope's `code`, `HTTP_<status>`, `TIMEOUT` or `NETWORK_ERROR`. */
   code: string;
   /** HTTP status of the failed attempt, `undefined` when no answer came. */
   status: number | undefined;
   correlationId: string | undefined;
-  eventId: string | undefined;
 }
 
 /** What `onClockSkew` sees when a `401 SIGNATURE_EXPIRED` taught the client the service's time. */

@@ -1,6 +1,5 @@
 import { LoyaltyValidationError } from '../contract/errors.js';
 import { RETRY_WINDOW_HOURS, RETRY_WINDOW_MS } from '../contract/limits.js';
-import type { Logger } from '../contract/logger.js';
 import { mergeDefaults, withoutUndefined } from '../contract/merge-defaults.js';
 import {
   functionOrAbsent,
@@ -11,7 +10,6 @@ import {
   unknownKeys,
   wholeNumber,
 } from '../contract/options-check.js';
-import type { MeterProviderLike, TracerProviderLike } from '../telemetry/otel-types.js';
 import { type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
 import type { ClientHooks } from './hooks.js';
 import {
@@ -207,9 +205,9 @@ export function normalizeOptions(options: LoyaltyClientOptions): ResolvedOptions
     connections: o.connections,
     now: o.now,
     telemetry: {
-      tracerProvider: given.tracerProvider as TracerProviderLike | undefined,
-      meterProvider: given.meterProvider as MeterProviderLike | undefined,
-      logger: given.logger as Logger | undefined,
+      tracerProvider: options.tracerProvider,
+      meterProvider: options.meterProvider,
+      logger: options.logger,
     },
   };
 }

@@ -131,6 +131,10 @@ async function runAttempts(
     telemetry?.attemptEnded(attemptResult(outcome));
     let judgement: Judgement | undefined;
     let retryAfterMs = 0;
+    const giveUp = (why: string, retryable = true) =>
+      outcome.kind === 'answer'
+        ? apiError(call, outcome, judgement!, attempts, retryable, why)
+        : networkError(call, outcome, attempts, timeoutMs, why);
     if (outcome.kind === 'answer') {
       const { answer } = outcome;
       if (answer.status >= 200 && answer.status < 300) {
@@ -144,13 +148,9 @@ async function runAttempts(
         if (lesson.kind === 'refused') {
           callHook(hooks.onClockSkew, { offsetMs: lesson.offsetMs, previousOffsetMs, applied: false });
           const hours = (lesson.offsetMs / 3_600_000).toFixed(1);
-          throw apiError(
-            call,
-            outcome,
-            judgement,
-            attempts,
-            false,
+          throw giveUp(
             `Clock not corrected: the service's Date is ${hours} h from this machine's clock, beyond the ${MAX_CLOCK_OFFSET_MS / 3_600_000} h the client believes; check both clocks`,
+            false,
           );
         }
         clockCorrected = lesson.kind === 'applied';
@@ -162,35 +162,17 @@ async function runAttempts(
           }
           // The re-signed attempt needs no backoff and no token: nothing was wrong with the service.
           if (attempts < retry.maxAttempts) continue;
-          throw apiError(
-            call,
-            outcome,
-            judgement,
-            attempts,
-            true,
-            'Clock offset corrected; not re-sent (retry is off)',
-          );
+          throw giveUp('Clock offset corrected; not re-sent (retry is off)');
         }
       }
       if (!judgement.retryable || call.noRetryCodes?.has(judgement.code)) {
         ctx.budget?.onSuccess();
-        throw apiError(
-          call,
-          outcome,
-          judgement,
-          attempts,
-          judgement.retryable,
-          judgement.retryable ? 'Not retried' : '',
-        );
+        throw giveUp(judgement.retryable ? 'Not retried' : '', judgement.retryable);
       }
       retryAfterMs =
         parseRetryAfter(outcome.headers.get('retry-after'), outcome.headers.get('date'), ctx.clock.now()) ??
         0;
     }
-    const giveUp = (why: string) =>
-      outcome.kind === 'answer'
-        ? apiError(call, outcome, judgement!, attempts, true, why)
-        : networkError(call, outcome, attempts, timeoutMs, why);
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
     if (
       outcome.kind === 'no-answer' &&

@@ -1,5 +1,4 @@
-import type { ErrorAction } from '../contract/error-codes.js';
-import { errorCodeInfo } from '../contract/error-codes.js';
+import { type ErrorAction, errorCodeInfo } from '../contract/error-codes.js';
 
 /** What the client does about one failed answer. */
 export interface Judgement {
@@ -20,19 +19,7 @@ export interface Judgement {
  */
 export function judgeAnswer(status: number, code: string | undefined): Judgement {
   const info = errorCodeInfo(code);
-  if (info) {
-    return {
-      code: code!,
-      action: info.action,
-      retryable: info.retryable,
-      checkClock: info.action === 'check-clock',
-    };
-  }
-  const retryable = status === 408 || status === 429 || status >= 500;
-  return {
-    code: code ?? `HTTP_${status}`,
-    action: retryable ? 'retry' : 'stop',
-    retryable,
-    checkClock: false,
-  };
+  const retryable = info ? info.retryable : status === 408 || status === 429 || status >= 500;
+  const action = info?.action ?? (retryable ? 'retry' : 'stop');
+  return { code: code ?? `HTTP_${status}`, action, retryable, checkClock: action === 'check-clock' };
 }

@@ -29,13 +29,10 @@ export interface BatchSender {
 }
 
 function validateItems(batchType: BatchEventType, single: InboundEventType, items: unknown): unknown[] {
+  const invalid = (summary: string, issues: ValidationIssue[]) =>
+    new LoyaltyValidationError('INVALID_PAYLOAD', summary, issues, { eventType: batchType });
   if (!Array.isArray(items)) {
-    throw new LoyaltyValidationError(
-      'INVALID_PAYLOAD',
-      `Invalid ${batchType} items`,
-      [{ path: 'items', message: 'must be an array' }],
-      { eventType: batchType },
-    );
+    throw invalid(`Invalid ${batchType} items`, [{ path: 'items', message: 'must be an array' }]);
   }
   const issues: ValidationIssue[] = [];
   const parsed = items.map((item, i) => {
@@ -48,14 +45,7 @@ function validateItems(batchType: BatchEventType, single: InboundEventType, item
       return undefined;
     }
   });
-  if (issues.length) {
-    throw new LoyaltyValidationError(
-      'INVALID_PAYLOAD',
-      `Invalid ${batchType} items, nothing was sent`,
-      issues,
-      { eventType: batchType },
-    );
-  }
+  if (issues.length) throw invalid(`Invalid ${batchType} items, nothing was sent`, issues);
   return parsed;
 }
 

@@ -125,6 +125,41 @@ export interface EntityKeyField {
 }
 
 /**
+ * A single-entity sync: available now, it changes the one entity it names and needs no other.
+ * Free of side effects, so that a bundle that does not read the catalogue drops it.
+ */
+/* @__NO_SIDE_EFFECTS__ */ function synced<E extends EntityType, F extends string, D extends string>(
+  entityType: E,
+  entityIdField: F,
+  description: D,
+) {
+  const changes = [{ entity: entityType, field: entityIdField }] as const;
+  return {
+    direction: 'inbound',
+    availability: 'Available',
+    entityType,
+    entityIdField,
+    changes,
+    needs: [],
+    description,
+  } as const;
+}
+
+/** The batch of a single-entity sync: planned, up to 500 of its entities in `items`. */
+/* @__NO_SIDE_EFFECTS__ */ function syncedBatch<
+  S extends InboundEventType,
+  E extends EntityType,
+  F extends string,
+  N extends string,
+>(singleEventType: S, entityType: E, entityIdField: F, plural: N) {
+  return {
+    ...synced(entityType, entityIdField, `Up to 500 ${plural}, for a backfill or a reconciliation.`),
+    availability: 'Planned',
+    singleEventType,
+  } as const;
+}
+
+/**
  * The event catalogue: direction, availability, entity type and entity-id field of every type.
  *
  * @example
@@ -180,82 +215,18 @@ export const EVENT_TYPES = {
     needs: [{ entity: 'Coupon', field: 'externalCouponId' }],
     description: 'Reverses a previous CouponUsed.',
   },
-  BranchSynced: {
-    direction: 'inbound',
-    availability: 'Available',
-    entityType: 'Branch',
-    entityIdField: 'externalBranchId',
-    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
-    needs: [],
-    description: 'Creates or updates one branch.',
-  },
-  CustomerSynced: {
-    direction: 'inbound',
-    availability: 'Available',
-    entityType: 'Customer',
-    entityIdField: 'externalCustomerId',
-    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
-    needs: [],
-    description: 'Creates or updates one customer.',
-  },
-  ProductSynced: {
-    direction: 'inbound',
-    availability: 'Available',
-    entityType: 'Product',
-    entityIdField: 'externalProductId',
-    changes: [{ entity: 'Product', field: 'externalProductId' }],
-    needs: [],
-    description: 'Creates, updates or (isActive: false) deactivates one product.',
-  },
-  CouponSynced: {
-    direction: 'inbound',
-    availability: 'Available',
-    entityType: 'Coupon',
-    entityIdField: 'externalCouponId',
-    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
-    needs: [],
-    description: 'Creates or updates one coupon.',
-  },
-  BranchesSyncedBatch: {
-    direction: 'inbound',
-    availability: 'Planned',
-    entityType: 'Branch',
-    entityIdField: 'externalBranchId',
-    singleEventType: 'BranchSynced',
-    changes: [{ entity: 'Branch', field: 'externalBranchId' }],
-    needs: [],
-    description: 'Up to 500 branches, for a backfill or a reconciliation.',
-  },
-  CustomersSyncedBatch: {
-    direction: 'inbound',
-    availability: 'Planned',
-    entityType: 'Customer',
-    entityIdField: 'externalCustomerId',
-    singleEventType: 'CustomerSynced',
-    changes: [{ entity: 'Customer', field: 'externalCustomerId' }],
-    needs: [],
-    description: 'Up to 500 customers, for a backfill or a reconciliation.',
-  },
-  ProductsSyncedBatch: {
-    direction: 'inbound',
-    availability: 'Planned',
-    entityType: 'Product',
-    entityIdField: 'externalProductId',
-    singleEventType: 'ProductSynced',
-    changes: [{ entity: 'Product', field: 'externalProductId' }],
-    needs: [],
-    description: 'Up to 500 products, for a backfill or a reconciliation.',
-  },
-  CouponsSyncedBatch: {
-    direction: 'inbound',
-    availability: 'Planned',
-    entityType: 'Coupon',
-    entityIdField: 'externalCouponId',
-    singleEventType: 'CouponSynced',
-    changes: [{ entity: 'Coupon', field: 'externalCouponId' }],
-    needs: [],
-    description: 'Up to 500 coupons, for a backfill or a reconciliation.',
-  },
+  BranchSynced: synced('Branch', 'externalBranchId', 'Creates or updates one branch.'),
+  CustomerSynced: synced('Customer', 'externalCustomerId', 'Creates or updates one customer.'),
+  ProductSynced: synced(
+    'Product',
+    'externalProductId',
+    'Creates, updates or (isActive: false) deactivates one product.',
+  ),
+  CouponSynced: synced('Coupon', 'externalCouponId', 'Creates or updates one coupon.'),
+  BranchesSyncedBatch: syncedBatch('BranchSynced', 'Branch', 'externalBranchId', 'branches'),
+  CustomersSyncedBatch: syncedBatch('CustomerSynced', 'Customer', 'externalCustomerId', 'customers'),
+  ProductsSyncedBatch: syncedBatch('ProductSynced', 'Product', 'externalProductId', 'products'),
+  CouponsSyncedBatch: syncedBatch('CouponSynced', 'Coupon', 'externalCouponId', 'coupons'),
   RefundReversalCompleted: {
     direction: 'outbound',
     availability: 'Outbound',

@@ -21,15 +21,8 @@ export function withDeadline<T>(value: T | PromiseLike<T>, ms: number): T | Prom
   if (!isPromiseLike(value)) return value as T;
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new DeadlinePassed(ms)), ms);
-    Promise.resolve(value).then(
-      (settled) => {
-        clearTimeout(timer);
-        resolve(settled);
-      },
-      (cause: unknown) => {
-        clearTimeout(timer);
-        reject(cause);
-      },
-    );
+    Promise.resolve(value)
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer));
   });
 }

@@ -62,13 +62,11 @@ export class GroupCommit<T, R = void> {
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
+      const batch = this.take();
       try {
-        const result = await this.write(batch.map((entry) => entry.item));
-        for (const entry of batch) entry.resolve(result);
+        batch.settle(await this.write(batch.items));
       } catch (err) {
-        for (const entry of batch) entry.reject(err);
+        batch.fail(err);
       }
       await this.afterFlush().catch(() => undefined);
     }

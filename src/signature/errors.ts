@@ -12,9 +12,7 @@ export type SignatureVerificationReason =
   | 'timestamp_in_future'
   | 'no_secret';
 
-/**
- * The error code a receiver answers 401 with (Partner Event Interface 5.2).
- */
+/** The error code a receiver answers 401 with (Partner Event Interface 5.2). */
 export type SignatureVerificationCode = 'INVALID_SIGNATURE' | 'SIGNATURE_EXPIRED';
 
 /**

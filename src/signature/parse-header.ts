@@ -1,8 +1,6 @@
 import { SignatureVerificationError } from './errors.js';
 
-/**
- * The parts of an `X-Signature` header that verification uses.
- */
+/** The parts of an `X-Signature` header that verification uses. */
 export interface ParsedSignatureHeader {
   /** The `t=` value: unix seconds chosen by the sender. Not yet authenticated. */
   timestamp: number;

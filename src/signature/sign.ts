@@ -4,9 +4,7 @@ import { macsOf, type Refuse } from './macs.js';
 import type { Secrets } from './secrets.js';
 import { nowSeconds } from './verify-options.js';
 
-/**
- * Options of `signPayload`.
- */
+/** Options of `signPayload`. */
 export interface SignOptions {
   /**
    * The `t` to sign, whole unix seconds >= 0.
@@ -15,14 +13,10 @@ export interface SignOptions {
   timestamp?: number;
 }
 
-/**
- * The shape of `signPayload` in both builds.
- */
+/** The shape of `signPayload` in both builds. */
 export type SignPayload = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => string;
 
-/**
- * The shape of `signPayloadAsync`, the signer for runtimes whose only HMAC is Web Crypto's.
- */
+/** The shape of `signPayloadAsync`, the signer for runtimes whose only HMAC is Web Crypto's. */
 export type SignPayloadAsync = (rawBody: RawBody, secret: Secrets, options?: SignOptions) => Promise<string>;
 
 /**

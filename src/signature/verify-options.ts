@@ -57,9 +57,7 @@ export interface VerifiedSignature {
   secretIndex: number;
 }
 
-/**
- * The shape of `verifySignature` in both builds, for code that takes a verifier as a parameter.
- */
+/** The shape of `verifySignature` in both builds, for code that takes a verifier as a parameter. */
 export type VerifySignature = (
   rawBody: RawBody,
   header: string | null | undefined,
@@ -67,9 +65,7 @@ export type VerifySignature = (
   options?: VerifyOptions,
 ) => VerifiedSignature;
 
-/**
- * The shape of `verifySignatureAsync`.
- */
+/** The shape of `verifySignatureAsync`. */
 export type VerifySignatureAsync = (...args: Parameters<VerifySignature>) => Promise<VerifiedSignature>;
 
 /** The unix time now, in whole seconds. */

@@ -1,4 +1,4 @@
-import { writeLog } from '../contract/logger.js';
+import { type LogFields, type LogLevel, writeLog } from '../contract/logger.js';
 import type { MeterLike } from './otel-types.js';
 import { SPAN_KIND } from './otel-types.js';
 import { ATTR, attributesOf, messagingAttributes } from './semconv.js';
@@ -111,7 +111,8 @@ const fieldsOf = (event: EventRef) => ({
  * `onTenantStopped`, `onTenantResumed`).
  */
 export function telemetryHooks(telemetry: Telemetry<OutboxInstruments>) {
-  const { logger } = telemetry;
+  const log = (level: LogLevel, event: string, message: string, fields: LogFields) =>
+    writeLog(telemetry.logger, level, `loyalty.outbox.${event}`, message, fields);
   const count = (outcome: string, event: EventRef, code?: string) => {
     const attributes = attributesOf({
       [ATTR.outcome]: outcome,
@@ -128,37 +129,30 @@ export function telemetryHooks(telemetry: Telemetry<OutboxInstruments>) {
     onParked({ event, code }: { event: EventRef; code: string }) {
       count('parked', event, code);
       const message = `Parked ${event.envelope.eventType} after ${code}: fix the setup, then redeliver(eventId)`;
-      writeLog(logger, 'warn', 'loyalty.outbox.parked', message, { ...fieldsOf(event), code });
+      log('warn', 'parked', message, { ...fieldsOf(event), code });
     },
     onDead({ event, code }: { event: EventRef; code: string }) {
       count('dead', event, code);
       const message = `Dead ${event.envelope.eventType} after ${code}: the event itself is refused; discard(eventId)`;
-      writeLog(logger, 'error', 'loyalty.outbox.dead', message, { ...fieldsOf(event), code });
+      log('error', 'dead', message, { ...fieldsOf(event), code });
     },
     onExpired({ event }: { event: EventRef }) {
       count('expired', event);
       const message = 'Expired: a retry could fall outside the 24-hour dedup window; redeliver or discard';
-      writeLog(logger, 'warn', 'loyalty.outbox.expired', message, fieldsOf(event));
+      log('warn', 'expired', message, fieldsOf(event));
     },
     onRetry({ event, code, delayMs }: { event: EventRef; code: string; delayMs: number }) {
-      writeLog(logger, 'warn', 'loyalty.outbox.retry', `Retrying after ${code}`, {
-        ...fieldsOf(event),
-        code,
-        delayMs,
-      });
+      log('warn', 'retry', `Retrying after ${code}`, { ...fieldsOf(event), code, delayMs });
     },
     onTenantPaused({ tenantId, code }: { tenantId: string; code: string }) {
-      writeLog(logger, 'warn', 'loyalty.outbox.tenant_paused', `Tenant paused by ${code}; probing`, {
-        tenantId,
-        code,
-      });
+      log('warn', 'tenant_paused', `Tenant paused by ${code}; probing`, { tenantId, code });
     },
     onTenantStopped({ tenantId, reason }: { tenantId: string; reason: string }) {
       const message = `Tenant stopped (${reason}): nothing is sent until resumeTenant(tenantId)`;
-      writeLog(logger, 'error', 'loyalty.outbox.tenant_stopped', message, { tenantId, reason });
+      log('error', 'tenant_stopped', message, { tenantId, reason });
     },
     onTenantResumed({ tenantId }: { tenantId: string }) {
-      writeLog(logger, 'info', 'loyalty.outbox.tenant_resumed', 'Tenant resumed', { tenantId });
+      log('info', 'tenant_resumed', 'Tenant resumed', { tenantId });
     },
   };
 }

@@ -39,12 +39,6 @@ export type ReceiverInstruments = ReturnType<typeof receiverInstruments>;
 export const receiverTelemetry = (options: TelemetryOptions): Telemetry<ReceiverInstruments> =>
   new Telemetry(options, receiverInstruments);
 
-/** The answer of a delivery as the receiver returns it. */
-interface Answer {
-  status: number;
-  body: string;
-}
-
 // The receiver's bodies are its own JSON, written by webhooks/answers.ts: the outcome or code is
 // read back from them rather than threaded through every step of a delivery.
 const OUTCOME = /^\{"outcome":"([a-z_-]+)"/;
@@ -131,7 +125,7 @@ export class DeliveryTelemetry {
   }
 
   /** The answer is ready: ends the span with the outcome, counts it, logs a refusal. */
-  answered(answer: Answer): void {
+  answered(answer: { status: number; body: string }): void {
     const ok = answer.status >= 200 && answer.status < 300;
     const code = ok ? undefined : (CODE.exec(answer.body)?.[1] ?? `HTTP_${answer.status}`);
     const outcome = ok
