@@ -7,6 +7,9 @@ import type { OutboxSql } from './outbox-sql.js';
 const IDLE_TTL_MS = 10 * 60_000;
 const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
 
+/** A `pg.Client`'s `notification` event. */
+type PgNotification = { channel: string; payload?: string };
+
 /**
  * What `postgresStore(db, { listen })` accepts: a dedicated, connected `pg.Client` (not a pool's
  * client: it keeps its session to stay listening), or a postgres.js `sql` (its `sql.listen`
@@ -15,11 +18,8 @@ const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
 export type PostgresListenClient =
   | {
       query(text: string): Promise<unknown>;
-      on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
-      removeListener(
-        event: 'notification',
-        listener: (message: { channel: string; payload?: string }) => void,
-      ): unknown;
+      on(event: 'notification', listener: (message: PgNotification) => void): unknown;
+      removeListener(event: 'notification', listener: (message: PgNotification) => void): unknown;
     }
   | {
       listen(
@@ -79,7 +79,7 @@ export async function listenOn(
       await unlisten();
     };
   }
-  const onNotification = (message: { channel: string; payload?: string }) => {
+  const onNotification = (message: PgNotification) => {
     if (message.channel === channel) wake(message.payload);
   };
   let current = client as PgListenClient;

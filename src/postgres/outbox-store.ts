@@ -210,10 +210,6 @@ export function postgresStore(
     claim: async (request: ClaimRequest) => (await recordAndClaim([], request)).claimed,
     recordAndClaim,
 
-    /**
-     * Renews the claims this store still holds among `eventIds`, resolving with their ids: one
-     * taken over while this process stood still past its lease is not among them.
-     */
     extendLease: (eventIds: readonly string[], leaseMs: number) =>
       run('extendLease', async () => {
         if (eventIds.length === 0) return [] as string[];
