@@ -91,6 +91,8 @@ export function postgresStore(
   };
   const rows = async (text: string, params: readonly unknown[]): Promise<OutboxRow[]> =>
     (await database.query<OutboxRow>(text, params)).rows;
+  const eventIds = async (text: string, params: readonly unknown[]): Promise<string[]> =>
+    (await database.query<{ event_id: string }>(text, params)).rows.map((row) => row.event_id);
   const claimRows = async (request: ClaimRequest, outcomes: readonly ClaimOutcome[]) => {
     const params = [
       owner,
@@ -210,16 +212,10 @@ export function postgresStore(
     claim: async (request: ClaimRequest) => (await recordAndClaim([], request)).claimed,
     recordAndClaim,
 
-    extendLease: (eventIds: readonly string[], leaseMs: number) =>
-      run('extendLease', async () => {
-        if (eventIds.length === 0) return [] as string[];
-        const { rows: held } = await database.query<{ event_id: string }>(sql.extendLease, [
-          owner,
-          eventIds,
-          leaseMs,
-        ]);
-        return held.map((row) => row.event_id);
-      }),
+    extendLease: (ids: readonly string[], leaseMs: number) =>
+      run('extendLease', async () =>
+        ids.length === 0 ? [] : eventIds(sql.extendLease, [owner, ids, leaseMs]),
+      ),
 
     record: (outcomes: readonly ClaimOutcome[]) =>
       run('record', async () => {
@@ -227,11 +223,7 @@ export function postgresStore(
         // Done with these either way: what a failed write leaves claimed, the next claim frees.
         for (const outcome of outcomes) held.delete(outcome.eventId);
         try {
-          const { rows: written } = await database.query<{ event_id: string }>(sql.record, [
-            owner,
-            ...outcomeParams(outcomes),
-          ]);
-          return written.map((row) => row.event_id);
+          return await eventIds(sql.record, [owner, ...outcomeParams(outcomes)]);
         } catch (err) {
           claimsInDoubt = true;
           throw err;
