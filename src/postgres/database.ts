@@ -101,20 +101,15 @@ const isFunction = (value: unknown): value is (...args: never[]) => unknown => t
  * @throws {PostgresStoreError} `NOT_A_CLIENT`
  */
 export function toStoreDatabase(db: unknown, what: string): Database {
-  const candidate = db as Record<string, unknown> | null | undefined;
-  if (
-    candidate &&
-    isFunction(candidate.unsafe) &&
-    !isFunction(candidate.begin) &&
-    isFunction(candidate.savepoint)
-  ) {
+  const database = toDatabase(db, what);
+  if (database.driver === 'postgres.js' && !isFunction((db as PostgresJsLike).begin)) {
     throw new PostgresStoreError(
       'NOT_A_CLIENT',
       `${what}: db is a postgres.js transaction sql (from sql.begin); the store outlives that transaction. ` +
         'Give it the sql that postgres(url) returns',
     );
   }
-  return retryingConflicts(toDatabase(db, what));
+  return retryingConflicts(database);
 }
 
 /** Attempts of one statement that meets other transactions (`isConflict`) before it fails. */
@@ -210,29 +205,30 @@ const pgRunner = (client: PgClientLike, named: () => boolean): SqlRunner => ({
   },
 });
 
-/** BEGIN/COMMIT on one pg connection; ROLLBACK (and rethrow) when work throws. */
+/**
+ * BEGIN/COMMIT on one pg connection; ROLLBACK (and rethrow) when work throws. `broken` is told of
+ * an error that leaves the connection unusable.
+ */
 async function inPgTransaction<T>(
   client: PgClientLike,
   work: (tx: SqlRunner, raw: unknown) => Promise<T>,
   named: () => boolean,
-): Promise<{ value: T } | { error: unknown; broken: boolean }> {
+  broken: (error: unknown) => void = ignore,
+): Promise<T> {
   try {
     await client.query(BEGIN);
   } catch (error) {
-    return { error, broken: true };
+    broken(error);
+    throw error;
   }
   try {
     const value = await work(pgRunner(client, named), client);
     await client.query('COMMIT');
-    return { value };
+    return value;
   } catch (error) {
-    if (isConnectionError(error)) return { error, broken: true };
-    try {
-      await client.query('ROLLBACK');
-      return { error, broken: false };
-    } catch {
-      return { error, broken: true };
-    }
+    if (isConnectionError(error)) broken(error);
+    else await client.query('ROLLBACK').catch(() => broken(error));
+    throw error;
   }
 }
 
@@ -301,28 +297,20 @@ function pgPoolDatabase(pool: PgPoolLike): Database {
     pooled: kind.pooled,
     async transaction<T>(work: (tx: SqlRunner, raw: unknown) => Promise<T>): Promise<T> {
       const client = await pool.connect();
-      // A checked-out client has no listener of the pool's: when the server ends its connection
-      // (idle_in_transaction_session_timeout, pg_terminate_backend, a failover) its `error`
-      // event would be uncaught and end the process. The statement under way fails as well,
-      // which is how the caller learns of it; the connection is then destroyed.
+      // A checked-out client has no listener of the pool's: its `error` (the server ended the
+      // connection) would be uncaught and end the process. The statement under way fails too.
       let broke: Error | undefined;
-      const onError = (err: Error) => {
-        broke ??= err;
+      const onError = (err: unknown) => {
+        broke ??= asError(err);
       };
       client.on?.('error', onError);
-      let outcome: Awaited<ReturnType<typeof inPgTransaction<T>>>;
       try {
-        outcome = await inPgTransaction(client, work, kind.named);
+        return await inPgTransaction(client, work, kind.named, onError);
       } finally {
         client.removeListener?.('error', onError);
+        // A connection that broke is destroyed, not given back to the pool for the next caller.
+        client.release(broke);
       }
-      // A connection that broke is destroyed, not given back to the pool for the next caller.
-      if ('error' in outcome) {
-        client.release(outcome.broken || broke ? asError(broke ?? outcome.error) : undefined);
-        throw outcome.error;
-      }
-      client.release(broke ?? undefined);
-      return outcome.value;
     },
   };
 }
@@ -341,11 +329,7 @@ function pgClientDatabase(client: PgClientLike): Database {
     query: (text, params) => outsideTransaction(client, () => runner.query(text, params)),
     pooled,
     transaction(work) {
-      const run = queue.then(async () => {
-        const outcome = await outsideTransaction(client, () => inPgTransaction(client, work, named));
-        if ('error' in outcome) throw outcome.error;
-        return outcome.value;
-      });
+      const run = queue.then(() => outsideTransaction(client, () => inPgTransaction(client, work, named)));
       queue = run.catch(() => undefined);
       return run;
     },

@@ -131,34 +131,32 @@ export function toStoreError(err: unknown, what: string, schema: string): Postgr
   if (err instanceof PostgresStoreError) return err;
   const code = codeOf(err);
   const detail = err instanceof Error ? err.message : String(err);
+  const said = (as: PostgresStoreErrorCode, message: string) =>
+    new PostgresStoreError(as, `${what}: ${message}`, { cause: err });
   if (CONNECTION_CODES.has(code) || code === '08001' || (code === '08006' && /connect/i.test(detail))) {
-    return new PostgresStoreError(
+    return said(
       'UNREACHABLE',
-      `${what}: cannot connect to PostgreSQL (${code || detail}); check the host, port and that the server runs`,
-      { cause: err },
+      `cannot connect to PostgreSQL (${code || detail}); check the host, port and that the server runs`,
     );
   }
   if (isConnectionError(err)) {
-    return new PostgresStoreError(
+    return said(
       'CONNECTION_LOST',
-      `${what}: the PostgreSQL connection was lost (${code || detail}); the delivery is retried, check the server and the pool's connection limits`,
-      { cause: err },
+      `the PostgreSQL connection was lost (${code || detail}); the delivery is retried, check the server and the pool's connection limits`,
     );
   }
   if (code === '25006') {
-    return new PostgresStoreError(
+    return said(
       'READ_ONLY',
-      `${what}: the server is read-only (25006: a primary turned standby after a failover, or a read-only role or database); ` +
+      'the server is read-only (25006: a primary turned standby after a failover, or a read-only role or database); ' +
         "point the connection at the cluster's writer endpoint; the store tries again on new connections",
-      { cause: err },
     );
   }
   if (code === '42P01' || code === '3F000') {
-    return new PostgresStoreError(
+    return said(
       'NOT_MIGRATED',
-      `${what}: the tables of schema "${schema}" are missing: run migrate(db, { schema: '${schema}' }) first`,
-      { cause: err },
+      `the tables of schema "${schema}" are missing: run migrate(db, { schema: '${schema}' }) first`,
     );
   }
-  return new PostgresStoreError('QUERY_FAILED', `${what}: ${detail}`, { cause: err });
+  return said('QUERY_FAILED', detail);
 }

@@ -123,14 +123,9 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
   const sql = inboxSql(s);
   prepareStatements(Object.values(sql));
   const fail = (err: unknown, what: string) => toStoreError(err, `postgresInbox ${what}`, settings.schema);
-  const run = async <Row>(
-    what: string,
-    text: string,
-    params: readonly unknown[],
-    on: SqlRunner = database,
-  ) => {
+  const run = async <Row>(what: string, text: string, params: readonly unknown[]) => {
     try {
-      return await on.query<Row>(text, params);
+      return await database.query<Row>(text, params);
     } catch (err) {
       throw fail(err, what);
     }

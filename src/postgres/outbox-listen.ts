@@ -7,6 +7,9 @@ import type { OutboxSql } from './outbox-sql.js';
 const IDLE_TTL_MS = 10 * 60_000;
 const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
 
+/** A `pg.Client`'s `notification` event. */
+type PgNotification = { channel: string; payload?: string };
+
 /**
  * What `postgresStore(db, { listen })` accepts: a dedicated, connected `pg.Client` (not a pool's
  * client: it keeps its session to stay listening), or a postgres.js `sql` (its `sql.listen`
@@ -15,11 +18,8 @@ const IDLE_REFRESH_MS = IDLE_TTL_MS / 2;
 export type PostgresListenClient =
   | {
       query(text: string): Promise<unknown>;
-      on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
-      removeListener(
-        event: 'notification',
-        listener: (message: { channel: string; payload?: string }) => void,
-      ): unknown;
+      on(event: 'notification', listener: (message: PgNotification) => void): unknown;
+      removeListener(event: 'notification', listener: (message: PgNotification) => void): unknown;
     }
   | {
       listen(
@@ -79,7 +79,7 @@ export async function listenOn(
       await unlisten();
     };
   }
-  const onNotification = (message: { channel: string; payload?: string }) => {
+  const onNotification = (message: PgNotification) => {
     if (message.channel === channel) wake(message.payload);
   };
   let current = client as PgListenClient;
@@ -203,44 +203,36 @@ export const LISTEN_CHECK_MS = 5_000;
 /**
  * Checks that a notification sent through the store's `db` reaches the listen connection: behind
  * a transaction pooler `LISTEN` is forgotten with its server connection, and wake-ups are lost
- * without an error. Resolves once sent; `result` says true (heard), false (not within
+ * without an error. `sent` resolves once sent (awaited by the store: the notification is committed
+ * before the outbox's start() resolves); `result` says true (heard), false (not within
  * {@link LISTEN_CHECK_MS}) or undefined (not sent, or cancelled).
  */
-export async function checkListening(
-  send: (payload: string) => Promise<unknown>,
-  payload: string,
-): Promise<{
-  heard(payload: string | undefined): void;
-  result: Promise<boolean | undefined>;
-  cancel(): void;
-}> {
+export function checkListening(send: (payload: string) => Promise<unknown>, payload: string) {
+  let settled = false;
   let settle: (value: boolean | undefined) => void = () => undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const result = new Promise<boolean | undefined>((resolve) => {
     settle = (value) => {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      settle = () => undefined;
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       resolve(value);
     };
   });
-  const check = {
+  const sent = send(payload).then(
+    () => {
+      if (settled) return;
+      timer = setTimeout(() => settle(false), LISTEN_CHECK_MS);
+      timer.unref?.();
+    },
+    () => settle(undefined),
+  );
+  return {
     heard: (arrived: string | undefined) => {
       if (arrived === payload) settle(true);
     },
+    sent,
     result,
     cancel: () => settle(undefined),
   };
-  // Waited for: the notification is committed before the outbox's start() resolves, never
-  // sent later into someone else's listening.
-  const sent = await send(payload).then(
-    () => true,
-    () => false,
-  );
-  if (!sent) settle(undefined);
-  else {
-    timer = setTimeout(() => settle(false), LISTEN_CHECK_MS);
-    timer.unref?.();
-  }
-  return check;
 }

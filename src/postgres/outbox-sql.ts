@@ -50,8 +50,6 @@ export const outboxSql = (s: string, channel: string) => ({
    * (`connection-kind.ts`). Once known direct, `enqueueInTx` is prepared by name.
    */
   enqueueInTxLearning: `${enqueueStatement(s, channel, SAME_DATABASE_GUARD)}\nRETURNING pg_backend_pid() AS backend_pid`,
-  /** `enqueueInTx` prepared by name on a direct `pg` connection (one name per schema: one text per name). */
-  enqueueInTxName: `loyalty_outbox_enqueue_tx_${channel.slice('loyalty_outbox_'.length)}`,
   /**
    * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
    * pipelines them: one round trip). It writes only if the probe ran in this transaction: when
@@ -63,8 +61,6 @@ export const outboxSql = (s: string, channel: string) => ({
     channel,
     `AND current_setting('${PROBE_SETTING}', true) = 'on' ${SAME_DATABASE_GUARD}`,
   ),
-  /** `enqueueAfterProbe` prepared by name on a `pg` client with queries still ahead of it. */
-  enqueueAfterProbeName: `loyalty_outbox_enqueue_probed_${channel.slice('loyalty_outbox_'.length)}`,
   /**
    * One message, no parameters: refused outside a transaction block (SQLSTATE 25P01), and then
    * none of it runs; inside one, it marks the transaction for `enqueueAfterProbe` (`SET LOCAL`:

@@ -81,8 +81,6 @@ export function postgresStore(
       settings.onError?.(err);
     } catch {}
   };
-  // The check that `listen` hears the channel, while it runs.
-  let listenCheck: { heard(payload: string | undefined): void } | undefined;
 
   const run = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -93,6 +91,8 @@ export function postgresStore(
   };
   const rows = async (text: string, params: readonly unknown[]): Promise<OutboxRow[]> =>
     (await database.query<OutboxRow>(text, params)).rows;
+  const eventIds = async (text: string, params: readonly unknown[]): Promise<string[]> =>
+    (await database.query<{ event_id: string }>(text, params)).rows.map((row) => row.event_id);
   const claimRows = async (request: ClaimRequest, outcomes: readonly ClaimOutcome[]) => {
     const params = [
       owner,
@@ -120,60 +120,49 @@ export function postgresStore(
   };
 
   // The outbox retries a failing drain silently: the store says so once per outage, and when it recovers.
-  let failing: string | undefined;
-  const drainFailed = (err: unknown): never => {
-    const failure = toOutboxStoreError(err, 'claim', settings.schema);
-    // A conflict that outlasted the statement's retries is bad luck, not an outage.
-    if (isConflict(failure.cause ?? err)) throw failure;
-    if (failing === undefined) {
-      failing = failure.code;
-      warn(`${failure.message} (the outbox polls on)`, `LOYALTY_POSTGRES_DRAIN_${failure.code}`, true);
-      report(failure);
-    }
-    throw failure;
-  };
-  const drainWorks = () => {
-    if (failing === undefined) return;
-    failing = undefined;
-    warn(
-      'postgresStore: claims work again after the failure reported before',
-      'LOYALTY_POSTGRES_DRAIN_RECOVERED',
-    );
-  };
+  let failing = false;
 
   /** The outcomes first, in the same statement and commit, then the claim (which sees them). */
-  const recordAndClaim = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
-    claimOrSay(outcomes, request).then((result) => {
-      drainWorks();
-      return result;
-    }, drainFailed);
-  const claimOrSay = (outcomes: readonly ClaimOutcome[], request: ClaimRequest) =>
-    run('claim', async () => {
-      // Done with these either way: what a failed call leaves claimed, the next claim frees.
-      for (const outcome of outcomes) held.delete(outcome.eventId);
+  const recordAndClaim = async (outcomes: readonly ClaimOutcome[], request: ClaimRequest) => {
+    // Done with these either way: what a failed call leaves claimed, the next claim frees.
+    for (const outcome of outcomes) held.delete(outcome.eventId);
+    let result: { recorded: string[]; claimed: OutboxRow[] };
+    try {
       if (claimsInDoubt) {
         await database.query(sql.releaseOrphans, [owner, [...held]]);
         claimsInDoubt = false;
       }
-      let result: { recorded: string[]; claimed: OutboxRow[] };
-      try {
-        result = await claimRows(request, outcomes);
-        // Only an unfiltered claim by a store sending nothing can tell it has nothing to do.
-        const busy = held.size > 0 || result.claimed.length > 0;
-        if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
-          // A row committed between that claim and the idle mark notified no one: look again.
-          const again = await claimRows(request, []);
-          result.claimed = again.claimed;
-          await idle.afterClaim(again.claimed.length > 0);
-        }
-      } catch (err) {
-        claimsInDoubt = true;
-        throw err;
+      result = await claimRows(request, outcomes);
+      // Only an unfiltered claim by a store sending nothing can tell it has nothing to do.
+      const busy = held.size > 0 || result.claimed.length > 0;
+      if (request.onlyTenants === undefined && (await idle.afterClaim(busy))) {
+        // A row committed between that claim and the idle mark notified no one: look again.
+        const again = await claimRows(request, []);
+        result.claimed = again.claimed;
+        await idle.afterClaim(again.claimed.length > 0);
       }
-      cleanup();
-      for (const row of result.claimed) held.add(row.event_id);
-      return { recorded: result.recorded, claimed: result.claimed.map(toStoredEvent) };
-    });
+    } catch (err) {
+      claimsInDoubt = true;
+      const failure = toOutboxStoreError(err, 'claim', settings.schema);
+      // A conflict that outlasted the statement's retries is bad luck, not an outage.
+      if (!failing && !isConflict(failure.cause ?? err)) {
+        failing = true;
+        warn(`${failure.message} (the outbox polls on)`, `LOYALTY_POSTGRES_DRAIN_${failure.code}`, true);
+        report(failure);
+      }
+      throw failure;
+    }
+    if (failing) {
+      failing = false;
+      warn(
+        'postgresStore: claims work again after the failure reported before',
+        'LOYALTY_POSTGRES_DRAIN_RECOVERED',
+      );
+    }
+    cleanup();
+    for (const row of result.claimed) held.add(row.event_id);
+    return { recorded: result.recorded, claimed: result.claimed.map(toStoredEvent) };
+  };
 
   return {
     kind: 'shared',
@@ -223,20 +212,10 @@ export function postgresStore(
     claim: async (request: ClaimRequest) => (await recordAndClaim([], request)).claimed,
     recordAndClaim,
 
-    /**
-     * Renews the claims this store still holds among `eventIds`, resolving with their ids: one
-     * taken over while this process stood still past its lease is not among them.
-     */
-    extendLease: (eventIds: readonly string[], leaseMs: number) =>
-      run('extendLease', async () => {
-        if (eventIds.length === 0) return [] as string[];
-        const { rows: held } = await database.query<{ event_id: string }>(sql.extendLease, [
-          owner,
-          eventIds,
-          leaseMs,
-        ]);
-        return held.map((row) => row.event_id);
-      }),
+    extendLease: (ids: readonly string[], leaseMs: number) =>
+      run('extendLease', async () =>
+        ids.length === 0 ? [] : eventIds(sql.extendLease, [owner, ids, leaseMs]),
+      ),
 
     record: (outcomes: readonly ClaimOutcome[]) =>
       run('record', async () => {
@@ -244,11 +223,7 @@ export function postgresStore(
         // Done with these either way: what a failed write leaves claimed, the next claim frees.
         for (const outcome of outcomes) held.delete(outcome.eventId);
         try {
-          const { rows: written } = await database.query<{ event_id: string }>(sql.record, [
-            owner,
-            ...outcomeParams(outcomes),
-          ]);
-          return written.map((row) => row.event_id);
+          return await eventIds(sql.record, [owner, ...outcomeParams(outcomes)]);
         } catch (err) {
           claimsInDoubt = true;
           throw err;
@@ -297,24 +272,16 @@ export function postgresStore(
       watch: (wake: () => void) =>
         run('listen', async () => {
           const probe = `check:${owner}`;
+          let check: ReturnType<typeof checkListening> | undefined;
           const stop = await listenOn(settings.listen!, channel, (payload) => {
-            listenCheck?.heard(payload);
+            check?.heard(payload);
             wake();
           });
           idle.listening(true);
           // Behind a transaction pooler a notification through `db` never arrives: checked.
-          // One heard before the check is set up (it overtook its own answer) is kept.
-          let heardEarly = false;
-          listenCheck = {
-            heard: (payload) => {
-              if (payload === probe) heardEarly = true;
-            },
-          };
-          const check = await checkListening((payload) => database.query(sql.notifyCheck, [payload]), probe);
-          listenCheck = check;
-          if (heardEarly) check.heard(probe);
+          check = checkListening((payload) => database.query(sql.notifyCheck, [payload]), probe);
+          await check.sent;
           void check.result.then((heard) => {
-            if (listenCheck === check) listenCheck = undefined;
             if (heard !== false) return;
             const message =
               `postgresStore: the listen connection did not hear a notification within ${LISTEN_CHECK_MS} ms: ` +
@@ -325,7 +292,7 @@ export function postgresStore(
             report(new PostgresStoreError('LISTEN_NOT_WORKING', message));
           });
           return async () => {
-            check.cancel();
+            check?.cancel();
             await idle.listening(false);
             await stop();
           };
@@ -345,11 +312,12 @@ export function postgresStore(
           { tenantId: string; states: Partial<Record<EventState, number>>; oldestPendingAt: number | null }
         >();
         for (const row of found) {
-          let tenant = byTenant.get(row.tenant_id);
-          if (!tenant) {
-            tenant = { tenantId: row.tenant_id, states: {}, oldestPendingAt: null };
-            byTenant.set(row.tenant_id, tenant);
-          }
+          const tenant = byTenant.get(row.tenant_id) ?? {
+            tenantId: row.tenant_id,
+            states: {},
+            oldestPendingAt: null,
+          };
+          byTenant.set(row.tenant_id, tenant);
           tenant.states[row.state] = row.n;
           if (row.state === 'pending') tenant.oldestPendingAt = Number(row.oldest);
         }

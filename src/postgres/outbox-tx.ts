@@ -1,6 +1,7 @@
 import { codeOf } from '../internal/code-of.js';
 import { settledStatus } from './client-turn.js';
 import { knownDirect, learnPgConnection } from './connection-kind.js';
+import { statementName } from './database.js';
 import { OutboxTransactionError, PostgresStoreError, toStoreError } from './errors.js';
 import type { OutboxSql } from './outbox-sql.js';
 import { otherDatabaseError } from './same-database.js';
@@ -32,12 +33,18 @@ const isPool = (value: unknown): boolean =>
   has(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
 const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown> =>
   Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
-// A statement with parameters through postgres.js or an adapter. postgres.js's are prepared:
-// otherwise it describes each one first, a round trip of its own.
-const send = (tx: unknown, runs: string, text: string, params: readonly unknown[]): Promise<unknown> =>
-  runs === 'unsafe'
-    ? call(tx, runs, text, [...params], { prepare: true })
-    : call(tx, runs, text, [...params]);
+/**
+ * One statement with parameters on the caller's `tx`. postgres.js prepares it (otherwise it
+ * describes each one first, a round trip of its own); a `pg` connection known direct runs it by
+ * name (planned once per connection), any other unnamed (`connection-kind.ts`).
+ */
+const send = (tx: unknown, runs: string, text: string, params: readonly unknown[]): Promise<unknown> => {
+  if (runs === 'unsafe') return call(tx, runs, text, [...params], { prepare: true });
+  const name = statementName(text, knownDirect(tx) === true);
+  return name === undefined
+    ? call(tx, runs, text, [...params])
+    : call(tx, runs, { name, text, values: [...params] });
+};
 
 /**
  * Resolves once the promise jobs queued so far have run (a `process.nextTick` waits for them):
@@ -113,13 +120,9 @@ export async function enqueueWithTx(
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
     if (status === 'T') {
-      // Inside BEGIN: the INSERT alone, named on a direct connection (planned once per
-      // connection), unnamed behind a pooler; on one not known yet, it also tells which it is.
-      const direct = knownDirect(tx);
-      if (direct === true) {
-        await call(tx, runs, { name: sql.enqueueInTxName, text: sql.enqueueInTx, values: [...params] });
-      } else if (direct === false) {
-        await call(tx, runs, sql.enqueueInTx, [...params]);
+      // Inside BEGIN: the INSERT alone; on a connection not known yet, it also tells which it is.
+      if (knownDirect(tx) !== undefined) {
+        await send(tx, runs, sql.enqueueInTx, params);
       } else {
         const result = (await call(tx, runs, sql.enqueueInTxLearning, [...params])) as {
           rows?: { backend_pid?: unknown }[];
@@ -169,15 +172,7 @@ async function probedInsert(
 ): Promise<void> {
   const [probed, inserted] = await Promise.allSettled([
     call(tx, runs, sql.probeTransaction),
-    runs === 'unsafe'
-      ? send(tx, runs, sql.enqueueAfterProbe, params)
-      : knownDirect(tx) === true
-        ? call(tx, runs, {
-            name: sql.enqueueAfterProbeName,
-            text: sql.enqueueAfterProbe,
-            values: [...params],
-          })
-        : call(tx, runs, sql.enqueueAfterProbe, [...params]),
+    send(tx, runs, sql.enqueueAfterProbe, params),
   ]);
   if (probed.status === 'rejected') throw probed.reason;
   if (inserted.status === 'rejected') throw inserted.reason;

@@ -2,6 +2,7 @@ import { DEDUP_WINDOW_MARGIN_MS, DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import {
   describeIssues,
+  functionOrAbsent,
   oneOf,
   optionIssues,
   throwIfInvalid,
@@ -133,10 +134,8 @@ export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStor
     listen: checkListenClient(listen),
     onError,
   };
-  if (onError !== undefined && typeof onError !== 'function') {
-    throw new PostgresStoreError('INVALID_OPTIONS', 'postgresStore: onError must be a function');
-  }
   const issues = optionIssues([
+    functionOrAbsent('onError', onError),
     ...tableChecks(resolved),
     wholeNumber('claimWindow', resolved.claimWindow, 1),
   ]);

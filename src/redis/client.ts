@@ -80,12 +80,20 @@ export function toRedisCommand(redis: unknown, what: string): RedisCommand {
   keepAliveOnError(redis);
   const readonly = reconnectOnReadonly(redis);
   let policyChecked = false;
-  return (args, key) => {
+  return async (args, key) => {
     if (!policyChecked) {
       policyChecked = true;
       warnIfEvicting(send, what);
     }
-    return withTimeout(send(args, key).catch(readonly), what, args[0] ?? '');
+    try {
+      return await withDeadline(send(args, key).catch(readonly), REDIS_COMMAND_TIMEOUT_MS);
+    } catch (err) {
+      if (!(err instanceof DeadlinePassed)) throw err;
+      throw new RedisStoreError(
+        'UNREACHABLE',
+        `${what}: Redis did not answer ${args[0]} within ${err.ms} ms`,
+      );
+    }
   };
 }
 
@@ -98,21 +106,20 @@ function clientCommand(redis: unknown, what: string): RedisCommand {
       const client = candidate as unknown as IoRedisLike;
       return ([command, ...args]) => client.call(command as string, ...args);
     }
-    // node-redis v4's legacyMode answers through callbacks: its promise client is `.v4`.
-    if (isFunction(candidate.sendCommand) && (candidate.options as { legacyMode?: unknown })?.legacyMode) {
-      throw new RedisStoreError(
-        'NOT_A_CLIENT',
-        `${what}: this node-redis client runs in legacyMode (callbacks); pass its promise client, client.v4`,
-      );
-    }
-    if (isFunction(candidate.sendCommand) && 'masters' in candidate) {
-      const cluster = candidate as unknown as NodeRedisClusterLike;
-      // Never a replica: every read must see the last write.
-      return (args, key) => cluster.sendCommand(key, false, args);
-    }
     if (isFunction(candidate.sendCommand)) {
+      // node-redis v4's legacyMode answers through callbacks: its promise client is `.v4`.
+      if ((candidate.options as { legacyMode?: unknown })?.legacyMode) {
+        throw new RedisStoreError(
+          'NOT_A_CLIENT',
+          `${what}: this node-redis client runs in legacyMode (callbacks); pass its promise client, client.v4`,
+        );
+      }
       const client = candidate as unknown as NodeRedisLike;
-      return (args) => client.sendCommand(args);
+      const cluster = candidate as unknown as NodeRedisClusterLike;
+      // A cluster sends it to the node of the first key, never a replica: every read must see the last write.
+      return 'masters' in candidate
+        ? (args, key) => cluster.sendCommand(key, false, args)
+        : (args) => client.sendCommand(args);
     }
   }
   throw new RedisStoreError('NOT_A_CLIENT', `${what}: redis is not a Redis client; ${ACCEPTED}`);
@@ -157,15 +164,6 @@ function reconnectOnReadonly(redis: unknown): (err: unknown) => never {
     }
     throw err;
   };
-}
-
-async function withTimeout(reply: Promise<unknown>, what: string, command: string): Promise<unknown> {
-  try {
-    return await withDeadline(reply, REDIS_COMMAND_TIMEOUT_MS);
-  } catch (err) {
-    if (!(err instanceof DeadlinePassed)) throw err;
-    throw new RedisStoreError('UNREACHABLE', `${what}: Redis did not answer ${command} within ${err.ms} ms`);
-  }
 }
 
 function warnIfEvicting(send: RedisCommand, what: string): void {

@@ -21,10 +21,11 @@ export function redisDeliveries(
   settings: { keys: ReturnType<typeof inboxKeys>; leaseMs: number; retentionMs: number },
 ): DeferredPart {
   const { keys, leaseMs } = settings;
-  const run = (what: string, script: string, records: readonly string[], args: (string | number)[]) =>
-    evalScript(command, script, [...keys.indexes, ...records.map(keys.record)], args).catch(
-      rethrowAs(`redisInbox ${what}`),
-    );
+  const script = (what: string, text: string, on: readonly string[], args: (string | number)[]) =>
+    evalScript(command, text, on, args).catch(rethrowAs(`redisInbox ${what}`));
+  /** A script over the indexes and the records of `ids`. */
+  const run = (what: string, text: string, ids: readonly string[], args: (string | number)[]) =>
+    script(what, text, [...keys.indexes, ...ids.map(keys.record)], args);
   const read = (what: string, args: string[], key: string) =>
     command(args, key).catch(rethrowAs(`redisInbox ${what}`));
   const settle = async (
@@ -49,13 +50,11 @@ export function redisDeliveries(
         keys.state(state),
       )) as string[];
       if (ids.length === 0) return;
-      const rows = (await readRecords(what, ids)) as string[];
+      const rows = (await script(what, SCRIPTS.read, ids.map(keys.record), [])) as string[];
       for (let i = 0; i < ids.length; i++) yield { id: ids[i]!, row: rows.slice(i * 7, i * 7 + 7) };
       if (ids.length < PAGE) return;
     }
   }
-  const readRecords = (what: string, ids: string[]) =>
-    evalScript(command, SCRIPTS.read, ids.map(keys.record), []).catch(rethrowAs(`redisInbox ${what}`));
 
   return {
     leaseMs,
@@ -65,11 +64,7 @@ export function redisDeliveries(
       return (await run('store', SCRIPTS.store, [d.eventId], args)) === 1 ? 'stored' : 'duplicate';
     },
     async claimDue(owner, limit) {
-      const ids = (await read(
-        'claimDue',
-        ['EVAL', SCRIPTS.due, '1', keys.due, String(limit)],
-        keys.due,
-      )) as string[];
+      const ids = (await script('claimDue', SCRIPTS.due, [keys.due], [limit])) as string[];
       if (ids.length === 0) return [];
       const [flat, lost] = (await run('claimDue', SCRIPTS.claim, ids, [owner, leaseMs, ...ids])) as [
         string[],
@@ -155,11 +150,8 @@ export function redisDeliveries(
     discard: async (eventId, audit) =>
       (await run('discard', SCRIPTS.discard, [eventId], [eventId, ...auditArgs(audit)])) === 1,
     async cleanup(batchSize) {
-      const ids = (await read(
-        'cleanup',
-        ['EVAL', SCRIPTS.expired, '1', keys.settled, String(settings.retentionMs), String(batchSize)],
-        keys.settled,
-      )) as string[];
+      const args = [settings.retentionMs, batchSize];
+      const ids = (await script('cleanup', SCRIPTS.expired, [keys.settled], args)) as string[];
       if (ids.length === 0) return 0;
       return Number(await run('cleanup', SCRIPTS.cleanup, ids, [settings.retentionMs, ...ids]));
     },

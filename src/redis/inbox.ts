@@ -32,15 +32,7 @@ export interface RedisInboxOptions {
   ttlMs?: number;
 }
 
-/**
- * The defaults of {@link redisInbox}, declared once.
- *
- * @example
- * ```ts
- * import { REDIS_INBOX_DEFAULTS } from 'loyalty-partner-sdk/redis';
- * REDIS_INBOX_DEFAULTS.ttlMs / 3_600_000; // 25
- * ```
- */
+/** The defaults of {@link redisInbox}, `migrateRedisInbox`'s `prefix` too. */
 export const REDIS_INBOX_DEFAULTS = {
   prefix: 'loyalty:',
   leaseMs: 10 * 60_000,
