@@ -23,29 +23,58 @@ export interface EmulatorResponse {
   body: string;
 }
 
+/**
+ * What the emulator's core answers a request with. The transports (node server, in-process
+ * `fetch`, msw) turn a `response` into bytes, a `reset` into a dropped connection and a `hang`
+ * into silence until the caller gives up.
+ */
+export type EmulatorReply =
+  | { kind: 'response'; response: EmulatorResponse }
+  | { kind: 'reset' }
+  | { kind: 'hang' };
+
+/** The core as the transports see it: a request -> reply function and a way to wait out a hang. */
+export interface EmulatorTransport {
+  /** `basePath`: the path of a base URL the partner paths sit under (msw); none over HTTP. */
+  handle(request: EmulatorRequest, basePath?: string): Promise<EmulatorReply>;
+  /** Resolves when `signal` aborts or the emulator closes: how long a hung request stays open. */
+  released(signal?: AbortSignal): Promise<void>;
+}
+
 const EMPTY = new Uint8Array(0);
 
-/** A Web `Request` (from `emulator.fetch` or msw) as the emulator's request. */
-export function fromWebRequest(request: Request): EmulatorRequest {
+/**
+ * Answers a Web `Request` (from `emulator.fetch` or msw) through the core: a Web `Response`, or
+ * `undefined` when the connection is dropped (a reset, or a hang once the caller gives up).
+ */
+export async function answerWebRequest(
+  transport: EmulatorTransport,
+  request: Request,
+  basePath?: string,
+): Promise<Response | undefined> {
   const { pathname, search } = new URL(request.url);
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
   // Read once, whoever asks first; every later reader gets the same bytes.
   let bytes: Promise<Uint8Array> | undefined;
-  return {
-    method: request.method,
-    pathname,
-    search,
-    header: (name) => request.headers.get(name),
-    body: () => {
-      bytes ??= bodyless ? Promise.resolve(EMPTY) : request.arrayBuffer().then((b) => new Uint8Array(b));
-      return bytes;
+  const reply = await transport.handle(
+    {
+      method: request.method,
+      pathname,
+      search,
+      header: (name) => request.headers.get(name),
+      body: () => {
+        bytes ??= bodyless ? Promise.resolve(EMPTY) : request.arrayBuffer().then((b) => new Uint8Array(b));
+        return bytes;
+      },
     },
-  };
-}
-
-/** The emulator's answer as a Web `Response`, for `emulator.fetch` and msw. */
-export function toWebResponse(response: EmulatorResponse): Response {
-  return new Response(response.body, { status: response.status, headers: response.headers });
+    basePath,
+  );
+  if (reply.kind === 'response') {
+    const { body, status, headers } = reply.response;
+    return new Response(body, { status, headers });
+  }
+  if (reply.kind === 'hang') await transport.released(request.signal);
+  return undefined;
 }
 
 /**

@@ -1,17 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type EmulatorRequest, sortedHeaders } from './exchange.js';
-import type { EmulatorReply } from './http-reply.js';
+import { type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
 
 const EMPTY = new Uint8Array(0);
-
-/** The core as the transports see it: a request -> reply function and a way to wait out a hang. */
-export interface EmulatorTransport {
-  /** `basePath`: the path of a base URL the partner paths sit under (msw); none over HTTP. */
-  handle(request: EmulatorRequest, basePath?: string): Promise<EmulatorReply>;
-  /** Resolves when `signal` aborts or the emulator closes: how long a hung request stays open. */
-  released(signal?: AbortSignal): Promise<void>;
-}
 
 /** Options of `emulator.listen`. */
 export interface ListenOptions {

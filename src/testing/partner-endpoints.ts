@@ -1,7 +1,7 @@
 import { authenticate, checkSignature } from './authenticate.js';
 import type { Environment } from './emulator-options.js';
-import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
-import { errorResponse, jsonResponse, type ReplyContext, reject } from './http-reply.js';
+import type { EmulatorRequest } from './exchange.js';
+import { type EndpointOutcome, errorResponse, jsonResponse, type ReplyContext } from './http-reply.js';
 import { balanceOf } from './ledger.js';
 import { type CustomerRecord, connectionState, type MerchantRecord } from './merchant.js';
 import type { MerchantStore } from './merchant-store.js';
@@ -37,8 +37,6 @@ export interface CustomerLookupBody {
   balance: { points: number; stamps: Record<string, number> } | null;
 }
 
-type Outcome = { response: EmulatorResponse; tenantId?: string };
-
 // A signature is optional on the GETs, but one that is sent must verify: a partner signing with
 // a wrong secret learns it here rather than at its first event.
 function gate(
@@ -46,7 +44,7 @@ function gate(
   rawBody: Uint8Array,
   ctx: ReplyContext,
   deps: EndpointDeps,
-): Outcome | { merchant: MerchantRecord } {
+): EndpointOutcome | { merchant: MerchantRecord } {
   const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
   if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
   const header = request.header('x-signature');
@@ -57,7 +55,11 @@ function gate(
 }
 
 /** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
-export function checkConnection(request: EmulatorRequest, ctx: ReplyContext, deps: EndpointDeps): Outcome {
+export function checkConnection(
+  request: EmulatorRequest,
+  ctx: ReplyContext,
+  deps: EndpointDeps,
+): EndpointOutcome {
   const gated = gate(request, new Uint8Array(), ctx, deps);
   if (!('merchant' in gated)) return gated;
   const m = gated.merchant;
@@ -67,11 +69,15 @@ export function checkConnection(request: EmulatorRequest, ctx: ReplyContext, dep
     status: m.status,
     connection: connectionState(m),
   };
-  return { response: jsonResponse(200, body, ctx), tenantId: m.tenantId };
+  return { response: jsonResponse(200, JSON.stringify(body), ctx), tenantId: m.tenantId };
 }
 
 /** `GET /customers/lookup?phone=...` or `?customerId=...` (the service's id): exactly one (spec 4.3). */
-export function lookupCustomer(request: EmulatorRequest, ctx: ReplyContext, deps: EndpointDeps): Outcome {
+export function lookupCustomer(
+  request: EmulatorRequest,
+  ctx: ReplyContext,
+  deps: EndpointDeps,
+): EndpointOutcome {
   const gated = gate(request, new Uint8Array(), ctx, deps);
   if (!('merchant' in gated)) return gated;
   const m = gated.merchant;
@@ -79,8 +85,8 @@ export function lookupCustomer(request: EmulatorRequest, ctx: ReplyContext, deps
   const phone = params.get('phone');
   const customerId = params.get('customerId');
   if ((phone === null) === (customerId === null) || (phone ?? customerId) === '') {
-    const r = reject('INVALID_REQUEST', 'Give exactly one of the query parameters phone and customerId');
-    return { response: errorResponse(r.code, r.message, ctx), tenantId: m.tenantId };
+    const message = 'Give exactly one of the query parameters phone and customerId';
+    return { response: errorResponse('INVALID_REQUEST', message, ctx), tenantId: m.tenantId };
   }
   // Indexed: a lookup costs the same with ten customers or a million.
   const externalId = phone !== null ? m.customersByPhone.get(phone) : m.customersById.get(customerId ?? '');
@@ -98,7 +104,7 @@ export function lookupCustomer(request: EmulatorRequest, ctx: ReplyContext, deps
         balance: balanceOf(m, found.externalCustomerId),
       }
     : { customer: null, balance: null };
-  return { response: jsonResponse(200, body, ctx), tenantId: m.tenantId };
+  return { response: jsonResponse(200, JSON.stringify(body), ctx), tenantId: m.tenantId };
 }
 
 /**
@@ -118,12 +124,20 @@ export async function plannedEndpoint(
   request: EmulatorRequest,
   ctx: ReplyContext,
   deps: EndpointDeps,
-): Promise<Outcome> {
+): Promise<EndpointOutcome> {
   const gated = gate(request, await request.body(), ctx, deps);
   if (!('merchant' in gated)) return gated;
   const tenantId = gated.merchant.tenantId;
-  const r = request.header('idempotency-key')
-    ? reject('EVENT_HANDLER_NOT_REGISTERED', 'This synchronous endpoint is planned and not deployed yet')
-    : reject('MISSING_IDEMPOTENCY_KEY', 'The Idempotency-Key header is required on this endpoint');
-  return { response: errorResponse(r.code, r.message, ctx), tenantId };
+  const response = request.header('idempotency-key')
+    ? errorResponse(
+        'EVENT_HANDLER_NOT_REGISTERED',
+        'This synchronous endpoint is planned and not deployed yet',
+        ctx,
+      )
+    : errorResponse(
+        'MISSING_IDEMPOTENCY_KEY',
+        'The Idempotency-Key header is required on this endpoint',
+        ctx,
+      );
+  return { response, tenantId };
 }

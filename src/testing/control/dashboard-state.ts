@@ -1,4 +1,4 @@
-import { connectionState } from '../merchant.js';
+import { integrationOf } from '../inspection.js';
 import type { ControlDeps } from './control-deps.js';
 
 /** How many of the newest events, deliveries, ledger entries and balances the dashboard shows. */
@@ -16,17 +16,7 @@ export function dashboardState(deps: ControlDeps) {
       stamps: { ...b.stamps },
     }));
     return {
-      tenantId: m.tenantId,
-      environment: m.environment,
-      connection: connectionState(m),
-      status: m.status,
-      paused: m.paused,
-      subscription: m.subscriptionActive ? 'Active' : 'Lapsed',
-      receiverUrl: m.receiverUrl ?? null,
-      ruleVersion: m.ruleVersion,
-      earnRate: m.earnRate,
-      stampCards: [...m.stampCards.values()],
-      branches: [...m.branches.values()],
+      ...integrationOf(m),
       counts: {
         customers: m.customers.size,
         products: m.products.size,
