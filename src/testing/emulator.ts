@@ -71,7 +71,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const enqueue = createEmitter(serviceNow, (tenantId, envelope, id) =>
     dispatcher.enqueue(tenantId, envelope, id),
   );
-  // An outbound type the catalogue marks as not emitted yet stays silent until it ships.
+  // An outbound type not emitted yet stays silent until it ships.
   const emit: Emit = (merchant, eventType, payload, opts) => {
     const info: { emitted?: boolean } = EVENT_TYPES[eventType];
     if (info.emitted === false && !shipped.has(eventType)) return;

@@ -6,8 +6,7 @@ import {
   LoyaltyValidationError,
   parseInboundEnvelope,
 } from '../contract/index.js';
-import { authenticate, checkSignature } from './authenticate.js';
-import type { Environment } from './emulator-options.js';
+import { type AdmitDeps, admit } from './authenticate.js';
 import { runHandler } from './event-handlers.js';
 import type { EmulatorRequest } from './exchange.js';
 import {
@@ -18,14 +17,11 @@ import {
   type ReplyContext,
   reject,
 } from './http-reply.js';
-import type { MerchantStore } from './merchant-store.js';
 import type { Emit } from './outbound-events.js';
 import { processedBody, type ResponseCache } from './response-cache.js';
 
 /** What POST /events needs from the rest of the emulator. */
-export interface EventProcessorDeps {
-  store: MerchantStore;
-  environment: Environment;
+export interface EventProcessorDeps extends AdmitDeps {
   cache: ResponseCache;
   emit: Emit;
   /** Starts the tenant's queued deliveries (its first signed event just arrived). */
@@ -79,17 +75,10 @@ export async function processEvent(
   const facts: Omit<EndpointOutcome, 'response'> = {};
   const refuse = (r: Rejection) => ({ response: errorResponse(r.code, r.message, ctx), ...facts });
   const rawBody = await request.body();
-  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
-  if (!auth.ok) return refuse(auth);
-  const merchant = auth.merchant;
+  const admitted = admit(request, rawBody, ctx, deps, 'required', skewSeconds);
+  if (!('merchant' in admitted)) return admitted;
+  const { merchant } = admitted;
   facts.tenantId = merchant.tenantId;
-  const bad = checkSignature(
-    merchant,
-    rawBody,
-    request.header('x-signature'),
-    Math.floor(ctx.now / 1000) + skewSeconds,
-  );
-  if (bad) return refuse(bad);
   if (!merchant.proven) {
     // The first signed event proves the credentials: queued webhooks go out now (spec 3.1).
     merchant.proven = true;

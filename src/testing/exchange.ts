@@ -1,9 +1,4 @@
-/**
- * The one shape of a request and an answer inside the emulator. The node server builds it
- * straight from `node:http`, with no Web `Request`/`Response` per request; `emulator.fetch` and
- * msw adapt their Web objects to it here.
- * Every route, the partner endpoints and the control interface alike, sees only this shape.
- */
+/** The one shape of a request inside the emulator, whatever the transport (docs/ARCHITECTURE.md). */
 export interface EmulatorRequest {
   method: string;
   /** The URL's path, as `new URL(...).pathname` gives it (normalized, still percent-encoded). */
@@ -77,10 +72,7 @@ export async function answerWebRequest(
   return undefined;
 }
 
-/**
- * The headers in the order a Web `Headers` lists them (sorted by name): how the node server has
- * always written them, so its answers stay the same byte for byte.
- */
+/** The headers sorted by name, as a Web `Headers` lists them: the node server's bytes stay the same. */
 export function sortedHeaders(headers: Record<string, string>): Record<string, string> {
   const sorted: Record<string, string> = {};
   for (const name of Object.keys(headers).sort()) sorted[name] = headers[name] as string;

@@ -1,27 +1,8 @@
-import { authenticate, checkSignature } from './authenticate.js';
-import type { Environment } from './emulator-options.js';
+import { type AdmitDeps, admit } from './authenticate.js';
 import type { EmulatorRequest } from './exchange.js';
 import { type EndpointOutcome, errorResponse, jsonResponse, type ReplyContext } from './http-reply.js';
 import { balanceOf } from './ledger.js';
-import { type CustomerRecord, connectionState, type MerchantRecord } from './merchant.js';
-import type { MerchantStore } from './merchant-store.js';
-
-/** What the GET endpoints and the planned synchronous endpoints need. */
-export interface EndpointDeps {
-  store: MerchantStore;
-  environment: Environment;
-}
-
-/**
- * The body of `GET /api/partner/v1/connection` (not shown by the contract).
- */
-export interface ConnectionBody {
-  tenantId: string;
-  environment: Environment;
-  status: MerchantRecord['status'];
-  /** `AwaitingFirstSignedEvent` until the first signed POST /events, then `Active`. */
-  connection: ReturnType<typeof connectionState>;
-}
+import { type CustomerRecord, connectionState } from './merchant.js';
 
 /**
  * The body of a customer lookup (not shown by the contract); `customer` is `null` when nobody matches.
@@ -37,33 +18,16 @@ export interface CustomerLookupBody {
   balance: { points: number; stamps: Record<string, number> } | null;
 }
 
-// A signature is optional on the GETs, but one that is sent must verify: a partner signing with
-// a wrong secret learns it here rather than at its first event.
-function gate(
-  request: EmulatorRequest,
-  rawBody: Uint8Array,
-  ctx: ReplyContext,
-  deps: EndpointDeps,
-): EndpointOutcome | { merchant: MerchantRecord } {
-  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
-  if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
-  const header = request.header('x-signature');
-  const bad =
-    header === null ? undefined : checkSignature(auth.merchant, rawBody, header, Math.floor(ctx.now / 1000));
-  if (bad) return { response: errorResponse(bad.code, bad.message, ctx), tenantId: auth.merchant.tenantId };
-  return { merchant: auth.merchant };
-}
-
 /** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
 export function checkConnection(
   request: EmulatorRequest,
   ctx: ReplyContext,
-  deps: EndpointDeps,
+  deps: AdmitDeps,
 ): EndpointOutcome {
-  const gated = gate(request, new Uint8Array(), ctx, deps);
-  if (!('merchant' in gated)) return gated;
-  const m = gated.merchant;
-  const body: ConnectionBody = {
+  const admitted = admit(request, new Uint8Array(), ctx, deps, 'optional');
+  if (!('merchant' in admitted)) return admitted;
+  const m = admitted.merchant;
+  const body = {
     tenantId: m.tenantId,
     environment: m.environment,
     status: m.status,
@@ -76,11 +40,11 @@ export function checkConnection(
 export function lookupCustomer(
   request: EmulatorRequest,
   ctx: ReplyContext,
-  deps: EndpointDeps,
+  deps: AdmitDeps,
 ): EndpointOutcome {
-  const gated = gate(request, new Uint8Array(), ctx, deps);
-  if (!('merchant' in gated)) return gated;
-  const m = gated.merchant;
+  const admitted = admit(request, new Uint8Array(), ctx, deps, 'optional');
+  if (!('merchant' in admitted)) return admitted;
+  const m = admitted.merchant;
   const params = new URLSearchParams(request.search);
   const phone = params.get('phone');
   const customerId = params.get('customerId');
@@ -123,11 +87,11 @@ export const PLANNED_SYNC_PATHS = [
 export async function plannedEndpoint(
   request: EmulatorRequest,
   ctx: ReplyContext,
-  deps: EndpointDeps,
+  deps: AdmitDeps,
 ): Promise<EndpointOutcome> {
-  const gated = gate(request, await request.body(), ctx, deps);
-  if (!('merchant' in gated)) return gated;
-  const tenantId = gated.merchant.tenantId;
+  const admitted = admit(request, await request.body(), ctx, deps, 'optional');
+  if (!('merchant' in admitted)) return admitted;
+  const tenantId = admitted.merchant.tenantId;
   const response = request.header('idempotency-key')
     ? errorResponse(
         'EVENT_HANDLER_NOT_REGISTERED',

@@ -78,8 +78,7 @@ function notFoundMessage(path: string): string {
   return `No partner endpoint at ${path}: the partner endpoints are ${events}, ${connection} and ${customerLookup}`;
 }
 
-// A caller's own correlation id is echoed when it looks like one; otherwise the service makes one
-// (the log does).
+// A caller's own correlation id is echoed when it looks like one; otherwise the log makes one.
 const sentCorrelationId = (request: EmulatorRequest) => {
   const sent = request.header('x-correlation-id');
   return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : null;

@@ -4,10 +4,7 @@ import type { ControlDeps } from './control-deps.js';
 /** How many of the newest events, deliveries, ledger entries and balances the dashboard shows. */
 const SHOWN = 25;
 
-/**
- * What the dashboard page draws, read from the newest records only: a poll costs the same after
- * a million events as after ten. Holds no API key, secret or signature.
- */
+/** What the dashboard draws, from the newest records only; holds no API key, secret or signature. */
 export function dashboardState(deps: ControlDeps) {
   const merchants = deps.store.all().map((m) => {
     const balances = [...m.balances.entries()].slice(-SHOWN).map(([customer, b]) => ({
