@@ -1,8 +1,15 @@
 import { type AdmitDeps, admit } from './authenticate.js';
 import type { EmulatorRequest } from './exchange.js';
-import { type EndpointOutcome, errorResponse, jsonResponse, type ReplyContext } from './http-reply.js';
+import {
+  type EndpointOutcome,
+  errorResponse,
+  type HandlerResult,
+  jsonResponse,
+  type ReplyContext,
+  reject,
+} from './http-reply.js';
 import { balanceOf } from './ledger.js';
-import { type CustomerRecord, connectionState } from './merchant.js';
+import { type CustomerRecord, connectionState, type MerchantRecord } from './merchant.js';
 
 /**
  * The body of a customer lookup (not shown by the contract); `customer` is `null` when nobody matches.
@@ -18,44 +25,43 @@ export interface CustomerLookupBody {
   balance: { points: number; stamps: Record<string, number> } | null;
 }
 
+type GetAnswer = (m: MerchantRecord, request: EmulatorRequest) => HandlerResult;
+
+// The GETs carry no body: a signature, optional, is over the empty body. A found merchant's answer is 200.
+const get =
+  (answer: GetAnswer) =>
+  (request: EmulatorRequest, ctx: ReplyContext, deps: AdmitDeps): EndpointOutcome => {
+    const admitted = admit(request, new Uint8Array(), ctx, deps, 'optional');
+    if (!('merchant' in admitted)) return admitted;
+    const answered = answer(admitted.merchant, request);
+    const response = answered.ok
+      ? jsonResponse(200, JSON.stringify(answered.result), ctx)
+      : errorResponse(answered.code, answered.message, ctx);
+    return { response, tenantId: admitted.merchant.tenantId };
+  };
+
 /** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
-export function checkConnection(
-  request: EmulatorRequest,
-  ctx: ReplyContext,
-  deps: AdmitDeps,
-): EndpointOutcome {
-  const admitted = admit(request, new Uint8Array(), ctx, deps, 'optional');
-  if (!('merchant' in admitted)) return admitted;
-  const m = admitted.merchant;
-  const body = {
+export const checkConnection = get((m) => ({
+  ok: true,
+  body: {
     tenantId: m.tenantId,
     environment: m.environment,
     status: m.status,
     connection: connectionState(m),
-  };
-  return { response: jsonResponse(200, JSON.stringify(body), ctx), tenantId: m.tenantId };
-}
+  },
+}));
 
 /** `GET /customers/lookup?phone=...` or `?customerId=...` (the service's id): exactly one (spec 4.3). */
-export function lookupCustomer(
-  request: EmulatorRequest,
-  ctx: ReplyContext,
-  deps: AdmitDeps,
-): EndpointOutcome {
-  const admitted = admit(request, new Uint8Array(), ctx, deps, 'optional');
-  if (!('merchant' in admitted)) return admitted;
-  const m = admitted.merchant;
+export const lookupCustomer = get((m, request) => {
   const params = new URLSearchParams(request.search);
   const phone = params.get('phone');
   const customerId = params.get('customerId');
-  if ((phone === null) === (customerId === null) || (phone ?? customerId) === '') {
-    const message = 'Give exactly one of the query parameters phone and customerId';
-    return { response: errorResponse('INVALID_REQUEST', message, ctx), tenantId: m.tenantId };
-  }
+  if ((phone === null) === (customerId === null) || (phone ?? customerId) === '')
+    return reject('INVALID_REQUEST', 'Give exactly one of the query parameters phone and customerId');
   // Indexed: a lookup costs the same with ten customers or a million.
   const externalId = phone !== null ? m.customersByPhone.get(phone) : m.customersById.get(customerId ?? '');
   const found = externalId === undefined ? undefined : m.customers.get(externalId);
-  const body: CustomerLookupBody = found
+  const result = found
     ? {
         customer: {
           customerId: found.customerId,
@@ -68,8 +74,8 @@ export function lookupCustomer(
         balance: balanceOf(m, found.externalCustomerId),
       }
     : { customer: null, balance: null };
-  return { response: jsonResponse(200, JSON.stringify(body), ctx), tenantId: m.tenantId };
-}
+  return { ok: true, result: result satisfies CustomerLookupBody };
+});
 
 /**
  * Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them.
