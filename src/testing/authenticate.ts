@@ -1,6 +1,13 @@
 import { SignatureVerificationError, verifySignature } from '../platform-node/signature.js';
 import type { Environment } from './emulator-options.js';
-import { type Rejection, reject } from './http-reply.js';
+import type { EmulatorRequest } from './exchange.js';
+import {
+  type EndpointOutcome,
+  errorResponse,
+  type Rejection,
+  type ReplyContext,
+  reject,
+} from './http-reply.js';
 import { connectionState, type MerchantRecord } from './merchant.js';
 import type { MerchantStore } from './merchant-store.js';
 
@@ -9,7 +16,7 @@ import type { MerchantStore } from './merchant-store.js';
  * tenant, then the connection state may refuse. A Disabled integration answers like one that is
  * not connected: the partner is to stop sending until the merchant enables it again.
  */
-export function authenticate(
+function authenticate(
   store: MerchantStore,
   environment: Environment,
   apiKey: string | null,
@@ -43,11 +50,9 @@ export function authenticate(
   return { ok: true, merchant };
 }
 
-/**
- * Verifies `X-Signature` over the raw body under every active secret of the tenant, with the
- * SDK's own verifier: its error's `code` tells `INVALID_SIGNATURE` from `SIGNATURE_EXPIRED`.
- */
-export function checkSignature(
+// Verified with the SDK's own verifier under every active secret: its error's `code` tells
+// `INVALID_SIGNATURE` from `SIGNATURE_EXPIRED`.
+function checkSignature(
   merchant: MerchantRecord,
   rawBody: Uint8Array,
   header: string | null,
@@ -60,4 +65,35 @@ export function checkSignature(
     if (!(err instanceof SignatureVerificationError)) throw err;
     return reject(err.code, err.message);
   }
+}
+
+/** What admitting a request needs: the merchants and the deployment the emulator plays. */
+export interface AdmitDeps {
+  store: MerchantStore;
+  environment: Environment;
+}
+
+/**
+ * The API key and connection state, then `X-Signature` over the raw body: required on POST
+ * /events; optional on the GETs, but one that is sent must verify, so a partner signing with a
+ * wrong secret learns it there rather than at its first event. `skewSeconds`: the clock-skew fault.
+ */
+export function admit(
+  request: EmulatorRequest,
+  rawBody: Uint8Array,
+  ctx: ReplyContext,
+  deps: AdmitDeps,
+  signature: 'required' | 'optional',
+  skewSeconds = 0,
+): { merchant: MerchantRecord } | EndpointOutcome {
+  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
+  if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
+  const header = request.header('x-signature');
+  const nowSeconds = Math.floor(ctx.now / 1000) + skewSeconds;
+  const bad =
+    header === null && signature === 'optional'
+      ? undefined
+      : checkSignature(auth.merchant, rawBody, header, nowSeconds);
+  if (bad) return { response: errorResponse(bad.code, bad.message, ctx), tenantId: auth.merchant.tenantId };
+  return { merchant: auth.merchant };
 }

@@ -135,14 +135,14 @@ async function runCase(
   });
   if (item.send === 'again') {
     const first = await send(request);
-    const again = first.answered ? await send(request) : first;
-    const exchanges = first === again ? [first] : [first, again];
-    const pass = meets(item.verdict, first) && meets(item.verdict, again);
-    const observed =
-      first === again
-        ? describeExchange(first)
-        : `first ${describeExchange(first)}; again ${describeExchange(again)}`;
-    return { pass, observed, exchanges };
+    if (!first.answered) return { pass: false, observed: describeExchange(first), exchanges: [first] };
+    const again = await send(request);
+    const observed = `first ${describeExchange(first)}; again ${describeExchange(again)}`;
+    return {
+      pass: meets(item.verdict, first) && meets(item.verdict, again),
+      observed,
+      exchanges: [first, again],
+    };
   }
   if (item.send === 'at-once') {
     const copies = await Promise.all([1, 2, 3].map(() => send(request)));

@@ -6,11 +6,10 @@ import { EmulatorError } from './emulator-error.js';
  * goes through `schedule`, so a manual clock can run hours of it in one `advance()`.
  */
 export interface EmulatorClock {
-  readonly kind: 'system' | 'manual';
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Runs `task` once `delayMs` of emulated time has passed; returns a cancel function. */
-  schedule(delayMs: number, task: () => Promise<void> | void): () => void;
+  /** Runs `task` once `delayMs` of emulated time has passed. */
+  schedule(delayMs: number, task: () => Promise<void> | void): void;
   /** Manual clock only: moves time forward, running (and awaiting) every task that falls due. */
   advance(ms: number): Promise<void>;
   /** Drops every scheduled task (on close). */
@@ -21,7 +20,6 @@ export interface EmulatorClock {
 export function systemClock(timeScale: number): EmulatorClock {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   return {
-    kind: 'system',
     now: () => Date.now(),
     schedule(delayMs, task) {
       // Unref'd: a forgotten emulator must not keep a test process or a CLI alive on its own.
@@ -33,10 +31,6 @@ export function systemClock(timeScale: number): EmulatorClock {
         Math.max(0, delayMs * timeScale),
       );
       timers.add(timer);
-      return () => {
-        clearTimeout(timer);
-        timers.delete(timer);
-      };
     },
     async advance() {
       throw new EmulatorError('INVALID_OPERATION', "advance() needs createEmulator({ clock: 'manual' })");
@@ -68,12 +62,9 @@ export function manualClock(start: number): EmulatorClock {
     return best;
   };
   return {
-    kind: 'manual',
     now: () => now,
     schedule(delayMs, task) {
-      const timer = { at: now + Math.max(0, delayMs), seq: seq++, task };
-      timers.add(timer);
-      return () => void timers.delete(timer);
+      timers.add({ at: now + Math.max(0, delayMs), seq: seq++, task });
     },
     async advance(ms) {
       if (!(ms >= 0 && Number.isFinite(ms))) {

@@ -88,7 +88,7 @@ export function earnInvoice(
 
   const pointsEarned = p.earnType === 'Points' ? earned : 0;
   const stampsEarned = p.earnType === 'Stamps' ? earned : 0;
-  merchant.invoices.set({
+  merchant.invoices.set(p.externalInvoiceId, {
     externalInvoiceId: p.externalInvoiceId,
     externalCustomerId: customer.externalCustomerId,
     subtotal,

@@ -9,10 +9,10 @@ import { handleControl, isControlPath } from './control/control-api.js';
 import type { Emulator, ShippableEventType } from './emulator-api.js';
 import { EmulatorError } from './emulator-error.js';
 import { checkLatency, type EmulatorOptions, resolveEmulatorOptions } from './emulator-options.js';
-import { fromWebRequest, toWebResponse } from './exchange.js';
+import { answerWebRequest, type EmulatorTransport } from './exchange.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
 import { respond } from './http-reply.js';
-import { type EmulatorTransport, startHttpServer } from './http-server.js';
+import { startHttpServer } from './http-server.js';
 import { createInspection } from './inspection.js';
 import { createMerchantActions } from './merchant-actions.js';
 import { credentialsOf, MERCHANT_DEFAULTS, MerchantStore } from './merchant-store.js';
@@ -71,7 +71,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const enqueue = createEmitter(serviceNow, (tenantId, envelope, id) =>
     dispatcher.enqueue(tenantId, envelope, id),
   );
-  // An outbound type the catalogue marks as not emitted yet stays silent until it ships.
+  // An outbound type not emitted yet stays silent until it ships.
   const emit: Emit = (merchant, eventType, payload, opts) => {
     const info: { emitted?: boolean } = EVENT_TYPES[eventType];
     if (info.emitted === false && !shipped.has(eventType)) return;
@@ -86,7 +86,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     redemptions: {
       now: serviceNow,
       ttlMs: config.redemptionTtlMs,
-      schedule: (delayMs, task) => void clock.schedule(delayMs, task),
+      schedule: (delayMs, task) => clock.schedule(delayMs, task),
       dropped: (m, r) =>
         emit(m, 'RedemptionExpiredOrCancelled', {
           redemptionId: r.redemptionId,
@@ -160,9 +160,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
     fetch: async (input, init) => {
       const request = new Request(input, init);
-      const reply = await transport.handle(fromWebRequest(request));
-      if (reply.kind === 'response') return toWebResponse(reply.response);
-      if (reply.kind === 'hang') await transport.released(request.signal);
+      const response = await answerWebRequest(transport, request);
+      if (response) return response;
       if (request.signal.aborted) throw request.signal.reason;
       // What undici throws when the other side drops the connection.
       throw new TypeError('fetch failed', {

@@ -6,33 +6,28 @@ import {
   LoyaltyValidationError,
   parseInboundEnvelope,
 } from '../contract/index.js';
-import { authenticate, checkSignature } from './authenticate.js';
-import type { Environment } from './emulator-options.js';
+import { type AdmitDeps, admit } from './authenticate.js';
 import { runHandler } from './event-handlers.js';
-import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
-import { errorResponse, type Rejection, type ReplyContext, rawJsonResponse, reject } from './http-reply.js';
-import type { MerchantStore } from './merchant-store.js';
+import type { EmulatorRequest } from './exchange.js';
+import {
+  type EndpointOutcome,
+  errorResponse,
+  jsonResponse,
+  type Rejection,
+  type ReplyContext,
+  reject,
+} from './http-reply.js';
 import type { Emit } from './outbound-events.js';
 import { processedBody, type ResponseCache } from './response-cache.js';
 
 /** What POST /events needs from the rest of the emulator. */
-export interface EventProcessorDeps {
-  store: MerchantStore;
-  environment: Environment;
+export interface EventProcessorDeps extends AdmitDeps {
   cache: ResponseCache;
   emit: Emit;
   /** Starts the tenant's queued deliveries (its first signed event just arrived). */
   release: (tenantId: string) => void;
   /** Whether a Planned type's handler has shipped (`emulator.shipHandler`). */
   isShipped: (eventType: EventType) => boolean;
-}
-
-/** What the request log keeps of one POST /events. */
-export interface EventFacts {
-  tenantId?: string;
-  eventId?: string;
-  eventType?: string;
-  replayed?: boolean;
 }
 
 type Parsed = { ok: true; envelope: InboundEnvelope } | (Rejection & { eventType?: string });
@@ -76,21 +71,14 @@ export async function processEvent(
   ctx: ReplyContext,
   deps: EventProcessorDeps,
   skewSeconds = 0,
-): Promise<{ response: EmulatorResponse; facts: EventFacts }> {
-  const facts: EventFacts = {};
-  const refuse = (r: Rejection) => ({ response: errorResponse(r.code, r.message, ctx), facts });
+): Promise<EndpointOutcome> {
+  const facts: Omit<EndpointOutcome, 'response'> = {};
+  const refuse = (r: Rejection) => ({ response: errorResponse(r.code, r.message, ctx), ...facts });
   const rawBody = await request.body();
-  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
-  if (!auth.ok) return refuse(auth);
-  const merchant = auth.merchant;
+  const admitted = admit(request, rawBody, ctx, deps, 'required', skewSeconds);
+  if (!('merchant' in admitted)) return admitted;
+  const { merchant } = admitted;
   facts.tenantId = merchant.tenantId;
-  const bad = checkSignature(
-    merchant,
-    rawBody,
-    request.header('x-signature'),
-    Math.floor(ctx.now / 1000) + skewSeconds,
-  );
-  if (bad) return refuse(bad);
   if (!merchant.proven) {
     // The first signed event proves the credentials: queued webhooks go out now (spec 3.1).
     merchant.proven = true;
@@ -107,13 +95,12 @@ export async function processEvent(
   facts.eventType = envelope.eventType;
   const cached = deps.cache.get(merchant.tenantId, envelope.eventId);
   if (cached) {
-    facts.replayed = true;
     // Replayed as it was first sent, under the first answer's correlation id.
-    const response = rawJsonResponse(200, processedBody(envelope.eventId, cached.result), {
+    const response = jsonResponse(200, processedBody(envelope.eventId, cached.result), {
       ...ctx,
       correlationId: cached.correlationId,
     });
-    return { response, facts };
+    return { response, ...facts, replayed: true };
   }
   if (EVENT_TYPES[envelope.eventType].availability === 'Planned' && !deps.isShipped(envelope.eventType)) {
     return refuse(
@@ -138,5 +125,5 @@ export async function processEvent(
 
   const { result } = outcome;
   deps.cache.set(merchant.tenantId, envelope.eventId, { result, correlationId: ctx.correlationId });
-  return { response: rawJsonResponse(200, processedBody(envelope.eventId, result), ctx), facts };
+  return { response: jsonResponse(200, processedBody(envelope.eventId, result), ctx), ...facts };
 }

@@ -1,9 +1,4 @@
-/**
- * The one shape of a request and an answer inside the emulator. The node server builds it
- * straight from `node:http`, with no Web `Request`/`Response` per request; `emulator.fetch` and
- * msw adapt their Web objects to it here.
- * Every route, the partner endpoints and the control interface alike, sees only this shape.
- */
+/** The one shape of a request inside the emulator, whatever the transport (docs/ARCHITECTURE.md). */
 export interface EmulatorRequest {
   method: string;
   /** The URL's path, as `new URL(...).pathname` gives it (normalized, still percent-encoded). */
@@ -23,35 +18,61 @@ export interface EmulatorResponse {
   body: string;
 }
 
+/**
+ * What the emulator's core answers a request with. The transports (node server, in-process
+ * `fetch`, msw) turn a `response` into bytes, a `reset` into a dropped connection and a `hang`
+ * into silence until the caller gives up.
+ */
+export type EmulatorReply =
+  | { kind: 'response'; response: EmulatorResponse }
+  | { kind: 'reset' }
+  | { kind: 'hang' };
+
+/** The core as the transports see it: a request -> reply function and a way to wait out a hang. */
+export interface EmulatorTransport {
+  /** `basePath`: the path of a base URL the partner paths sit under (msw); none over HTTP. */
+  handle(request: EmulatorRequest, basePath?: string): Promise<EmulatorReply>;
+  /** Resolves when `signal` aborts or the emulator closes: how long a hung request stays open. */
+  released(signal?: AbortSignal): Promise<void>;
+}
+
 const EMPTY = new Uint8Array(0);
 
-/** A Web `Request` (from `emulator.fetch` or msw) as the emulator's request. */
-export function fromWebRequest(request: Request): EmulatorRequest {
+/**
+ * Answers a Web `Request` (from `emulator.fetch` or msw) through the core: a Web `Response`, or
+ * `undefined` when the connection is dropped (a reset, or a hang once the caller gives up).
+ */
+export async function answerWebRequest(
+  transport: EmulatorTransport,
+  request: Request,
+  basePath?: string,
+): Promise<Response | undefined> {
   const { pathname, search } = new URL(request.url);
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
   // Read once, whoever asks first; every later reader gets the same bytes.
   let bytes: Promise<Uint8Array> | undefined;
-  return {
-    method: request.method,
-    pathname,
-    search,
-    header: (name) => request.headers.get(name),
-    body: () => {
-      bytes ??= bodyless ? Promise.resolve(EMPTY) : request.arrayBuffer().then((b) => new Uint8Array(b));
-      return bytes;
+  const reply = await transport.handle(
+    {
+      method: request.method,
+      pathname,
+      search,
+      header: (name) => request.headers.get(name),
+      body: () => {
+        bytes ??= bodyless ? Promise.resolve(EMPTY) : request.arrayBuffer().then((b) => new Uint8Array(b));
+        return bytes;
+      },
     },
-  };
+    basePath,
+  );
+  if (reply.kind === 'response') {
+    const { body, status, headers } = reply.response;
+    return new Response(body, { status, headers });
+  }
+  if (reply.kind === 'hang') await transport.released(request.signal);
+  return undefined;
 }
 
-/** The emulator's answer as a Web `Response`, for `emulator.fetch` and msw. */
-export function toWebResponse(response: EmulatorResponse): Response {
-  return new Response(response.body, { status: response.status, headers: response.headers });
-}
-
-/**
- * The headers in the order a Web `Headers` lists them (sorted by name): how the node server has
- * always written them, so its answers stay the same byte for byte.
- */
+/** The headers sorted by name, as a Web `Headers` lists them: the node server's bytes stay the same. */
 export function sortedHeaders(headers: Record<string, string>): Record<string, string> {
   const sorted: Record<string, string> = {};
   for (const name of Object.keys(headers).sort()) sorted[name] = headers[name] as string;

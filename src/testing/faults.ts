@@ -1,5 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from '../contract/index.js';
-import { EmulatorError } from './emulator-error.js';
+import { mergeDefaults } from '../contract/merge-defaults.js';
+import { refuseOptions } from './emulator-error.js';
 
 /**
  * The 503 codes of the catalogue, each of which a fault can answer with.
@@ -115,20 +116,14 @@ export class FaultInjector {
   #plan: (Required<FaultOptions> & { random: () => number; injected: number }) | undefined;
 
   configure(options: FaultOptions): void {
-    const merged = { ...FAULT_DEFAULTS, ...options };
-    if (!(merged.rate >= 0 && merged.rate <= 1))
-      throw new EmulatorError('INVALID_OPTIONS', 'injectFaults: rate must be in [0, 1]');
-    if (merged.kinds.length === 0)
-      throw new EmulatorError('INVALID_OPTIONS', 'injectFaults: kinds must not be empty');
-    for (const kind of merged.kinds) {
-      if (!KINDS.has(kind)) {
-        throw new EmulatorError(
-          'INVALID_OPTIONS',
-          `injectFaults: unknown fault kind ${JSON.stringify(kind)}`,
-        );
-      }
-    }
-    if (!(merged.times >= 0)) throw new EmulatorError('INVALID_OPTIONS', 'injectFaults: times must be >= 0');
+    const merged = mergeDefaults<FaultOptions>({ ...FAULT_DEFAULTS, kinds: [] }, options);
+    const unknown = Array.from(merged.kinds).find((kind) => !KINDS.has(kind));
+    refuseOptions('injectFaults: ', [
+      ['rate', merged.rate >= 0 && merged.rate <= 1, 'must be in [0, 1]'],
+      ['kinds', merged.kinds.length > 0, 'must not be empty'],
+      ['kinds', unknown === undefined, `has an unknown fault kind ${JSON.stringify(unknown)}`],
+      ['times', merged.times >= 0, 'must be >= 0'],
+    ]);
     this.#plan = { ...merged, random: seeded(merged.seed), injected: 0 };
   }
 

@@ -1,21 +1,20 @@
 import { ERROR_CODES, type ErrorCode } from '../contract/index.js';
-import type { EmulatorResponse } from './exchange.js';
-
-/**
- * What the emulator's core answers a request with. The transports (node server, in-process
- * `fetch`, msw) turn a `response` into bytes, a `reset` into a dropped connection and a `hang`
- * into silence until the caller gives up.
- */
-export type EmulatorReply =
-  | { kind: 'response'; response: EmulatorResponse }
-  | { kind: 'reset' }
-  | { kind: 'hang' };
+import type { EmulatorReply, EmulatorResponse } from './exchange.js';
 
 /** What every answer carries: the request's correlation id and the service's time. */
 export interface ReplyContext {
   correlationId: string;
   /** The service's clock (skew included), epoch milliseconds: what the `Date` header says. */
   now: number;
+}
+
+/** A partner endpoint's answer, with what the request log keeps of it. */
+export interface EndpointOutcome {
+  response: EmulatorResponse;
+  tenantId?: string;
+  eventId?: string;
+  eventType?: string;
+  replayed?: boolean;
 }
 
 /** A business or protocol refusal, answered with the contract's error envelope. */
@@ -33,18 +32,8 @@ export function reject(code: ErrorCode, message: string): Rejection {
   return { ok: false, code, message };
 }
 
-/** A JSON response with the headers every answer of the service carries. */
+/** A JSON answer (`body` already serialised) with the headers every answer of the service carries. */
 export function jsonResponse(
-  status: number,
-  body: unknown,
-  ctx: ReplyContext,
-  headers: Record<string, string> = {},
-): EmulatorResponse {
-  return rawJsonResponse(status, JSON.stringify(body), ctx, headers);
-}
-
-/** The same, for a body already serialised (a replay from the response cache). */
-export function rawJsonResponse(
   status: number,
   body: string,
   ctx: ReplyContext,
@@ -63,9 +52,8 @@ export function rawJsonResponse(
 }
 
 /** The error envelope of spec 2.4, with the status the catalogue gives the code. */
-export function errorResponse(code: ErrorCode, message: string, ctx: ReplyContext): EmulatorResponse {
-  return jsonResponse(ERROR_CODES[code].status, { code, message, correlationId: ctx.correlationId }, ctx);
-}
+export const errorResponse = (code: ErrorCode, message: string, ctx: ReplyContext): EmulatorResponse =>
+  otherErrorResponse(ERROR_CODES[code].status, code, message, ctx);
 
 /**
  * An error envelope for the few answers outside the contract's catalogue (404 for an unknown
@@ -78,7 +66,12 @@ export function otherErrorResponse(
   ctx: ReplyContext,
   headers: Record<string, string> = {},
 ): EmulatorResponse {
-  return jsonResponse(status, { code, message, correlationId: ctx.correlationId }, ctx, headers);
+  return jsonResponse(
+    status,
+    JSON.stringify({ code, message, correlationId: ctx.correlationId }),
+    ctx,
+    headers,
+  );
 }
 
 /** Wraps a response as a reply. */

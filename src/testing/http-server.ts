@@ -1,17 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type EmulatorRequest, sortedHeaders } from './exchange.js';
-import type { EmulatorReply } from './http-reply.js';
+import { type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
 
 const EMPTY = new Uint8Array(0);
-
-/** The core as the transports see it: a request -> reply function and a way to wait out a hang. */
-export interface EmulatorTransport {
-  /** `basePath`: the path of a base URL the partner paths sit under (msw); none over HTTP. */
-  handle(request: EmulatorRequest, basePath?: string): Promise<EmulatorReply>;
-  /** Resolves when `signal` aborts or the emulator closes: how long a hung request stays open. */
-  released(signal?: AbortSignal): Promise<void>;
-}
 
 /** Options of `emulator.listen`. */
 export interface ListenOptions {
@@ -41,9 +32,8 @@ export const LISTEN_DEFAULTS = {
   allowedHosts: [],
 } as const satisfies Required<ListenOptions>;
 
-// A path of letters, digits, `_`, `-` and single slashes is what the URL parser would return
-// unchanged: it skips the parser (and its cost) on every partner request. Anything else (dots,
-// escapes, a query, `//` at the start) goes through it, so `pathname` means what it always meant.
+// A path the URL parser would return unchanged skips it; anything else (dots, escapes, a query,
+// `//` at the start) goes through it.
 const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
 
 function readBody(req: IncomingMessage): Promise<Uint8Array> {
@@ -55,7 +45,6 @@ function readBody(req: IncomingMessage): Promise<Uint8Array> {
   });
 }
 
-// Straight from node's request: no Web Request, Headers or body stream is built per request.
 function toEmulatorRequest(req: IncomingMessage, origin: string): EmulatorRequest {
   const target = req.url ?? '/';
   let pathname = target;
@@ -86,13 +75,12 @@ async function serve(
   res: ServerResponse,
 ) {
   const gone = new AbortController();
-  // Aborting builds a DOMException: only a connection closed before the answer needs it.
   res.on('close', () => {
     if (!res.writableFinished) gone.abort();
   });
   try {
     const request = toEmulatorRequest(req, origin);
-    // The body is in before routing, as it always was: a request cut off mid-body is a 500.
+    // A request cut off mid-body is a 500, before routing.
     await request.body();
     const reply = await transport.handle(request);
     if (reply.kind === 'hang') await transport.released(gone.signal);

@@ -1,5 +1,4 @@
 import type { Environment } from './emulator-options.js';
-import type { InvoiceRecord } from './invoice-history.js';
 import { type Balance, balanceOf } from './ledger.js';
 import type { LedgerEntry } from './ledger-history.js';
 import { matches } from './matches.js';
@@ -10,6 +9,7 @@ import {
   type CustomerRecord,
   connectionState,
   type IntegrationStatus,
+  type InvoiceRecord,
   type MerchantRecord,
   type RedemptionRecord,
   type RefundRecord,
@@ -104,8 +104,10 @@ export function createInspection(
   };
 }
 
-function snapshot(m: MerchantRecord): MerchantState {
-  const values = <T>(map: Map<string, T>) => structuredClone([...map.values()]);
+const values = <T>(map: Map<string, T>) => structuredClone([...map.values()]);
+
+/** The integration's state and rules: what the inspection API and the dashboard both show. */
+export function integrationOf(m: MerchantRecord) {
   return {
     tenantId: m.tenantId,
     environment: m.environment,
@@ -113,18 +115,24 @@ function snapshot(m: MerchantRecord): MerchantState {
     connection: connectionState(m),
     status: m.status,
     paused: m.paused,
-    subscription: m.subscriptionActive ? 'Active' : 'Lapsed',
+    subscription: m.subscriptionActive ? ('Active' as const) : ('Lapsed' as const),
     activeSecretCount: m.secrets.length,
     receiverUrl: m.receiverUrl ?? null,
     ruleVersion: m.ruleVersion,
     earnRate: structuredClone(m.earnRate),
     stampCards: values(m.stampCards),
     branches: values(m.branches),
+  };
+}
+
+function snapshot(m: MerchantRecord): MerchantState {
+  return {
+    ...integrationOf(m),
     customers: values(m.customers),
     products: values(m.products),
     coupons: values(m.coupons),
     couponUsages: values(m.couponUsages),
-    invoices: m.invoices.values(),
+    invoices: values(m.invoices),
     refunds: values(m.refunds),
     redemptions: values(m.redemptions),
   };

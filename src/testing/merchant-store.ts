@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { BoundedList } from './bounded-list.js';
+import { BoundedMap } from './bounded-map.js';
 import { EmulatorError, refuseOptions } from './emulator-error.js';
 import { checkUrl, type Environment } from './emulator-options.js';
-import { InvoiceHistory } from './invoice-history.js';
 import type { MerchantRecord } from './merchant.js';
 import { DEFAULT_RULES, type MerchantRules, parseEarnRate, parseStampCard } from './rules.js';
 
@@ -179,7 +179,7 @@ export class MerchantStore {
       products: new Map(),
       coupons: new Map(),
       couponUsages: new Map(),
-      invoices: new InvoiceHistory(defaults.historyLimit),
+      invoices: new BoundedMap(defaults.historyLimit),
       refunds: new Map(),
       redemptions: new Map(),
       lastStampAt: new Map(),

@@ -1,7 +1,7 @@
 import type { PayloadOf } from '../contract/index.js';
 import type { BoundedList } from './bounded-list.js';
+import type { BoundedMap } from './bounded-map.js';
 import type { Environment } from './emulator-options.js';
-import type { InvoiceHistory } from './invoice-history.js';
 import type { LedgerEntry } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
@@ -47,6 +47,19 @@ export interface CouponUsageRecord {
   status: 'Used' | 'Cancelled';
 }
 
+/** An InvoiceEarned the service processed; `credited` once it earned more than zero. */
+export interface InvoiceRecord {
+  externalInvoiceId: string;
+  externalCustomerId: string;
+  subtotal: number;
+  stampCardId: string | null;
+  pointsEarned: number;
+  stampsEarned: number;
+  pointsReversed: number;
+  stampsReversed: number;
+  credited: boolean;
+}
+
 /** The outcome of an InvoiceRefunded, as RefundReversalCompleted reports it. */
 export type RefundRecord = PayloadOf<'RefundReversalCompleted'> & { externalOriginalInvoiceId: string };
 
@@ -90,7 +103,7 @@ export interface MerchantRecord {
   coupons: Map<string, PayloadOf<'CouponSynced'>>;
   couponUsages: Map<string, CouponUsageRecord>;
   /** The newest `historyLimit` invoices, by `externalInvoiceId`. */
-  invoices: InvoiceHistory;
+  invoices: BoundedMap<string, InvoiceRecord>;
   refunds: Map<string, RefundRecord>;
   redemptions: Map<string, RedemptionRecord>;
   /** When each customer last got a stamp on each card, for `cooldownDays`. */

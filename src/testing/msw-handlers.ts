@@ -1,5 +1,4 @@
-import { fromWebRequest, toWebResponse } from './exchange.js';
-import type { EmulatorTransport } from './http-server.js';
+import { answerWebRequest, type EmulatorTransport } from './exchange.js';
 import { PARTNER_BASE_PATH } from './request-router.js';
 
 /**
@@ -23,11 +22,9 @@ export async function mswHandlersFor(transport: EmulatorTransport, baseUrl: stri
   const basePath = new URL(base).pathname.replace(/\/+$/, '');
   const pattern = `${base}${PARTNER_BASE_PATH}/*`;
   return [
-    http.all(pattern, async ({ request }) => {
-      const reply = await transport.handle(fromWebRequest(request), basePath);
-      if (reply.kind === 'response') return toWebResponse(reply.response);
-      if (reply.kind === 'hang') await transport.released(request.signal);
-      return HttpResponse.error();
-    }),
+    http.all(
+      pattern,
+      async ({ request }) => (await answerWebRequest(transport, request, basePath)) ?? HttpResponse.error(),
+    ),
   ];
 }

@@ -1,27 +1,15 @@
-import { authenticate, checkSignature } from './authenticate.js';
-import type { Environment } from './emulator-options.js';
-import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
-import { errorResponse, jsonResponse, type ReplyContext, reject } from './http-reply.js';
+import { type AdmitDeps, admit } from './authenticate.js';
+import type { EmulatorRequest } from './exchange.js';
+import {
+  type EndpointOutcome,
+  errorResponse,
+  type HandlerResult,
+  jsonResponse,
+  type ReplyContext,
+  reject,
+} from './http-reply.js';
 import { balanceOf } from './ledger.js';
 import { type CustomerRecord, connectionState, type MerchantRecord } from './merchant.js';
-import type { MerchantStore } from './merchant-store.js';
-
-/** What the GET endpoints and the planned synchronous endpoints need. */
-export interface EndpointDeps {
-  store: MerchantStore;
-  environment: Environment;
-}
-
-/**
- * The body of `GET /api/partner/v1/connection` (not shown by the contract).
- */
-export interface ConnectionBody {
-  tenantId: string;
-  environment: Environment;
-  status: MerchantRecord['status'];
-  /** `AwaitingFirstSignedEvent` until the first signed POST /events, then `Active`. */
-  connection: ReturnType<typeof connectionState>;
-}
 
 /**
  * The body of a customer lookup (not shown by the contract); `customer` is `null` when nobody matches.
@@ -37,55 +25,43 @@ export interface CustomerLookupBody {
   balance: { points: number; stamps: Record<string, number> } | null;
 }
 
-type Outcome = { response: EmulatorResponse; tenantId?: string };
+type GetAnswer = (m: MerchantRecord, request: EmulatorRequest) => HandlerResult;
 
-// A signature is optional on the GETs, but one that is sent must verify: a partner signing with
-// a wrong secret learns it here rather than at its first event.
-function gate(
-  request: EmulatorRequest,
-  rawBody: Uint8Array,
-  ctx: ReplyContext,
-  deps: EndpointDeps,
-): Outcome | { merchant: MerchantRecord } {
-  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
-  if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
-  const header = request.header('x-signature');
-  const bad =
-    header === null ? undefined : checkSignature(auth.merchant, rawBody, header, Math.floor(ctx.now / 1000));
-  if (bad) return { response: errorResponse(bad.code, bad.message, ctx), tenantId: auth.merchant.tenantId };
-  return { merchant: auth.merchant };
-}
+// The GETs carry no body: a signature, optional, is over the empty body. A found merchant's answer is 200.
+const get =
+  (answer: GetAnswer) =>
+  (request: EmulatorRequest, ctx: ReplyContext, deps: AdmitDeps): EndpointOutcome => {
+    const admitted = admit(request, new Uint8Array(), ctx, deps, 'optional');
+    if (!('merchant' in admitted)) return admitted;
+    const answered = answer(admitted.merchant, request);
+    const response = answered.ok
+      ? jsonResponse(200, JSON.stringify(answered.result), ctx)
+      : errorResponse(answered.code, answered.message, ctx);
+    return { response, tenantId: admitted.merchant.tenantId };
+  };
 
 /** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
-export function checkConnection(request: EmulatorRequest, ctx: ReplyContext, deps: EndpointDeps): Outcome {
-  const gated = gate(request, new Uint8Array(), ctx, deps);
-  if (!('merchant' in gated)) return gated;
-  const m = gated.merchant;
-  const body: ConnectionBody = {
+export const checkConnection = get((m) => ({
+  ok: true,
+  body: {
     tenantId: m.tenantId,
     environment: m.environment,
     status: m.status,
     connection: connectionState(m),
-  };
-  return { response: jsonResponse(200, body, ctx), tenantId: m.tenantId };
-}
+  },
+}));
 
 /** `GET /customers/lookup?phone=...` or `?customerId=...` (the service's id): exactly one (spec 4.3). */
-export function lookupCustomer(request: EmulatorRequest, ctx: ReplyContext, deps: EndpointDeps): Outcome {
-  const gated = gate(request, new Uint8Array(), ctx, deps);
-  if (!('merchant' in gated)) return gated;
-  const m = gated.merchant;
+export const lookupCustomer = get((m, request) => {
   const params = new URLSearchParams(request.search);
   const phone = params.get('phone');
   const customerId = params.get('customerId');
-  if ((phone === null) === (customerId === null) || (phone ?? customerId) === '') {
-    const r = reject('INVALID_REQUEST', 'Give exactly one of the query parameters phone and customerId');
-    return { response: errorResponse(r.code, r.message, ctx), tenantId: m.tenantId };
-  }
+  if ((phone === null) === (customerId === null) || (phone ?? customerId) === '')
+    return reject('INVALID_REQUEST', 'Give exactly one of the query parameters phone and customerId');
   // Indexed: a lookup costs the same with ten customers or a million.
   const externalId = phone !== null ? m.customersByPhone.get(phone) : m.customersById.get(customerId ?? '');
   const found = externalId === undefined ? undefined : m.customers.get(externalId);
-  const body: CustomerLookupBody = found
+  const result = found
     ? {
         customer: {
           customerId: found.customerId,
@@ -98,8 +74,8 @@ export function lookupCustomer(request: EmulatorRequest, ctx: ReplyContext, deps
         balance: balanceOf(m, found.externalCustomerId),
       }
     : { customer: null, balance: null };
-  return { response: jsonResponse(200, body, ctx), tenantId: m.tenantId };
-}
+  return { ok: true, result: result satisfies CustomerLookupBody };
+});
 
 /**
  * Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them.
@@ -117,13 +93,21 @@ export const PLANNED_SYNC_PATHS = [
 export async function plannedEndpoint(
   request: EmulatorRequest,
   ctx: ReplyContext,
-  deps: EndpointDeps,
-): Promise<Outcome> {
-  const gated = gate(request, await request.body(), ctx, deps);
-  if (!('merchant' in gated)) return gated;
-  const tenantId = gated.merchant.tenantId;
-  const r = request.header('idempotency-key')
-    ? reject('EVENT_HANDLER_NOT_REGISTERED', 'This synchronous endpoint is planned and not deployed yet')
-    : reject('MISSING_IDEMPOTENCY_KEY', 'The Idempotency-Key header is required on this endpoint');
-  return { response: errorResponse(r.code, r.message, ctx), tenantId };
+  deps: AdmitDeps,
+): Promise<EndpointOutcome> {
+  const admitted = admit(request, await request.body(), ctx, deps, 'optional');
+  if (!('merchant' in admitted)) return admitted;
+  const tenantId = admitted.merchant.tenantId;
+  const response = request.header('idempotency-key')
+    ? errorResponse(
+        'EVENT_HANDLER_NOT_REGISTERED',
+        'This synchronous endpoint is planned and not deployed yet',
+        ctx,
+      )
+    : errorResponse(
+        'MISSING_IDEMPOTENCY_KEY',
+        'The Idempotency-Key header is required on this endpoint',
+        ctx,
+      );
+  return { response, tenantId };
 }

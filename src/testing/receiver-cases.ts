@@ -114,7 +114,7 @@ const sign = (body: string, input: ReceiverCaseInput, skew = 0, secrets: string 
 
 const status = (input: ReceiverCaseInput) => envelopeText('IntegrationStatusChanged', input);
 
-/** The hex HMAC of `<t>.<body>` under `secret`: one `v1` value, for headers built part by part. */
+/** One `v1` value: the hex HMAC of `<t>.<body>` under `secret`. */
 const macOf = (body: string, secret: string, t: number) => nodeHmac.mac(secret, String(t), body);
 
 /** A header of parts in the order given, each `v1` the HMAC under its secret at `input.now`. */
@@ -140,8 +140,7 @@ const headerRule =
   'parse X-Signature as comma-separated parts: exactly one t=<decimal digits> and at least one non-empty v1=<hex> ' +
   'are required; anything else is answered 401 (INVALID_SIGNATURE), never 400 or 5xx';
 
-// Clock skew is probed just inside and just outside the contract's tolerance on both sides, so a
-// receiver with any other window (250 s, 310 s) or one side checked only fails a case.
+// Probed just inside and just outside the tolerance on both sides: any other window fails a case.
 const TOLERANCE = SIGNATURE_TOLERANCE_SECONDS;
 /** Two seconds inside: the receiver's clock may tick once or twice between signing and checking. */
 const INSIDE = TOLERANCE - 2;

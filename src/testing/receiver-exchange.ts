@@ -15,11 +15,7 @@ export type Exchange =
 /** The first bytes of an answer kept for grading and display; a receiver may answer a whole page. */
 const MAX_TEXT = 4096;
 
-/**
- * The most an answer may take, decoded (after gzip, deflate or br), before reading stops. A
- * short error envelope is a few hundred bytes and a gateway's error page a few dozen KB; an
- * answer longer than this never ends for the kit, as it would not for the service.
- */
+/** The most of an answer read, decoded: an error page is a few dozen KB; longer never ends for the kit. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 // Re-exported for the CLI's --timeout flags, which share the kit's range.
@@ -31,10 +27,8 @@ export type AnswerBody =
   | { complete: false; why: 'too-long' | 'timed-out' | 'cut-off'; bytes: number; text: string };
 
 /**
- * Reads an answer's body chunk by chunk, keeping its first `MAX_TEXT` bytes, and stops (cancels
- * the rest) once `maxBytes` have come or `signal` aborts. Decompression happens in the stream as
- * it is read, so a small gzip body that inflates to gigabytes is stopped at the cap too: memory
- * stays bounded whatever the receiver sends.
+ * Reads an answer's body, keeping its first `MAX_TEXT` bytes, until `maxBytes` have come (decoded,
+ * so a gzip bomb stops too) or `signal` aborts: memory stays bounded whatever the receiver sends.
  */
 export async function readAnswer(
   response: Response,

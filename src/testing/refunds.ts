@@ -54,7 +54,6 @@ export function reverseEarn(
     }
     if (stamps) invoice.stampsReversed += amount;
     else invoice.pointsReversed += amount;
-    merchant.invoices.set(invoice);
     outcome.pointsReversed = stamps ? null : amount;
     outcome.stampsReversed = stamps ? amount : null;
     outcome.newBalance = before - amount;

@@ -28,12 +28,8 @@ export interface RequestRecord {
   correlationId: string;
 }
 
-/**
- * The request log: the newest `limit` records by `seq`. The router fills a record in while it
- * answers; readers get copies.
- */
+/** The newest `limit` records by `seq`, filled in by the router as it answers; readers get copies. */
 export class RequestLog {
-  // The record of seq s is at position s - 1.
   readonly #records: BoundedList<RequestRecord>;
 
   constructor(limit: number) {
@@ -45,10 +41,7 @@ export class RequestLog {
     return this.#records.pushed;
   }
 
-  /**
-   * Starts the record of a request, for the caller to fill in as it answers. Without a correlation
-   * id of its own, the request gets a new one.
-   */
+  /** Starts the record of a request; without a correlation id of its own, it gets a new one. */
   open(
     start: Pick<RequestRecord, 'at' | 'method' | 'path' | 'endpoint'> & { correlationId: string | null },
   ): RequestRecord {

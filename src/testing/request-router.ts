@@ -1,7 +1,6 @@
 import { CLIENT_DEFAULTS } from '../client/options.js';
-import type { EventFacts, EventProcessorDeps } from './event-processor.js';
-import { processEvent } from './event-processor.js';
-import type { EmulatorRequest, EmulatorResponse } from './exchange.js';
+import { type EventProcessorDeps, processEvent } from './event-processor.js';
+import type { EmulatorReply, EmulatorRequest, EmulatorResponse } from './exchange.js';
 import {
   FAULT_CLOCK_SKEW_SECONDS,
   type FaultInjector,
@@ -9,7 +8,7 @@ import {
   isServiceUnavailableKind,
 } from './faults.js';
 import {
-  type EmulatorReply,
+  type EndpointOutcome,
   errorResponse,
   otherErrorResponse,
   type ReplyContext,
@@ -49,6 +48,20 @@ const ROUTES: Record<string, Route> = Object.fromEntries(
   ].map((route) => [route.path, route]),
 );
 
+// `skewSeconds`: how far off the signature clock is (the clock-skew fault).
+type Answer = (
+  request: EmulatorRequest,
+  ctx: ReplyContext,
+  deps: RouterDeps,
+  skewSeconds: number,
+) => EndpointOutcome | Promise<EndpointOutcome>;
+const ANSWERS: Record<Route['endpoint'], Answer> = {
+  events: processEvent,
+  connection: checkConnection,
+  'customer-lookup': lookupCustomer,
+  planned: plannedEndpoint,
+};
+
 // Exact paths only: a base URL that repeats the partner path (`.../api/partner/v1`) or adds one
 // must fail here, as it would against the service, not pass every local test.
 const routeOf = (path: string) => ROUTES[path.replace(/\/+$/, '')];
@@ -65,8 +78,7 @@ function notFoundMessage(path: string): string {
   return `No partner endpoint at ${path}: the partner endpoints are ${events}, ${connection} and ${customerLookup}`;
 }
 
-// A caller's own correlation id is echoed when it looks like one; otherwise the service makes one
-// (the log does).
+// A caller's own correlation id is echoed when it looks like one; otherwise the log makes one.
 const sentCorrelationId = (request: EmulatorRequest) => {
   const sent = request.header('x-correlation-id');
   return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : null;
@@ -120,22 +132,12 @@ export async function routeRequest(
     const reply = faultReply(fault, ctx);
     return reply.kind === 'response' ? finish(entry, reply.response, 'fault') : reply;
   }
-  let outcome: { response: EmulatorResponse; tenantId?: string; facts?: EventFacts };
-  if (route.endpoint === 'events') {
-    const skew = fault === 'clock-skew' ? FAULT_CLOCK_SKEW_SECONDS : 0;
-    const { response, facts } = await processEvent(request, ctx, deps, skew);
-    outcome = { response, facts, ...(facts.tenantId !== undefined && { tenantId: facts.tenantId }) };
-  } else if (route.endpoint === 'connection') {
-    outcome = checkConnection(request, ctx, deps);
-  } else if (route.endpoint === 'customer-lookup') {
-    outcome = lookupCustomer(request, ctx, deps);
-  } else {
-    outcome = await plannedEndpoint(request, ctx, deps);
-  }
+  const skew = fault === 'clock-skew' ? FAULT_CLOCK_SKEW_SECONDS : 0;
+  const outcome = await ANSWERS[route.endpoint](request, ctx, deps, skew);
   entry.tenantId = outcome.tenantId ?? null;
-  entry.eventId = outcome.facts?.eventId ?? null;
-  entry.eventType = outcome.facts?.eventType ?? null;
-  const reply = finish(entry, outcome.response, outcome.facts?.replayed ? 'replayed' : undefined);
+  entry.eventId = outcome.eventId ?? null;
+  entry.eventType = outcome.eventType ?? null;
+  const reply = finish(entry, outcome.response, outcome.replayed ? 'replayed' : undefined);
   // Processed and cached, then silence: the retry must get the cached answer replayed.
   if (fault === 'timeout-after-processing') return { kind: 'hang' };
   return reply;

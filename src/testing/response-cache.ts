@@ -1,10 +1,7 @@
 import { DEDUP_WINDOW_MS } from '../contract/limits.js';
 import { BoundedMap } from './bounded-map.js';
 
-/**
- * A successful answer to POST /events, kept to be replayed byte for byte: the body is
- * `processedBody(eventId, result)`, rebuilt on replay.
- */
+/** A successful answer to POST /events, replayed byte for byte through `processedBody`. */
 export interface CachedResponse {
   /** The handler's `result`, never changed after it answered; `undefined` when it had none. */
   result: Readonly<Record<string, unknown>> | undefined;
@@ -26,8 +23,6 @@ interface StoredResponse extends CachedResponse {
  * redelivery after the setup is fixed is processed afresh.
  */
 export class ResponseCache {
-  // A map per tenant, keyed by the eventId string the request log keeps too: no key string is
-  // built per answer.
   readonly #tenants = new Map<string, BoundedMap<string, StoredResponse>>();
   readonly #now: () => number;
   readonly #limit: number;

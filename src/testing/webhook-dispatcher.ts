@@ -70,8 +70,8 @@ export interface DispatcherDeps {
   target: (tenantId: string) => { url: string; secrets: readonly string[] } | undefined;
 }
 
-// Beside the public record: the bytes sent, when the first attempt started (the ladder counts
-// from it), and the order produced (deliveries go out in it).
+// Beside the public record: the bytes sent, the first attempt's start (the ladder counts from
+// it), and the order produced.
 type Kept = Delivery & { body: string; firstAt: number; seq: number };
 
 // What a reader gets: a deep copy, without the dispatcher's own fields.
@@ -85,7 +85,7 @@ const publicCopy = ({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }: 
 export class WebhookDispatcher {
   readonly #deps: DispatcherDeps;
   #deliveries: Kept[] = [];
-  // The queued deliveries of each tenant: a release looks at these, not at every delivery kept.
+  // Per tenant, so a release looks only at that tenant's queued deliveries.
   readonly #queued = new Map<string, Kept[]>();
   #produced = 0;
   readonly #inFlight = new Set<Promise<void>>();
@@ -144,8 +144,7 @@ export class WebhookDispatcher {
     }
   }
 
-  // Only deliveries that reached an end state are forgotten, oldest first; one at a time would
-  // cost a scan per delivery, so a tenth of the limit goes at once.
+  // Only ended deliveries are forgotten, oldest first, a tenth of the limit at a time.
   #forgetOldest(): void {
     const { historyLimit } = this.#deps;
     if (this.#deliveries.length <= historyLimit + Math.ceil(historyLimit / 10)) return;
@@ -158,11 +157,7 @@ export class WebhookDispatcher {
     });
   }
 
-  /**
-   * Copies of the deliveries a filter selects, oldest first. Only those are copied, and `after`
-   * and `deliveryId` start from a binary search (kept deliveries are in production order): a
-   * reader following the deliveries pays for what changed, not for all that are kept.
-   */
+  /** Copies of the deliveries a filter selects, oldest first; `after` and `deliveryId` start from a binary search. */
   list({ after, deliveryId, ...rest }: DeliveryFilter = {}): Delivery[] {
     const kept = this.#deliveries;
     const wanted = deliveryId === undefined ? undefined : Number(deliveryId.slice('dlv-'.length));
@@ -240,9 +235,8 @@ export class WebhookDispatcher {
         redirect: 'manual',
         signal,
       });
-      // Read with a cap on bytes and time: an endless or inflating answer cannot fill memory. An
-      // answer still arriving at the timeout is a timeout; one that goes on past the cap is judged
-      // by its status and first bytes, as it already said what it had to.
+      // An answer still arriving at the timeout is a timeout; one past the byte cap is judged by
+      // its status and first bytes.
       const body = await readAnswer(response, signal);
       if (!body.complete && body.why !== 'too-long') throw new Error(`answer ${body.why}`);
       const { text } = body;

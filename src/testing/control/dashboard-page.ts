@@ -1,9 +1,6 @@
 /**
- * The dashboard a person opens on a running emulator (`/__emulator/`): merchants and their
- * connection state, balances and the ledger, the last events and webhooks with their answers and
- * attempts, and buttons for the merchant's actions. Plain HTML and a little script, served as one
- * string: no framework, no build step, nothing fetched from elsewhere. It polls
- * `/__emulator/state` once a second and posts the actions to the control interface.
+ * The dashboard at `/__emulator/`: one HTML string with a little script, nothing fetched from
+ * elsewhere. It polls `/__emulator/state` once a second and posts the merchant's actions.
  */
 export const DASHBOARD_HTML = `<!doctype html>
 <html lang="en">

@@ -1,13 +1,10 @@
-import { connectionState } from '../merchant.js';
+import { integrationOf } from '../inspection.js';
 import type { ControlDeps } from './control-deps.js';
 
 /** How many of the newest events, deliveries, ledger entries and balances the dashboard shows. */
 const SHOWN = 25;
 
-/**
- * What the dashboard page draws, read from the newest records only: a poll costs the same after
- * a million events as after ten. Holds no API key, secret or signature.
- */
+/** What the dashboard draws, from the newest records only; holds no API key, secret or signature. */
 export function dashboardState(deps: ControlDeps) {
   const merchants = deps.store.all().map((m) => {
     const balances = [...m.balances.entries()].slice(-SHOWN).map(([customer, b]) => ({
@@ -16,17 +13,7 @@ export function dashboardState(deps: ControlDeps) {
       stamps: { ...b.stamps },
     }));
     return {
-      tenantId: m.tenantId,
-      environment: m.environment,
-      connection: connectionState(m),
-      status: m.status,
-      paused: m.paused,
-      subscription: m.subscriptionActive ? 'Active' : 'Lapsed',
-      receiverUrl: m.receiverUrl ?? null,
-      ruleVersion: m.ruleVersion,
-      earnRate: m.earnRate,
-      stampCards: [...m.stampCards.values()],
-      branches: [...m.branches.values()],
+      ...integrationOf(m),
       counts: {
         customers: m.customers.size,
         products: m.products.size,
