@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mergeDefaults } from '../contract/merge-defaults.js';
 import { type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
 
 const EMPTY = new Uint8Array(0);
@@ -101,7 +102,8 @@ export async function startHttpServer(
   transport: EmulatorTransport,
   options: ListenOptions = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const { port, host } = { ...LISTEN_DEFAULTS, ...options };
+  // An option given as `undefined` keeps its default: never all interfaces by accident.
+  const { port, host } = mergeDefaults<ListenOptions>(LISTEN_DEFAULTS, options);
   let origin = '';
   const server = createServer((req, res) => void serve(transport, origin, req, res));
   await new Promise<void>((resolve, reject) => {

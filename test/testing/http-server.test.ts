@@ -12,6 +12,16 @@ describe('the emulator over HTTP', () => {
     expect(emulator.url).toBe(url);
   });
 
+  it('stays on loopback when host is given as undefined', async () => {
+    const other = createEmulator();
+    try {
+      const { url } = await other.listen({ host: undefined, port: undefined });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('sends a Date header from the service clock and an X-Correlation-Id on every answer', async () => {
     const { url } = await emulator.listen();
     await emulator.advance(90_000);

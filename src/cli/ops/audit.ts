@@ -1,5 +1,5 @@
 import { hostname, userInfo } from 'node:os';
-import { inboxKeys } from '../../redis/inbox-scripts.js';
+import { AUDIT_LENGTH, inboxKeys } from '../../redis/inbox-scripts.js';
 
 /** One line of a store's audit trail: who did what to which event, when. */
 export interface AuditEntry {
@@ -52,9 +52,6 @@ interface RedisCall {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** How many entries the Redis list keeps (LTRIM): the newest. */
-export const REDIS_AUDIT_LENGTH = 10_000;
-
 /**
  * The inbox's capped audit list (`inboxKeys(prefix).audit`, in the inbox's hash slot: `replay`
  * and `discard` write their entry in the action's own script), newest first (LPUSH + LTRIM).
@@ -64,7 +61,7 @@ export function redisAudit(redis: RedisCall, prefix: string): AuditTrail {
   return {
     async record(entry) {
       await redis.call('LPUSH', key, JSON.stringify({ at: Date.now(), ...entry }));
-      await redis.call('LTRIM', key, 0, REDIS_AUDIT_LENGTH - 1);
+      await redis.call('LTRIM', key, 0, AUDIT_LENGTH - 1);
     },
     async recent(limit) {
       const items = (await redis.call('LRANGE', key, 0, limit - 1)) as string[];
