@@ -25,7 +25,11 @@ export interface CustomerLookupBody {
   balance: { points: number; stamps: Record<string, number> } | null;
 }
 
-type GetAnswer = (m: MerchantRecord, request: EmulatorRequest) => HandlerResult;
+// A GET always answers a body: `result` is required here, unlike a POST's.
+type GetAnswer = (
+  m: MerchantRecord,
+  request: EmulatorRequest,
+) => Exclude<HandlerResult, { ok: true }> | { ok: true; result: Record<string, unknown> };
 
 // The GETs carry no body: a signature, optional, is over the empty body. A found merchant's answer is 200.
 const get =
@@ -43,7 +47,7 @@ const get =
 /** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
 export const checkConnection = get((m) => ({
   ok: true,
-  body: {
+  result: {
     tenantId: m.tenantId,
     environment: m.environment,
     status: m.status,
