@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parseInboundEnvelope } from '../../src/contract/index.js';
 import { SDK_VERSION } from '../../src/contract/sdk-version.js';
 import { API_KEY, clientFor, invoice, SECRET } from './support/client-fixture.js';
-import { fail, ok, scriptedServerPerTest, verifyByHand } from './support/scripted-server.js';
+import { fail, ok, type Script, scriptedServerPerTest, verifyByHand } from './support/scripted-server.js';
 
 let client: LoyaltyClient;
 const server = scriptedServerPerTest(() => client);
@@ -130,18 +130,6 @@ describe('LoyaltyClient.send', () => {
     expect(error).toMatchObject({ code: 'INTEGRATION_PAUSED', attempts: 1, retryable: true });
     expect(server.requests).toHaveLength(1);
   });
-
-  it('answers a no-answer code among the noRetryCodes at once too: an offline queue probes with one request', async () => {
-    server.script = (req) => void req.socket.destroy();
-    client = clientFor(server);
-    const envelope = createEnvelope('InvoiceEarned', invoice());
-    const error = await client
-      .sendEnvelope(envelope, { firstAttemptAt: new Date(), noRetryCodes: ['NETWORK_ERROR'] })
-      .catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(LoyaltyNetworkError);
-    expect(error).toMatchObject({ code: 'NETWORK_ERROR', attempts: 1, retryable: true });
-    expect(server.requests).toHaveLength(1);
-  });
 });
 
 describe('LoyaltyClient.sendEnvelope', () => {
@@ -184,17 +172,32 @@ describe('LoyaltyClient.sendEnvelope', () => {
     expect(server.requests).toHaveLength(6);
   });
 
-  it('answers the noRetryCodes at once, still retryable, for a queue that handles them itself', async () => {
-    server.script = (_req, res) => fail(res, 503, 'INTEGRATION_PAUSED');
-    client = clientFor(server);
-    const envelope = createEnvelope('InvoiceEarned', invoice());
-    const error = await client
-      .sendEnvelope(envelope, { firstAttemptAt: new Date(), noRetryCodes: ['INTEGRATION_PAUSED'] })
-      .catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(LoyaltyApiError);
-    expect(error).toMatchObject({ code: 'INTEGRATION_PAUSED', attempts: 1, retryable: true });
-    expect(server.requests).toHaveLength(1);
-  });
+  // The service's codes, and the client's own no-answer codes: an offline queue probes with one request.
+  it.each([
+    {
+      code: 'INTEGRATION_PAUSED',
+      answer: ((_req, res) => fail(res, 503, 'INTEGRATION_PAUSED')) satisfies Script,
+      kind: LoyaltyApiError,
+    },
+    {
+      code: 'NETWORK_ERROR',
+      answer: ((req) => void req.socket.destroy()) satisfies Script,
+      kind: LoyaltyNetworkError,
+    },
+  ])(
+    'answers $code among the noRetryCodes at once, still retryable, for a queue that handles it itself',
+    async ({ code, answer, kind }) => {
+      server.script = answer;
+      client = clientFor(server);
+      const envelope = createEnvelope('InvoiceEarned', invoice());
+      const error = await client
+        .sendEnvelope(envelope, { firstAttemptAt: new Date(), noRetryCodes: [code] })
+        .catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(kind);
+      expect(error).toMatchObject({ code, attempts: 1, retryable: true });
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 });
 
 describe('LoyaltyClient.checkConnection and lookupCustomer', () => {
