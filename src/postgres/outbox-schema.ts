@@ -5,6 +5,8 @@
  * written only while the row's `claimed_by` is still the writer's.
  */
 import { crc32 } from '../outbox/crc32.js';
+import { PROBE_SETTING } from './outbox-sql.js';
+import { sameDatabaseGuard } from './same-database.js';
 import type { SchemaStep } from './schema/schema-step.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
@@ -190,6 +192,48 @@ BEGIN
   END IF;
   RETURN QUERY SELECT NULL::text, c FROM ${s}.outbox_claim(
     p_owner, p_limit, p_max_in_flight, p_lease_ms, p_only, p_skip, p_window, p_busy, p_busy_n) AS c;
+END
+$fn$`,
+  ],
+};
+
+/**
+ * Step 7: the enqueue's checks in one function, whose plans PostgreSQL keeps for the connection.
+ * The INSERT that calls it is planned in a fraction of the time the INSERT with those checks in
+ * its WHERE took: behind a transaction pooler, where every statement is sent unnamed and so
+ * planned at every call, that planning was most of what an enqueue added to a sale
+ * (`npm run bench`, outbox-postgres, through PgBouncer).
+ */
+export const OUTBOX_ENQUEUE_STEP: SchemaStep = {
+  version: 7,
+  description: 'outbox: the enqueue planned once per connection',
+  statements: (s) => [
+    // The row to insert, or none: `p_when` 'probed' writes only in the transaction that
+    // `probeTransaction` marked, 'written' only in one that has already written (an implicit
+    // transaction has not: the INSERT's own row comes after this function). Then the caller's
+    // database (`sameDatabaseGuard`), the event's key locks (before the row's `seq` exists),
+    // and a wake-up only while a listening store is idle (a notifying commit takes a
+    // database-wide lock).
+    `CREATE OR REPLACE FUNCTION ${s}.outbox_enqueue_row(
+  p_event_id text, p_tenant_id text, p_event_type text, p_envelope jsonb, p_enqueued_at bigint,
+  p_keys_changes text[], p_keys_needs text[], p_trace_context text,
+  p_lock_space integer, p_lock_ids integer[], p_lock_exclusive integer[],
+  p_when text, p_database text, p_system_id text
+) RETURNS TABLE (event_id text, tenant_id text, event_type text, envelope jsonb, enqueued_at bigint,
+  keys_changes text[], keys_needs text[], trace_context text) LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF (p_when = 'probed' AND current_setting('${PROBE_SETTING}', true) IS DISTINCT FROM 'on')
+    OR (p_when = 'written' AND txid_current_if_assigned() IS NULL) THEN
+    RETURN;
+  END IF;
+  ${sameDatabaseGuard('p_database', 'p_system_id')}
+  PERFORM CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock(p_lock_space, k.id)
+               ELSE pg_advisory_xact_lock_shared(p_lock_space, k.id) END
+  FROM unnest(p_lock_ids, p_lock_exclusive) AS k(id, exclusive);
+  PERFORM pg_notify('${wakeChannel(s)}', '') FROM ${s}.outbox_idle_listeners
+  WHERE idle_until > clock_timestamp() LIMIT 1;
+  RETURN QUERY SELECT p_event_id, p_tenant_id, p_event_type, p_envelope, p_enqueued_at,
+    p_keys_changes, p_keys_needs, p_trace_context;
 END
 $fn$`,
   ],

@@ -1,8 +1,8 @@
-import { SAME_DATABASE_GUARD } from './same-database.js';
-
 /**
  * The statements of `postgresStore`, for one quoted schema name. Delivered rows are kept (state
  * `delivered`) until retention deletes them, and every read that shows events leaves them out.
+ * JSON goes in as text, cast (`$4::text::jsonb`): postgres.js serialises a parameter typed json
+ * or jsonb with `JSON.stringify`, which would store the text given as one JSON string.
  */
 export type OutboxSql = ReturnType<typeof outboxSql>;
 
@@ -16,21 +16,17 @@ const CLAIMED_COLUMNS = COLUMNS.split(', ')
   .join(', ');
 
 /** Set (transaction-local) by the probe a pipelined enqueue sends before its INSERT. */
-const PROBE_SETTING = 'loyalty_outbox.in_transaction';
+export const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 
 /**
- * The row, written once the WHERE holds: it first takes the event's key locks (before the row's
- * `seq` exists), then notifies only while a listening store is idle (a notifying commit takes a
- * database-wide lock). `guard` adds the tests of a caller's transaction.
+ * The row, written if `outbox_enqueue_row` (schema step 7) returns it: `when` says in which
+ * transaction it may write; $12/$13 the store's database, checked against the caller's
+ * (`sameDatabaseGuard`), NULL where there is no caller's transaction.
  */
-const enqueueStatement = (s: string, channel: string, guard: string) =>
+const enqueueStatement = (s: string, when: 'always' | 'probed' | 'written', guarded = true) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
-SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
-WHERE (SELECT count(CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock($9::integer, k.id)
-                         ELSE pg_advisory_xact_lock_shared($9::integer, k.id) END)
-       FROM unnest($10::integer[], $11::integer[]) AS k(id, exclusive)) >= 0
-  AND (SELECT count(*) FROM (SELECT pg_notify('${channel}', '') FROM ${s}.outbox_idle_listeners
-                             WHERE idle_until > clock_timestamp() LIMIT 1) AS woken) >= 0 ${guard}
+SELECT * FROM ${s}.outbox_enqueue_row($1::text, $2::text, $3::text, $4::text::jsonb, $5::bigint, $6::text[], $7::text[],
+  $8::text, $9::integer, $10::integer[], $11::integer[], '${when}', ${guarded ? '$12::text, $13::text' : 'NULL, NULL'})
 ON CONFLICT (event_id) DO NOTHING`;
 
 export const outboxSql = (s: string, channel: string) => ({
@@ -38,29 +34,25 @@ export const outboxSql = (s: string, channel: string) => ({
    * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). One statement: no
    * extra round trip.
    */
-  enqueue: enqueueStatement(s, channel, ''),
+  enqueue: enqueueStatement(s, 'always', false),
   /**
-   * `enqueue` with a caller's transaction: $12/$13 the store's database (`SAME_DATABASE_GUARD`),
-   * refused on another one. The variants below carry the same guard.
+   * `enqueue` with a caller's transaction: $12/$13 the store's database, refused on another
+   * one. The variants below carry the same guard.
    */
-  enqueueInTx: enqueueStatement(s, channel, SAME_DATABASE_GUARD),
+  enqueueInTx: enqueueStatement(s, 'always'),
   /**
    * `enqueueInTx` on a `pg` connection not known yet: the same, unnamed, and it returns the
    * backend's process id, which tells whether the connection reaches the server directly
    * (`connection-kind.ts`). Once known direct, `enqueueInTx` is prepared by name.
    */
-  enqueueInTxLearning: `${enqueueStatement(s, channel, SAME_DATABASE_GUARD)}\nRETURNING pg_backend_pid() AS backend_pid`,
+  enqueueInTxLearning: `${enqueueStatement(s, 'always')}\nRETURNING pg_backend_pid() AS backend_pid`,
   /**
    * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
    * pipelines them: one round trip). It writes only if the probe ran in this transaction: when
    * the probe was refused (no transaction block), this statement runs on its own and must not
    * commit a row by itself.
    */
-  enqueueAfterProbe: enqueueStatement(
-    s,
-    channel,
-    `AND current_setting('${PROBE_SETTING}', true) = 'on' ${SAME_DATABASE_GUARD}`,
-  ),
+  enqueueAfterProbe: enqueueStatement(s, 'probed'),
   /**
    * One message, no parameters: refused outside a transaction block (SQLSTATE 25P01), and then
    * none of it runs; inside one, it marks the transaction for `enqueueAfterProbe` (`SET LOCAL`:
@@ -70,14 +62,9 @@ export const outboxSql = (s: string, channel: string) => ({
   /**
    * For postgres.js and a `query(text, values)` adapter: the INSERT, written only where
    * the transaction has already written something (its id is assigned); the driver's count of
-   * rows inserted tells whether it wrote. An implicit transaction (no `BEGIN`) has no id yet
-   * when the guard is weighed: the statement's own row comes after it.
+   * rows inserted tells whether it wrote.
    */
-  enqueueAfterWrite: enqueueStatement(
-    s,
-    channel,
-    `AND txid_current_if_assigned() IS NOT NULL ${SAME_DATABASE_GUARD}`,
-  ),
+  enqueueAfterWrite: enqueueStatement(s, 'written'),
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /**
@@ -88,7 +75,7 @@ export const outboxSql = (s: string, channel: string) => ({
    */
   recordAndClaim: `SELECT c.recorded, ${CLAIMED_COLUMNS} FROM ${s}.outbox_record_claim(
   $1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[],
-  $10::text[], $11::text[], $12::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
+  $10::text[], $11::text[], $12::text[]::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
   /**
    * $1 owner, $2 event ids, $3 lease ms. Returns the ids whose claim is still $1's (renewed):
    * one another process took over after the lease ran out (this one was paused, say) is not, and
@@ -101,19 +88,20 @@ RETURNING event_id`,
    * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. Written
    * only while the claim is still $1's (see `outbox_record`). Returns the ids it wrote.
    */
-  record: `SELECT r.id AS event_id FROM ${s}.outbox_record($1::text, $2::text[], $3::text[], $4::jsonb[], $5::integer[]) AS r(id)`,
+  record: `SELECT r.id AS event_id FROM ${s}.outbox_record($1::text, $2::text[], $3::text[], $4::text[]::jsonb[], $5::integer[]) AS r(id)`,
   /**
    * $1 event id, $2 patch. Back to `pending` from another state (redeliver): due now, unclaimed.
    * Otherwise (`firstAttemptAt` before a first attempt) the claim stays.
    */
   update: `UPDATE ${s}.outbox u SET
-  state = coalesce($2::jsonb->>'state', u.state),
-  attempts = coalesce(($2::jsonb->>'attempts')::integer, u.attempts),
-  first_attempt_at = CASE WHEN $2::jsonb ? 'firstAttemptAt' THEN ($2::jsonb->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
-  last_error = CASE WHEN $2::jsonb ? 'lastError' THEN nullif($2::jsonb->'lastError', 'null'::jsonb) ELSE u.last_error END,
-  due_at = CASE WHEN $2::jsonb->>'state' = 'pending' AND u.state <> 'pending' THEN '-infinity'::timestamptz ELSE u.due_at END,
-  claimed_by = CASE WHEN $2::jsonb->>'state' = 'pending' AND u.state <> 'pending' THEN NULL ELSE u.claimed_by END,
-  claim_expires_at = CASE WHEN $2::jsonb->>'state' = 'pending' AND u.state <> 'pending' THEN NULL ELSE u.claim_expires_at END
+  state = coalesce(p.patch->>'state', u.state),
+  attempts = coalesce((p.patch->>'attempts')::integer, u.attempts),
+  first_attempt_at = CASE WHEN p.patch ? 'firstAttemptAt' THEN (p.patch->>'firstAttemptAt')::bigint ELSE u.first_attempt_at END,
+  last_error = CASE WHEN p.patch ? 'lastError' THEN nullif(p.patch->'lastError', 'null'::jsonb) ELSE u.last_error END,
+  due_at = CASE WHEN p.patch->>'state' = 'pending' AND u.state <> 'pending' THEN '-infinity'::timestamptz ELSE u.due_at END,
+  claimed_by = CASE WHEN p.patch->>'state' = 'pending' AND u.state <> 'pending' THEN NULL ELSE u.claimed_by END,
+  claim_expires_at = CASE WHEN p.patch->>'state' = 'pending' AND u.state <> 'pending' THEN NULL ELSE u.claim_expires_at END
+FROM (SELECT $2::text::jsonb AS patch) AS p
 WHERE u.event_id = $1 AND u.state <> 'delivered'`,
   /** $1 event ids. */
   remove: `DELETE FROM ${s}.outbox WHERE event_id = ANY ($1::text[]) AND state <> 'delivered'`,

@@ -206,7 +206,7 @@ export function postgresStore(
         await enqueueWithTx(sql, tx, [...params, ...ownDatabase.params()], settings.schema);
         return;
       }
-      await run('append', () => database.query(sql.enqueue, params));
+      await run('enqueue', () => database.query(sql.enqueue, params));
     },
 
     claim: async (request: ClaimRequest) => (await recordAndClaim([], request)).claimed,

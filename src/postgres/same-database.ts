@@ -15,21 +15,25 @@ const REFUSAL = 'loyalty_outbox.enqueue_on_another_database';
 const CHECKED = 'loyalty_outbox.checked_database';
 
 /**
- * Part of the WHERE of every INSERT sent with a caller's `tx`: $12 the store's database name,
- * $13 its cluster's system identifier ('' when unknown). On a session already checked, one
- * setting read; otherwise the comparison, then the mark; on another database, the refusal. The
- * system identifiers are compared only where both sides can read theirs.
+ * The guard of every enqueue sent with a caller's `tx`, as PL/pgSQL statements of
+ * `outbox_enqueue_row` (schema step 7): `database` the store's database name (NULL: nothing to
+ * check), `systemId` its cluster's system identifier ('' when unknown). On a session already
+ * checked, one setting read; otherwise the comparison, then the mark; on another database, the
+ * refusal. The system identifiers are compared only where both sides can read theirs.
  */
-export const SAME_DATABASE_GUARD = `AND CASE
-  WHEN $12::text IS NULL OR current_setting('${CHECKED}', true) = $13::text || '/' || $12::text THEN true
-  WHEN current_database() = $12::text AND ($13::text = '' OR coalesce(${SYSTEM_ID}, $13::text) = $13::text)
-    THEN set_config('${CHECKED}', $13::text || '/' || $12::text, false) IS NOT NULL
-  ELSE current_setting('${REFUSAL}') IS NULL END`;
+export const sameDatabaseGuard = (database: string, systemId: string) => `IF ${database} IS NOT NULL
+    AND current_setting('${CHECKED}', true) IS DISTINCT FROM ${systemId} || '/' || ${database} THEN
+    IF current_database() = ${database} AND (${systemId} = '' OR coalesce(${SYSTEM_ID}, ${systemId}) = ${systemId}) THEN
+      PERFORM set_config('${CHECKED}', ${systemId} || '/' || ${database}, false);
+    ELSE
+      PERFORM current_setting('${REFUSAL}');
+    END IF;
+  END IF;`;
 
 /**
  * Keeps `enqueue({ tx })` on the store's own database (not a test database, the wrong
- * `DATABASE_URL`), where its drainers look: learnt at start, compared by the INSERT itself
- * ({@link SAME_DATABASE_GUARD}), with no statement added.
+ * `DATABASE_URL`), where its drainers look: learnt at start, compared by the enqueue's own
+ * statement ({@link sameDatabaseGuard}), with no statement added.
  */
 export function sameDatabase() {
   let own: [name: string, systemId: string] | [null, null] = [null, null];
@@ -42,7 +46,7 @@ export function sameDatabase() {
       const [row] = rows;
       if (row) own = [row.name, row.system_id];
     },
-    /** $12 and $13 of the guarded INSERT. */
+    /** $12 and $13 of the guarded enqueue. */
     params: (): readonly unknown[] => own,
   };
 }

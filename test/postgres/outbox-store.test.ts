@@ -324,5 +324,51 @@ describeWithPostgres('postgresStore', (url) => {
       );
       expect(await jsStore.get(late.event.eventId)).toBeUndefined();
     });
+
+    // postgres.js serialises a parameter typed json or jsonb with JSON.stringify: a JSON text
+    // given there would be stored as one JSON string, and its fields read as NULL.
+    it('stores the envelope, outcomes and patches as JSON objects, with a transaction sql or as the store', async () => {
+      const jsStore = postgresStore(sql, { schema });
+      const [inTx, direct, parked] = [sale('js-4'), sale('js-5'), sale('js-6')];
+      await sql.begin((tx) => jsStore.append(inTx.event, { ...inTx, tx }));
+      await jsStore.append(direct.event, direct);
+      await jsStore.append(parked.event, parked);
+      const { rows } = await pool.query(
+        `SELECT envelope->'payload'->>'externalCustomerId' AS customer FROM "${schema}".outbox WHERE event_id = ANY ($1) ORDER BY seq`,
+        [[inTx.event.eventId, direct.event.eventId, parked.event.eventId]],
+      );
+      expect(rows.map((row) => row.customer)).toEqual(['js-4', 'js-5', 'js-6']);
+
+      await jsStore.claim(request());
+      const lastError = { code: 'BRANCH_MAPPING_NOT_FOUND', message: 'no branch', at: Date.now() };
+      await jsStore.recordAndClaim!(
+        [
+          {
+            kind: 'retry',
+            eventId: inTx.event.eventId,
+            patch: { attempts: 1, lastError },
+            retryAfterMs: 60_000,
+          },
+          {
+            kind: 'settle',
+            eventId: parked.event.eventId,
+            patch: { state: 'parked', attempts: 1, lastError },
+          },
+        ],
+        request({ limit: 0 }),
+      );
+      expect(await jsStore.get(inTx.event.eventId)).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        lastError,
+      });
+      expect(await jsStore.get(parked.event.eventId)).toMatchObject({
+        state: 'parked',
+        attempts: 1,
+        lastError,
+      });
+      await jsStore.update(parked.event.eventId, { state: 'pending' });
+      expect((await jsStore.get(parked.event.eventId))?.state).toBe('pending');
+    });
   });
 });
