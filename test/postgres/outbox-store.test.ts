@@ -369,6 +369,18 @@ describeWithPostgres('postgresStore', (url) => {
       });
       await jsStore.update(parked.event.eventId, { state: 'pending' });
       expect((await jsStore.get(parked.event.eventId))?.state).toBe('pending');
+      // The outcome written on its own, when no claim is coming to carry it.
+      await jsStore.claim(request());
+      expect(
+        await jsStore.record([
+          { kind: 'settle', eventId: parked.event.eventId, patch: { state: 'dead', attempts: 2, lastError } },
+        ]),
+      ).toEqual([parked.event.eventId]);
+      expect(await jsStore.get(parked.event.eventId)).toMatchObject({
+        state: 'dead',
+        attempts: 2,
+        lastError,
+      });
     });
   });
 });
