@@ -6,7 +6,7 @@
  */
 import { crc32 } from '../outbox/crc32.js';
 import { PROBE_SETTING } from './outbox-sql.js';
-import { sameDatabaseGuard } from './same-database.js';
+import { SAME_DATABASE_GUARD } from './same-database.js';
 import type { SchemaStep } from './schema/schema-step.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
@@ -211,7 +211,7 @@ export const OUTBOX_ENQUEUE_STEP: SchemaStep = {
     // The row to insert, or none: `p_when` 'probed' writes only in the transaction that
     // `probeTransaction` marked, 'written' only in one that has already written (an implicit
     // transaction has not: the INSERT's own row comes after this function). Then the caller's
-    // database (`sameDatabaseGuard`), the event's key locks (before the row's `seq` exists),
+    // database (`SAME_DATABASE_GUARD`), the event's key locks (before the row's `seq` exists),
     // and a wake-up only while a listening store is idle (a notifying commit takes a
     // database-wide lock).
     `CREATE OR REPLACE FUNCTION ${s}.outbox_enqueue_row(
@@ -226,7 +226,7 @@ BEGIN
     OR (p_when = 'written' AND txid_current_if_assigned() IS NULL) THEN
     RETURN;
   END IF;
-  ${sameDatabaseGuard('p_database', 'p_system_id')}
+  ${SAME_DATABASE_GUARD}
   PERFORM CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock(p_lock_space, k.id)
                ELSE pg_advisory_xact_lock_shared(p_lock_space, k.id) END
   FROM unnest(p_lock_ids, p_lock_exclusive) AS k(id, exclusive);

@@ -21,7 +21,7 @@ export const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 /**
  * The row, written if `outbox_enqueue_row` (schema step 7) returns it: `when` says in which
  * transaction it may write; $12/$13 the store's database, checked against the caller's
- * (`sameDatabaseGuard`), NULL where there is no caller's transaction.
+ * (`SAME_DATABASE_GUARD`), NULL where there is no caller's transaction.
  */
 const enqueueStatement = (s: string, when: 'always' | 'probed' | 'written', guarded = true) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)

@@ -86,7 +86,7 @@ const aborted = (cause?: unknown) =>
  * round trip where it can: a settled `pg` client tells its status itself; postgres.js and
  * adapters write at once where the transaction already wrote (no statement outside one can
  * have); otherwise a savepoint, refused outside a transaction block, probes it first. Every
- * INSERT also checks its session is on the store's database (`sameDatabaseGuard`).
+ * INSERT also checks its session is on the store's database (`SAME_DATABASE_GUARD`).
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction, or on another database
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`

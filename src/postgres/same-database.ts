@@ -16,15 +16,15 @@ const CHECKED = 'loyalty_outbox.checked_database';
 
 /**
  * The guard of every enqueue sent with a caller's `tx`, as PL/pgSQL statements of
- * `outbox_enqueue_row` (schema step 7): `database` the store's database name (NULL: nothing to
- * check), `systemId` its cluster's system identifier ('' when unknown). On a session already
+ * `outbox_enqueue_row` (schema step 7): `p_database` the store's database name (NULL: nothing to
+ * check), `p_system_id` its cluster's system identifier ('' when unknown). On a session already
  * checked, one setting read; otherwise the comparison, then the mark; on another database, the
  * refusal. The system identifiers are compared only where both sides can read theirs.
  */
-export const sameDatabaseGuard = (database: string, systemId: string) => `IF ${database} IS NOT NULL
-    AND current_setting('${CHECKED}', true) IS DISTINCT FROM ${systemId} || '/' || ${database} THEN
-    IF current_database() = ${database} AND (${systemId} = '' OR coalesce(${SYSTEM_ID}, ${systemId}) = ${systemId}) THEN
-      PERFORM set_config('${CHECKED}', ${systemId} || '/' || ${database}, false);
+export const SAME_DATABASE_GUARD = `IF p_database IS NOT NULL
+    AND current_setting('${CHECKED}', true) IS DISTINCT FROM p_system_id || '/' || p_database THEN
+    IF current_database() = p_database AND (p_system_id = '' OR coalesce(${SYSTEM_ID}, p_system_id) = p_system_id) THEN
+      PERFORM set_config('${CHECKED}', p_system_id || '/' || p_database, false);
     ELSE
       PERFORM current_setting('${REFUSAL}');
     END IF;
@@ -33,7 +33,7 @@ export const sameDatabaseGuard = (database: string, systemId: string) => `IF ${d
 /**
  * Keeps `enqueue({ tx })` on the store's own database (not a test database, the wrong
  * `DATABASE_URL`), where its drainers look: learnt at start, compared by the enqueue's own
- * statement ({@link sameDatabaseGuard}), with no statement added.
+ * statement ({@link SAME_DATABASE_GUARD}), with no statement added.
  */
 export function sameDatabase() {
   let own: [name: string, systemId: string] | [null, null] = [null, null];
