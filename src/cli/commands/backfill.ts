@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { v7 as uuidV7 } from 'uuid';
-import { MAX_BATCH_ITEMS } from '../../contract/index.js';
+import { MAX_BATCH_ITEMS, newEventId } from '../../contract/index.js';
 import { integerFlag, switchFlags, valueFlags } from '../args.js';
 import { FileSyntaxError } from '../backfill/file-syntax-error.js';
 import { createProgress } from '../backfill/progress.js';
@@ -169,7 +168,7 @@ export const backfillCommand = defineCommand({
         }
         valid += 1;
         if (dryRun) continue;
-        chunk.push({ ...row, eventId: resume?.get(row.line) ?? uuidV7() });
+        chunk.push({ ...row, eventId: resume?.get(row.line) ?? newEventId() });
         if (chunk.length >= MAX_BATCH_ITEMS) await flush();
       }
       await flush();
