@@ -1,5 +1,5 @@
 /**
- * The outbox's schema steps (2 and 5); why they keep causal order without a lock between
+ * The outbox's schema steps (2, 5, 7 and 8); why they keep causal order without a lock between
  * claimants is in docs/ARCHITECTURE.md ("Transactional outbox on Postgres"): `seq` is the commit
  * order of conflicting keys (the enqueue takes their advisory locks first), and an outcome is
  * written only while the row's `claimed_by` is still the writer's.
@@ -198,22 +198,40 @@ $fn$`,
 };
 
 /**
+ * The enqueue's checks, as PL/pgSQL statements of a function that has the parameters below and
+ * leaves with `refuse` when it must not write: `p_when` 'probed' writes only in the transaction
+ * that `probeTransaction` marked, 'written' only in one that has already written (an implicit
+ * transaction has not: the INSERT's own row comes after this function). Then the caller's
+ * database (`SAME_DATABASE_GUARD`), the event's key locks (before the row's `seq` exists), and a
+ * wake-up only while a listening store is idle (a notifying commit takes a database-wide lock).
+ */
+const enqueueChecks = (
+  s: string,
+  refuse: string,
+) => `IF (p_when = 'probed' AND current_setting('${PROBE_SETTING}', true) IS DISTINCT FROM 'on')
+    OR (p_when = 'written' AND txid_current_if_assigned() IS NULL) THEN
+    ${refuse}
+  END IF;
+  ${SAME_DATABASE_GUARD}
+  PERFORM CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock(p_lock_space, k.id)
+               ELSE pg_advisory_xact_lock_shared(p_lock_space, k.id) END
+  FROM unnest(p_lock_ids, p_lock_exclusive) AS k(id, exclusive);
+  PERFORM pg_notify('${wakeChannel(s)}', '') FROM ${s}.outbox_idle_listeners
+  WHERE idle_until > clock_timestamp() LIMIT 1;`;
+
+/**
  * Step 7: the enqueue's checks in one function, whose plans PostgreSQL keeps for the connection.
  * The INSERT that calls it is planned in a fraction of the time the INSERT with those checks in
  * its WHERE took: behind a transaction pooler, where every statement is sent unnamed and so
  * planned at every call, that planning was most of what an enqueue added to a sale
- * (`npm run bench`, outbox-postgres, through PgBouncer).
+ * (`npm run bench`, outbox-postgres, through PgBouncer). Called by processes of the version
+ * before step 8 only.
  */
 export const OUTBOX_ENQUEUE_STEP: SchemaStep = {
   version: 7,
   description: 'outbox: the enqueue planned once per connection',
   statements: (s) => [
-    // The row to insert, or none: `p_when` 'probed' writes only in the transaction that
-    // `probeTransaction` marked, 'written' only in one that has already written (an implicit
-    // transaction has not: the INSERT's own row comes after this function). Then the caller's
-    // database (`SAME_DATABASE_GUARD`), the event's key locks (before the row's `seq` exists),
-    // and a wake-up only while a listening store is idle (a notifying commit takes a
-    // database-wide lock).
+    // The row to insert, or none.
     `CREATE OR REPLACE FUNCTION ${s}.outbox_enqueue_row(
   p_event_id text, p_tenant_id text, p_event_type text, p_envelope jsonb, p_enqueued_at bigint,
   p_keys_changes text[], p_keys_needs text[], p_trace_context text,
@@ -222,18 +240,34 @@ export const OUTBOX_ENQUEUE_STEP: SchemaStep = {
 ) RETURNS TABLE (event_id text, tenant_id text, event_type text, envelope jsonb, enqueued_at bigint,
   keys_changes text[], keys_needs text[], trace_context text) LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF (p_when = 'probed' AND current_setting('${PROBE_SETTING}', true) IS DISTINCT FROM 'on')
-    OR (p_when = 'written' AND txid_current_if_assigned() IS NULL) THEN
-    RETURN;
-  END IF;
-  ${SAME_DATABASE_GUARD}
-  PERFORM CASE WHEN k.exclusive = 1 THEN pg_advisory_xact_lock(p_lock_space, k.id)
-               ELSE pg_advisory_xact_lock_shared(p_lock_space, k.id) END
-  FROM unnest(p_lock_ids, p_lock_exclusive) AS k(id, exclusive);
-  PERFORM pg_notify('${wakeChannel(s)}', '') FROM ${s}.outbox_idle_listeners
-  WHERE idle_until > clock_timestamp() LIMIT 1;
+  ${enqueueChecks(s, 'RETURN;')}
   RETURN QUERY SELECT p_event_id, p_tenant_id, p_event_type, p_envelope, p_enqueued_at,
     p_keys_changes, p_keys_needs, p_trace_context;
+END
+$fn$`,
+  ],
+};
+
+/**
+ * Step 8: the same checks as the condition of the INSERT (`... SELECT <the row> WHERE
+ * outbox_enqueue_allowed(...)`), which PostgreSQL plans in less time than an INSERT from a
+ * function's rows: behind a transaction pooler, where every statement is planned at every call,
+ * that planning is most of what the enqueue adds to a sale (`npm run bench`, outbox-postgres,
+ * through PgBouncer). Step 7's function stays for processes of the previous version during a
+ * rolling deploy.
+ */
+export const OUTBOX_ENQUEUE_CHECK_STEP: SchemaStep = {
+  version: 8,
+  description: 'outbox: the enqueue checked in its condition',
+  statements: (s) => [
+    // Whether the row may be written: false, or the checks passed.
+    `CREATE OR REPLACE FUNCTION ${s}.outbox_enqueue_allowed(
+  p_lock_space integer, p_lock_ids integer[], p_lock_exclusive integer[],
+  p_when text, p_database text, p_system_id text
+) RETURNS boolean LANGUAGE plpgsql AS $fn$
+BEGIN
+  ${enqueueChecks(s, 'RETURN false;')}
+  RETURN true;
 END
 $fn$`,
   ],

@@ -19,14 +19,14 @@ const CLAIMED_COLUMNS = COLUMNS.split(', ')
 export const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 
 /**
- * The row, written if `outbox_enqueue_row` (schema step 7) returns it: `when` says in which
+ * The row, written if `outbox_enqueue_allowed` (schema step 8) allows it: `when` says in which
  * transaction it may write; $12/$13 the store's database, checked against the caller's
  * (`SAME_DATABASE_GUARD`), NULL where there is no caller's transaction.
  */
 const enqueueStatement = (s: string, when: 'always' | 'probed' | 'written', guarded = true) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
-SELECT * FROM ${s}.outbox_enqueue_row($1::text, $2::text, $3::text, $4::text::jsonb, $5::bigint, $6::text[], $7::text[],
-  $8::text, $9::integer, $10::integer[], $11::integer[], '${when}', ${guarded ? '$12::text, $13::text' : 'NULL, NULL'})
+SELECT $1::text, $2::text, $3::text, $4::text::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
+WHERE ${s}.outbox_enqueue_allowed($9::integer, $10::integer[], $11::integer[], '${when}', ${guarded ? '$12::text, $13::text' : 'NULL, NULL'})
 ON CONFLICT (event_id) DO NOTHING`;
 
 export const outboxSql = (s: string, channel: string) => ({

@@ -15,9 +15,9 @@ const REFUSAL = 'loyalty_outbox.enqueue_on_another_database';
 const CHECKED = 'loyalty_outbox.checked_database';
 
 /**
- * The guard of every enqueue sent with a caller's `tx`, as PL/pgSQL statements of
- * `outbox_enqueue_row` (schema step 7): `p_database` the store's database name (NULL: nothing to
- * check), `p_system_id` its cluster's system identifier ('' when unknown). On a session already
+ * The guard of every enqueue sent with a caller's `tx`, as PL/pgSQL statements of the enqueue's
+ * checks (`outbox_enqueue_allowed`, schema step 8): `p_database` the store's database name (NULL:
+ * nothing to check), `p_system_id` its cluster's system identifier ('' when unknown). On a session already
  * checked, one setting read; otherwise the comparison, then the mark; on another database, the
  * refusal. The system identifiers are compared only where both sides can read theirs.
  */

@@ -2,7 +2,12 @@
  * The schema, as numbered steps: `migrate` runs those a database has not seen, and the build
  * renders them all as `schema.sql` (`render.ts`). Append a step; never edit one that shipped.
  */
-import { OUTBOX_ENQUEUE_STEP, OUTBOX_OUTCOMES_STEP, OUTBOX_SCHEMA_STEP } from '../outbox-schema.js';
+import {
+  OUTBOX_ENQUEUE_CHECK_STEP,
+  OUTBOX_ENQUEUE_STEP,
+  OUTBOX_OUTCOMES_STEP,
+  OUTBOX_SCHEMA_STEP,
+} from '../outbox-schema.js';
 import { deliveriesTable, INBOX_EVENTS_STEP } from './inbox-step.js';
 import type { SchemaStep } from './schema-step.js';
 
@@ -70,4 +75,5 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
   OUTBOX_OUTCOMES_STEP,
   INBOX_EVENTS_STEP,
   OUTBOX_ENQUEUE_STEP,
+  OUTBOX_ENQUEUE_CHECK_STEP,
 ];
