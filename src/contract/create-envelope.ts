@@ -44,7 +44,8 @@ export function newEventId(): string {
     randomPool = globalThis.crypto.getRandomValues(new Uint8Array(16 * IDS_PER_DRAW));
     drawn = 0;
   }
-  const random = randomPool.subarray(drawn, (drawn += 16));
+  const random = randomPool.subarray(drawn, drawn + 16);
+  drawn += 16;
   const now = Date.now();
   if (now > lastMs) {
     lastMs = now;
