@@ -17,9 +17,10 @@ const CHECKED = 'loyalty_outbox.checked_database';
 /**
  * The guard of every enqueue sent with a caller's `tx`, as PL/pgSQL statements of the enqueue's
  * checks (`outbox_enqueue_allowed`, schema step 8): `p_database` the store's database name (NULL:
- * nothing to check), `p_system_id` its cluster's system identifier ('' when unknown). On a session already
- * checked, one setting read; otherwise the comparison, then the mark; on another database, the
- * refusal. The system identifiers are compared only where both sides can read theirs.
+ * nothing to check), `p_system_id` its cluster's system identifier ('' when unknown). On a
+ * session already checked, one setting read; otherwise the comparison, then the mark; on another
+ * database, the refusal. The system identifiers are compared only where both sides can read
+ * theirs.
  */
 export const SAME_DATABASE_GUARD = `IF p_database IS NOT NULL
     AND current_setting('${CHECKED}', true) IS DISTINCT FROM p_system_id || '/' || p_database THEN

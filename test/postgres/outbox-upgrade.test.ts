@@ -80,4 +80,31 @@ describeWithPostgres('the enqueue on a database at step 6 or 7', (url) => {
       await outbox.close();
     },
   );
+
+  it('keeps the enqueue of the version before step 8 writing on a migrated database (rolling deploy)', async () => {
+    const schema = uniqueName('outbox_step7_writer');
+    await migrate(pool, { schema });
+    // The statement a process of the previous version sends, as it shipped (step 7).
+    const previousEnqueue = `INSERT INTO "${schema}".outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
+SELECT * FROM "${schema}".outbox_enqueue_row($1::text, $2::text, $3::text, $4::text::jsonb, $5::bigint, $6::text[], $7::text[],
+  $8::text, $9::integer, $10::integer[], $11::integer[], 'always', NULL, NULL)
+ON CONFLICT (event_id) DO NOTHING`;
+    const row = (eventId: string) => [
+      eventId,
+      'default',
+      'InvoiceEarned',
+      JSON.stringify({ eventId }),
+      Date.now(),
+      ['Invoice:inv-old'],
+      [],
+      null,
+      1,
+      [42],
+      [1],
+    ];
+    expect((await pool.query(previousEnqueue, row('old-1'))).rowCount).toBe(1);
+    expect((await pool.query(previousEnqueue, row('old-1'))).rowCount).toBe(0);
+    const { rows } = await pool.query(`SELECT event_id, state FROM "${schema}".outbox`);
+    expect(rows).toEqual([{ event_id: 'old-1', state: 'pending' }]);
+  });
 });
