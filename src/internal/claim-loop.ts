@@ -97,13 +97,18 @@ export class ClaimLoop<Outcome> {
       this.again = true;
       return;
     }
-    this.looking = this.lookUntilDone().finally(() => {
-      this.looking = undefined;
-      this.parts.afterLook?.();
-      if (this.again && this.running) this.wake();
-      this.writeUnlessClaimComing();
-      if (!this.running && this.runs.size === 0) this.endHeartbeat();
-    });
+    // The look starts once the caller's synchronous work is done: an outcome it records right
+    // after the wake (a run that ended frees its slot, then records) is queued by then and rides
+    // on this look's claim instead of a write of its own.
+    this.looking = Promise.resolve()
+      .then(() => this.lookUntilDone())
+      .finally(() => {
+        this.looking = undefined;
+        this.parts.afterLook?.();
+        if (this.again && this.running) this.wake();
+        this.writeUnlessClaimComing();
+        if (!this.running && this.runs.size === 0) this.endHeartbeat();
+      });
   }
 
   /** Looks within `ms` at the latest, so outcomes queued meanwhile ride on that look's claim. */
@@ -173,6 +178,7 @@ export class ClaimLoop<Outcome> {
 
   private async lookUntilDone(): Promise<void> {
     clearTimeout(this.pollTimer);
+    if (!this.running) return;
     let reachable = true;
     do {
       this.again = false;

@@ -42,10 +42,7 @@ export class DeferredRunner {
     this.loop = new ClaimLoop<ClaimedDelivery>({
       carries: inbox.markHandledAndClaim !== undefined,
       idOf: (claim) => claim.eventId,
-      write: async (batch) => {
-        const marked = await Promise.all(batch.map((claim) => inbox.markHandled(claim)));
-        return batch.filter((_, k) => marked[k]).map((claim) => claim.eventId);
-      },
+      write: (batch) => this.markHandled(batch),
       renew: (ids) => inbox.extendLease(this.owner, ids),
       leaseMs: inbox.leaseMs,
       look: () => this.look(),
@@ -139,6 +136,17 @@ export class DeferredRunner {
     if (outcome !== 'succeeded') return outcome;
     this.free(claim.eventId);
     return (await this.loop.record(claim)) ? 'handled' : 'lost';
+  }
+
+  /**
+   * Handled marks that no claim is coming to carry, written now: in one statement where the store
+   * marks and claims in one (claiming none), else one write each.
+   */
+  private async markHandled(batch: readonly ClaimedDelivery[]): Promise<readonly string[]> {
+    const { inbox } = this;
+    if (inbox.markHandledAndClaim) return (await inbox.markHandledAndClaim(batch, this.owner, 0)).marked;
+    const marked = await Promise.all(batch.map((claim) => inbox.markHandled(claim)));
+    return batch.filter((_, k) => marked[k]).map((claim) => claim.eventId);
   }
 
   /** A handler ended: claim again once half the slots are free; its mark waits for that claim. */

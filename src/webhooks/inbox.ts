@@ -313,7 +313,8 @@ export interface DeferredInboxStore<Tx = undefined> extends InboxStore<Tx>, Inbo
   /**
    * Optional: `markHandled` for each of `handled`, then `claimDue(owner, limit)`, in one write.
    * Resolves with the ids it marked (the others' claims were lost) and the new claims; when it
-   * rejects, none was marked.
+   * rejects, none was marked. With `limit` 0 it only marks: the runner writes the marks that no
+   * claim is coming to carry this way, in one statement.
    */
   markHandledAndClaim?(
     handled: readonly ClaimedDelivery[],

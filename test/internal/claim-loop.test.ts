@@ -53,3 +53,37 @@ it('has nothing to wait for when stopped between looks', async () => {
   while (loop.busy) await new Promise((resolve) => setImmediate(resolve));
   expect(loop.stop()).toEqual([]);
 });
+
+it('carries an outcome recorded right after the wake that frees its slot on that look’s claim', async () => {
+  const written: string[][] = [];
+  const carried: string[][] = [];
+  let looks = 0;
+  const loop: ClaimLoop<string> = new ClaimLoop<string>({
+    carries: true,
+    idOf: (id) => id,
+    write: async (ids) => {
+      written.push([...ids]);
+      return ids;
+    },
+    leaseMs: 60_000,
+    nextLookIn: () => Number.POSITIVE_INFINITY,
+    look: async () => {
+      looks += 1;
+      await loop.claim(async (outcomes) => {
+        carried.push([...outcomes]);
+        return { recorded: outcomes, claimed: [] };
+      });
+    },
+  });
+  loop.start();
+  while (loop.busy) await new Promise((resolve) => setImmediate(resolve));
+
+  // A run ends: its slot frees (the feature wakes the loop), then its outcome is recorded.
+  loop.wake();
+  expect(await loop.record('e-1')).toBe(true);
+
+  expect(looks).toBe(2);
+  expect(carried).toEqual([[], ['e-1']]);
+  expect(written).toEqual([]);
+  loop.stop();
+});
