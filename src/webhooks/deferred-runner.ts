@@ -31,6 +31,8 @@ export class DeferredRunner {
   private parse: DeliveryParser | undefined;
   private closed = false;
   private lastCleanup = 0;
+  /** Whether the last claim found fewer due deliveries than it had room for: the inbox ran dry. */
+  private dry = false;
   /** Whether the last claim failed: an outage is told to `onError` once, not at every poll. */
   private claimsFailing = false;
 
@@ -81,6 +83,7 @@ export class DeferredRunner {
     while (this.loop.started && this.busy.size < concurrency) {
       const room = concurrency - this.busy.size;
       const claims = await this.claim(room);
+      this.dry = claims.length < room;
       for (const claim of claims) this.launch(claim);
       if (claims.length < room) break;
     }
@@ -149,11 +152,16 @@ export class DeferredRunner {
     return batch.filter((_, k) => marked[k]).map((claim) => claim.eventId);
   }
 
-  /** A handler ended: claim again once half the slots are free; its mark waits for that claim. */
+  /**
+   * A handler ended: claim again once half the slots are free; its mark waits for that claim.
+   * Where claims carry marks and the inbox ran dry, the marks of handlers ending one by one wait
+   * for one claim within `MARK_WAIT_MS` instead of a claim each (which would find nothing).
+   */
   private free(eventId: string): void {
     if (!this.busy.delete(eventId)) return;
-    if (this.busy.size <= this.config.concurrency / 2) this.loop.wake();
-    else if (this.inbox.markHandledAndClaim) this.loop.lookSoon(MARK_WAIT_MS);
+    const half = this.busy.size <= this.config.concurrency / 2;
+    if (this.inbox.markHandledAndClaim && (this.dry || !half)) this.loop.lookSoon(MARK_WAIT_MS);
+    else if (half) this.loop.wake();
   }
 
   /** Retention: handled deliveries older than the store keeps them, in the background. */

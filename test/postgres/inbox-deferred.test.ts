@@ -143,6 +143,39 @@ describeWithPostgres('a deferred receiver on postgresInbox, over HTTP', (url) =>
     await counted.end();
   });
 
+  it('batches the marks of handlers that end one by one once the inbox ran dry: one claim per 50 ms, not one per handler', async () => {
+    const drySchema = uniqueName('deferred_dry');
+    await migrate(pool, { schema: drySchema });
+    const { pool: counted, statements } = countingPool(url, 4, {
+      claims: (text) => text.startsWith('WITH marked AS'),
+    });
+    const ends: number[] = [];
+    let started = 0;
+    const receiver = createReceiver({
+      secrets: SECRET,
+      inbox: postgresInbox(counted, { schema: drySchema }),
+      deferred: true,
+      handlers: {
+        // Eight handlers, each ending 15 ms after the one before.
+        async LoyaltyRuleChanged() {
+          const wait = 10 + 15 * started++;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          ends.push(Date.now());
+        },
+      },
+    });
+    for (let i = 0; i < 8; i++) await receiver.handle(signedDelivery(outboundEvent('LoyaltyRuleChanged')));
+    open.push(receiver);
+    await receiver.start();
+    await until(async () => (await receiver.stats()).handled === 8);
+    // The first claim took all eight (room for 16: the inbox ran dry). Each later claim carries
+    // the marks of every handler that ended in the 50 ms before it; a poll may add one.
+    const spread = Math.max(...ends) - Math.min(...ends);
+    expect(statements.claims).toBeLessThanOrEqual(1 + Math.floor(spread / 50) + 2);
+    await receiver.close();
+    await counted.end();
+  });
+
   it("markHandledAndClaim marks only this owner's claims and never claims what it marks", async () => {
     const storeSchema = uniqueName('deferred_store');
     await migrate(pool, { schema: storeSchema });
