@@ -41,6 +41,8 @@ export class ClaimLoop<Outcome> {
   /** The look under way: `stop` waits for it (it may still claim) and for what it starts. */
   private looking: Promise<void> | undefined;
   private again = false;
+  /** The renewal of the confirmations asked in this turn, due once the turn's runs have asked. */
+  private confirmTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   private soonTimer: ReturnType<typeof setTimeout> | undefined;
   private stopHeartbeat: (() => void) | undefined;
@@ -154,11 +156,19 @@ export class ClaimLoop<Outcome> {
 
   /**
    * Whether the claim of `id` is still this loop's, checked by renewing it (confirmations asked
-   * meanwhile share one renewal). True when the store cannot tell; rejects when it is unreachable.
+   * in the same turn of the event loop, or while a renewal is under way, share one renewal). True
+   * when the store cannot tell; rejects when it is unreachable.
    */
   async confirm(id: string): Promise<boolean> {
     if (!this.parts.renew) return true;
-    const held = await this.confirmations.submit(id);
+    const asked = this.confirmations.add(id);
+    // The runs one claim started all ask within one turn: renewing at the first would send it
+    // alone and the others in a second statement behind it.
+    this.confirmTimer ??= setTimeout(() => {
+      this.confirmTimer = undefined;
+      this.confirmations.flush();
+    }, 0);
+    const held = await asked;
     return !Array.isArray(held) || held.includes(id);
   }
 

@@ -87,3 +87,28 @@ it('carries an outcome recorded right after the wake that frees its slot on that
   expect(written).toEqual([]);
   loop.stop();
 });
+
+it('renews the claims that runs started together confirm in the same turn in one statement', async () => {
+  const renewals: string[][] = [];
+  const loop = new ClaimLoop<string>({
+    carries: false,
+    idOf: (id) => id,
+    write: async (ids) => ids,
+    renew: async (ids) => {
+      renewals.push([...ids]);
+      return ids.filter((id) => id !== 'e-3');
+    },
+    leaseMs: 60_000,
+    nextLookIn: () => Number.POSITIVE_INFINITY,
+    look: async () => undefined,
+  });
+  // Three runs of one claim, each after a step of its own (as the outbox's attempts are).
+  const held = await Promise.all(
+    ['e-1', 'e-2', 'e-3'].map(async (id, k) => {
+      for (let i = 0; i < k; i++) await Promise.resolve();
+      return loop.confirm(id);
+    }),
+  );
+  expect(held).toEqual([true, true, false]);
+  expect(renewals).toEqual([['e-1', 'e-2', 'e-3']]);
+});
