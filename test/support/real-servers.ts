@@ -198,13 +198,15 @@ export interface RealRedisCluster {
  */
 export async function startRedisCluster(): Promise<RealRedisCluster> {
   // A free port is free when it is picked, not when the server binds it: suites that start
-  // servers side by side may pick the same one. A node that never listens means another took
-  // its port: the cluster starts again on fresh ports (a race of the helper, not of a test).
+  // servers side by side may pick the same one. A node that never listens, or that stopped
+  // listening before `--cluster create` reached it (its main or bus port was another's: it
+  // exited, and what answered was the other listener), means another took its port: the cluster
+  // starts again on fresh ports (a race of the helper, not of a test).
   for (let attempt = 1; ; attempt++) {
     try {
       return await startRedisClusterOnce();
     } catch (err) {
-      if (attempt >= 3 || !/nothing listens/.test((err as Error).message)) throw err;
+      if (attempt >= 3 || !/nothing listens|Could not connect/.test((err as Error).message)) throw err;
     }
   }
 }
