@@ -85,7 +85,7 @@ export class DeferredRunner {
       const claims = await this.claim(room);
       this.dry = claims.length < room;
       for (const claim of claims) this.launch(claim);
-      if (claims.length < room) break;
+      if (this.dry) break;
     }
     this.cleanup();
   }

@@ -247,17 +247,11 @@ describeWithPostgres('postgresStore', (url) => {
       }
       const claimed = await sweeping.claim(request());
       await sweeping.record(claimed.map((event) => ({ kind: 'delivered' as const, eventId: event.eventId })));
-      const rows = async () =>
-        (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n;
+      const rows = async (where = 'true') =>
+        (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE ${where}`)).rows[0].n;
       // Each row's delivery time is its own, so a batch started within the first millisecond could
       // find only some of them past retention. Wait until the database says all three are.
-      const pastRetention = async () =>
-        (
-          await pool.query(
-            `SELECT count(*)::int AS n FROM "${schema}".outbox WHERE delivered_at < now() - interval '1 millisecond'`,
-          )
-        ).rows[0].n;
-      while ((await pastRetention()) < 3);
+      while ((await rows(`delivered_at < now() - interval '1 millisecond'`)) < 3);
       // Each claim may start one batch in the background; batches never overlap.
       const seen = new Set<number>([await rows()]);
       while (!seen.has(0)) {
