@@ -35,6 +35,7 @@ export {
   LoyaltyError,
   LoyaltyValidationError,
   newEventId,
+  parsePayload,
   schemas,
 } from './contract/index.js';
 export type { Logger } from './contract/logger.js';

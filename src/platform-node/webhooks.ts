@@ -1,20 +1,36 @@
 /**
  * `loyalty-partner-sdk/webhooks` under the `node` export condition: every name of the Web build,
  * with receivers that verify with Node's synchronous crypto and validate with zod-compiled
- * schemas (`compiled-envelopes.ts`). Names here shadow the star re-export.
+ * schemas (`compiled-envelopes.ts`).
  *
  * @module loyalty-partner-sdk/webhooks
  */
+
+import { createVerify } from '../signature/verify.js';
 import { createReceiverWith } from '../webhooks/create-receiver.js';
 import type { ReceiverBuild } from '../webhooks/receiver-build.js';
 import type { ReceiverOptions } from '../webhooks/receiver-options.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
-import { verifySignature } from './signature.js';
+import { nodeHmac } from './node-hmac.js';
 
-export * from '../webhooks/index.js';
+export { LoyaltyError, LoyaltyValidationError } from '../contract/errors.js';
+export { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
+export { SignatureVerificationError } from '../signature/errors.js';
+export { correlationIdOf, errorResponse } from '../webhooks/answers.js';
+// The Web build's names, its values listed one by one: a star re-export would make
+// `src/webhooks/index.ts` a module of both builds, which the bundler emits as one more (empty)
+// file that every receiver loads at start-up. test/package/one-copy.test.ts checks both builds
+// export the same names.
+export type * from '../webhooks/index.js';
+export { memoryInbox } from '../webhooks/memory-inbox.js';
+export { createRuleCache } from '../webhooks/rule-cache.js';
+export { memoryRuleStore } from '../webhooks/rule-store.js';
+export { WebhookError } from '../webhooks/webhook-error.js';
 
 const NODE_BUILD: ReceiverBuild = {
-  verify: verifySignature,
+  // `verifySignature` of the Node build, bound here rather than imported from `./signature.js`,
+  // whose re-export of the signing half would load with every receiver.
+  verify: createVerify(nodeHmac),
   // Loaded on the first verified delivery, as in the Web build: zod stays off the import path.
   async loadParser() {
     const [{ parseDelivery }, { compiledEnvelopeSchema }] = await Promise.all([

@@ -75,6 +75,24 @@ describe('one copy of each class and function across entries', () => {
     ).toEqual(expected);
   });
 
+  it('gives the Node build of an entry exactly the names of its Web build', () => {
+    // platform-node/webhooks.ts lists its values one by one: a name added to the Web build only
+    // would be missing under the `node` condition.
+    const pairs = ['index', 'signature', 'webhooks'];
+    const imports = pairs.flatMap((file, i) => [
+      `import * as web${i} from '${join(root, 'dist', `${file}.js`)}';`,
+      `import * as node${i} from '${join(root, 'dist', `${file}.node.js`)}';`,
+    ]);
+    const names = pairs.map((file, i) => `['${file}', Object.keys(web${i}), Object.keys(node${i})]`);
+    const differing = JSON.parse(
+      consumer.run(
+        'node-names.mjs',
+        `${imports.join('\n')}\nconsole.log(JSON.stringify([${names.join(', ')}].filter(([, w, n]) => w.join() !== n.join()).map(([f]) => f)));`,
+      ),
+    );
+    expect(differing).toEqual([]);
+  });
+
   it('holds for the CommonJS files, whatever Node loads for `require`', () => {
     const files = [...FILES, ...ADAPTERS];
     const mods = `const crossBuilds = true; const mods = { ${files.map((file) => `'${file}': require('${join(root, 'dist', `${file}.cjs`)}')`).join(', ')} };`;
