@@ -116,11 +116,14 @@ async function enqueueOverhead(url, { withPostgresJs, pooled = false, rounds = S
   // event costs as such (the same columns, a fresh envelope and eventId each time).
   const plainInsert = `INSERT INTO "${schema}".outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs)
 VALUES ($1, 'default', 'InvoiceEarned', $2::jsonb, $3, $4::text[], '{}')`;
-  const rowOf = (i, customer) => {
+  // The envelope as each driver takes a jsonb parameter: pg sends the JSON text; postgres.js
+  // learns the parameter is jsonb and serialises the value itself, so it is given the object
+  // (given the text, it would store one JSON string, not the envelope: checked below).
+  const rowOf = (i, customer, driver = 'pg') => {
     const envelope = createEnvelope('InvoiceEarned', payload(i, customer));
     return [
       envelope.eventId,
-      JSON.stringify(envelope),
+      driver === 'pg' ? JSON.stringify(envelope) : envelope,
       Date.now(),
       [`Customer:${customer}`, `Invoice:inv-${i}`],
     ];
@@ -153,7 +156,7 @@ VALUES ($1, 'default', 'InvoiceEarned', $2::jsonb, $3, $4::text[], '{}')`;
       t.unsafe(insertSale, [`inv-${i}`, customer, 86.96], { prepare: true }),
       ...(extra === 'event' ? [outbox.enqueue('InvoiceEarned', payload(i, customer), { tx: t })] : []),
       ...(extra === 'select' ? [t.unsafe('SELECT 1', [], { prepare: true })] : []),
-      ...(extra === 'insert' ? [t.unsafe(plainInsert, rowOf(i, customer), { prepare: true })] : []),
+      ...(extra === 'insert' ? [t.unsafe(plainInsert, rowOf(i, customer, 'postgres.js'), { prepare: true })] : []),
     ]);
   };
   // The enqueue and the hand-written INSERT it is compared with run next to each other, and
@@ -184,6 +187,11 @@ VALUES ($1, 'default', 'InvoiceEarned', $2::jsonb, $3, $4::text[], '{}')`;
     }
   }
   tx.release();
+  // Every contender wrote the same row: an envelope object (not a JSON string) in each.
+  const { rows } = await pool.query(
+    `SELECT count(*)::integer AS n FROM "${schema}".outbox WHERE jsonb_typeof(envelope) <> 'object'`,
+  );
+  if (rows[0].n > 0) throw new Error(`${rows[0].n} outbox rows hold something else than an envelope object`);
   await outbox.close();
   await client.close();
   await sql?.end();
