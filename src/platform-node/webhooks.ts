@@ -13,14 +13,14 @@ import type { ReceiverOptions } from '../webhooks/receiver-options.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { nodeHmac } from './node-hmac.js';
 
-export { LoyaltyError, LoyaltyValidationError } from '../contract/errors.js';
-export { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
-export { SignatureVerificationError } from '../signature/errors.js';
-export { correlationIdOf, errorResponse } from '../webhooks/answers.js';
 // The Web build's names, its values listed one by one: a star re-export would make
 // `src/webhooks/index.ts` a module of both builds, which the bundler emits as one more (empty)
 // file that every receiver loads at start-up. test/package/one-copy.test.ts checks both builds
 // export the same names.
+export { LoyaltyError, LoyaltyValidationError } from '../contract/errors.js';
+export { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
+export { SignatureVerificationError } from '../signature/errors.js';
+export { correlationIdOf, errorResponse } from '../webhooks/answers.js';
 export type * from '../webhooks/index.js';
 export { memoryInbox } from '../webhooks/memory-inbox.js';
 export { createRuleCache } from '../webhooks/rule-cache.js';
