@@ -156,7 +156,9 @@ VALUES ($1, 'default', 'InvoiceEarned', $2::jsonb, $3, $4::text[], '{}')`;
       t.unsafe(insertSale, [`inv-${i}`, customer, 86.96], { prepare: true }),
       ...(extra === 'event' ? [outbox.enqueue('InvoiceEarned', payload(i, customer), { tx: t })] : []),
       ...(extra === 'select' ? [t.unsafe('SELECT 1', [], { prepare: true })] : []),
-      ...(extra === 'insert' ? [t.unsafe(plainInsert, rowOf(i, customer, 'postgres.js'), { prepare: true })] : []),
+      ...(extra === 'insert'
+        ? [t.unsafe(plainInsert, rowOf(i, customer, 'postgres.js'), { prepare: true })]
+        : []),
     ]);
   };
   // The enqueue and the hand-written INSERT it is compared with run next to each other, and
