@@ -254,20 +254,35 @@ async function startRedisClusterOnce(): Promise<RealRedisCluster> {
       gone.catch(() => undefined);
       await Promise.race([waitForPort(port, 20_000), gone]);
     }
-    await run(cli, [
+    // `--cluster create` ends with a check of its own that fails when the nodes have not yet
+    // agreed on the configuration (gossip is slow on a loaded machine), though the slots are
+    // assigned: as Redis's own tests do, the cluster's state decides, and what create printed is
+    // kept for the error when the cluster never comes up.
+    const created = await run(cli, [
       '--cluster',
       'create',
       ...ports.map((port) => `127.0.0.1:${port}`),
       '--cluster-replicas',
       '0',
       '--cluster-yes',
-    ]);
+    ]).then(
+      ({ stdout }) => stdout,
+      (err: { stdout?: string; stderr?: string; message: string }) => {
+        const said = `${err.stdout ?? ''}${err.stderr ?? ''}`;
+        if (/Could not connect/.test(said)) throw new Error(`Could not connect: ${said}`);
+        return said || err.message;
+      },
+    );
     const deadline = Date.now() + 30_000;
     for (const port of ports) {
       for (;;) {
         const { stdout } = await run(cli, ['-p', String(port), 'cluster', 'info']);
         if (stdout.includes('cluster_state:ok')) break;
-        if (Date.now() > deadline) throw new Error(`Redis Cluster node ${port} not ready: ${stdout}`);
+        if (Date.now() > deadline) {
+          throw new Error(
+            `Redis Cluster node ${port} not ready: ${stdout}\n--cluster create said: ${created}`,
+          );
+        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
