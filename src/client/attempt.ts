@@ -94,15 +94,13 @@ export async function attempt(
     headers = { ...headers, 'x-signature': typeof signature === 'string' ? signature : await signature };
   }
   const { onRequest, onResponse } = options.hooks;
-  if (onRequest) {
-    callHook(onRequest, {
-      method: call.method,
-      url: options.origin + call.path,
-      attempt: n,
-      eventId: call.eventId,
-      headers: redactHeaders(headers),
-    });
-  }
+  const about = () => ({
+    method: call.method,
+    url: options.origin + call.path,
+    attempt: n,
+    eventId: call.eventId,
+  });
+  if (onRequest) callHook(onRequest, { ...about(), headers: redactHeaders(headers) });
   const started = onResponse ? performance.now() : 0;
   let outcome: Outcome;
   try {
@@ -129,10 +127,7 @@ export async function attempt(
   if (onResponse) {
     const { status, code, correlationId } = outcome.answer;
     callHook(onResponse, {
-      method: call.method,
-      url: options.origin + call.path,
-      attempt: n,
-      eventId: call.eventId,
+      ...about(),
       status,
       code,
       correlationId,

@@ -25,10 +25,6 @@ export interface RequestOptions {
 const encoder = new TextEncoder();
 const HEADER_TOKEN = /^[\x21-\x7e]{1,255}$/;
 
-function refuse(code: 'INVALID_REQUEST', summary: string, issues: ValidationIssue[]): never {
-  throw new LoyaltyValidationError(code, summary, issues);
-}
-
 /** The headers of every request of one client. */
 export function baseHeaders(options: ResolvedOptions, userAgent: string): Record<string, string> {
   return { accept: 'application/json', 'user-agent': userAgent, 'x-api-key': options.apiKey };
@@ -102,14 +98,16 @@ export function lookupCall(options: ResolvedOptions, headers: Record<string, str
   const keys = (['phone', 'customerId'] as const).filter((key) => q[key] !== undefined);
   const summary = 'lookupCustomer needs exactly one of phone and customerId';
   if (keys.length !== 1) {
-    refuse('INVALID_REQUEST', summary, [
+    throw new LoyaltyValidationError('INVALID_REQUEST', summary, [
       { path: '', message: keys.length ? 'both were given' : 'neither was given' },
     ]);
   }
   const key = keys[0]!;
   const value = q[key];
   if (typeof value !== 'string' || value.trim() === '') {
-    refuse('INVALID_REQUEST', summary, [{ path: key, message: 'must be a non-empty string' }]);
+    throw new LoyaltyValidationError('INVALID_REQUEST', summary, [
+      { path: key, message: 'must be a non-empty string' },
+    ]);
   }
   const path = `${options.basePath}${options.paths.customerLookup}?${key}=${encodeURIComponent(value)}`;
   return plainCall('GET', path, true, headers);
@@ -141,7 +139,7 @@ export function genericCall(
       message: 'must be 1 to 255 printable ASCII characters without spaces',
     });
   }
-  if (issues.length) refuse('INVALID_REQUEST', 'Invalid request options', issues);
+  if (issues.length) throw new LoyaltyValidationError('INVALID_REQUEST', 'Invalid request options', issues);
   const body = bodyBytes(request.body);
   const idempotent = {
     ...headers,

@@ -101,8 +101,7 @@ export class LoyaltyClient {
     payload: PayloadInput<T>,
     options: SendOptions = {},
   ): Promise<SendResult> {
-    // Not `async` itself: each async layer costs a promise and microtasks per event, and
-    // `#sendNew`, being async, already turns every throw into a rejection.
+    // Not `async` itself: `#sendNew` already turns every throw into a rejection.
     return this.#sendNew(eventType, payload, options, undefined);
   }
 
@@ -192,7 +191,6 @@ export class LoyaltyClient {
     this.#assertOpen();
     assertInboundEventType(eventType);
     const now = this.#ctx.clock.now();
-    // The envelope's fields one by one, not a rest and a spread of `options`: two objects fewer per event.
     const { eventId, occurredAt, correlationId, entityId } = options;
     // createEnvelope's steps, with `now` from the corrected clock.
     const envelope = envelopeOf(eventType, parsePayloadWith(this.#payloadSchema, eventType, payload), {
@@ -215,26 +213,20 @@ export class LoyaltyClient {
     trace?: SendTrace,
   ): Promise<ApiResult> {
     // One test when telemetry is off (no provider given or registered, no logger): nothing else.
-    const telemetry = this.#ctx.telemetry.enabled() ? this.#callTelemetry(call, event, trace) : undefined;
+    const telemetry = this.#ctx.telemetry.enabled()
+      ? new CallTelemetry(this.#ctx.telemetry, {
+          method: call.method,
+          origin: this.#ctx.options.origin,
+          template: call.path.split('?', 1)[0]!,
+          eventId: call.eventId,
+          eventType: event?.eventType,
+          correlationId: event?.correlationId,
+          tenantId: trace?.tenantId,
+          linkTo: trace?.link,
+        })
+      : undefined;
     // Not linked into a signal of its own: each attempt's signal listens to the caller's and the
     // client's directly (abort.ts), so a call makes one AbortController, not two.
     return runCall(this.#ctx, call, signal ?? this.#closer.signal, telemetry);
-  }
-
-  #callTelemetry(
-    call: Call,
-    event: { eventType: string; correlationId?: string | undefined } | undefined,
-    trace: SendTrace | undefined,
-  ): CallTelemetry {
-    return new CallTelemetry(this.#ctx.telemetry, {
-      method: call.method,
-      origin: this.#ctx.options.origin,
-      template: call.path.split('?', 1)[0]!,
-      eventId: call.eventId,
-      eventType: event?.eventType,
-      correlationId: event?.correlationId,
-      tenantId: trace?.tenantId,
-      linkTo: trace?.link,
-    });
   }
 }
