@@ -1,5 +1,6 @@
 import { backoffDelay } from '../internal/backoff.js';
-import type { SqlRunner } from './database.js';
+import { backgroundTimeout } from '../internal/timers.js';
+import { hasMethod, isPgPool, type SqlRunner } from './database.js';
 import { PostgresStoreError } from './errors.js';
 import type { OutboxSql } from './outbox-sql.js';
 
@@ -28,17 +29,11 @@ export type PostgresListenClient =
       ): PromiseLike<{ unlisten(): PromiseLike<unknown> }>;
     };
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
-
 /** @throws {PostgresStoreError} `INVALID_OPTIONS` for a pool or anything that cannot listen */
 export function checkListenClient(listen: unknown): PostgresListenClient | undefined {
   if (listen === undefined) return undefined;
-  const candidate = listen as Record<string, unknown> | null;
-  const isPool =
-    candidate !== null && isFunction(candidate.connect) && typeof candidate.totalCount === 'number';
-  const pgClient = candidate !== null && isFunction(candidate.query) && isFunction(candidate.on);
-  const postgresJs = candidate !== null && isFunction(candidate.listen);
-  if (isPool || (!pgClient && !postgresJs)) {
+  const pgClient = hasMethod(listen, 'query') && hasMethod(listen, 'on');
+  if (isPgPool(listen) || (!pgClient && !hasMethod(listen, 'listen'))) {
     throw new PostgresStoreError(
       'INVALID_OPTIONS',
       'postgresStore: listen must be a dedicated, connected pg.Client (new pg.Client(...), not a pool or ' +
@@ -104,8 +99,7 @@ export async function listenOn(
   }
   function schedule(): void {
     failures += 1;
-    timer = setTimeout(relisten, backoffDelay(failures, RELISTEN) + RELISTEN.baseDelayMs);
-    timer.unref?.();
+    timer = backgroundTimeout(relisten, backoffDelay(failures, RELISTEN) + RELISTEN.baseDelayMs);
   }
   async function relisten(): Promise<void> {
     timer = undefined;
@@ -209,11 +203,10 @@ export const LISTEN_CHECK_MS = 5_000;
  */
 export function checkListening(send: (payload: string) => Promise<unknown>, payload: string) {
   let settled = false;
-  let settle: (value: boolean | undefined) => void = () => undefined;
+  let settle!: (value: boolean | undefined) => void;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const result = new Promise<boolean | undefined>((resolve) => {
     settle = (value) => {
-      if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(value);
@@ -221,9 +214,7 @@ export function checkListening(send: (payload: string) => Promise<unknown>, payl
   });
   const sent = send(payload).then(
     () => {
-      if (settled) return;
-      timer = setTimeout(() => settle(false), LISTEN_CHECK_MS);
-      timer.unref?.();
+      if (!settled) timer = backgroundTimeout(() => settle(false), LISTEN_CHECK_MS);
     },
     () => settle(undefined),
   );

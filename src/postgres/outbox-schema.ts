@@ -4,13 +4,13 @@
  * order of conflicting keys (the enqueue takes their advisory locks first), and an outcome is
  * written only while the row's `claimed_by` is still the writer's.
  */
-import { crc32 } from '../outbox/crc32.js';
+import { lockKey } from './outbox-locks.js';
 import { PROBE_SETTING } from './outbox-sql.js';
 import { SAME_DATABASE_GUARD } from './same-database.js';
 import type { SchemaStep } from './schema/schema-step.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
-export const lockSpace = (s: string): number => crc32(new TextEncoder().encode(`${s}.outbox`)) | 0;
+export const lockSpace = (s: string): number => lockKey(`${s}.outbox`);
 
 /** The `LISTEN` channel of one schema's outbox (a schema name may be too long for a channel). */
 export const wakeChannel = (s: string): string => `loyalty_outbox_${(lockSpace(s) >>> 0).toString(16)}`;

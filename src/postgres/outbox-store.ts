@@ -307,19 +307,13 @@ export function postgresStore(
           n: number;
           oldest: string | number;
         }>(sql.countsByTenant);
-        const byTenant = new Map<
-          string,
-          { tenantId: string; states: Partial<Record<EventState, number>>; oldestPendingAt: number | null }
-        >();
-        for (const row of found) {
-          const tenant = byTenant.get(row.tenant_id) ?? {
-            tenantId: row.tenant_id,
-            states: {},
-            oldestPendingAt: null,
-          };
-          byTenant.set(row.tenant_id, tenant);
-          tenant.states[row.state] = row.n;
-          if (row.state === 'pending') tenant.oldestPendingAt = Number(row.oldest);
+        const byTenant = new Map<string, TenantCounts>();
+        for (const { tenant_id: tenantId, state, n, oldest } of found) {
+          if (!byTenant.has(tenantId))
+            byTenant.set(tenantId, { tenantId, states: {}, oldestPendingAt: null });
+          const tenant = byTenant.get(tenantId)!;
+          tenant.states[state] = n;
+          if (state === 'pending') tenant.oldestPendingAt = Number(oldest);
         }
         return [...byTenant.values()];
       }),
@@ -331,6 +325,12 @@ export function postgresStore(
         held.clear();
       }),
   };
+}
+
+interface TenantCounts {
+  tenantId: string;
+  states: Partial<Record<EventState, number>>;
+  oldestPendingAt: number | null;
 }
 
 /** Outcomes as the four arrays `record` takes: event ids, kinds, patches, retry delays. */
