@@ -6,9 +6,7 @@ import { quoteSchema } from './schema/identifier.js';
 import { LATEST_SCHEMA_VERSION, preambleStatements, recordStatement } from './schema/render.js';
 import { SCHEMA_STEPS } from './schema/steps.js';
 
-/**
- * Options of {@link migrate}.
- */
+/** Options of {@link migrate}. */
 export interface MigrateOptions {
   /**
    * The Postgres schema holding the SDK's tables (created when missing). A plain identifier.
@@ -17,9 +15,7 @@ export interface MigrateOptions {
   schema?: string;
 }
 
-/**
- * What {@link migrate} did.
- */
+/** What {@link migrate} did. */
 export interface MigrateResult {
   /** The schema version after the call. */
   version: number;

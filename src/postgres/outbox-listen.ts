@@ -57,10 +57,9 @@ interface PgListenClient {
 const RELISTEN = { baseDelayMs: 250, maxDelayMs: 30_000 };
 
 /**
- * Listens on `channel` and calls `wake` at each notification; resolves, once the `LISTEN` is in
- * place, with what stops listening (the user's client stays open). A `pg.Client` cannot
- * reconnect: when its connection ends, the store opens a new client of the same class and
- * parameters, with backoff, and wakes once listening again (notifications meanwhile were lost).
+ * Calls `wake` at each notification on `channel`; resolves, once listening, with what stops (the
+ * user's client stays open). A `pg.Client` cannot reconnect: when it ends, the store opens one of
+ * the same class and parameters, with backoff, and wakes once listening again (notifications lost).
  */
 export async function listenOn(
   client: PostgresListenClient,
@@ -146,8 +145,8 @@ export async function listenOn(
 }
 
 /**
- * This store's row in `outbox_idle_listeners`, which makes enqueues notify: present while it
- * listens and its last claim found nothing; written only when that changes, never per claim.
+ * This store's row in `outbox_idle_listeners` (enqueues notify while there is one): present while
+ * it listens and its last claim found nothing; written when that changes, never per claim.
  */
 export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
   let listening = false;
@@ -195,11 +194,10 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
 export const LISTEN_CHECK_MS = 5_000;
 
 /**
- * Checks that a notification sent through the store's `db` reaches the listen connection: behind
- * a transaction pooler `LISTEN` is forgotten with its server connection, and wake-ups are lost
- * without an error. `sent` resolves once sent (awaited by the store: the notification is committed
- * before the outbox's start() resolves); `result` says true (heard), false (not within
- * {@link LISTEN_CHECK_MS}) or undefined (not sent, or cancelled).
+ * Checks that a notification sent through `db` reaches the listen connection: behind a transaction
+ * pooler `LISTEN` is forgotten with its server connection, silently. `sent` resolves once committed
+ * (before `start()` resolves); `result` is true (heard), false (not within {@link LISTEN_CHECK_MS})
+ * or undefined (not sent, or cancelled).
  */
 export function checkListening(send: (payload: string) => Promise<unknown>, payload: string) {
   let settled = false;
