@@ -69,10 +69,8 @@ export function postgresStore(
   const owner = `outbox-${globalThis.crypto.randomUUID()}`;
   // Events this store claimed and has not recorded an outcome for.
   const held = new Set<string>();
-  // A write whose answer was lost may have committed: the next claim frees what this store no
-  // longer sends, rather than let those events wait for their lease.
+  // A write whose answer was lost may have committed: the next claim frees what it no longer sends.
   let claimsInDoubt = false;
-  // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
   const idle = idleMarks(database, sql, owner);
 
   // What is wrong with the connections, said where the user looks, the outbox going on.
