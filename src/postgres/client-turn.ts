@@ -37,9 +37,8 @@ function nextWake(state: PgClientState): Promise<string> {
 }
 
 /**
- * A single `pg` client's transaction status (`'I'`, `'T'`, `'E'`), or `undefined` while a query
- * sent on it is unanswered (the status is its last answer's, which that query may change) or for
- * a client that cannot tell.
+ * A single `pg` client's transaction status (`'I'`, `'T'`, `'E'`); `undefined` while a query sent
+ * on it is unanswered (it may change the status) or for a client that cannot tell.
  */
 export function settledStatus(client: unknown): string | undefined {
   const state = client as PgClientState;
@@ -48,10 +47,9 @@ export function settledStatus(client: unknown): string | undefined {
 }
 
 /**
- * Sends a store's statement on a single `pg` client only outside any transaction: behind the
- * application's `BEGIN` on the same client, a drain's claim would send the sale's uncommitted
- * event, and a `ROLLBACK` would take back the sale but not the event. It waits for the client to
- * `drain`, checks and sends in one tick; a client that cannot tell is used as it is.
+ * Sends a store's statement on a single `pg` client only outside any transaction: inside the
+ * application's `BEGIN`, a claim would send the sale's uncommitted event, which a `ROLLBACK` would
+ * not take back. Waits for `drain`, checks and sends in one tick; a client that cannot tell is used.
  *
  * @throws {PostgresStoreError} `CLIENT_IN_TRANSACTION` when a transaction is open then
  */

@@ -1,11 +1,9 @@
 /**
- * Whether the stores' connections reach PostgreSQL directly or through a pooler (PgBouncer,
- * Supavisor, Neon, RDS Proxy). A transaction pooler moves each transaction to any server
- * connection, so a statement prepared by name may be missing or already there: the stores name
- * their statements only on connections known to be direct. Known without a statement in a sale's
- * transaction: a `pg` connection's start-up `processID` is the pooler's own, not the backend's
- * `pg_backend_pid()`; for postgres.js, the port dialled against the server's `port` setting, and
- * known pooler host names.
+ * Whether connections reach PostgreSQL directly or through a pooler (PgBouncer, Supavisor, Neon,
+ * RDS Proxy), where a statement prepared by name may be missing or already there: the stores name
+ * statements only on connections known direct. Told with no statement in a sale's transaction: a
+ * `pg` connection's start-up `processID` against `pg_backend_pid()`; for postgres.js, the port
+ * dialled against the server's `port` setting, and known pooler host names.
  */
 
 /** `pg` connections (Client, PoolClient) known to reach a backend directly (true) or not. */
@@ -16,10 +14,7 @@ export function knownDirect(client: unknown): boolean | undefined {
   return typeof client === 'object' && client !== null ? pgConnections.get(client) : undefined;
 }
 
-/**
- * Records what a backend said of itself (`pg_backend_pid()`) against the id the `pg` client was
- * given at start-up. Nothing is recorded for a client that keeps no id.
- */
+/** Records `pg_backend_pid()` against the `pg` client's start-up id (if it keeps one). */
 export function learnPgConnection(client: unknown, backendPid: unknown): boolean | undefined {
   const processID = (client as { processID?: unknown } | null)?.processID;
   if (typeof client !== 'object' || client === null || typeof processID !== 'number') return undefined;
@@ -33,9 +28,6 @@ export function learnPgConnection(client: unknown, backendPid: unknown): boolean
 /** Host names of managed poolers: Supabase's Supavisor, Neon's pooler, RDS Proxy. */
 const POOLER_HOSTS = [/pooler\.supabase\.com$/i, /-pooler\./i, /\.proxy-[a-z0-9]+\./i];
 
-/** A host name that is a managed pooler's, by its provider's naming. */
-export const isPoolerHost = (host: string): boolean => POOLER_HOSTS.some((pattern) => pattern.test(host));
-
 /**
  * What a postgres.js `sql` dialled (its `options`), against what the server says of itself:
  * a pooler when the host is a known pooler's, or the port dialled is not the server's (a TCP
@@ -48,13 +40,12 @@ export function postgresJsPooled(
 ): boolean {
   const hosts = ([] as unknown[]).concat(options?.host ?? []).map(String);
   const ports = ([] as unknown[]).concat(options?.port ?? []).map(Number);
-  if (hosts.some(isPoolerHost)) return true;
+  if (hosts.some((host) => POOLER_HOSTS.some((pattern) => pattern.test(host)))) return true;
   if (hosts.length > 0 && hosts.every((host) => host.startsWith('/'))) return false;
   const port = Number(serverPort);
   return ports.length > 0 && Number.isInteger(port) && !ports.includes(port);
 }
 
-/** The text of a warning about a postgres.js `sql` that prepares statements behind a pooler. */
 export const POSTGRES_JS_PREPARE_WARNING =
   'the postgres.js sql given to the store goes through a connection pooler and prepares statements: ' +
   'behind a transaction pooler (PgBouncer in transaction mode, Supabase, Neon, RDS Proxy) statements ' +

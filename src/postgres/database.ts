@@ -61,20 +61,17 @@ export interface PostgresJsLike {
  */
 export type PostgresDb = PgPoolLike | PgClientLike | PostgresJsLike;
 
-/** The result of one statement, the same for both drivers. */
-export interface QueryResult<Row> {
-  rows: Row[];
-  rowCount: number;
-}
-
-/** Runs statements on one connection or pool. */
+/** Runs statements on one connection or pool; the result is the same for both drivers. */
 export interface SqlRunner {
-  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  query<Row = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: Row[]; rowCount: number }>;
 }
 
 /**
- * The one internal interface over both drivers. `transaction` hands `work` the driver's own
- * transaction object too (`raw`: the PoolClient or the transaction `sql`), the handler's `ctx.tx`.
+ * The one internal interface over both drivers. `transaction` also hands `work` the driver's own
+ * transaction object (`raw`: the PoolClient or transaction `sql`), the handler's `ctx.tx`.
  */
 export interface Database extends SqlRunner {
   readonly driver: 'pg' | 'postgres.js';
@@ -92,7 +89,14 @@ export interface Database extends SqlRunner {
 /** The isolation the stores' own transactions run at, whatever the database's default. */
 const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
-const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
+/** Whether `value[key]` is a method (a postgres.js `sql` is a function with properties). */
+export const hasMethod = (value: unknown, key: string): boolean =>
+  (typeof value === 'object' || typeof value === 'function') &&
+  value !== null &&
+  typeof (value as Record<string, unknown>)[key] === 'function';
+
+export const isPgPool = (value: unknown): value is PgPoolLike =>
+  hasMethod(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
 
 /**
  * The client of a store, which outlives any transaction: a postgres.js transaction `sql` is
@@ -102,7 +106,7 @@ const isFunction = (value: unknown): value is (...args: never[]) => unknown => t
  */
 export function toStoreDatabase(db: unknown, what: string): Database {
   const database = toDatabase(db, what);
-  if (database.driver === 'postgres.js' && !isFunction((db as PostgresJsLike).begin)) {
+  if (database.driver === 'postgres.js' && !hasMethod(db, 'begin')) {
     throw new PostgresStoreError(
       'NOT_A_CLIENT',
       `${what}: db is a postgres.js transaction sql (from sql.begin); the store outlives that transaction. ` +
@@ -116,10 +120,9 @@ export function toStoreDatabase(db: unknown, what: string): Database {
 const CONFLICT_ATTEMPTS = 8;
 
 /**
- * Every store statement is one implicit transaction that may safely run again; under a default
- * isolation of REPEATABLE READ or SERIALIZABLE it fails now and then with a serialization failure,
- * so it runs again at once (jittered, doubling) rather than waiting for the next poll or a lease.
- * `transaction` is never run again: it holds the caller's work.
+ * Every store statement is one implicit transaction, safe to run again: under a default isolation
+ * of REPEATABLE READ or SERIALIZABLE a serialization failure runs it again at once (jittered,
+ * doubling), not at the next poll or lease. `transaction` never runs again: it holds the caller's work.
  */
 function retryingConflicts(database: Database): Database {
   return {
@@ -143,19 +146,12 @@ function retryingConflicts(database: Database): Database {
  * @throws {PostgresStoreError} `NOT_A_CLIENT` for anything else
  */
 export function toDatabase(db: unknown, what: string): Database {
-  const candidate = db as Record<string, unknown> | null | undefined;
-  if (
-    candidate &&
-    isFunction(candidate.unsafe) &&
-    (isFunction(candidate.begin) || isFunction(candidate.savepoint))
-  ) {
-    return postgresJsDatabase(candidate as unknown as PostgresJsLike);
+  if (hasMethod(db, 'unsafe') && (hasMethod(db, 'begin') || hasMethod(db, 'savepoint'))) {
+    return postgresJsDatabase(db as PostgresJsLike);
   }
-  if (candidate && typeof candidate === 'object' && isFunction(candidate.query)) {
-    if (isFunction(candidate.connect) && typeof candidate.totalCount === 'number') {
-      return pgPoolDatabase(candidate as unknown as PgPoolLike);
-    }
-    if (!isFunction(candidate.then)) return pgClientDatabase(candidate as unknown as PgClientLike);
+  if (typeof db === 'object' && hasMethod(db, 'query')) {
+    if (isPgPool(db)) return pgPoolDatabase(db);
+    if (!hasMethod(db, 'then')) return pgClientDatabase(db as PgClientLike);
   }
   throw new PostgresStoreError(
     'NOT_A_CLIENT',
@@ -172,22 +168,17 @@ const describe = (value: unknown): string => {
 };
 
 /**
- * The stores' own statements, by text, with the name each is prepared under on a `pg` connection
- * known to be direct (pg re-plans an unnamed statement at every call); behind a pooler, or until
- * known, they go out unnamed (`connection-kind.ts`). A user's `ctx.tx.query` texts are never
- * named, or each would stay prepared on the connection for good.
+ * The stores' own statements by text, with the name each is prepared under on a `pg` connection
+ * known direct (pg re-plans an unnamed statement at every call); elsewhere they go out unnamed
+ * (`connection-kind.ts`). A user's `ctx.tx.query` texts are never named: they would stay prepared.
  */
 const statementNames = new Map<string, string>();
 
 /** Registers a store's fixed statements (a few per schema) to be prepared once per connection. */
 export function prepareStatements(texts: Iterable<string>): void {
   for (const text of texts) {
-    if (!statementNames.has(text)) {
-      statementNames.set(
-        text,
-        `loyalty_${(crc32(new TextEncoder().encode(text)) >>> 0).toString(16)}_${text.length}`,
-      );
-    }
+    const hash = (crc32(new TextEncoder().encode(text)) >>> 0).toString(16);
+    statementNames.set(text, `loyalty_${hash}_${text.length}`);
   }
 }
 
@@ -239,9 +230,8 @@ async function probePgConnection(client: PgClientLike): Promise<boolean | undefi
 }
 
 /**
- * Whether statements may be named (the connection is known direct; asking starts the probe) and
- * whether the connections are pooled. `find` runs once, shared by every caller; a failed attempt
- * (the server is down) resolves undefined and is made again at the next call.
+ * Whether statements may be named (known direct; asking starts the probe) and whether connections
+ * are pooled. `find` runs once for every caller; a failed attempt resolves undefined, retried later.
  */
 function connectionKind(known: () => boolean | undefined, find: () => Promise<boolean | undefined>) {
   let finding: Promise<boolean | undefined> | undefined;
@@ -265,10 +255,12 @@ function connectionKind(known: () => boolean | undefined, find: () => Promise<bo
   };
 }
 
-/** A pool has one address, so one of its connections tells for all. */
-function poolKind(pool: PgPoolLike) {
+const ignore = () => undefined;
+
+function pgPoolDatabase(pool: PgPoolLike): Database {
+  // A pool has one address, so one of its connections tells for all.
   let found: boolean | undefined;
-  return connectionKind(
+  const kind = connectionKind(
     () => found,
     async () => {
       const client = await pool.connect();
@@ -285,12 +277,6 @@ function poolKind(pool: PgPoolLike) {
       return found;
     },
   );
-}
-
-const ignore = () => undefined;
-
-function pgPoolDatabase(pool: PgPoolLike): Database {
-  const kind = poolKind(pool);
   return {
     driver: 'pg',
     ...pgRunner(pool, kind.named),

@@ -1,10 +1,8 @@
 /**
- * The inbox's statements over its one record per event id (`inbox_events`, schema step 6), for
- * schema `s` (quoted). The primary key on `event_id` makes an immediate receipt's insert the
- * atomic claim; deferred claims lock their candidates `FOR UPDATE SKIP LOCKED`, so claimants in
- * any process never wait on each other. Every outcome of a claim is written only while the row is
- * still that claim's (`claimed_by` and `attempts`). Times are the database's (`now()`).
- * A claim taken by an immediate receipt is owned by `'receipt'`.
+ * The inbox's statements over one record per event id (`inbox_events`, step 6), for quoted schema
+ * `s`. The primary key makes an immediate receipt's insert (owner `'receipt'`) the atomic claim;
+ * deferred claims lock `FOR UPDATE SKIP LOCKED`, so claimants never wait on each other. An outcome
+ * is written only while the row is still that claim's (`claimed_by`, `attempts`); times are `now()`.
  */
 export const inboxSql = (s: string) => {
   const t = `${s}.inbox_events`;
@@ -58,10 +56,7 @@ RETURNING 1 AS claimed`,
     release: `WITH gone AS (DELETE FROM ${t} WHERE ${receipt} AND raw_body IS NULL RETURNING 1)
 UPDATE ${t} SET claimed_by = NULL, lease_until = NULL, next_attempt_at = now()
 WHERE ${receipt} AND raw_body IS NOT NULL`,
-    /**
-     * $1..$8 the delivery, $9 state, $10 reason of a parked one. One row back: stored, or the body
-     * given to a receipt still running (it keeps its lease and its state).
-     */
+    /** $1..$8 the delivery, $9 state, $10 parked reason. A row back: stored, or given to a running receipt. */
     store: `INSERT INTO ${t} AS i (event_id, event_type, tenant_id, raw_body, correlation_id, signature_timestamp,
   secret_index, received_at, state, last_error, settled_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, to_timestamp($8::float8 / 1000), $9, $10, CASE WHEN $9 = 'parked' THEN now() END)
@@ -79,9 +74,8 @@ WHERE event_id IN (
 )
 RETURNING ${columns}`,
     /**
-     * $1 owner, $2 most rows, $3 lease in ms; $4 event ids and $5 attempts of this owner's claims
-     * whose handlers succeeded: marked `handled` (while still this claim's) in the same statement
-     * as the claim, which never takes them. A row per mark written (`marked`), then the claims.
+     * $1 owner, $2 most rows, $3 lease ms; $4 ids and $5 attempts of claims whose handlers succeeded,
+     * marked `handled` in the same statement as the claim. A row per mark (`marked`), then the claims.
      */
     markHandledAndClaim: `WITH marked AS (
   UPDATE ${t} u SET state = 'handled', last_error = NULL, ${settled}
@@ -112,10 +106,7 @@ SELECT NULL, * FROM claimed`,
 SELECT event_id FROM renewed`,
     /** $1 event id, $2 owner, $3 attempt. */
     markHandled: `UPDATE ${t} SET state = 'handled', last_error = NULL, ${settled} WHERE ${mine} RETURNING 1 AS marked`,
-    /**
-     * In a run's transaction: this claim's and, $4, the transaction is still the one the run
-     * opened (a handler that issued ROLLBACK or COMMIT itself left it).
-     */
+    /** In a run's transaction, if still the one the run opened ($4; a handler may have ended it). */
     markHandledIn: `UPDATE ${t} SET state = 'handled', last_error = NULL, ${settled}
 WHERE ${mine} AND current_setting('loyalty_partner.claim', true) = $4 RETURNING 1 AS marked`,
     /** $1 event id, $2 owner, $3 attempt, $4 token: opens a run's transaction if the claim is held. */
@@ -133,10 +124,7 @@ WHERE ${mine} RETURNING 1 AS marked`,
     /** $1 event id, $2 reason: a run that cannot be recorded as anything else. */
     markDead: `UPDATE ${t} SET state = 'dead', last_error = $2, ${settled} WHERE event_id = $1 AND state = 'pending'`,
     stats: `SELECT state, count(*)::int AS n FROM ${t} GROUP BY state`,
-    /**
-     * $1 limit, $2 tenant or null: the busiest tenants first, and how many there are. Handled rows
-     * are never read (the index on state skips them).
-     */
+    /** $1 limit, $2 tenant or null: the busiest first, and how many; handled rows are never read. */
     statsByTenant: `WITH counts AS (
   SELECT tenant_id,
     count(*) FILTER (WHERE state = 'pending')::int AS pending,

@@ -33,9 +33,7 @@ export type PostgresTx<D> = D extends { unsafe: unknown }
     ? Pick<D, 'query'>
     : never;
 
-/**
- * An inbox whose `transaction` runs the handler inside the claim's transaction.
- */
+/** An inbox whose `transaction` runs the handler inside the claim's transaction. */
 export type TransactionalInbox<D> = DeferredInboxStore<PostgresTx<D>> & {
   transaction(key: InboxKey, work: (tx: PostgresTx<D>) => Promise<void>): Promise<InboxClaim>;
   runHandled(claim: ClaimedDelivery, work: (tx: PostgresTx<D>) => Promise<void>): Promise<boolean>;
@@ -276,33 +274,32 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
   // lock is held, so receipts never wait. At most a quarter of the pool runs at once.
   const slots = limiter(Math.max(1, Math.floor((store.poolSize ?? 10) / 4)));
   const runHandled = (claim: ClaimedDelivery, work: (tx: unknown) => Promise<void>) =>
-    slots(() => runInTransaction(claim, work));
-  const runInTransaction = async (claim: ClaimedDelivery, work: (tx: unknown) => Promise<void>) => {
-    let workFailed = false;
-    const token = `${claim.owner}/${claim.attempt}/${claim.eventId}`;
-    try {
-      return await database.transaction(async (tx, raw) => {
-        if ((await tx.query(sql.openRun, [...mine(claim), token])).rowCount !== 1) return false;
-        workFailed = true;
-        await inside(raw, work);
-        workFailed = false;
-        const { rowCount } = await tx.query(sql.markHandledIn, [...mine(claim), token]);
-        if (rowCount === 1) return true;
-        await stillOpen(tx, token);
-        // The lease ran out and another run took the delivery over: this one rolls back.
-        throw new LostClaim();
-      });
-    } catch (err) {
-      if (err instanceof LostClaim) return false;
-      if (isEndedByHandler(err)) {
-        // Running it again would commit its writes after the ROLLBACK again: dead at once.
-        await run('runHandled', sql.markDead, [claim.eventId, err.message]).catch(() => undefined);
-        throw err;
+    slots(async () => {
+      let workFailed = false;
+      const token = `${claim.owner}/${claim.attempt}/${claim.eventId}`;
+      try {
+        return await database.transaction(async (tx, raw) => {
+          if ((await tx.query(sql.openRun, [...mine(claim), token])).rowCount !== 1) return false;
+          workFailed = true;
+          await inside(raw, work);
+          workFailed = false;
+          const { rowCount } = await tx.query(sql.markHandledIn, [...mine(claim), token]);
+          if (rowCount === 1) return true;
+          await stillOpen(tx, token);
+          // The lease ran out and another run took the delivery over: this one rolls back.
+          throw new LostClaim();
+        });
+      } catch (err) {
+        if (err instanceof LostClaim) return false;
+        if (isEndedByHandler(err)) {
+          // Running it again would commit its writes after the ROLLBACK again: dead at once.
+          await run('runHandled', sql.markDead, [claim.eventId, err.message]).catch(() => undefined);
+          throw err;
+        }
+        if (workFailed) throw err;
+        throw fail(err, 'runHandled');
       }
-      if (workFailed) throw err;
-      throw fail(err, 'runHandled');
-    }
-  };
+    });
   return Object.assign(store, { transaction, runHandled }) as DeferredInboxStore;
 }
 

@@ -6,9 +6,7 @@ import { quoteSchema } from './schema/identifier.js';
 import { LATEST_SCHEMA_VERSION, preambleStatements, recordStatement } from './schema/render.js';
 import { SCHEMA_STEPS } from './schema/steps.js';
 
-/**
- * Options of {@link migrate}.
- */
+/** Options of {@link migrate}. */
 export interface MigrateOptions {
   /**
    * The Postgres schema holding the SDK's tables (created when missing). A plain identifier.
@@ -17,9 +15,7 @@ export interface MigrateOptions {
   schema?: string;
 }
 
-/**
- * What {@link migrate} did.
- */
+/** What {@link migrate} did. */
 export interface MigrateResult {
   /** The schema version after the call. */
   version: number;
@@ -29,9 +25,8 @@ export interface MigrateResult {
 
 /**
  * Creates or upgrades the SDK's tables (receiver inbox, rule store, outbox) in `schema`, in one
- * transaction under a Postgres advisory lock: idempotent, and safe when many processes call it at
- * once at start-up (one applies the steps, the others wait and find them done). Teams that run
- * their own migrations apply the shipped `loyalty-partner-sdk/postgres/schema.sql` instead.
+ * transaction under an advisory lock: idempotent, and safe when many processes call it at start-up.
+ * Teams that run their own migrations apply the shipped `loyalty-partner-sdk/postgres/schema.sql`.
  *
  * @throws {PostgresStoreError} `NOT_A_CLIENT`, `INVALID_SCHEMA`, `UNREACHABLE`, `QUERY_FAILED`
  * (for example a database user without CREATE rights)
@@ -71,9 +66,8 @@ async function migrateOnce(
   // READ COMMITTED (the database's default may be stricter): each statement sees what the
   // process that held the lock before committed, never a snapshot taken before the wait.
   return await database.transaction(async (tx) => {
-    // The role's `lock_timeout` (or the database's) would end the wait for the other
-    // processes' migration with 55P03: this transaction waits as long as it takes (SET LOCAL:
-    // only this transaction; no session setting outlives it, behind a pooler too).
+    // The role's `lock_timeout` would end the wait for another process's migration (55P03); SET
+    // LOCAL: no session setting outlives this transaction, behind a pooler too.
     await tx.query('SET LOCAL lock_timeout = 0');
     // Serialises concurrent migrations of this schema; released at COMMIT or ROLLBACK.
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`loyalty-partner-sdk:migrate:${schema}`]);
@@ -101,10 +95,7 @@ async function migrateOnce(
   });
 }
 
-/**
- * A step creates its tables `IF NOT EXISTS`: a table of the same name someone else made would
- * pass as migrated and fail every statement later, so it must have every column the step gives.
- */
+/** A table of a step's name that someone else made would pass `IF NOT EXISTS`: it needs every column. */
 async function refuseForeignTables(
   tx: SqlRunner,
   schema: string,

@@ -1,5 +1,6 @@
 import { backoffDelay } from '../internal/backoff.js';
-import type { SqlRunner } from './database.js';
+import { backgroundTimeout } from '../internal/timers.js';
+import { hasMethod, isPgPool, type SqlRunner } from './database.js';
 import { PostgresStoreError } from './errors.js';
 import type { OutboxSql } from './outbox-sql.js';
 
@@ -28,17 +29,11 @@ export type PostgresListenClient =
       ): PromiseLike<{ unlisten(): PromiseLike<unknown> }>;
     };
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
-
 /** @throws {PostgresStoreError} `INVALID_OPTIONS` for a pool or anything that cannot listen */
 export function checkListenClient(listen: unknown): PostgresListenClient | undefined {
   if (listen === undefined) return undefined;
-  const candidate = listen as Record<string, unknown> | null;
-  const isPool =
-    candidate !== null && isFunction(candidate.connect) && typeof candidate.totalCount === 'number';
-  const pgClient = candidate !== null && isFunction(candidate.query) && isFunction(candidate.on);
-  const postgresJs = candidate !== null && isFunction(candidate.listen);
-  if (isPool || (!pgClient && !postgresJs)) {
+  const pgClient = hasMethod(listen, 'query') && hasMethod(listen, 'on');
+  if (isPgPool(listen) || (!pgClient && !hasMethod(listen, 'listen'))) {
     throw new PostgresStoreError(
       'INVALID_OPTIONS',
       'postgresStore: listen must be a dedicated, connected pg.Client (new pg.Client(...), not a pool or ' +
@@ -62,10 +57,9 @@ interface PgListenClient {
 const RELISTEN = { baseDelayMs: 250, maxDelayMs: 30_000 };
 
 /**
- * Listens on `channel` and calls `wake` at each notification; resolves, once the `LISTEN` is in
- * place, with what stops listening (the user's client stays open). A `pg.Client` cannot
- * reconnect: when its connection ends, the store opens a new client of the same class and
- * parameters, with backoff, and wakes once listening again (notifications meanwhile were lost).
+ * Calls `wake` at each notification on `channel`; resolves, once listening, with what stops (the
+ * user's client stays open). A `pg.Client` cannot reconnect: when it ends, the store opens one of
+ * the same class and parameters, with backoff, and wakes once listening again (notifications lost).
  */
 export async function listenOn(
   client: PostgresListenClient,
@@ -104,8 +98,7 @@ export async function listenOn(
   }
   function schedule(): void {
     failures += 1;
-    timer = setTimeout(relisten, backoffDelay(failures, RELISTEN) + RELISTEN.baseDelayMs);
-    timer.unref?.();
+    timer = backgroundTimeout(relisten, backoffDelay(failures, RELISTEN) + RELISTEN.baseDelayMs);
   }
   async function relisten(): Promise<void> {
     timer = undefined;
@@ -152,8 +145,8 @@ export async function listenOn(
 }
 
 /**
- * This store's row in `outbox_idle_listeners`, which makes enqueues notify: present while it
- * listens and its last claim found nothing; written only when that changes, never per claim.
+ * This store's row in `outbox_idle_listeners` (enqueues notify while there is one): present while
+ * it listens and its last claim found nothing; written when that changes, never per claim.
  */
 export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
   let listening = false;
@@ -201,19 +194,17 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
 export const LISTEN_CHECK_MS = 5_000;
 
 /**
- * Checks that a notification sent through the store's `db` reaches the listen connection: behind
- * a transaction pooler `LISTEN` is forgotten with its server connection, and wake-ups are lost
- * without an error. `sent` resolves once sent (awaited by the store: the notification is committed
- * before the outbox's start() resolves); `result` says true (heard), false (not within
- * {@link LISTEN_CHECK_MS}) or undefined (not sent, or cancelled).
+ * Checks that a notification sent through `db` reaches the listen connection: behind a transaction
+ * pooler `LISTEN` is forgotten with its server connection, silently. `sent` resolves once committed
+ * (before `start()` resolves); `result` is true (heard), false (not within {@link LISTEN_CHECK_MS})
+ * or undefined (not sent, or cancelled).
  */
 export function checkListening(send: (payload: string) => Promise<unknown>, payload: string) {
   let settled = false;
-  let settle: (value: boolean | undefined) => void = () => undefined;
+  let settle!: (value: boolean | undefined) => void;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const result = new Promise<boolean | undefined>((resolve) => {
     settle = (value) => {
-      if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(value);
@@ -221,9 +212,7 @@ export function checkListening(send: (payload: string) => Promise<unknown>, payl
   });
   const sent = send(payload).then(
     () => {
-      if (settled) return;
-      timer = setTimeout(() => settle(false), LISTEN_CHECK_MS);
-      timer.unref?.();
+      if (!settled) timer = backgroundTimeout(() => settle(false), LISTEN_CHECK_MS);
     },
     () => settle(undefined),
   );

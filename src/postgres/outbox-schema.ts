@@ -1,16 +1,14 @@
 /**
- * The outbox's schema steps (2, 5, 7 and 8); why they keep causal order without a lock between
- * claimants is in docs/ARCHITECTURE.md ("Transactional outbox on Postgres"): `seq` is the commit
- * order of conflicting keys (the enqueue takes their advisory locks first), and an outcome is
- * written only while the row's `claimed_by` is still the writer's.
+ * The outbox's schema steps (2, 5, 7 and 8). Why they keep causal order without a lock between
+ * claimants: docs/ARCHITECTURE.md ("Transactional outbox on Postgres").
  */
-import { crc32 } from '../outbox/crc32.js';
+import { lockKey } from './outbox-locks.js';
 import { PROBE_SETTING } from './outbox-sql.js';
 import { SAME_DATABASE_GUARD } from './same-database.js';
 import type { SchemaStep } from './schema/schema-step.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
-export const lockSpace = (s: string): number => crc32(new TextEncoder().encode(`${s}.outbox`)) | 0;
+export const lockSpace = (s: string): number => lockKey(`${s}.outbox`);
 
 /** The `LISTEN` channel of one schema's outbox (a schema name may be too long for a channel). */
 export const wakeChannel = (s: string): string => `loyalty_outbox_${(lockSpace(s) >>> 0).toString(16)}`;
@@ -198,12 +196,11 @@ $fn$`,
 };
 
 /**
- * The enqueue's checks, as PL/pgSQL statements of a function that has the parameters below and
- * leaves with `refuse` when it must not write: `p_when` 'probed' writes only in the transaction
- * that `probeTransaction` marked, 'written' only in one that has already written (an implicit
- * transaction has not: the INSERT's own row comes after this function). Then the caller's
- * database (`SAME_DATABASE_GUARD`), the event's key locks (before the row's `seq` exists), and a
- * wake-up only while a listening store is idle (a notifying commit takes a database-wide lock).
+ * The enqueue's checks, PL/pgSQL leaving with `refuse` when it must not write: `p_when` 'probed'
+ * writes only in the transaction `probeTransaction` marked, 'written' only in one that already
+ * wrote (the INSERT's own row comes after this function). Then the caller's database, the key
+ * locks (before the row's `seq` exists), and a wake-up only while a listening store is idle (a
+ * notifying commit takes a database-wide lock).
  */
 const enqueueChecks = (
   s: string,
@@ -220,12 +217,10 @@ const enqueueChecks = (
   WHERE idle_until > clock_timestamp() LIMIT 1;`;
 
 /**
- * Step 7: the enqueue's checks in one function, whose plans PostgreSQL keeps for the connection.
- * The INSERT that calls it is planned in a fraction of the time the INSERT with those checks in
- * its WHERE took: behind a transaction pooler, where every statement is sent unnamed and so
- * planned at every call, that planning was most of what an enqueue added to a sale
- * (`npm run bench`, outbox-postgres, through PgBouncer). Called by processes of the version
- * before step 8 only.
+ * Step 7: the enqueue's checks in one function, whose plans PostgreSQL keeps for the connection:
+ * behind a transaction pooler every statement is planned at every call, and planning the checks
+ * was most of what an enqueue added to a sale (`npm run bench`, outbox-postgres, through
+ * PgBouncer). Called by processes of the version before step 8 only.
  */
 export const OUTBOX_ENQUEUE_STEP: SchemaStep = {
   version: 7,
@@ -249,12 +244,9 @@ $fn$`,
 };
 
 /**
- * Step 8: the same checks as the condition of the INSERT (`... SELECT <the row> WHERE
- * outbox_enqueue_allowed(...)`), which PostgreSQL plans in less time than an INSERT from a
- * function's rows: behind a transaction pooler, where every statement is planned at every call,
- * that planning is most of what the enqueue adds to a sale (`npm run bench`, outbox-postgres,
- * through PgBouncer). Step 7's function stays for processes of the previous version during a
- * rolling deploy.
+ * Step 8: the same checks as the INSERT's condition (`... WHERE outbox_enqueue_allowed(...)`),
+ * planned faster than an INSERT from a function's rows (the same bench). Step 7's function stays
+ * for processes of the previous version during a rolling deploy.
  */
 export const OUTBOX_ENQUEUE_CHECK_STEP: SchemaStep = {
   version: 8,

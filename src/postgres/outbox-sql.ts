@@ -1,12 +1,10 @@
 /**
- * The statements of `postgresStore`, for one quoted schema name. Delivered rows are kept (state
- * `delivered`) until retention deletes them, and every read that shows events leaves them out.
- * JSON goes in as text, cast (`$4::text::jsonb`): postgres.js serialises a parameter typed json
- * or jsonb with `JSON.stringify`, which would store the text given as one JSON string.
+ * The statements of `postgresStore`, for one quoted schema name. Delivered rows stay until
+ * retention deletes them; every read that shows events leaves them out. JSON goes in as text, cast
+ * (`$4::text::jsonb`): postgres.js would store a json-typed parameter's text as one JSON string.
  */
 export type OutboxSql = ReturnType<typeof outboxSql>;
 
-/** The columns a stored event is read from. */
 const COLUMNS =
   'event_id, tenant_id, envelope, seq, enqueued_at, state, attempts, first_attempt_at, last_error, trace_context';
 
@@ -19,9 +17,8 @@ const CLAIMED_COLUMNS = COLUMNS.split(', ')
 export const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 
 /**
- * The row, written if `outbox_enqueue_allowed` (schema step 8) allows it: `when` says in which
- * transaction it may write; $12/$13 the store's database, checked against the caller's
- * (`SAME_DATABASE_GUARD`), NULL where there is no caller's transaction.
+ * The row, written if `outbox_enqueue_allowed` (step 8) allows it: `when` says in which transaction
+ * it may write; $12/$13 the store's database (`SAME_DATABASE_GUARD`), NULL without a caller's `tx`.
  */
 const enqueueStatement = (s: string, when: 'always' | 'probed' | 'written', guarded = true) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
@@ -30,39 +27,28 @@ WHERE ${s}.outbox_enqueue_allowed($9::integer, $10::integer[], $11::integer[], '
 ON CONFLICT (event_id) DO NOTHING`;
 
 export const outboxSql = (s: string, channel: string) => ({
-  /**
-   * $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). One statement: no
-   * extra round trip.
-   */
+  /** $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). */
   enqueue: enqueueStatement(s, 'always', false),
-  /**
-   * `enqueue` with a caller's transaction: $12/$13 the store's database, refused on another
-   * one. The variants below carry the same guard.
-   */
+  /** `enqueue` in a caller's transaction, refused on another database, as are the variants below. */
   enqueueInTx: enqueueStatement(s, 'always'),
   /**
-   * `enqueueInTx` on a `pg` connection not known yet: the same, unnamed, and it returns the
-   * backend's process id, which tells whether the connection reaches the server directly
-   * (`connection-kind.ts`). Once known direct, `enqueueInTx` is prepared by name.
+   * `enqueueInTx` on a `pg` connection not known yet, unnamed: the backend's process id it returns
+   * tells whether the connection is direct (`connection-kind.ts`).
    */
   enqueueInTxLearning: `${enqueueStatement(s, 'always')}\nRETURNING pg_backend_pid() AS backend_pid`,
   /**
-   * The same, sent right behind `probeTransaction` without waiting for its answer (postgres.js
-   * pipelines them: one round trip). It writes only if the probe ran in this transaction: when
-   * the probe was refused (no transaction block), this statement runs on its own and must not
-   * commit a row by itself.
+   * Sent right behind `probeTransaction` (postgres.js pipelines them: one round trip); writes only
+   * if the probe ran in this transaction: after a refused probe it runs alone and must not commit.
    */
   enqueueAfterProbe: enqueueStatement(s, 'probed'),
   /**
-   * One message, no parameters: refused outside a transaction block (SQLSTATE 25P01), and then
-   * none of it runs; inside one, it marks the transaction for `enqueueAfterProbe` (`SET LOCAL`:
-   * gone at COMMIT or ROLLBACK).
+   * One message: refused whole outside a transaction block (25P01); inside one, marks the
+   * transaction for `enqueueAfterProbe` (`SET LOCAL`: gone at COMMIT or ROLLBACK).
    */
   probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
   /**
-   * For postgres.js and a `query(text, values)` adapter: the INSERT, written only where
-   * the transaction has already written something (its id is assigned); the driver's count of
-   * rows inserted tells whether it wrote.
+   * postgres.js and adapters: writes only where the transaction already wrote (its id is
+   * assigned); the driver's row count tells whether it wrote.
    */
   enqueueAfterWrite: enqueueStatement(s, 'written'),
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
@@ -77,22 +63,15 @@ export const outboxSql = (s: string, channel: string) => ({
   $1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[],
   $10::text[], $11::text[], $12::text[]::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
   /**
-   * $1 owner, $2 event ids, $3 lease ms. Returns the ids whose claim is still $1's (renewed):
-   * one another process took over after the lease ran out (this one was paused, say) is not, and
-   * must not be sent again by this one.
+   * $1 owner, $2 event ids, $3 lease ms. Returns the ids still $1's (renewed): one another process
+   * took over after the lease ran out must not be sent again by this one.
    */
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
 WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'
 RETURNING event_id`,
-  /**
-   * $1 owner; per outcome: $2 event id, $3 kind, $4 patch (jsonb), $5 retry delay ms. Written
-   * only while the claim is still $1's (see `outbox_record`). Returns the ids it wrote.
-   */
+  /** $1 owner; per outcome $2 event id, $3 kind, $4 patch, $5 retry ms; returns the ids written. */
   record: `SELECT r.id AS event_id FROM ${s}.outbox_record($1::text, $2::text[], $3::text[], $4::text[]::jsonb[], $5::integer[]) AS r(id)`,
-  /**
-   * $1 event id, $2 patch. Back to `pending` from another state (redeliver): due now, unclaimed.
-   * Otherwise (`firstAttemptAt` before a first attempt) the claim stays.
-   */
+  /** $1 event id, $2 patch. Back to `pending` (redeliver): due now, unclaimed; else the claim stays. */
   update: `UPDATE ${s}.outbox u SET
   state = coalesce(p.patch->>'state', u.state),
   attempts = coalesce((p.patch->>'attempts')::integer, u.attempts),
@@ -126,10 +105,7 @@ ON CONFLICT (tenant_id) DO UPDATE SET reason = EXCLUDED.reason, since = EXCLUDED
   list: `SELECT ${COLUMNS} FROM ${s}.outbox
 WHERE state = $1 AND ($2::text IS NULL OR tenant_id = $2) ORDER BY seq LIMIT $3`,
   counts: `SELECT state, count(*)::integer AS n FROM ${s}.outbox WHERE state <> 'delivered' GROUP BY state`,
-  /**
-   * Per tenant and state, with the oldest pending enqueue. Two branches, each matching a partial
-   * index's predicate, so the delivered rows kept for retention are never scanned.
-   */
+  /** Two branches, each matching a partial index, so the delivered rows are never scanned. */
   countsByTenant: `SELECT tenant_id, state, count(*)::integer AS n, min(enqueued_at) AS oldest FROM (
   SELECT tenant_id, state, enqueued_at FROM ${s}.outbox WHERE state = 'pending'
   UNION ALL

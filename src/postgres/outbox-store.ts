@@ -69,10 +69,8 @@ export function postgresStore(
   const owner = `outbox-${globalThis.crypto.randomUUID()}`;
   // Events this store claimed and has not recorded an outcome for.
   const held = new Set<string>();
-  // A write whose answer was lost may have committed: the next claim frees what this store no
-  // longer sends, rather than let those events wait for their lease.
+  // A write whose answer was lost may have committed: the next claim frees what it no longer sends.
   let claimsInDoubt = false;
-  // Wake-ups (`listen`): records this store idle or busy in the table enqueues consult.
   const idle = idleMarks(database, sql, owner);
 
   // What is wrong with the connections, said where the user looks, the outbox going on.
@@ -307,19 +305,13 @@ export function postgresStore(
           n: number;
           oldest: string | number;
         }>(sql.countsByTenant);
-        const byTenant = new Map<
-          string,
-          { tenantId: string; states: Partial<Record<EventState, number>>; oldestPendingAt: number | null }
-        >();
-        for (const row of found) {
-          const tenant = byTenant.get(row.tenant_id) ?? {
-            tenantId: row.tenant_id,
-            states: {},
-            oldestPendingAt: null,
-          };
-          byTenant.set(row.tenant_id, tenant);
-          tenant.states[row.state] = row.n;
-          if (row.state === 'pending') tenant.oldestPendingAt = Number(row.oldest);
+        const byTenant = new Map<string, TenantCounts>();
+        for (const { tenant_id: tenantId, state, n, oldest } of found) {
+          if (!byTenant.has(tenantId))
+            byTenant.set(tenantId, { tenantId, states: {}, oldestPendingAt: null });
+          const tenant = byTenant.get(tenantId)!;
+          tenant.states[state] = n;
+          if (state === 'pending') tenant.oldestPendingAt = Number(oldest);
         }
         return [...byTenant.values()];
       }),
@@ -331,6 +323,12 @@ export function postgresStore(
         held.clear();
       }),
   };
+}
+
+interface TenantCounts {
+  tenantId: string;
+  states: Partial<Record<EventState, number>>;
+  oldestPendingAt: number | null;
 }
 
 /** Outcomes as the four arrays `record` takes: event ids, kinds, patches, retry delays. */

@@ -1,7 +1,7 @@
 import { codeOf } from '../internal/code-of.js';
 import { settledStatus } from './client-turn.js';
 import { knownDirect, learnPgConnection } from './connection-kind.js';
-import { statementName } from './database.js';
+import { hasMethod, isPgPool, statementName } from './database.js';
 import { OutboxTransactionError, PostgresStoreError, toStoreError } from './errors.js';
 import type { OutboxSql } from './outbox-sql.js';
 import { otherDatabaseError } from './same-database.js';
@@ -24,19 +24,11 @@ export type PostgresOutboxTx =
   | { unsafe(text: string, values?: unknown[], options?: { prepare?: boolean }): PromiseLike<unknown> };
 
 type Fn = (...args: never[]) => unknown;
-// A postgres.js \`sql\` is a function with properties.
-const has = (value: unknown, key: string): boolean =>
-  (typeof value === 'object' || typeof value === 'function') &&
-  value !== null &&
-  typeof (value as Record<string, unknown>)[key] === 'function';
-const isPool = (value: unknown): boolean =>
-  has(value, 'connect') && typeof (value as { totalCount?: unknown }).totalCount === 'number';
 const call = (target: unknown, key: string, ...args: unknown[]): Promise<unknown> =>
   Promise.resolve((target as Record<string, Fn>)[key]!.call(target, ...(args as never[])));
 /**
- * One statement with parameters on the caller's `tx`. postgres.js prepares it (otherwise it
- * describes each one first, a round trip of its own); a `pg` connection known direct runs it by
- * name (planned once per connection), any other unnamed (`connection-kind.ts`).
+ * One statement on the caller's `tx`: prepared by postgres.js (else it describes each first, a round
+ * trip), named on a `pg` connection known direct, unnamed on any other (`connection-kind.ts`).
  */
 const send = (tx: unknown, runs: string, text: string, params: readonly unknown[]): Promise<unknown> => {
   if (runs === 'unsafe') return call(tx, runs, text, [...params], { prepare: true });
@@ -46,16 +38,12 @@ const send = (tx: unknown, runs: string, text: string, params: readonly unknown[
     : call(tx, runs, { name, text, values: [...params] });
 };
 
-/**
- * Resolves once the promise jobs queued so far have run (a `process.nextTick` waits for them):
- * a driver that starts a query in a promise job, as postgres.js does, has started those queries.
- */
+/** Once the promise jobs queued so far ran: postgres.js starts the caller's queries in them. */
 const afterQueuedJobs = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
 /**
- * Whether a driver's or an adapter's answer to the INSERT says it wrote the row: a count of rows
- * (postgres.js `count`, pg `rowCount`, Kysely `numAffectedRows`, Prisma's `$executeRawUnsafe`
- * answers with the number itself). An answer without a count says nothing.
+ * Whether the answer to the INSERT counts a row written: postgres.js `count`, pg `rowCount`, Kysely
+ * `numAffectedRows`, or Prisma's `$executeRawUnsafe` number. No count says nothing.
  */
 function wrote(result: unknown): boolean {
   if (typeof result === 'number' || typeof result === 'bigint') return result > 0;
@@ -82,11 +70,10 @@ const aborted = (cause?: unknown) =>
   );
 
 /**
- * Writes the event with the caller's transaction, after making sure it is one, with no extra
- * round trip where it can: a settled `pg` client tells its status itself; postgres.js and
- * adapters write at once where the transaction already wrote (no statement outside one can
- * have); otherwise a savepoint, refused outside a transaction block, probes it first. Every
- * INSERT also checks its session is on the store's database (`SAME_DATABASE_GUARD`).
+ * Writes the event in the caller's transaction, making sure it is one with no extra round trip
+ * where it can: a settled `pg` client tells its status; postgres.js and adapters write at once where
+ * the transaction already wrote; otherwise a savepoint, refused outside a transaction, probes it
+ * first. Every INSERT checks it is on the store's database (`SAME_DATABASE_GUARD`).
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction, or on another database
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
@@ -97,16 +84,16 @@ export async function enqueueWithTx(
   params: readonly unknown[],
   schema: string,
 ): Promise<void> {
-  if (isPool(tx) || has(tx, 'begin')) {
+  if (isPgPool(tx) || hasMethod(tx, 'begin')) {
     throw new OutboxTransactionError(
       'NOT_A_TRANSACTION',
-      `enqueue: tx is a ${has(tx, 'begin') ? 'postgres.js sql' : 'pool'}, not a transaction; pass ` +
-        (has(tx, 'begin')
+      `enqueue: tx is a ${hasMethod(tx, 'begin') ? 'postgres.js sql' : 'pool'}, not a transaction; pass ` +
+        (hasMethod(tx, 'begin')
           ? 'the sql that sql.begin(async (tx) => ...) gives you'
           : 'the client of pool.connect() after BEGIN'),
     );
   }
-  const runs = has(tx, 'unsafe') ? 'unsafe' : has(tx, 'query') ? 'query' : undefined;
+  const runs = hasMethod(tx, 'unsafe') ? 'unsafe' : hasMethod(tx, 'query') ? 'query' : undefined;
   if (!runs) {
     throw new OutboxTransactionError(
       'NOT_A_TRANSACTION',
@@ -115,7 +102,7 @@ export async function enqueueWithTx(
   }
   try {
     // A pg client with queries still ahead reports no status (they may change it): probed then.
-    const pgClient = runs === 'query' && has(tx, 'getTransactionStatus');
+    const pgClient = runs === 'query' && hasMethod(tx, 'getTransactionStatus');
     const status = pgClient ? settledStatus(tx) : undefined;
     if (status === 'I') throw notInTransaction();
     if (status === 'E') throw aborted();
@@ -134,10 +121,9 @@ export async function enqueueWithTx(
       // The probe and the guarded INSERT, queued behind whatever the caller sent before.
       await probedInsert(tx, runs, sql, params);
     } else {
-      // postgres.js and adapters: the INSERT guarded by "the transaction wrote already"; when it
-      // writes nothing (nothing written yet, a duplicate eventId, no count) the probe, then the
-      // INSERT. postgres.js sends the caller's queries in promise jobs: waiting for them lets the
-      // sale go first.
+      // postgres.js and adapters: the INSERT if the transaction wrote already; when it writes
+      // nothing (nothing written yet, a duplicate eventId, no count) the probe, then the INSERT.
+      // Waiting for the queued promise jobs lets the sale's queries go first.
       const postgresJs = runs === 'unsafe';
       if (postgresJs) await afterQueuedJobs();
       if (wrote(await send(tx, runs, sql.enqueueAfterWrite, params))) return;
@@ -160,9 +146,8 @@ export async function enqueueWithTx(
 }
 
 /**
- * The probe and the INSERT it guards, sent together: postgres.js pipelines them (one round trip)
- * and a `pg` client queues them behind what it is still running. Both are awaited so neither
- * rejection is left unhandled; the probe's refusal is the one that explains the other's.
+ * The probe and the INSERT it guards, sent together (pipelined by postgres.js, queued by `pg`).
+ * Both awaited so no rejection is unhandled; the probe's refusal explains the other's.
  */
 async function probedInsert(
   tx: unknown,

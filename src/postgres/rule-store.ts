@@ -4,9 +4,7 @@ import { type PostgresDb, prepareStatements, toStoreDatabase } from './database.
 import { toStoreError } from './errors.js';
 import { quoteSchema } from './schema/identifier.js';
 
-/**
- * Options of {@link postgresRuleStore}.
- */
+/** Options of {@link postgresRuleStore}. */
 export interface PostgresRuleStoreOptions {
   /**
    * The schema `migrate` created the tables in.

@@ -15,12 +15,9 @@ const REFUSAL = 'loyalty_outbox.enqueue_on_another_database';
 const CHECKED = 'loyalty_outbox.checked_database';
 
 /**
- * The guard of every enqueue sent with a caller's `tx`, as PL/pgSQL statements of the enqueue's
- * checks (`outbox_enqueue_allowed`, schema step 8): `p_database` the store's database name (NULL:
- * nothing to check), `p_system_id` its cluster's system identifier ('' when unknown). On a
- * session already checked, one setting read; otherwise the comparison, then the mark; on another
- * database, the refusal. The system identifiers are compared only where both sides can read
- * theirs.
+ * The guard of every enqueue with a caller's `tx`, in the enqueue's checks (step 8): `p_database`
+ * the store's database (NULL: no check), `p_system_id` its cluster's id ('' when unknown, compared
+ * only where both sides can read it). A session already checked costs one setting read.
  */
 export const SAME_DATABASE_GUARD = `IF p_database IS NOT NULL
     AND current_setting('${CHECKED}', true) IS DISTINCT FROM p_system_id || '/' || p_database THEN
@@ -33,8 +30,7 @@ export const SAME_DATABASE_GUARD = `IF p_database IS NOT NULL
 
 /**
  * Keeps `enqueue({ tx })` on the store's own database (not a test database, the wrong
- * `DATABASE_URL`), where its drainers look: learnt at start, compared by the enqueue's own
- * statement ({@link SAME_DATABASE_GUARD}), with no statement added.
+ * `DATABASE_URL`): learnt at start, compared by the enqueue's own statement, no statement added.
  */
 export function sameDatabase() {
   let own: [name: string, systemId: string] | [null, null] = [null, null];

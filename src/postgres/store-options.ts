@@ -21,14 +21,12 @@ export interface StoreTableOptions {
   schema?: string;
   /**
    * How long settled rows are kept: the contract's 24-hour dedup window plus a margin, so an
-   * `eventId` seen again within the window is recognised. Older rows are deleted by the store
-   * itself, a small batch at a time.
+   * `eventId` seen again within it is recognised. The store deletes older rows, a batch at a time.
    * @default 90_000_000 (25 hours)
    */
   retentionMs?: number;
   /**
-   * Delete one batch of expired rows every this many claims by this store (0: never; then
-   * delete them yourself).
+   * Delete one batch of expired rows every this many claims by this store (0: never; do it yourself).
    * @default 100
    */
   cleanupEvery?: number;
@@ -39,9 +37,7 @@ export interface StoreTableOptions {
   cleanupBatchSize?: number;
 }
 
-/**
- * Options of {@link postgresInbox}.
- */
+/** Options of {@link postgresInbox}. */
 export interface PostgresInboxOptions extends StoreTableOptions {
   /**
    * Run the handler inside the claim's transaction: its writes through `ctx.tx` and the "done"
@@ -63,9 +59,7 @@ export interface PostgresInboxOptions extends StoreTableOptions {
   lockTimeoutMs?: number;
 }
 
-/**
- * Options of {@link postgresStore}.
- */
+/** Options of {@link postgresStore}. */
 export interface PostgresStoreOptions extends StoreTableOptions {
   /**
    * The most of the oldest pending events a claim weighs for readiness (it starts smaller and
@@ -83,7 +77,7 @@ export interface PostgresStoreOptions extends StoreTableOptions {
   listen?: PostgresListenClient | undefined;
   /**
    * Told what the store found wrong with its connections at `start()`, the outbox going on
-   * (`LISTEN_NOT_WORKING`, `PREPARES_BEHIND_POOLER`). Each is also a Node warning, once per process.
+   * (`LISTEN_NOT_WORKING`, `PREPARES_BEHIND_POOLER`); also a Node warning, once per process.
    */
   onError?: ((err: PostgresStoreError) => void) | undefined;
 }

@@ -2,27 +2,19 @@ import { DeadlinePassed, withDeadline } from '../internal/deadline.js';
 import { warn } from '../internal/warn.js';
 import { RedisStoreError } from './errors.js';
 
-/**
- * The part of an ioredis client (`Redis` or `Cluster`) the stores use. Structural, so the
- * published types need no ioredis installed.
- */
+/** The part of an ioredis client (`Redis` or `Cluster`) the stores use; structural, no ioredis needed. */
 export interface IoRedisLike {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
   readonly status: string;
 }
 
-/**
- * The part of a node-redis v4+ client (`createClient()`) the stores use.
- */
+/** The part of a node-redis v4+ client (`createClient()`) the stores use. */
 export interface NodeRedisLike {
   sendCommand(args: string[]): Promise<unknown>;
   readonly isOpen: boolean;
 }
 
-/**
- * The part of a node-redis v4+ cluster (`createCluster()`) the stores use: each command is sent
- * to the node that holds its first key.
- */
+/** The part of a node-redis v4+ cluster (`createCluster()`) the stores use. */
 export interface NodeRedisClusterLike {
   sendCommand(
     firstKey: string | undefined,
@@ -46,20 +38,16 @@ export interface NodeRedisClusterLike {
  */
 export type RedisLike = IoRedisLike | NodeRedisLike | NodeRedisClusterLike;
 
-/**
- * One function over every client: a command as strings, its reply as the client gives it. `key`
- * is the command's first key: a cluster sends the command to the node that holds it.
- */
+/** One function over every client; `key`, the command's first key, routes it on a cluster. */
 export type RedisCommand = (args: string[], key?: string) => Promise<unknown>;
 
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
 /**
- * How long one command may take. A client whose server is down queues commands until it comes
- * back (ioredis) or a stalled server answers late: a delivery must not wait for that, so past this
- * the store fails (`UNREACHABLE`) and the receiver answers 503, which the service retries.
+ * How long one command may take: ioredis queues commands while the server is down, a stalled server
+ * answers late; past this the store fails (`UNREACHABLE`) and the receiver answers 503.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 3_000;
+const REDIS_COMMAND_TIMEOUT_MS = 3_000;
 
 /** Eviction policies under which Redis may drop the stores' keys. */
 const EVICTING = /^(allkeys|volatile)-/;
@@ -69,9 +57,9 @@ const ACCEPTED =
   '(await createClient({ url }).connect() or await createCluster({ rootNodes }).connect())';
 
 /**
- * Recognises the client by its shape (no driver is imported) and bounds each command's wait. It
- * gives a client without an `error` listener one (node-redis would end the process), reconnects
- * on `READONLY` after a failover, and warns once when Redis may evict keys.
+ * Recognises the client by its shape and bounds each command's wait; gives a client without an
+ * `error` listener one (node-redis would end the process), reconnects on `READONLY` after a
+ * failover, and warns once when Redis may evict keys.
  *
  * @throws {RedisStoreError} `NOT_A_CLIENT`
  */
@@ -134,9 +122,9 @@ function keepAliveOnError(redis: unknown): void {
 }
 
 /**
- * After a failover, a connection left on the old primary answers every write `READONLY`: a
- * standalone ioredis client without `reconnectOnError` gets one (`2`: reconnect, resend); a
- * node-redis client is reconnected once per `READONLY`. A Cluster follows `MOVED` on its own.
+ * After a failover, a connection left on the old primary answers writes `READONLY`: a standalone
+ * ioredis client without `reconnectOnError` gets one (`2`: reconnect, resend); node-redis is
+ * reconnected once per `READONLY`. A Cluster follows `MOVED` on its own.
  */
 function reconnectOnReadonly(redis: unknown): (err: unknown) => never {
   const client = redis as {
@@ -185,10 +173,7 @@ function warnIfEvicting(send: RedisCommand, what: string): void {
   );
 }
 
-/**
- * Runs a Lua script (EVAL; Redis caches the compiled script by its text). Every key it touches is
- * in `keys`, so a cluster sends it to the node of the first one (all are in one hash slot).
- */
+/** EVAL (Redis caches the script by its text); every key it touches is in `keys`, in one hash slot. */
 export const evalScript = (
   command: RedisCommand,
   script: string,

@@ -12,9 +12,8 @@ const STATES: readonly DeliveryState[] = ['pending', 'handled', 'dead', 'parked'
 const PAGE = 500;
 
 /**
- * The deferred and operator half of `redisInbox()`, on the same records as immediate receipt
- * (see inbox-scripts.ts). No `runHandled`: the handler's effects are not part of the claim, so
- * one that crashes after writing and before `markHandled` runs again.
+ * The deferred and operator half of `redisInbox()`, on the same records as immediate receipt. No
+ * `runHandled`: a handler that crashes after writing and before `markHandled` runs again.
  */
 export function redisDeliveries(
   command: RedisCommand,

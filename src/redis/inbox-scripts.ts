@@ -1,8 +1,7 @@
 /**
  * The Redis inbox's keys and Lua scripts: ONE record per `eventId` (a hash), whatever the mode.
- * Scripts run atomically on the server's clock (`TIME`), so processes agree on leases and due
- * times. Every key is under one hash tag (one Cluster slot) and named in KEYS: KEYS[1..7] are the
- * indexes below; records follow.
+ * Scripts run atomically on the server's clock (`TIME`), so processes agree on leases and due times.
+ * Every key is under one hash tag (one Cluster slot) and in KEYS: the indexes (1..7), then records.
  *
  * - `e:<eventId>` the record: state, body (absent while only an immediate receipt holds it),
  *   owner and lease, attempts, due time, last error. A record without a body expires with the

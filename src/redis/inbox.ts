@@ -7,9 +7,7 @@ import { checkOptions, rethrowAs } from './errors.js';
 import { redisDeliveries } from './inbox-deliveries.js';
 import { inboxKeys, SCRIPTS } from './inbox-scripts.js';
 
-/**
- * Options of {@link redisInbox}.
- */
+/** Options of {@link redisInbox}. */
 export interface RedisInboxOptions {
   /**
    * Put before every key, to share one Redis between applications. The inbox's keys follow it

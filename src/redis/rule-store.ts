@@ -3,9 +3,7 @@ import type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from '..
 import { evalScript, type RedisLike, toRedisCommand } from './client.js';
 import { checkOptions, rethrowAs } from './errors.js';
 
-/**
- * Options of {@link redisRuleStore}.
- */
+/** Options of {@link redisRuleStore}. */
 export interface RedisRuleStoreOptions {
   /**
    * Put before every key.
