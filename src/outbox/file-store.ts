@@ -226,11 +226,6 @@ class JournalStore implements FileStore {
     return frameBody(cipher.seal(body, sealing.journalId, sealing.nextRecordNo++));
   }
 
-  /** Bytes a body takes in the journal once framed (and sealed). */
-  private sizeOf(body: Uint8Array): number {
-    return body.length + FRAME_OVERHEAD + (this.cipher ? SEALED_OVERHEAD : 0);
-  }
-
   /** Keeps the damaged journal aside as found: a hard link (no space needed), else a copy. */
   private async keepDamaged(regions: number, damagedBytes: number): Promise<void> {
     const damagedCopy = `${this.path}.damaged-${Date.now()}`;
@@ -251,26 +246,21 @@ class JournalStore implements FileStore {
   async append(event: StoredEvent): Promise<void> {
     const record: JournalRecord = { op: 'put', event };
     const body = encodeBody(record);
-    const reserved = this.sizeOf(body);
+    const reserved = body.length + FRAME_OVERHEAD + (this.cipher ? SEALED_OVERHEAD : 0);
     this.table.reserve(reserved);
-    return this.submit(this.submission(record, body, reserved));
+    return this.submit(record, body, reserved);
   }
 
   update(eventId: string, patch: EventPatch): Promise<void> {
-    return this.submit(this.submission({ op: 'patch', id: eventId, patch }));
+    return this.submit({ op: 'patch', id: eventId, patch });
   }
 
   async remove(eventIds: readonly string[]): Promise<void> {
-    await Promise.all(eventIds.map((id) => this.submit(this.submission({ op: 'del', id }))));
+    await Promise.all(eventIds.map((id) => this.submit({ op: 'del', id })));
   }
 
   setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
-    return this.submit(this.submission({ op: 'tenant', id: tenantId, stop }));
-  }
-
-  private submission(record: JournalRecord, body = encodeBody(record), reserved = 0): Submission {
-    const frame = this.releaseLock && !this.closed ? this.frame(body) : new Uint8Array(0);
-    return { record, body, frame, journal: this.sealing?.journalId, reserved };
+    return this.submit({ op: 'tenant', id: tenantId, stop });
   }
 
   stats(): JournalStats {
@@ -288,17 +278,18 @@ class JournalStore implements FileStore {
     this.releaseLock = undefined;
   }
 
-  private submit(submission: Submission): Promise<void> {
+  private submit(record: JournalRecord, body = encodeBody(record), reserved = 0): Promise<void> {
     let refusal: Error | undefined;
     if (this.closed) refusal = new OutboxClosedError();
     else if (!this.releaseLock)
       refusal = new OutboxStoreError('The store is not open (outbox.start() opens it)');
     else if (this.broken) refusal = new OutboxStoreError(`Cannot write ${this.path}`, { cause: this.broken });
     if (refusal) {
-      if (submission.reserved) this.table.release(submission.reserved);
+      if (reserved) this.table.release(reserved);
       return Promise.reject(refusal);
     }
-    return this.commits.submit(submission);
+    const frame = this.frame(body);
+    return this.commits.submit({ record, body, frame, journal: this.sealing?.journalId, reserved });
   }
 
   /** One group: one write, one fsync, then the records count. */
