@@ -109,8 +109,6 @@ class JournalStore implements FileStore {
   private handle: FileHandle | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
   private fileBytes = 0;
-  /** Bytes before the first record of the journal file now open. */
-  private headerBytes = JOURNAL_MAGIC.length;
   /** The journal file now open is encrypted: its id, and the number of its next record. */
   private sealing: { journalId: Uint8Array; nextRecordNo: number } | undefined;
   private broken: unknown;
@@ -192,10 +190,8 @@ class JournalStore implements FileStore {
         throw keyMismatch(
           `${this.path} was encrypted under a key not given: give fileStore that encryptionKey (a list during a rotation: the new key first, then the old ones)`,
         );
-      if (decoded.journalId) {
+      if (decoded.journalId)
         this.sealing = { journalId: decoded.journalId, nextRecordNo: decoded.lastRecordNo + 1 };
-        this.headerBytes = ENCRYPTED_HEADER_BYTES;
-      }
       return decoded;
     }
     if (kind === 'empty')
@@ -210,12 +206,10 @@ class JournalStore implements FileStore {
   private newHeader(): Uint8Array {
     if (!this.cipher) {
       this.sealing = undefined;
-      this.headerBytes = JOURNAL_MAGIC.length;
       return JOURNAL_MAGIC;
     }
     const journalId = newJournalId();
     this.sealing = { journalId, nextRecordNo: 1 };
-    this.headerBytes = ENCRYPTED_HEADER_BYTES;
     return encryptedHeader(journalId, this.cipher.primaryId);
   }
 
@@ -323,7 +317,8 @@ class JournalStore implements FileStore {
   }
 
   private async compactIfWorthIt(): Promise<void> {
-    const dead = this.fileBytes - this.headerBytes - this.table.bytes;
+    const headerBytes = this.sealing ? ENCRYPTED_HEADER_BYTES : JOURNAL_MAGIC.length;
+    const dead = this.fileBytes - headerBytes - this.table.bytes;
     // If compaction fails, the old journal is still whole; the next trigger tries again.
     if (dead > this.options.compactAfterBytes && dead > this.table.bytes) await this.compactOrReport();
   }
@@ -331,7 +326,7 @@ class JournalStore implements FileStore {
   /** Rewrites the live records into a new journal, atomically (with a key: under the first, new id). */
   private async compact(): Promise<void> {
     const records = this.table.liveRecords();
-    const before = { sealing: this.sealing, headerBytes: this.headerBytes };
+    const before = this.sealing;
     const header = this.newHeader();
     const frames = records.map((record) => this.frame(encodeBody(record)));
     await this.handle?.close();
@@ -342,8 +337,7 @@ class JournalStore implements FileStore {
       this.counters.compactions += 1;
     } catch (err) {
       // The old journal stays: appends go on in its format, under its id.
-      this.sealing = before.sealing;
-      this.headerBytes = before.headerBytes;
+      this.sealing = before;
       await unlink(`${this.path}.tmp`).catch(() => undefined);
       throw err;
     } finally {
