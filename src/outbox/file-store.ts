@@ -53,9 +53,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): FileStor
   return new JournalStore(resolve(dir), limits, { onDamage, onCompactionError }, cipher);
 }
 
-/**
- * Counters of the file store's journal, for monitoring, tests and benchmarks.
- */
+/** Counters of the file store's journal, for monitoring, tests and benchmarks. */
 export interface JournalStats {
   readonly events: number;
   /** Bytes of the live events as the store accounts them against `maxBytes`. */
