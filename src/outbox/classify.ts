@@ -4,7 +4,7 @@ import {
   LoyaltyNetworkError,
   type NetworkErrorCode,
 } from '../client/errors.js';
-import { ERROR_CODES, type ErrorAction, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
+import { ERROR_CODES, errorCodeInfo, LoyaltyValidationError } from '../contract/index.js';
 import type { EventFailure } from './store.js';
 
 /** Action `stop` in the catalogue, but for a queue the goal reached: the invoice is credited already. */
@@ -40,16 +40,6 @@ export type Verdict =
       readonly waitMs?: number | undefined;
     }
   | { readonly kind: 'aborted' };
-
-interface ApiErrorLike {
-  code: string;
-  message: string;
-  status: number;
-  action: ErrorAction;
-  retryable: boolean;
-  correlationId?: string | undefined;
-  retryAfterMs?: number | undefined;
-}
 
 /** Turns a client error into the outbox's decision, from the contract's catalogue alone. */
 export function classify(error: unknown, aborted: boolean): Verdict {
@@ -95,8 +85,8 @@ export function attemptsOf(error: unknown): number {
 
 // By class, never by `name` (any error can claim a name): the entry points share the client's
 // classes (one build with code splitting), so `instanceof` holds across them.
-function isApiError(error: unknown): error is ApiErrorLike {
-  if (!(error instanceof LoyaltyApiError)) return false;
-  const { code, status } = error as Partial<ApiErrorLike>;
-  return typeof code === 'string' && typeof status === 'number';
+function isApiError(error: unknown): error is LoyaltyApiError {
+  return (
+    error instanceof LoyaltyApiError && typeof error.code === 'string' && typeof error.status === 'number'
+  );
 }

@@ -30,22 +30,17 @@ export async function replaceFileDurably(
   dir: string,
   path: string,
   chunks: Iterable<Uint8Array>,
-): Promise<number> {
+): Promise<void> {
   const temporary = `${path}.tmp`;
   const handle = await open(temporary, 'w');
-  let size = 0;
   try {
-    for (const chunk of chunks) {
-      await writeAll(handle, chunk);
-      size += chunk.length;
-    }
+    for (const chunk of chunks) await writeAll(handle, chunk);
     await handle.sync();
   } finally {
     await handle.close();
   }
   await rename(temporary, path);
   await syncDirectory(dir);
-  return size;
 }
 
 /** The file's bytes, or none when it does not exist yet. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { kill, pid as ownPid } from 'node:process';
+import { codeOf } from '../internal/code-of.js';
 import { OutboxLockedError } from './errors.js';
 
 const LOCK_FILE = 'outbox.lock';
@@ -58,29 +59,21 @@ async function abandoned(path: string, holder: { pid: number | undefined }): Pro
  * never exposes a lock file without its content, which a reader could mistake for a stale one.
  */
 async function createLock(path: string, token: string): Promise<boolean> {
+  const content = `${ownPid}\n${token}\n`;
   const draft = `${path}.${ownPid}`;
-  await writeFile(draft, `${ownPid}\n${token}\n`);
+  await writeFile(draft, content);
   try {
-    await link(draft, path);
+    await link(draft, path).catch(async (err: unknown) => {
+      // File systems without hard links (FAT, some network mounts): exclusive create instead.
+      if (!['EPERM', 'ENOTSUP', 'ENOSYS'].includes(codeOf(err))) throw err;
+      await writeFile(path, content, { flag: 'wx' });
+    });
     return true;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    // File systems without hard links (FAT, some network mounts): exclusive create instead.
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return createExclusive(path, token);
+    if (codeOf(err) === 'EEXIST') return false;
     throw err;
   } finally {
     await unlink(draft).catch(() => undefined);
-  }
-}
-
-async function createExclusive(path: string, token: string): Promise<boolean> {
-  try {
-    await writeFile(path, `${ownPid}\n${token}\n`, { flag: 'wx' });
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
   }
 }
 

@@ -53,9 +53,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): FileStor
   return new JournalStore(resolve(dir), limits, { onDamage, onCompactionError }, cipher);
 }
 
-/**
- * Counters of the file store's journal, for monitoring, tests and benchmarks.
- */
+/** Counters of the file store's journal, for monitoring, tests and benchmarks. */
 export interface JournalStats {
   readonly events: number;
   /** Bytes of the live events as the store accounts them against `maxBytes`. */
@@ -109,8 +107,6 @@ class JournalStore implements FileStore {
   private handle: FileHandle | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
   private fileBytes = 0;
-  /** Bytes before the first record of the journal file now open. */
-  private headerBytes = JOURNAL_MAGIC.length;
   /** The journal file now open is encrypted: its id, and the number of its next record. */
   private sealing: { journalId: Uint8Array; nextRecordNo: number } | undefined;
   private broken: unknown;
@@ -192,10 +188,8 @@ class JournalStore implements FileStore {
         throw keyMismatch(
           `${this.path} was encrypted under a key not given: give fileStore that encryptionKey (a list during a rotation: the new key first, then the old ones)`,
         );
-      if (decoded.journalId) {
+      if (decoded.journalId)
         this.sealing = { journalId: decoded.journalId, nextRecordNo: decoded.lastRecordNo + 1 };
-        this.headerBytes = ENCRYPTED_HEADER_BYTES;
-      }
       return decoded;
     }
     if (kind === 'empty')
@@ -210,12 +204,10 @@ class JournalStore implements FileStore {
   private newHeader(): Uint8Array {
     if (!this.cipher) {
       this.sealing = undefined;
-      this.headerBytes = JOURNAL_MAGIC.length;
       return JOURNAL_MAGIC;
     }
     const journalId = newJournalId();
     this.sealing = { journalId, nextRecordNo: 1 };
-    this.headerBytes = ENCRYPTED_HEADER_BYTES;
     return encryptedHeader(journalId, this.cipher.primaryId);
   }
 
@@ -224,11 +216,6 @@ class JournalStore implements FileStore {
     const { sealing, cipher } = this;
     if (!sealing || !cipher) return frameBody(body);
     return frameBody(cipher.seal(body, sealing.journalId, sealing.nextRecordNo++));
-  }
-
-  /** Bytes a body takes in the journal once framed (and sealed). */
-  private sizeOf(body: Uint8Array): number {
-    return body.length + FRAME_OVERHEAD + (this.cipher ? SEALED_OVERHEAD : 0);
   }
 
   /** Keeps the damaged journal aside as found: a hard link (no space needed), else a copy. */
@@ -251,26 +238,21 @@ class JournalStore implements FileStore {
   async append(event: StoredEvent): Promise<void> {
     const record: JournalRecord = { op: 'put', event };
     const body = encodeBody(record);
-    const reserved = this.sizeOf(body);
+    const reserved = body.length + FRAME_OVERHEAD + (this.cipher ? SEALED_OVERHEAD : 0);
     this.table.reserve(reserved);
-    return this.submit(this.submission(record, body, reserved));
+    return this.submit(record, body, reserved);
   }
 
   update(eventId: string, patch: EventPatch): Promise<void> {
-    return this.submit(this.submission({ op: 'patch', id: eventId, patch }));
+    return this.submit({ op: 'patch', id: eventId, patch });
   }
 
   async remove(eventIds: readonly string[]): Promise<void> {
-    await Promise.all(eventIds.map((id) => this.submit(this.submission({ op: 'del', id }))));
+    await Promise.all(eventIds.map((id) => this.submit({ op: 'del', id })));
   }
 
   setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
-    return this.submit(this.submission({ op: 'tenant', id: tenantId, stop }));
-  }
-
-  private submission(record: JournalRecord, body = encodeBody(record), reserved = 0): Submission {
-    const frame = this.releaseLock && !this.closed ? this.frame(body) : new Uint8Array(0);
-    return { record, body, frame, journal: this.sealing?.journalId, reserved };
+    return this.submit({ op: 'tenant', id: tenantId, stop });
   }
 
   stats(): JournalStats {
@@ -288,17 +270,18 @@ class JournalStore implements FileStore {
     this.releaseLock = undefined;
   }
 
-  private submit(submission: Submission): Promise<void> {
+  private submit(record: JournalRecord, body = encodeBody(record), reserved = 0): Promise<void> {
     let refusal: Error | undefined;
     if (this.closed) refusal = new OutboxClosedError();
     else if (!this.releaseLock)
       refusal = new OutboxStoreError('The store is not open (outbox.start() opens it)');
     else if (this.broken) refusal = new OutboxStoreError(`Cannot write ${this.path}`, { cause: this.broken });
     if (refusal) {
-      if (submission.reserved) this.table.release(submission.reserved);
+      if (reserved) this.table.release(reserved);
       return Promise.reject(refusal);
     }
-    return this.commits.submit(submission);
+    const frame = this.frame(body);
+    return this.commits.submit({ record, body, frame, journal: this.sealing?.journalId, reserved });
   }
 
   /** One group: one write, one fsync, then the records count. */
@@ -332,7 +315,8 @@ class JournalStore implements FileStore {
   }
 
   private async compactIfWorthIt(): Promise<void> {
-    const dead = this.fileBytes - this.headerBytes - this.table.bytes;
+    const headerBytes = this.sealing ? ENCRYPTED_HEADER_BYTES : JOURNAL_MAGIC.length;
+    const dead = this.fileBytes - headerBytes - this.table.bytes;
     // If compaction fails, the old journal is still whole; the next trigger tries again.
     if (dead > this.options.compactAfterBytes && dead > this.table.bytes) await this.compactOrReport();
   }
@@ -340,7 +324,7 @@ class JournalStore implements FileStore {
   /** Rewrites the live records into a new journal, atomically (with a key: under the first, new id). */
   private async compact(): Promise<void> {
     const records = this.table.liveRecords();
-    const before = { sealing: this.sealing, headerBytes: this.headerBytes };
+    const before = this.sealing;
     const header = this.newHeader();
     const frames = records.map((record) => this.frame(encodeBody(record)));
     await this.handle?.close();
@@ -351,8 +335,7 @@ class JournalStore implements FileStore {
       this.counters.compactions += 1;
     } catch (err) {
       // The old journal stays: appends go on in its format, under its id.
-      this.sealing = before.sealing;
-      this.headerBytes = before.headerBytes;
+      this.sealing = before;
       await unlink(`${this.path}.tmp`).catch(() => undefined);
       throw err;
     } finally {

@@ -80,19 +80,13 @@ export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal
 
 /** Reads an encrypted journal as `decodeJournal` does; a frame failing authentication is damage. */
 export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher): DecodedEncryptedJournal {
-  const none = {
-    ...NOTHING,
-    unknownKeyRecords: 0,
-    journalId: undefined,
-    headerKeyId: undefined,
-    lastRecordNo: 0,
-  };
-  if (bytes.length < ENCRYPTED_HEADER_BYTES)
-    return { ...none, droppedBytes: bytes.length, headerDamaged: false };
   const crcAt = ENCRYPTED_HEADER_BYTES - 4;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (crc32(bytes.subarray(0, crcAt)) !== view.getUint32(crcAt, true))
-    return { ...none, headerDamaged: true };
+  const torn = bytes.length < ENCRYPTED_HEADER_BYTES;
+  if (torn || crc32(bytes.subarray(0, crcAt)) !== view.getUint32(crcAt, true)) {
+    const none = { unknownKeyRecords: 0, journalId: undefined, headerKeyId: undefined, lastRecordNo: 0 };
+    return { ...NOTHING, ...none, droppedBytes: torn ? bytes.length : 0, headerDamaged: !torn };
+  }
   const journalId = bytes.slice(ENCRYPTED_MAGIC.length, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
   const headerKeyId = bytes.slice(ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES, crcAt);
   let last = 0;
@@ -138,15 +132,6 @@ const PLAIN: BodyFormat = {
   nextStart: (bytes, from) => bytes.indexOf(OPEN_BRACE, from),
 };
 
-type Frame =
-  | {
-      readonly kind: 'record';
-      readonly record: JournalRecord;
-      readonly recordNo: number;
-      readonly size: number;
-    }
-  | { readonly kind: 'rejected' | 'unknown-key'; readonly size: number };
-
 function decodeFrames(
   bytes: Uint8Array,
   view: DataView,
@@ -161,26 +146,24 @@ function decodeFrames(
   let offset = start;
   while (offset < bytes.length) {
     const frame = frameAt(bytes, view, offset, format);
-    if (frame?.kind === 'record') {
-      records.push({ record: frame.record, size: frame.size });
-      accepted(frame.recordNo);
-      offset += frame.size;
+    if (!frame) {
+      const next = nextFrame(bytes, view, offset + 1, format);
+      if (next === undefined) break;
+      damagedRegions += 1;
+      damagedBytes += next - offset;
+      offset = next;
       continue;
     }
-    if (frame) {
-      if (frame.kind === 'unknown-key') unknownKeyRecords += 1;
-      else {
-        damagedRegions += 1;
-        damagedBytes += frame.size;
-      }
-      offset += frame.size;
-      continue;
+    const { opened, size } = frame;
+    if (typeof opened === 'object') {
+      records.push({ record: opened.record, size });
+      accepted(opened.recordNo);
+    } else if (opened === 'unknown-key') unknownKeyRecords += 1;
+    else {
+      damagedRegions += 1;
+      damagedBytes += size;
     }
-    const next = nextFrame(bytes, view, offset + 1, format);
-    if (next === undefined) break;
-    damagedRegions += 1;
-    damagedBytes += next - offset;
-    offset = next;
+    offset += size;
   }
   return { records, droppedBytes: bytes.length - offset, damagedRegions, damagedBytes, unknownKeyRecords };
 }
@@ -214,7 +197,12 @@ export function decodeJournal(bytes: Uint8Array): DecodedJournal {
   return { ...decoded, damagedRegions: decoded.damagedRegions + (magicIntact ? 0 : 1), isJournal: true };
 }
 
-function frameAt(bytes: Uint8Array, view: DataView, offset: number, format: BodyFormat): Frame | undefined {
+function frameAt(
+  bytes: Uint8Array,
+  view: DataView,
+  offset: number,
+  format: BodyFormat,
+): { readonly opened: Opening; readonly size: number } | undefined {
   if (offset + FRAME_OVERHEAD > bytes.length) return undefined;
   const length = view.getUint32(offset, true);
   const end = offset + FRAME_OVERHEAD + length;
@@ -222,10 +210,8 @@ function frameAt(bytes: Uint8Array, view: DataView, offset: number, format: Body
   const body = bytes.subarray(offset + FRAME_OVERHEAD, end);
   if (crc32(body) !== view.getUint32(offset + 4, true)) return undefined;
   const opened = format.open(body);
-  const size = end - offset;
-  if (typeof opened === 'object') return { kind: 'record', ...opened, size };
   if (opened === 'rejected' && !format.skipsRejected) return undefined;
-  return { kind: opened, size };
+  return { opened, size: end - offset };
 }
 
 /** The next offset from `from` where an intact frame starts (a plain body starts with `{"op":`). */

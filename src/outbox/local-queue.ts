@@ -71,10 +71,7 @@ export class LocalQueue implements ClaimSource {
     if (!this.entries.has(event.eventId)) this.hold(event);
   }
 
-  /**
-   * @param newTenants How many tenants with nothing in flight may start now (the outbox's
-   *   `concurrency`); tenants already sending are not counted.
-   */
+  /** @param newTenants How many tenants with nothing in flight may start sending now (`concurrency`). */
   claim(request: ClaimRequest, newTenants = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
     const now = this.monotonic();
     let startable = newTenants;

@@ -117,23 +117,17 @@ export function keyId(key: Uint8Array): Buffer {
 export function normalizeEncryptionKeys(input: EncryptionKeyInput): Uint8Array[] {
   const single = typeof input === 'string' || input instanceof Uint8Array;
   const list: readonly unknown[] = single ? [input] : input;
-  const issues: { path: string; message: string }[] = [];
-  const keys: Uint8Array[] = [];
-  if (!Array.isArray(list) || list.length === 0) {
+  const keys = Array.isArray(list) ? list.map(decodeKey) : [];
+  const issues = keys.flatMap((key, i) =>
+    typeof key === 'string' ? [{ path: single ? 'encryptionKey' : `encryptionKey.${i}`, message: key }] : [],
+  );
+  if (keys.length === 0)
     issues.push({
       path: 'encryptionKey',
       message: 'give at least one key (32 bytes, or base64 of 32 bytes)',
     });
-  } else {
-    for (const [i, value] of list.entries()) {
-      const path = single ? 'encryptionKey' : `encryptionKey.${i}`;
-      const key = decodeKey(value);
-      if (typeof key === 'string') issues.push({ path, message: key });
-      else keys.push(key);
-    }
-  }
   if (issues.length > 0) throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid store options', issues);
-  return keys;
+  return keys as Uint8Array[];
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

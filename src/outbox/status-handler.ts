@@ -1,18 +1,5 @@
 import type { OutboxControl } from './outbox-api.js';
 
-/** The part of an `IntegrationStatusChanged` event the handler reads (structural: no webhooks import). */
-export interface IntegrationStatusEventLike {
-  readonly payload: { readonly status: string };
-}
-
-/** The part of a receiver's handler context the handler reads. */
-export interface TenantContextLike {
-  readonly tenantId: string;
-}
-
-/** What the handler needs from an outbox. */
-export type TenantControl = Pick<OutboxControl, 'stopTenant' | 'resumeTenant'>;
-
 /**
  * Wires the service's `IntegrationStatusChanged` webhook to the outbox: `Disabled` and
  * `Disconnected` stop the tenant's deliveries (the contract says the partner stops sending;
@@ -32,9 +19,11 @@ export type TenantControl = Pick<OutboxControl, 'stopTenant' | 'resumeTenant'>;
  * // createReceiver({ secrets, handlers: { IntegrationStatusChanged: onStatus } })
  * ```
  */
-export function outboxStatusHandler(
-  outbox: TenantControl,
-): (event: IntegrationStatusEventLike, ctx: TenantContextLike) => Promise<void> {
+export function outboxStatusHandler(outbox: Pick<OutboxControl, 'stopTenant' | 'resumeTenant'>): (
+  // The parts of the event and of the receiver's context it reads (structural: no webhooks import).
+  event: { readonly payload: { readonly status: string } },
+  ctx: { readonly tenantId: string },
+) => Promise<void> {
   return async (event, ctx) => {
     const { status } = event.payload;
     // Without X-TenantId there is no tenant to act on; stopping a made-up one would help nobody.
