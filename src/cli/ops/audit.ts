@@ -20,7 +20,8 @@ export interface AuditTrail {
   recent(limit: number): Promise<AuditEntry[]>;
 }
 
-interface PgQuery {
+/** What the audit trail and the outbox pages query through: a `pg` pool or one of its clients. */
+export interface PgQuery {
   query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
 }
 

@@ -1,12 +1,9 @@
 import { OutboxDuplicateRiskError, OutboxEventStateError } from '../../outbox/errors.js';
-import { postgresAudit } from './audit.js';
+import { type PgQuery, postgresAudit } from './audit.js';
 
 /** A `pg` pool, as the operator commands open it. */
-export interface PgPool {
-  connect(): Promise<{
-    query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-    release(destroy?: boolean): void;
-  }>;
+export interface PgPool extends PgQuery {
+  connect(): Promise<PgQuery & { release(destroy?: boolean): void }>;
 }
 
 /** The refusal of an action on an event the outbox does not hold. */

@@ -1,6 +1,6 @@
 import type { EventState } from '../../outbox/store.js';
+import type { PgQuery } from './audit.js';
 import type { OpsBackends } from './connect.js';
-import type { PgPool } from './outbox-sql-actions.js';
 
 /** How many tenants `inbox stats`, `outbox stats` and the dashboard show by default: the busiest. */
 export const TENANTS_SHOWN = 50;
@@ -58,22 +58,14 @@ export async function outboxTenants(
 }
 
 async function pagedOutboxTenants(
-  pool: PgPool,
+  pool: PgQuery,
   quotedSchema: string,
   query: TenantQuery,
 ): Promise<TenantPage<EventState>> {
-  const client = await pool.connect();
-  try {
-    const { rows } = await client.query<{
-      tenant_id: string;
-      pending: number;
-      parked: number;
-      dead: number;
-      expired: number;
-      oldest: string | null;
-      total: number;
-    }>(
-      `WITH t AS (
+  const { rows } = await pool.query<
+    Record<EventState, number> & { tenant_id: string; oldest: string | null; total: number }
+  >(
+    `WITH t AS (
   SELECT tenant_id,
     count(*) FILTER (WHERE state = 'pending')::integer AS pending,
     count(*) FILTER (WHERE state = 'parked')::integer AS parked,
@@ -87,19 +79,16 @@ async function pagedOutboxTenants(
 SELECT t.*, (SELECT count(*) FROM t)::integer AS total FROM t
 ORDER BY pending + parked + dead + expired DESC, oldest ASC NULLS LAST, tenant_id
 LIMIT $1`,
-      [query.limit, query.tenantId ?? null],
-    );
-    return {
-      tenants: rows.map((row) => ({
-        tenantId: row.tenant_id,
-        states: Object.fromEntries(OUTBOX_STATES.filter((s) => row[s] > 0).map((s) => [s, row[s]])),
-        oldestPendingAt: row.oldest === null ? null : Number(row.oldest),
-      })),
-      totalTenants: rows[0]?.total ?? 0,
-    };
-  } finally {
-    client.release();
-  }
+    [query.limit, query.tenantId ?? null],
+  );
+  return {
+    tenants: rows.map((row) => ({
+      tenantId: row.tenant_id,
+      states: Object.fromEntries(OUTBOX_STATES.filter((s) => row[s] > 0).map((s) => [s, row[s]])),
+      oldestPendingAt: row.oldest === null ? null : Number(row.oldest),
+    })),
+    totalTenants: rows[0]?.total ?? 0,
+  };
 }
 
 /** `50 of 100,000 tenants shown, busiest first (--limit <n>, --tenant <id>)`. */
