@@ -10,14 +10,8 @@ import {
 } from './outbox-sql-actions.js';
 
 /** What an operator can do to one event, from the CLI or the dashboard. */
-export type ActionName = 'outbox.redeliver' | 'outbox.discard' | 'inbox.replay' | 'inbox.discard';
-
-export const ACTION_NAMES: readonly ActionName[] = [
-  'outbox.redeliver',
-  'outbox.discard',
-  'inbox.replay',
-  'inbox.discard',
-];
+export const ACTION_NAMES = ['outbox.redeliver', 'outbox.discard', 'inbox.replay', 'inbox.discard'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
 
 /** How one action on one event ended: `done`, or why not. */
 export interface ActionResult {
