@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { integerFlag, valueFlags } from './args.js';
+import { integerFlag, type ParsedCommandArgs, valueFlags } from './args.js';
 import { onFile, UsageError } from './exit-codes.js';
 
 /** The process surface a command touches, injectable so tests can drive commands in-process. */
@@ -102,19 +102,16 @@ export const SIGNING_HELP = `  --secret-env <NAME>   environment variable holdin
 /** The body (a file, or `-` for standard input) and the secrets `sign` and `verify` work on. */
 export async function readSigningInput(
   io: CliIo,
-  values: {
-    'secret-env'?: string | undefined;
-    'secret-file'?: string | undefined;
-    'max-bytes'?: string | undefined;
-  },
+  values: Partial<ParsedCommandArgs<typeof SIGNING_FLAGS>['values']>,
   path = '-',
 ): Promise<{ body: Uint8Array; secrets: string[] }> {
   const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
   const body = await readInput(io, path, maxBytes);
-  return {
-    body,
-    secrets: await readSecrets(io, { secretEnv: values['secret-env'], secretFile: values['secret-file'] }),
-  };
+  const secrets = await readSecrets(io, {
+    secretEnv: values['secret-env'],
+    secretFile: values['secret-file'],
+  });
+  return { body, secrets };
 }
 
 /**
