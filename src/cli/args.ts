@@ -27,9 +27,8 @@ export type ParsedCommandArgs<O extends Flags> = ReturnType<
 >;
 
 /**
- * `util.parseArgs` with the CLI's conventions: strict, `--help` everywhere, and a parse failure
- * turned into a one-line `UsageError` that names the command and, for a flag it does not know,
- * the closest one it does.
+ * `util.parseArgs`, strict, with `--help` everywhere; a parse failure is a one-line `UsageError`
+ * naming the command and, for an unknown flag, the closest one it knows.
  */
 export function parseCommandArgs<O extends Flags>(
   command: string,
@@ -103,10 +102,7 @@ export function choiceFlag<T extends string>(
   return value as T;
 }
 
-/**
- * The subcommand of an operator's command (`outbox list`) and the event ids after it; `stats`
- * and `list` take none.
- */
+/** The subcommand of `outbox` or `inbox` and the event ids after it (`stats`, `list`: none). */
 export function subcommandOf<T extends string>(
   command: string,
   positionals: readonly string[],

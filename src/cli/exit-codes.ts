@@ -37,10 +37,7 @@ export class UsageError extends codedError('UsageError') {
   readonly code = 'USAGE' as const;
 }
 
-/**
- * `work` on the file at `path`, its failure turned into a `UsageError` that names the path and the
- * reason (`cannot read data.csv: ENOENT`); a `UsageError` of its own passes as it is.
- */
+/** `work` on the file at `path`, a failure turned into a `UsageError` (`cannot read data.csv: ENOENT`). */
 export async function onFile<T>(path: string, work: () => Promise<T>, verb = 'read'): Promise<T> {
   try {
     return await work();

@@ -9,9 +9,8 @@ export interface ShutdownWatch {
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
- * Waits for `io.shutdown` when the caller gave one (tests, an embedding program), else for SIGINT
- * or SIGTERM. The handlers live only while the command runs, so every other command keeps Node's
- * default of dying on Ctrl+C.
+ * Waits for `io.shutdown` when the caller gave one (tests), else for SIGINT or SIGTERM, listened
+ * for only while the command runs: every other command keeps Node's default of dying on Ctrl+C.
  */
 export function watchShutdown(io: CliIo): ShutdownWatch {
   const { shutdown } = io;

@@ -21,8 +21,6 @@ export interface BackfillSummary {
   sha256: string;
 }
 
-const describe = (f: RowFailure) => `line ${f.line}: ${formatIssue(f)}`;
-
 /**
  * Prints the summary (rows read, sent, failed), the notes and the first failed rows on stdout, and
  * writes every problem to the `--report` file as JSON Lines. Returns the number of failed rows.
@@ -39,7 +37,7 @@ export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promi
   if (failures.length > 0) {
     io.stdout.write('failed rows:\n');
     for (const failure of failures.slice(0, LISTED_FAILURES)) {
-      io.stdout.write(`  ${style.red(describe(failure))}\n`);
+      io.stdout.write(`  ${style.red(`line ${failure.line}: ${formatIssue(failure)}`)}\n`);
     }
     const more = failures.length - LISTED_FAILURES;
     if (more > 0) {

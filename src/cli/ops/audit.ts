@@ -35,13 +35,9 @@ export function postgresAudit(pool: PgQuery, quotedSchema: string): AuditTrail {
       );
     },
     async recent(limit) {
-      const { rows } = await pool.query<{
-        at: Date;
-        actor: string;
-        action: string;
-        target: string;
-        detail: Record<string, unknown> | null;
-      }>(`SELECT at, actor, action, target, detail FROM ${quotedSchema}.audit ORDER BY at DESC LIMIT $1`, [
+      const { rows } = await pool.query<
+        Omit<AuditEntry, 'at' | 'detail'> & { at: Date; detail: AuditEntry['detail'] | null }
+      >(`SELECT at, actor, action, target, detail FROM ${quotedSchema}.audit ORDER BY at DESC LIMIT $1`, [
         limit,
       ]);
       return rows.map((row) => ({ ...row, at: row.at.getTime(), detail: row.detail ?? {} }));
