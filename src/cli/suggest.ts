@@ -15,9 +15,8 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * `; did you mean --payload?` for the valid word closest to what was typed (`--payload-file` ->
- * `--payload`, `sned` -> `send`), or nothing when none is close enough to be what was meant: a
- * prefix of one, or within a third of its length in edits, as git and cargo suggest.
+ * `; did you mean --payload?` for the valid word closest to what was typed, or nothing when none
+ * is a prefix of it or within a third of its length in edits (as git and cargo suggest).
  */
 export function didYouMean(typed: string, candidates: readonly string[], prefix = ''): string {
   let best: { word: string; score: number } | undefined;

@@ -38,10 +38,9 @@ const STRAY_QUOTE_MESSAGE =
   'a double quote inside a field that is not quoted: quote the whole field and double the quote ("12"" pizza")';
 
 /**
- * Streams RFC 4180 CSV records (CRLF, LF or CR) with `csv-parse`, one at a time, so a file of any
- * size costs the memory of one record. A leading byte-order mark and blank lines are skipped;
- * values come untrimmed; records may differ in length (the caller reports that per row). A stray
- * quote in an unquoted field comes out as a `CsvBadRecord`, and reading goes on.
+ * Streams RFC 4180 CSV records (CRLF, LF or CR) with `csv-parse`, one at a time, whatever the file's
+ * size. A byte-order mark and blank lines are skipped, values untrimmed, lengths unchecked; a stray
+ * quote in an unquoted field is a `CsvBadRecord`, and reading goes on.
  *
  * @throws {FileSyntaxError} for an unterminated quoted field, text after a closing quote, a row
  * longer than `maxRowSize` characters, or bytes that are not UTF-8

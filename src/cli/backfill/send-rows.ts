@@ -50,11 +50,9 @@ export interface SendState {
 }
 
 /**
- * Sends one chunk of rows (at most `MAX_BATCH_ITEMS`) as one batch event, or as single events,
- * four at a time, once the service answers `EVENT_HANDLER_NOT_REGISTERED` (Planned: remembered in
- * `state`), each under its row's eventId so a resend is answered from the service's cache. A
- * refused batch goes row by row to find the rows at fault (sync events are upserts); a failure
- * every row would share stops the backfill, and each row not sent is reported with its eventId.
+ * Sends one chunk of rows as a batch event, or as single events under the rows' eventIds once the
+ * batch type is Planned (remembered in `state`). A refused batch goes row by row to find the rows
+ * at fault (syncs are upserts); a failure every row would share stops, each row not sent reported.
  */
 export async function sendChunk(
   client: LoyaltyClient,

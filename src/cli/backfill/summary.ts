@@ -22,9 +22,8 @@ export interface BackfillSummary {
 }
 
 /**
- * Prints the summary (rows read, sent, failed), the notes and the first failed rows on stdout, and
- * writes every problem to the `--report` file as JSON Lines. Returns the number of failed rows.
- * Only line numbers, field paths and messages are written: row values may be personal data.
+ * Prints the summary, the notes and the first failed rows, and writes every problem to `--report`;
+ * returns the number of failed rows. Never a row's values: they may be personal data.
  */
 export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promise<number> {
   const style = createStyle(io);

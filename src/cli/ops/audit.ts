@@ -49,10 +49,7 @@ interface RedisCall {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/**
- * The inbox's capped audit list (`inboxKeys(prefix).audit`, in the inbox's hash slot: `replay`
- * and `discard` write their entry in the action's own script), newest first (LPUSH + LTRIM).
- */
+/** The inbox's capped audit list, newest first, in its hash slot (`replay` and `discard` write it too). */
 export function redisAudit(redis: RedisCall, prefix: string): AuditTrail {
   const key = inboxKeys(prefix).audit;
   return {

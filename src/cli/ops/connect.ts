@@ -43,10 +43,7 @@ export interface OpsBackends {
 
 type Wanted = { outbox: boolean; inbox: boolean; command: string };
 
-/**
- * Opens what the flags (or `DATABASE_URL`, `REDIS_URL`) name. The drivers are optional peer
- * dependencies, loaded only here: a missing one is a usage error naming the package to install.
- */
+/** Opens what the flags (or `DATABASE_URL`, `REDIS_URL`) name, loading the optional drivers. */
 export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wanted): Promise<OpsBackends> {
   if (flags.file !== undefined) {
     if (flags.postgres !== undefined)
@@ -133,10 +130,7 @@ export function schemaFlag(schema: string): string {
   }
 }
 
-/**
- * An ioredis client connected to `url` that fails at once instead of retrying, so an operator's
- * command ends; a failure to connect rejects with the URL's password redacted.
- */
+/** An ioredis client that fails at once instead of retrying, so the command ends; passwords redacted. */
 export async function connectRedis(url: string, who?: string) {
   const ioredis = await loadDriver('ioredis', () => import('ioredis'), who);
   const redis = new ioredis.Redis(url, {
@@ -154,11 +148,7 @@ export async function connectRedis(url: string, who?: string) {
   return redis;
 }
 
-/**
- * Opens the stores, runs `work` on them and closes them, whatever `work` does. A failure (store
- * unreachable, schema not migrated, a statement refused) propagates: `describeFailure` maps it to
- * its exit code and `run-cli.ts` prints it with the connection strings' passwords redacted.
- */
+/** Opens the stores, runs `work` on them and closes them; a failure propagates to `describeFailure`. */
 export async function withBackends<T>(
   io: CliIo,
   flags: ConnectionFlags,

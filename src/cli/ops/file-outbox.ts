@@ -12,10 +12,8 @@ import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
 const AUDIT_FILE = 'audit.jsonl';
 
 /**
- * A file outbox opened by the CLI while no POS process holds it: its lock allows one process at
- * a time, so a running outbox's directory is refused with the pid that holds it (act from that
- * process with `outbox.list`, `redeliver`, `discard`). Changes are written to the journal as the
- * outbox itself writes them, and seen by the next `outbox.start()`.
+ * A file outbox opened by the CLI while no POS process holds its lock (a held one is refused with
+ * the holder's pid). Changes go to the journal as the outbox writes them, seen by its next start.
  */
 export async function openFileOutbox(
   dir: string,
@@ -67,9 +65,8 @@ export async function openFileOutbox(
 const KEY_BYTES = 32;
 
 /**
- * The key of an encrypted file outbox, from `--key-file`. The file must be readable by its owner
- * only (a key others can read protects nothing): a group or world permission is refused, as for
- * an SSH key. Its content is never printed, in no error either.
+ * The key of an encrypted file outbox, from `--key-file`, which only its owner may read (as an SSH
+ * key: a key others can read protects nothing). Its content is never printed.
  */
 export async function readKeyFile(path: string): Promise<Uint8Array | string> {
   const bytes = await onFile(path, async () => {

@@ -24,10 +24,7 @@ export interface TenantPage<S extends string> {
   readonly totalTenants: number;
 }
 
-/**
- * Busiest first: most events needing work (every state counted), then the oldest pending one,
- * then by id, so a page is stable from one refresh to the next.
- */
+/** Busiest first (most events, then the oldest pending one), then by id: stable across refreshes. */
 function busiestFirst<S extends string>(rows: readonly TenantRow<S>[], query: TenantQuery): TenantPage<S> {
   const load = (row: TenantRow<S>) =>
     Object.values<number | undefined>(row.states).reduce<number>((a, n) => a + (n ?? 0), 0);
@@ -44,9 +41,8 @@ function busiestFirst<S extends string>(rows: readonly TenantRow<S>[], query: Te
 const OUTBOX_STATES = ['pending', 'parked', 'dead', 'expired'] as const;
 
 /**
- * The outbox's tenants, busiest first: on Postgres one query that returns `limit` rows and the
- * total (never every tenant: with 100,000 of them that was megabytes per dashboard refresh); a
- * file outbox, which holds at most its `maxEvents`, is counted in memory.
+ * The outbox's tenants, busiest first: on Postgres `limit` rows and the total in one query (every
+ * tenant was megabytes per refresh at 100,000); a file outbox, small by design, in memory.
  */
 export async function outboxTenants(
   outbox: NonNullable<OpsBackends['outbox']>,
