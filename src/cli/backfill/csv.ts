@@ -23,9 +23,6 @@ function breaksIn(text: string): number {
   return breaks;
 }
 
-const countBreaks = (fields: readonly string[]): number =>
-  fields.reduce((sum, field) => sum + breaksIn(field), 0);
-
 const MESSAGES: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
   CSV_INVALID_CLOSING_QUOTE: 'text after a closing quote (quote the whole field, double inner quotes)',
@@ -91,7 +88,7 @@ export async function* csvRecords(
       next += info.empty_lines - emptySeen;
       emptySeen = info.empty_lines;
       yield { line: next, fields: record };
-      next += countBreaks(record) + 1;
+      next += record.reduce((sum, field) => sum + breaksIn(field), 1);
     }
     if (failure !== undefined) throw syntaxError(failure, next, maxRowSize);
   }

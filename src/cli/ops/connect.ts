@@ -3,7 +3,7 @@ import { postgresStore } from '../../postgres/outbox-store.js';
 import { quoteSchema } from '../../postgres/schema/identifier.js';
 import { redisInbox } from '../../redis/inbox.js';
 import type { DeferredInboxStore } from '../../webhooks/inbox.js';
-import { valueFlags } from '../args.js';
+import { type ParsedCommandArgs, valueFlags } from '../args.js';
 import { UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type AuditTrail, postgresAudit, redisAudit } from './audit.js';
@@ -15,17 +15,11 @@ import { redactIn, redactUrl } from './redact.js';
 /** The flags that name a database or a Redis, and where the SDK's data is in it. */
 export const STORE_FLAGS = valueFlags('postgres', 'schema', 'redis', 'prefix');
 
-/** The connection flags every operator command takes. */
-export interface ConnectionFlags {
-  readonly postgres?: string | undefined;
-  readonly schema?: string | undefined;
-  readonly redis?: string | undefined;
-  readonly prefix?: string | undefined;
-  /** A file outbox's directory (`fileStore`), opened only while no process holds its lock. */
-  readonly file?: string | undefined;
-  /** The key of an encrypted file outbox (`--key-file`): base64, or 32 raw bytes. */
-  readonly 'key-file'?: string | undefined;
-}
+/** A file outbox's directory (`fileStore`, opened while no process holds it) and its `--key-file`. */
+export const FILE_FLAGS = valueFlags('file', 'key-file');
+
+/** The connection flags of the operator commands. */
+export type ConnectionFlags = Partial<ParsedCommandArgs<typeof STORE_FLAGS & typeof FILE_FLAGS>['values']>;
 
 /** The stores an operator command works on, each with its own audit trail. */
 export interface OpsBackends {
