@@ -27,27 +27,8 @@ export type ParsedCommandArgs<O extends Flags> = ReturnType<
 >;
 
 /**
- * The first flag of `argv` that `options` does not declare, as typed (`--payload-file`, `-x`),
- * skipping the values of string flags and everything after `--`.
- */
-function unknownFlag(argv: readonly string[], options: Flags): string | undefined {
-  const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name]] : [])));
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') return undefined;
-    if (arg === '-' || !arg.startsWith('-')) continue;
-    const name = arg.startsWith('--') ? arg.slice(2).split('=')[0]! : shorts.get(arg.slice(1, 2));
-    if (name === undefined || !(name in options)) return arg.startsWith('--') ? `--${name}` : arg.slice(0, 2);
-    if (options[name]!.type === 'string' && !arg.includes('=') && (arg.startsWith('--') || arg.length === 2))
-      i++;
-  }
-  return undefined;
-}
-
-/**
- * `util.parseArgs` with the CLI's conventions: strict, `--help` everywhere, and a parse failure
- * turned into a one-line `UsageError` that names the command and, for a flag it does not know,
- * the closest one it does.
+ * `util.parseArgs`, strict, with `--help` everywhere; a parse failure is a one-line `UsageError`
+ * naming the command and, for an unknown flag, the closest one it knows.
  */
 export function parseCommandArgs<O extends Flags>(
   command: string,
@@ -64,14 +45,13 @@ export function parseCommandArgs<O extends Flags>(
       strict: true,
     }) as ParsedCommandArgs<O>;
   } catch (err) {
-    const unknown = unknownFlag(argv, all);
-    if (unknown !== undefined)
-      throw new UsageError(
-        `${command}: unknown flag ${unknown}${didYouMean(unknown.replace(/^-+/, ''), Object.keys(all), '--')} ${see}`,
-      );
-    // Node's text quotes the flag with its value placeholder: say it plainly.
+    // Node's text quotes the flag, with a value placeholder: say it plainly.
     const flag = /'(-[^' ]+)/.exec((err as Error).message)?.[1];
     const code = (err as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined)
+      throw new UsageError(
+        `${command}: unknown flag ${flag}${didYouMean(flag.replace(/^-+/, ''), Object.keys(all), '--')} ${see}`,
+      );
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
       const name = flag.replace(/^-+/, '');
       const long = name.length === 1 ? Object.keys(all).find((k) => all[k]!.short === name) : name;
@@ -122,10 +102,7 @@ export function choiceFlag<T extends string>(
   return value as T;
 }
 
-/**
- * The subcommand of an operator's command (`outbox list`) and the event ids after it; `stats`
- * and `list` take none.
- */
+/** The subcommand of `outbox` or `inbox` and the event ids after it (`stats`, `list`: none). */
 export function subcommandOf<T extends string>(
   command: string,
   positionals: readonly string[],

@@ -4,10 +4,7 @@ import { type ParsedCommandArgs, switchFlags, valueFlags } from './args.js';
 import { UsageError } from './exit-codes.js';
 import { type CliIo, readSecrets } from './io.js';
 
-/**
- * The environment variables `send` and `backfill` read, by client option. Credentials come from
- * the environment (or a file), never from the command line, where `ps` and shell history keep them.
- */
+/** The environment variables `send` and `backfill` read, by client option (never credentials in argv). */
 export const CLIENT_ENV = {
   baseUrl: 'LOYALTY_BASE_URL',
   apiKey: 'LOYALTY_API_KEY',
@@ -26,10 +23,7 @@ function required(io: CliIo, name: string, what: string): string {
   return value;
 }
 
-/**
- * A `LoyaltyClient` from `LOYALTY_BASE_URL`, `LOYALTY_API_KEY` and `LOYALTY_SIGNING_SECRET`. A
- * missing or invalid setting is a `UsageError` naming the variable, never quoting its value.
- */
+/** A `LoyaltyClient` from `CLIENT_ENV`: a bad setting is a `UsageError` naming the variable only. */
 export async function clientFromEnv(io: CliIo, flags: ClientFlags = {}): Promise<LoyaltyClient> {
   const baseUrl = required(
     io,

@@ -30,10 +30,8 @@ function errnoOf(err: unknown): string | undefined {
 }
 
 /**
- * Turns what `client.send` (or `syncBatch`) threw into the CLI's report, or `undefined` for an
- * error that is not one of the client's typed errors (a bug: the caller rethrows it). The
- * remedy is the contract's catalogue's; nothing here can hold a key or a secret, since the
- * client's errors never carry them.
+ * What `client.send` threw as the CLI's report (the remedy from the contract's catalogue), or
+ * `undefined` for an error that is not one of the client's typed ones: a bug, rethrown.
  */
 export function describeSendError(err: unknown): ErrorReport | undefined {
   if (err instanceof LoyaltyValidationError) {
@@ -82,10 +80,8 @@ export function describeSendError(err: unknown): ErrorReport | undefined {
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)/;
 
 /**
- * The one place a command's failure becomes an exit code and a line for people: a usage error,
- * a store's error (unreachable, not migrated, refused), the emulator's (refused, unreachable), the
- * client's. `undefined` for anything else: a bug, reported by `run-cli.ts` as an internal error.
- * The line may still quote a connection string: `run-cli.ts` redacts it before printing.
+ * The one place a command's failure becomes an exit code and a line (a usage error, a store's, the
+ * emulator's, the client's), redacted by `run-cli.ts`; `undefined` for a bug (an internal error).
  */
 export function describeFailure(err: unknown): { exit: ExitCode; line: string } | undefined {
   if (err instanceof UsageError) return { exit: EXIT.usage, line: err.message };

@@ -1,21 +1,10 @@
 import { codedError } from '../contract/errors.js';
 
 /**
- * Exit codes of the `loyalty-partner` command, documented in its `--help` and the README.
- * Scripts branch on them: 3 means "try again later", 1 means "something must change first".
+ * Exit codes of the `loyalty-partner` command, each explained in `EXIT_CODE_TABLE` below. Scripts
+ * branch on them: 3 means "try again later", 1 means "something must change first".
  */
-export const EXIT = {
-  /** The command did what was asked. */
-  ok: 0,
-  /** The operation failed: a signature did not verify, or the service refused the event. */
-  failed: 1,
-  /** The command line or the environment is wrong (unknown flag, missing secret, unreadable file). */
-  usage: 2,
-  /** The service could not be reached or stayed unavailable: retry later. */
-  unavailable: 3,
-  /** A bug in the CLI itself. */
-  internal: 70,
-} as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 3, internal: 70 } as const;
 
 /** One of the exit codes above. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -48,10 +37,7 @@ export class UsageError extends codedError('UsageError') {
   readonly code = 'USAGE' as const;
 }
 
-/**
- * `work` on the file at `path`, its failure turned into a `UsageError` that names the path and the
- * reason (`cannot read data.csv: ENOENT`); a `UsageError` of its own passes as it is.
- */
+/** `work` on the file at `path`, a failure turned into a `UsageError` (`cannot read data.csv: ENOENT`). */
 export async function onFile<T>(path: string, work: () => Promise<T>, verb = 'read'): Promise<T> {
   try {
     return await work();

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { integerFlag, valueFlags } from './args.js';
+import { integerFlag, type ParsedCommandArgs, valueFlags } from './args.js';
 import { onFile, UsageError } from './exit-codes.js';
 
 /** The process surface a command touches, injectable so tests can drive commands in-process. */
@@ -8,17 +8,13 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /**
-   * Ends a long-running command (`emulate`) cleanly, as SIGINT or SIGTERM would. In-process
-   * callers pass one; without it the command listens for those signals itself.
-   */
+  /** Ends a long-running command (`emulate`) as SIGINT or SIGTERM would; without it, they do. */
   readonly shutdown?: AbortSignal;
 }
 
 /**
- * Prints with colour only where it helps: a terminal, and `NO_COLOR` unset (https://no-color.org).
- * The pass and fail marks follow the same switch: a log file, a pipe or a CI console that may not
- * render `✓` gets the ASCII words instead.
+ * Colour only on a terminal with `NO_COLOR` unset (https://no-color.org); the pass and fail marks
+ * too: a log file, a pipe or a CI console that may not render `✓` gets `PASS`/`FAIL`.
  */
 export function createStyle(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout') {
   const enabled = Boolean(io[stream].isTTY) && !io.env.NO_COLOR;
@@ -34,9 +30,7 @@ export function createStyle(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout') {
     green,
     yellow: paint(33, 39),
     cyan: paint(36, 39),
-    /** The mark of a step that behaved as expected: `✓` in colour, `PASS` without. */
     pass: enabled ? green('✓') : 'PASS',
-    /** The mark of a step that did not: `✗` in colour, `FAIL` without. */
     fail: enabled ? red('✗') : 'FAIL',
   };
 }
@@ -51,9 +45,8 @@ export const INPUT_LIMIT_BYTES = 1024 * 1024;
 export const SECRET_FILE_LIMIT_BYTES = 64 * 1024;
 
 /**
- * Reads a file, or standard input for `-`, as the exact bytes (never decoded: signatures cover
- * bytes), stopping with a clear error past `limit` bytes: `/dev/zero` or a wrong path must not
- * fill the memory. `flag` names how to raise the limit, when one can.
+ * A file, or standard input for `-`, as its exact bytes (signatures cover bytes), refused past
+ * `limit` bytes (`/dev/zero` must not fill the memory); `flag` names how to raise the limit.
  */
 export async function readInput(
   io: CliIo,
@@ -102,27 +95,22 @@ export const SIGNING_HELP = `  --secret-env <NAME>   environment variable holdin
 /** The body (a file, or `-` for standard input) and the secrets `sign` and `verify` work on. */
 export async function readSigningInput(
   io: CliIo,
-  values: {
-    'secret-env'?: string | undefined;
-    'secret-file'?: string | undefined;
-    'max-bytes'?: string | undefined;
-  },
+  values: Partial<ParsedCommandArgs<typeof SIGNING_FLAGS>['values']>,
   path = '-',
 ): Promise<{ body: Uint8Array; secrets: string[] }> {
   const maxBytes = integerFlag('max-bytes', values['max-bytes'], 'bytes') ?? INPUT_LIMIT_BYTES;
   const body = await readInput(io, path, maxBytes);
-  return {
-    body,
-    secrets: await readSecrets(io, { secretEnv: values['secret-env'], secretFile: values['secret-file'] }),
-  };
+  const secrets = await readSecrets(io, {
+    secretEnv: values['secret-env'],
+    secretFile: values['secret-file'],
+  });
+  return { body, secrets };
 }
 
 /**
- * The signing secret(s), from `--secret-file` (one per line, for rotation) or an environment
- * variable. Secrets are never taken on the command line, where `ps` and shell history keep them,
- * and never printed. In a file, lines end with LF or CRLF and the final line break is optional;
- * a space, a tab or a stray carriage return around a secret is refused, never signed with: it
- * would silently make every signature differ from the service's.
+ * The signing secret(s), from `--secret-file` (one per line, LF or CRLF, for rotation) or an
+ * environment variable: never from the command line, where `ps` and shell history keep them, and
+ * never printed. Whitespace around a secret is refused: it would change every signature silently.
  */
 export async function readSecrets(
   io: CliIo,
@@ -157,10 +145,8 @@ export async function readSecrets(
 }
 
 /**
- * The one signing secret of a `--secret-file`, for commands that sign as the service does with
- * one tenant's secret (`check-receiver`, `trigger`). The file is read as every command reads it
- * (`readSecrets`: at most 64 KiB, one final line break dropped, whitespace around a secret
- * refused); a second secret is refused too, since which one the receiver expects is unknown.
+ * The one secret of a `--secret-file`, read as `readSecrets` reads it, for `check-receiver` and
+ * `trigger`, which sign as the service does: a second one is refused (which one is expected?).
  */
 export async function readSecretFile(io: CliIo, path: string): Promise<string> {
   const [secret, ...more] = await readSecrets(io, { secretFile: path });

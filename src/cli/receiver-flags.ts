@@ -3,9 +3,8 @@ import { integerFlag } from './args.js';
 import { UsageError } from './exit-codes.js';
 
 /**
- * The receiver URL of `check-receiver` and `trigger`: an absolute http(s) URL without a user name
- * or password. A URL with credentials is refused without being repeated, since the password would
- * land in the terminal and in CI logs (and fetch refuses such a URL anyway).
+ * The receiver URL of `check-receiver` and `trigger`: absolute http(s), without credentials, which
+ * are refused without being repeated (the password would land in CI logs).
  */
 export function receiverUrlFlag(command: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
@@ -20,10 +19,7 @@ export function receiverUrlFlag(command: string, value: string): string {
   throw new UsageError(`${command}: ${shown} is not an http(s) URL`);
 }
 
-/**
- * A timer flag in milliseconds, within what a timer can wait: from `min` to 2^31 - 1 (a longer
- * delay would fire at once, and every case would "time out" immediately).
- */
+/** Milliseconds from `min` to 2^31 - 1: a longer timer fires at once, so every case would time out. */
 export function timerFlag(name: string, value: string | undefined, min: number): number | undefined {
   const ms = integerFlag(name, value, 'milliseconds');
   if (ms !== undefined && (ms < min || ms > MAX_TIMER_MS))

@@ -41,15 +41,6 @@ NO_COLOR=1 turns colours off.`;
 }
 
 /**
- * Connection strings the command line and the environment hold: their passwords are redacted from
- * every line the CLI prints about a failure.
- */
-function connectionStrings(argv: readonly string[], io: CliIo): string[] {
-  const values = [...argv.map((arg) => arg.replace(/^--[^=]+=/, '')), ...Object.values(io.env)];
-  return values.filter((value): value is string => typeof value === 'string' && value.includes('://'));
-}
-
-/**
  * Runs the CLI in-process and returns its exit code. Every failure becomes one clear line on
  * stderr, mapped to its exit code in one place (`describeFailure`); nothing is thrown.
  */
@@ -81,7 +72,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   try {
     return await command.run(rest, io);
   } catch (err) {
-    const urls = connectionStrings(argv, io);
+    // The passwords of the connection strings in argv and the environment are redacted from it.
+    const values = [...argv.map((arg) => arg.replace(/^--[^=]+=/, '')), ...Object.values(io.env)];
+    const urls = values.filter((value) => value?.includes('://'));
     const failure = describeFailure(err);
     if (failure) {
       io.stderr.write(`${style.red('error')}: ${redactAll(failure.line, urls)}\n`);

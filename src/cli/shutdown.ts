@@ -9,30 +9,25 @@ export interface ShutdownWatch {
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
- * Waits for `io.shutdown` when the caller gave one (tests, an embedding program), else for SIGINT
- * or SIGTERM. The handlers live only while the command runs, so every other command keeps Node's
- * default of dying on Ctrl+C.
+ * Waits for `io.shutdown` when the caller gave one (tests), else for SIGINT or SIGTERM, listened
+ * for only while the command runs: every other command keeps Node's default of dying on Ctrl+C.
  */
 export function watchShutdown(io: CliIo): ShutdownWatch {
   const { shutdown } = io;
-  if (shutdown) {
-    let onAbort = () => {};
-    const requested = new Promise<string>((resolve) => {
-      onAbort = () => resolve('shutdown requested');
+  let dispose = () => {};
+  const requested = new Promise<string>((resolve) => {
+    if (shutdown) {
+      const onAbort = () => resolve('shutdown requested');
       if (shutdown.aborted) onAbort();
       else shutdown.addEventListener('abort', onAbort, { once: true });
-    });
-    return { requested, dispose: () => shutdown.removeEventListener('abort', onAbort) };
-  }
-  let onSignal: (signal: NodeJS.Signals) => void = () => {};
-  const requested = new Promise<string>((resolve) => {
-    onSignal = (signal) => resolve(signal);
-    for (const signal of SIGNALS) process.once(signal, onSignal);
+      dispose = () => shutdown.removeEventListener('abort', onAbort);
+    } else {
+      // A signal listener is called with the signal's name: that is the reason.
+      for (const signal of SIGNALS) process.once(signal, resolve);
+      dispose = () => {
+        for (const signal of SIGNALS) process.removeListener(signal, resolve);
+      };
+    }
   });
-  return {
-    requested,
-    dispose: () => {
-      for (const signal of SIGNALS) process.removeListener(signal, onSignal);
-    },
-  };
+  return { requested, dispose };
 }

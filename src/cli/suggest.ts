@@ -15,23 +15,16 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The valid word closest to what was typed (`--payload-file` -> `--payload`, `sned` -> `send`),
- * or `undefined` when none is close enough to be what was meant: a prefix of one, or within a
- * third of its length in edits, as git and cargo suggest.
+ * `; did you mean --payload?` for the valid word closest to what was typed, or nothing when none
+ * is a prefix of it or within a third of its length in edits (as git and cargo suggest).
  */
-export function closest(typed: string, candidates: readonly string[]): string | undefined {
+export function didYouMean(typed: string, candidates: readonly string[], prefix = ''): string {
   let best: { word: string; score: number } | undefined;
   for (const word of candidates) {
-    const prefix = word.startsWith(typed) || typed.startsWith(word);
-    const score = prefix ? 0.5 : distance(typed, word);
-    if (!prefix && score > Math.max(1, Math.floor(word.length / 3))) continue;
+    const isPrefix = word.startsWith(typed) || typed.startsWith(word);
+    const score = isPrefix ? 0.5 : distance(typed, word);
+    if (!isPrefix && score > Math.max(1, Math.floor(word.length / 3))) continue;
     if (best === undefined || score < best.score) best = { word, score };
   }
-  return best?.word;
-}
-
-/** ` (did you mean --payload?)`, or nothing when no candidate is close. */
-export function didYouMean(typed: string, candidates: readonly string[], prefix = ''): string {
-  const match = closest(typed, candidates);
-  return match === undefined ? '' : `; did you mean ${prefix}${match}?`;
+  return best === undefined ? '' : `; did you mean ${prefix}${best.word}?`;
 }

@@ -23,9 +23,6 @@ function breaksIn(text: string): number {
   return breaks;
 }
 
-const countBreaks = (fields: readonly string[]): number =>
-  fields.reduce((sum, field) => sum + breaksIn(field), 0);
-
 const MESSAGES: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
   CSV_INVALID_CLOSING_QUOTE: 'text after a closing quote (quote the whole field, double inner quotes)',
@@ -38,10 +35,9 @@ const STRAY_QUOTE_MESSAGE =
   'a double quote inside a field that is not quoted: quote the whole field and double the quote ("12"" pizza")';
 
 /**
- * Streams RFC 4180 CSV records (CRLF, LF or CR) with `csv-parse`, one at a time, so a file of any
- * size costs the memory of one record. A leading byte-order mark and blank lines are skipped;
- * values come untrimmed; records may differ in length (the caller reports that per row). A stray
- * quote in an unquoted field comes out as a `CsvBadRecord`, and reading goes on.
+ * Streams RFC 4180 CSV records (CRLF, LF or CR) with `csv-parse`, one at a time, whatever the file's
+ * size. A byte-order mark and blank lines are skipped, values untrimmed, lengths unchecked; a stray
+ * quote in an unquoted field is a `CsvBadRecord`, and reading goes on.
  *
  * @throws {FileSyntaxError} for an unterminated quoted field, text after a closing quote, a row
  * longer than `maxRowSize` characters, or bytes that are not UTF-8
@@ -92,7 +88,7 @@ export async function* csvRecords(
       next += info.empty_lines - emptySeen;
       emptySeen = info.empty_lines;
       yield { line: next, fields: record };
-      next += countBreaks(record) + 1;
+      next += record.reduce((sum, field) => sum + breaksIn(field), 1);
     }
     if (failure !== undefined) throw syntaxError(failure, next, maxRowSize);
   }

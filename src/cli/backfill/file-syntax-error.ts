@@ -3,10 +3,7 @@ import { codedError } from '../../contract/errors.js';
 /** The longest row `backfill` reads by default (`--max-row-size`): 1,048,576 characters. */
 export const MAX_ROW_SIZE_DEFAULT = 1_048_576;
 
-/**
- * A backfill file that cannot be read on from `line` (CSV or JSON Lines): the rows before it
- * were read; nothing after it is.
- */
+/** A backfill file that cannot be read on from `line`: the rows before it were read. */
 export class FileSyntaxError extends codedError('FileSyntaxError') {
   readonly code = 'FILE_SYNTAX' as const;
   readonly line: number;
@@ -21,10 +18,7 @@ export class FileSyntaxError extends codedError('FileSyntaxError') {
 export const notUtf8 = (line: number) =>
   new FileSyntaxError(line, 'bytes that are not UTF-8: save the file as UTF-8');
 
-/**
- * The next text of a UTF-8 stream (`chunk` undefined: its end). Past a byte that is not UTF-8 it
- * gives the text before that byte and `badByte`, so the whole lines before it are still read.
- */
+/** The next text of a UTF-8 stream (no `chunk`: its end); at a bad byte, the text before it and `badByte`. */
 export function decodeChunk(
   decoder: TextDecoder,
   chunk?: string | Uint8Array,
@@ -38,10 +32,7 @@ export function decodeChunk(
   }
 }
 
-/**
- * A row (CSV) or line (JSON Lines) past `--max-row-size`: reading stops before holding more of
- * it. In a CSV file the likely cause is a quote never closed.
- */
+/** A row (CSV) or line (JSON Lines) past `--max-row-size`: in CSV, likely a quote never closed. */
 export const tooLong = (line: number, maxRowSize: number, format: 'csv' | 'jsonl' = 'csv') =>
   new FileSyntaxError(
     line,

@@ -27,10 +27,8 @@ const duration = (seconds: number) => {
 };
 
 /**
- * Rows sent, rows per second and the time left: a bar redrawn in place on a terminal, and plain
- * lines every few seconds otherwise (a 100,000-row backfill at 2,000 rows/s writes 10 lines).
- * The share done is the share of the file read (`totalBytes`); without it (standard input) only
- * the count and the rate are shown. `now` is injectable for tests.
+ * Rows sent, rows/s and the time left: a bar redrawn on a terminal, else a line every few seconds.
+ * The share done is that of the file read (`totalBytes`; standard input: count and rate only).
  */
 export function createProgress(
   io: CliIo,

@@ -32,11 +32,9 @@ export async function stampFile(path: string): Promise<SourceStamp> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The rows a `--resume <report>` run sends: the lines the report lists (rows not sent, refused or
- * invalid last time), each with the eventId it was sent under, when it was. Every other line was
- * sent and is skipped; a row resent under its old eventId gets the service's cached answer.
- * The report must be the one written for this very file: its first line holds the file's SHA-256,
- * and every line number must be in the file and every eventId a row's own, or nothing is sent.
+ * The rows a `--resume <report>` run sends, by line, with the eventId each was sent under (a resent
+ * row gets the service's cached answer); other lines were sent. The report must be this very
+ * file's (its SHA-256), its lines in the file and each eventId a row's own, or nothing is sent.
  */
 export async function readResume(
   path: string,

@@ -54,7 +54,7 @@ function judge(target: BackfillTarget, line: number, value: unknown): RowResult 
 
 /**
  * Rows of a JSON Lines stream: one JSON object per non-blank line (LF or CRLF), read a line at a
- * time, never holding more than `maxRowSize` characters of one line.
+ * time.
  *
  * @throws {FileSyntaxError} for a line longer than `maxRowSize`, or bytes that are not UTF-8
  */
@@ -100,9 +100,8 @@ export async function* jsonLinesRows(
 }
 
 /**
- * Rows of a CSV stream whose header names the item's fields. Cells become the contract's types
- * (`price` and `discountValue` numbers, `isActive` and `isLoyaltyProgramCoupon` booleans), and an
- * empty cell is an omitted field, so optional fields stay out and defaults apply.
+ * Rows of a CSV stream whose header names the item's fields. Cells become the field's type (number,
+ * boolean); an empty cell is an omitted field, so defaults apply.
  *
  * @throws {UsageError} for a header that is empty, repeats a column or names an unknown field
  */

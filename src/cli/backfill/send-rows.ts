@@ -20,8 +20,6 @@ const CONCURRENCY = 4;
 export interface ChunkOutcome {
   sent: number;
   failures: RowFailure[];
-  /** `true` when the batch type is Planned and rows went as single events. */
-  fallback: boolean;
   /** Why nothing more can be sent: the service unavailable, or the credentials refused. */
   stopped?: ErrorReport;
 }
@@ -52,11 +50,9 @@ export interface SendState {
 }
 
 /**
- * Sends one chunk of rows (at most `MAX_BATCH_ITEMS`) as one batch event, or as single events,
- * four at a time, once the service answers `EVENT_HANDLER_NOT_REGISTERED` (Planned: remembered in
- * `state`), each under its row's eventId so a resend is answered from the service's cache. A
- * refused batch goes row by row to find the rows at fault (sync events are upserts); a failure
- * every row would share stops the backfill, and each row not sent is reported with its eventId.
+ * Sends one chunk of rows as a batch event, or as single events under the rows' eventIds once the
+ * batch type is Planned (remembered in `state`). A refused batch goes row by row to find the rows
+ * at fault (syncs are upserts); a failure every row would share stops, each row not sent reported.
  */
 export async function sendChunk(
   client: LoyaltyClient,
@@ -72,24 +68,18 @@ export async function sendChunk(
       } as PayloadInput<typeof target.batchType>);
       await client.sendEnvelope(envelope as InboundEnvelope, { noRetryCodes: [PLANNED] });
       onSent(rows.length);
-      return { sent: rows.length, failures: [], fallback: false };
+      return { sent: rows.length, failures: [] };
     } catch (err) {
       if (err instanceof LoyaltyApiError && err.code === PLANNED) {
         state.planned = true;
       } else {
         const report = stopsEverything(err);
-        if (report)
-          return {
-            sent: 0,
-            failures: rows.map((row) => notSent(row, report)),
-            fallback: false,
-            stopped: report,
-          };
+        if (report) return { sent: 0, failures: rows.map((row) => notSent(row, report)), stopped: report };
       }
     }
   }
   // After a refused batch, one at a time: the rows at fault are found in the order of the file.
-  return sendSingles(client, target, rows, onSent, state.planned, state.planned ? CONCURRENCY : 1);
+  return sendSingles(client, target, rows, onSent, state.planned ? CONCURRENCY : 1);
 }
 
 async function sendSingles(
@@ -97,10 +87,9 @@ async function sendSingles(
   target: BackfillTarget,
   rows: readonly OutgoingRow[],
   onSent: (count: number) => void,
-  fallback: boolean,
   concurrency: number,
 ): Promise<ChunkOutcome> {
-  const outcome: ChunkOutcome = { sent: 0, failures: [], fallback };
+  const outcome: ChunkOutcome = { sent: 0, failures: [] };
   const done = new Set<OutgoingRow>();
   let next = 0;
   const worker = async () => {

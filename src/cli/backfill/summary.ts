@@ -21,12 +21,9 @@ export interface BackfillSummary {
   sha256: string;
 }
 
-const describe = (f: RowFailure) => `line ${f.line}: ${formatIssue(f)}`;
-
 /**
- * Prints the summary (rows read, sent, failed), the notes and the first failed rows on stdout, and
- * writes every problem to the `--report` file as JSON Lines. Returns the number of failed rows.
- * Only line numbers, field paths and messages are written: row values may be personal data.
+ * Prints the summary, the notes and the first failed rows, and writes every problem to `--report`;
+ * returns the number of failed rows. Never a row's values: they may be personal data.
  */
 export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promise<number> {
   const style = createStyle(io);
@@ -39,7 +36,7 @@ export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promi
   if (failures.length > 0) {
     io.stdout.write('failed rows:\n');
     for (const failure of failures.slice(0, LISTED_FAILURES)) {
-      io.stdout.write(`  ${style.red(describe(failure))}\n`);
+      io.stdout.write(`  ${style.red(`line ${failure.line}: ${formatIssue(failure)}`)}\n`);
     }
     const more = failures.length - LISTED_FAILURES;
     if (more > 0) {

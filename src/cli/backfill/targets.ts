@@ -34,10 +34,7 @@ function kindOf(schema: ZodLike | undefined): FieldKind {
 
 const isBatch = (type: InboundEventType): type is BatchEventType => type.endsWith('SyncedBatch');
 
-/**
- * The four backfill targets, derived from the contract: every batch event type of the catalogue,
- * named after it (`CustomersSyncedBatch` -> `customers`), with the fields of its item schema.
- */
+/** The backfill targets: every batch event type (`CustomersSyncedBatch` -> `customers`) and its fields. */
 export const BACKFILL_TARGETS: ReadonlyMap<string, BackfillTarget> = new Map(
   INBOUND_EVENT_TYPES.filter(isBatch).map((batchType) => {
     const singleType = (EVENT_TYPES[batchType] as { singleEventType: InboundEventType }).singleEventType;

@@ -13,7 +13,7 @@ import { BACKFILL_TARGETS } from '../backfill/targets.js';
 import { CLIENT_ENV, CLIENT_FLAGS, clientFromEnv } from '../client-env.js';
 import type { ErrorReport } from '../describe-error.js';
 import { EXIT, type ExitCode, onFile, UsageError } from '../exit-codes.js';
-import { type CliIo, plural } from '../io.js';
+import { plural } from '../io.js';
 import { defineCommand } from './command.js';
 
 const NAMES = [...BACKFILL_TARGETS.keys()];
@@ -70,15 +70,6 @@ function formatOf(path: string, flag: string | undefined): 'csv' | 'jsonl' {
   );
 }
 
-async function openSource(
-  io: CliIo,
-  path: string,
-): Promise<{ chunks: AsyncIterable<Uint8Array | string>; size?: number }> {
-  if (path === '-') return { chunks: io.stdin as AsyncIterable<Uint8Array | string> };
-  const { size } = await onFile(path, () => stat(path));
-  return { chunks: createReadStream(path), size };
-}
-
 /** `loyalty-partner backfill`: a validated bulk import of one entity type from a file, streamed. */
 export const backfillCommand = defineCommand({
   name: 'backfill',
@@ -106,12 +97,13 @@ export const backfillCommand = defineCommand({
       values.resume === undefined
         ? undefined
         : await readResume(values.resume, { path, stamp: await stampFile(path) });
-    const source = await openSource(io, path);
+    const size = path === '-' ? undefined : (await onFile(path, () => stat(path))).size;
     let bytes = 0;
     // What was read of standard input, for its report; a file is hashed again in full.
     const hash = createHash('sha256');
     const counted = async function* () {
-      for await (const chunk of source.chunks) {
+      const chunks = path === '-' ? io.stdin : createReadStream(path);
+      for await (const chunk of chunks as AsyncIterable<Uint8Array | string>) {
         bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
         if (path === '-') hash.update(chunk);
         yield chunk;
@@ -125,7 +117,7 @@ export const backfillCommand = defineCommand({
         : jsonLinesRows(counted(), target, maxRowSize);
     const dryRun = Boolean(values['dry-run']);
     const client = dryRun ? undefined : await clientFromEnv(io, values);
-    const progress = dryRun ? undefined : createProgress(io, source.size);
+    const progress = dryRun ? undefined : createProgress(io, size);
     const failures: RowFailure[] = [];
     const notes: string[] = [];
     const state: SendState = { planned: false };

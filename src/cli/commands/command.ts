@@ -14,28 +14,23 @@ export interface Command {
   run(argv: readonly string[], io: CliIo): Promise<ExitCode>;
 }
 
-/** What a command's `run` gets: its parsed flags, its positionals and the process surface. */
-export interface CommandContext<F extends Flags> {
-  readonly values: ParsedCommandArgs<F>['values'];
-  readonly positionals: string[];
-  readonly io: CliIo;
-}
-
 /** A command as it is written: its words, its flags as data, and what it does. */
 export interface CommandSpec<F extends Flags> extends Omit<Command, 'flags' | 'run'> {
   readonly flags: F;
   /**
-   * Does the work and returns the exit code. Throw, do not print, on failure: `UsageError` (exit
-   * 2), a store's or the emulator's error, a network error: `run-cli.ts` turns each into one line
-   * and its exit code (`describeFailure`), with passwords of connection strings redacted.
+   * Does the work and returns the exit code. Throw, do not print, on failure: `run-cli.ts` turns
+   * each error into one line and its exit code (`describeFailure`), passwords redacted.
    */
-  run(context: CommandContext<F>): Promise<ExitCode>;
+  run(context: {
+    readonly values: ParsedCommandArgs<F>['values'];
+    readonly positionals: string[];
+    readonly io: CliIo;
+  }): Promise<ExitCode>;
 }
 
 /**
  * The one scaffold every command is written on: it parses the flags (an unknown one is answered
- * with the closest valid one), prints the help for `-h`/`--help`, and leaves the command only its
- * work.
+ * with the closest valid one) and prints the help for `-h`/`--help`; the command does its work.
  *
  * @example
  * export const pingCommand = defineCommand({

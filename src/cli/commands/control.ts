@@ -16,9 +16,8 @@ Exit codes: 0 done; 1 the emulator refused (unknown tenant, branch never synced,
 
 const TENANT = `  --tenant-id <id>   the merchant (default: the emulator's only merchant)\n`;
 
-interface ControlSpec extends Pick<Command, 'name' | 'summary'> {
-  /** The help down to its options; `Options:`, `--tenant-id`, `--url`, `-h` and the exit codes follow. */
-  readonly help: string;
+/** `help`: down to its options (`Options:`, the shared flags and the exit codes follow). */
+interface ControlSpec extends Pick<Command, 'name' | 'summary' | 'help'> {
   /** Whether it acts on one merchant (`--tenant-id`, default: the emulator's only one). */
   readonly tenant?: true;
   /** Flags besides those, and their lines in the help. */
@@ -54,18 +53,16 @@ function controlCommand(spec: ControlSpec): Command {
 const describe = (m: MerchantState) =>
   `${m.tenantId}: ${m.connection}${m.paused ? ', paused' : ''} (status ${m.status}, subscription ${m.subscription})`;
 
-const merchantHelp = `Usage: loyalty-partner merchant <action> [options]
-
-Does what the merchant does in the dashboard, on a running emulator. <action> is one of:
-  ${MERCHANT_CONTROL_ACTIONS.join(', ')}
-pause: requests get 503 INTEGRATION_PAUSED until resume. disable / enable / disconnect send
-IntegrationStatusChanged. reconnect issues fresh credentials (printed) after a disconnect.`;
-
 /** `loyalty-partner merchant pause|resume|enable|disable|disconnect|reconnect|...`. */
 export const merchantCommand = controlCommand({
   name: 'merchant',
   summary: 'act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)',
-  help: merchantHelp,
+  help: `Usage: loyalty-partner merchant <action> [options]
+
+Does what the merchant does in the dashboard, on a running emulator. <action> is one of:
+  ${MERCHANT_CONTROL_ACTIONS.join(', ')}
+pause: requests get 503 INTEGRATION_PAUSED until resume. disable / enable / disconnect send
+IntegrationStatusChanged. reconnect issues fresh credentials (printed) after a disconnect.`,
   tenant: true,
   async run({ positionals, io, control, tenant }) {
     const [action, extra] = positionals;

@@ -108,8 +108,7 @@ function merge(file: EmulateConfig, values: Values): EmulateConfig {
   } else if (values['fault-rate'] !== undefined || values['fault-seed'] !== undefined) {
     throw new UsageError('--fault-rate and --fault-seed need --faults <kind,...>');
   }
-  const merchants: MerchantOptions[] = config.merchants?.length ? [...config.merchants] : [{}];
-  const [first, ...rest] = merchants;
+  const [first, ...rest]: MerchantOptions[] = config.merchants?.length ? config.merchants : [{}];
   const branches = (values.branch ?? []).map((externalBranchId) => ({ externalBranchId, confirmed: true }));
   config.merchants = [
     {

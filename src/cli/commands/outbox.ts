@@ -1,5 +1,6 @@
 import type { EventState, StoredEvent } from '../../outbox/store.js';
 import { switchFlags, valueFlags } from '../args.js';
+import { FILE_FLAGS } from '../ops/connect.js';
 import { outboxView } from '../ops/store-views.js';
 import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
 
@@ -38,7 +39,7 @@ export const outboxCommand = defineStoreCommand<EventState, StoredEvent>({
   name: 'outbox',
   summary: 'see and fix a Postgres outbox: stats, list, redeliver, discard',
   help: HELP,
-  flags: { ...valueFlags('postgres', 'schema', 'file', 'key-file'), ...switchFlags('accept-duplicate-risk') },
+  flags: { ...valueFlags('postgres', 'schema'), ...FILE_FLAGS, ...switchFlags('accept-duplicate-risk') },
   verbs: ['redeliver', 'discard'],
   noun: 'events',
   states: STATES,

@@ -65,10 +65,7 @@ export interface StoreCommandSpec<S extends string, R> {
   view(backends: OpsBackends): StoreView<S, R>;
 }
 
-/**
- * `loyalty-partner outbox` and `inbox`: `stats`, `list`, and an action on named records or on
- * every one `--state/--tenant/--type` select, written in one place for both stores.
- */
+/** `outbox` and `inbox`: `stats`, `list`, and an action on named records or on all selected. */
 export function defineStoreCommand<S extends string, R>(spec: StoreCommandSpec<S, R>): Command {
   const { name, noun } = spec;
   return defineCommand({

@@ -5,10 +5,7 @@ import { activation, catalogueSync, firstSignedEvent } from './setup-steps.js';
 import type { Step } from './step-runner.js';
 import { dayClosed, ruleChanged } from './webhook-steps.js';
 
-/**
- * The POS day `loyalty-partner demo` plays, in order. Later steps build on earlier ones: the
- * replay resends the points earn's envelope, and the paused earn is credited at the changed rate.
- */
+/** The POS day `loyalty-partner demo` plays, in order: later steps build on earlier ones. */
 export const DEMO_DAY: readonly Step<DemoWorld>[] = [
   activation,
   firstSignedEvent,

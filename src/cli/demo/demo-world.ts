@@ -53,9 +53,8 @@ export interface DemoWorld {
 }
 
 /**
- * Starts the demo's three parties on loopback, each on a free port: the emulated service, the
- * partner's webhook receiver (`createReceiver` behind `createNodeListener`) and the partner's
- * `LoyaltyClient`. The merchant exists but has not activated the integration yet.
+ * Starts the emulated service, the partner's receiver (`createReceiver` + `createNodeListener`)
+ * and `LoyaltyClient` on loopback; the merchant has not activated the integration yet.
  */
 export async function startDemoWorld(): Promise<DemoWorld> {
   const secrets = new Map<string, string>();

@@ -29,9 +29,8 @@ const show = (value: unknown): string => {
 const INDENT = '      ';
 
 /**
- * Runs every step in order and prints each as it finishes: its number, a pass or fail mark, its
- * title, its notes, and for a deviation what was expected and what happened. A step that throws
- * deviates too. Later steps still run, so one report shows every difference.
+ * Runs every step in order, printing each as it ends: a mark, its title, its notes and what
+ * deviated (a throw too). Later steps still run: one report shows every difference.
  */
 export async function runSteps<W>(
   steps: readonly Step<W>[],

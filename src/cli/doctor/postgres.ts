@@ -15,9 +15,8 @@ type ClientClass = new (config: { connectionString: string }) => DoctorClient;
 const LISTEN_WAIT_MS = 3_000;
 
 /**
- * Checks a PostgreSQL the stores will use, through `url` exactly as the application connects:
- * the server, a pooler in between and its mode, prepared statements, LISTEN, the default
- * isolation, the SDK's schema version, and the clock. Two connections, nothing written.
+ * Checks a PostgreSQL through `url` as the application connects (server, pooler and its mode,
+ * prepared statements, LISTEN, isolation, schema version, clock): two connections, no write.
  */
 export async function checkPostgres(Client: ClientClass, url: string, schema: string): Promise<CheckLine[]> {
   const a = new Client({ connectionString: url });

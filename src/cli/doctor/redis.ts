@@ -32,9 +32,8 @@ const EVICTING = /^(allkeys|volatile)-/;
 export type VisitNode = <T>(address: string, work: (node: DoctorRedis) => Promise<T>) => Promise<T>;
 
 /**
- * Checks a Redis the inbox will use: the server (Redis or Valkey) and version, cluster mode,
- * the eviction policy (an evicted claim or done marker is an acknowledged delivery lost or
- * handled twice) and persistence: of every master, in a cluster, through `visit`. Reads only.
+ * Checks a Redis the inbox will use: server and version, cluster mode, eviction policy and
+ * persistence (of every master of a cluster, through `visit`). Reads only.
  */
 export async function checkRedis(redis: DoctorRedis, prefix: string, visit: VisitNode): Promise<CheckLine[]> {
   const server = await infoOf(redis, 'server');

@@ -4,9 +4,8 @@ import { redactUrl } from '../ops/redact.js';
 import { type CheckLine, clockLine, ok, warn } from './report.js';
 
 /**
- * Checks the Loyalty service the environment names (`LOYALTY_BASE_URL`, `LOYALTY_API_KEY`):
- * `GET /connection` with the key, the clock offset from the service's `Date`, and that a signing
- * secret is set. Nothing is signed or sent; no key or secret is printed.
+ * Checks the service `CLIENT_ENV` names: a signing secret set, the clock against its `Date`, and
+ * `GET /connection` with the key. Nothing is signed or sent; no key or secret is printed.
  */
 export async function checkService(io: CliIo): Promise<CheckLine[]> {
   const baseUrl = io.env[CLIENT_ENV.baseUrl] ?? '';

@@ -28,9 +28,8 @@ const merchant = z.strictObject({
 });
 
 /**
- * The JSON file of `loyalty-partner emulate --config`: everything the flags set, plus fixed
- * credentials, several merchants, branches, rules, shipped handlers and faults. Flags win.
- * zod/mini, as everywhere in the package: the full `zod` build would add its weight to the CLI.
+ * The JSON file of `emulate --config`: what the flags set (flags win), plus credentials, several
+ * merchants, branches, rules. zod/mini, as everywhere in the package, to keep the CLI light.
  */
 const configSchema = z.strictObject({
   port: z.optional(z.int().check(z.minimum(0), z.maximum(65_535))),
@@ -78,10 +77,7 @@ export async function readEmulateConfig(path: string): Promise<EmulateConfig> {
   return parsed.data as EmulateConfig;
 }
 
-/**
- * Writes the config a restart needs to come back the same: the merchants with the credentials
- * they hold now. Readable by the owner only, as it holds (test) secrets.
- */
+/** Writes the config a restart needs to come back the same, owner-only: it holds (test) credentials. */
 export async function writeEmulateConfig(path: string, config: EmulateConfig): Promise<void> {
   await onFile(path, () => writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 }), 'write');
 }

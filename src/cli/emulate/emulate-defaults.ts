@@ -7,10 +7,6 @@ export const EMULATE_DEFAULTS = {
   host: LISTEN_DEFAULTS.host,
   /** How often new requests and webhook attempts are looked for, in milliseconds. */
   logIntervalMs: 100,
-  /**
-   * Newest requests, ledger entries, invoices and cached answers kept, fewer than a test's
-   * emulator keeps: `emulate` runs for days and logs every request already, so a shorter history
-   * keeps the process small (retries and resumed backfills are still replayed).
-   */
+  /** History kept: fewer than in tests, as `emulate` runs for days (retries are still replayed). */
   historyLimit: 25_000,
 } as const;

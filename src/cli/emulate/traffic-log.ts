@@ -109,11 +109,9 @@ function queuedLine(d: Delivery, style: Style, emulator: Emulator): string {
 const ended = (d: Delivery) => d.status === 'delivered' || d.status === 'rejected' || d.status === 'failed';
 
 /**
- * Follows the emulator through its inspection API, which is all it offers to look inside: each
- * flush reads only what came after the last record it saw (`requests({ after })`,
- * `deliveries({ after })`) and the deliveries it saw still under way, one by one
- * (`deliveries({ deliveryId })`), so a flush costs the same after a million requests and
- * webhooks as after ten. No secret or signature is in what it reads.
+ * Follows the emulator's inspection API: each flush reads what came after the last record seen
+ * and the deliveries still under way, one by one, so it costs the same after a million requests
+ * as after ten. No secret or signature is in what it reads.
  */
 export function createTrafficLog(
   emulator: Emulator,

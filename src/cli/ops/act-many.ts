@@ -18,10 +18,7 @@ export interface ActRequest {
   readonly context: ActionContext;
 }
 
-/**
- * Acts on the named events, or after a confirmation on every selected one, one at a time (each
- * recorded in the audit trail), and prints what became of each. Exit 1 when any was refused.
- */
+/** Acts on the named events, or on every selected one after a confirmation; exit 1 if any was refused. */
 export async function actOnMany(io: CliIo, backends: OpsBackends, request: ActRequest): Promise<ExitCode> {
   const verb = request.action.split('.')[1];
   if (request.all && request.ids.length > 0)
@@ -55,10 +52,7 @@ export async function actOnMany(io: CliIo, backends: OpsBackends, request: ActRe
   return results.every((r) => r.done) ? EXIT.ok : EXIT.failed;
 }
 
-/**
- * Asks `question` on stderr and reads one answer line from standard input: true for `y` or `yes`.
- * Nothing to read (a script's closed stdin) is a no: scripts pass `--yes`.
- */
+/** Asks `question` on stderr; `y` or `yes` on stdin is a yes, a closed stdin a no (scripts pass `--yes`). */
 export async function confirm(io: CliIo, question: string): Promise<boolean> {
   io.stderr.write(`${question} [y/N] `);
   let answer = '';

@@ -10,14 +10,8 @@ import {
 } from './outbox-sql-actions.js';
 
 /** What an operator can do to one event, from the CLI or the dashboard. */
-export type ActionName = 'outbox.redeliver' | 'outbox.discard' | 'inbox.replay' | 'inbox.discard';
-
-export const ACTION_NAMES: readonly ActionName[] = [
-  'outbox.redeliver',
-  'outbox.discard',
-  'inbox.replay',
-  'inbox.discard',
-];
+export const ACTION_NAMES = ['outbox.redeliver', 'outbox.discard', 'inbox.replay', 'inbox.discard'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
 
 /** How one action on one event ended: `done`, or why not. */
 export interface ActionResult {
@@ -35,11 +29,9 @@ export interface ActionContext {
 }
 
 /**
- * Does `action` to one event and records it in the store's audit trail, both or neither: on
- * Postgres in one transaction (the outbox's SQL here, the inbox's `replay`/`discard` given the
- * audit entry), on Redis in one script. A refusal (unknown id, wrong state) is a result, not an
- * error; a store failure (a role that may not write the audit trail, say) rejects, and nothing
- * was done.
+ * Does `action` to one event and records it in the store's audit trail, both or neither (one
+ * transaction, or one Redis script). A refusal (unknown id, wrong state) is a result; a store
+ * failure (a role that may not write the audit trail, say) rejects, and nothing was done.
  */
 export async function runAction(
   backends: OpsBackends,

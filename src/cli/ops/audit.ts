@@ -20,7 +20,8 @@ export interface AuditTrail {
   recent(limit: number): Promise<AuditEntry[]>;
 }
 
-interface PgQuery {
+/** What the audit trail and the outbox pages query through: a `pg` pool or one of its clients. */
+export interface PgQuery {
   query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
 }
 
@@ -34,13 +35,9 @@ export function postgresAudit(pool: PgQuery, quotedSchema: string): AuditTrail {
       );
     },
     async recent(limit) {
-      const { rows } = await pool.query<{
-        at: Date;
-        actor: string;
-        action: string;
-        target: string;
-        detail: Record<string, unknown> | null;
-      }>(`SELECT at, actor, action, target, detail FROM ${quotedSchema}.audit ORDER BY at DESC LIMIT $1`, [
+      const { rows } = await pool.query<
+        Omit<AuditEntry, 'at' | 'detail'> & { at: Date; detail: AuditEntry['detail'] | null }
+      >(`SELECT at, actor, action, target, detail FROM ${quotedSchema}.audit ORDER BY at DESC LIMIT $1`, [
         limit,
       ]);
       return rows.map((row) => ({ ...row, at: row.at.getTime(), detail: row.detail ?? {} }));
@@ -52,10 +49,7 @@ interface RedisCall {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/**
- * The inbox's capped audit list (`inboxKeys(prefix).audit`, in the inbox's hash slot: `replay`
- * and `discard` write their entry in the action's own script), newest first (LPUSH + LTRIM).
- */
+/** The inbox's capped audit list, newest first, in its hash slot (`replay` and `discard` write it too). */
 export function redisAudit(redis: RedisCall, prefix: string): AuditTrail {
   const key = inboxKeys(prefix).audit;
   return {

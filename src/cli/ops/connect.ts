@@ -3,7 +3,7 @@ import { postgresStore } from '../../postgres/outbox-store.js';
 import { quoteSchema } from '../../postgres/schema/identifier.js';
 import { redisInbox } from '../../redis/inbox.js';
 import type { DeferredInboxStore } from '../../webhooks/inbox.js';
-import { valueFlags } from '../args.js';
+import { type ParsedCommandArgs, valueFlags } from '../args.js';
 import { UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { type AuditTrail, postgresAudit, redisAudit } from './audit.js';
@@ -15,17 +15,11 @@ import { redactIn, redactUrl } from './redact.js';
 /** The flags that name a database or a Redis, and where the SDK's data is in it. */
 export const STORE_FLAGS = valueFlags('postgres', 'schema', 'redis', 'prefix');
 
-/** The connection flags every operator command takes. */
-export interface ConnectionFlags {
-  readonly postgres?: string | undefined;
-  readonly schema?: string | undefined;
-  readonly redis?: string | undefined;
-  readonly prefix?: string | undefined;
-  /** A file outbox's directory (`fileStore`), opened only while no process holds its lock. */
-  readonly file?: string | undefined;
-  /** The key of an encrypted file outbox (`--key-file`): base64, or 32 raw bytes. */
-  readonly 'key-file'?: string | undefined;
-}
+/** A file outbox's directory (`fileStore`, opened while no process holds it) and its `--key-file`. */
+export const FILE_FLAGS = valueFlags('file', 'key-file');
+
+/** The connection flags of the operator commands. */
+export type ConnectionFlags = Partial<ParsedCommandArgs<typeof STORE_FLAGS & typeof FILE_FLAGS>['values']>;
 
 /** The stores an operator command works on, each with its own audit trail. */
 export interface OpsBackends {
@@ -43,10 +37,7 @@ export interface OpsBackends {
 
 type Wanted = { outbox: boolean; inbox: boolean; command: string };
 
-/**
- * Opens what the flags (or `DATABASE_URL`, `REDIS_URL`) name. The drivers are optional peer
- * dependencies, loaded only here: a missing one is a usage error naming the package to install.
- */
+/** Opens what the flags (or `DATABASE_URL`, `REDIS_URL`) name, loading the optional drivers. */
 export async function openBackends(io: CliIo, flags: ConnectionFlags, wanted: Wanted): Promise<OpsBackends> {
   if (flags.file !== undefined) {
     if (flags.postgres !== undefined)
@@ -133,10 +124,7 @@ export function schemaFlag(schema: string): string {
   }
 }
 
-/**
- * An ioredis client connected to `url` that fails at once instead of retrying, so an operator's
- * command ends; a failure to connect rejects with the URL's password redacted.
- */
+/** An ioredis client that fails at once instead of retrying, so the command ends; passwords redacted. */
 export async function connectRedis(url: string, who?: string) {
   const ioredis = await loadDriver('ioredis', () => import('ioredis'), who);
   const redis = new ioredis.Redis(url, {
@@ -154,11 +142,7 @@ export async function connectRedis(url: string, who?: string) {
   return redis;
 }
 
-/**
- * Opens the stores, runs `work` on them and closes them, whatever `work` does. A failure (store
- * unreachable, schema not migrated, a statement refused) propagates: `describeFailure` maps it to
- * its exit code and `run-cli.ts` prints it with the connection strings' passwords redacted.
- */
+/** Opens the stores, runs `work` on them and closes them; a failure propagates to `describeFailure`. */
 export async function withBackends<T>(
   io: CliIo,
   flags: ConnectionFlags,

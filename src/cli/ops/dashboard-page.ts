@@ -1,10 +1,7 @@
 /**
- * The operators' dashboard (`loyalty-partner dashboard`): the outbox and the inbox per tenant
- * and state, the oldest pending age, the dead, parked and expired events with their last
- * error, and the audit trail. One page and a small script that polls `api/overview` every few
- * seconds and builds the DOM with `textContent` only: an event's data (a customer's name holding
- * `<script>`, an error echoing it) is always text, never markup. The server's
- * Content-Security-Policy lets only this script (its nonce) run, as a second guard.
+ * The operators' dashboard: a page whose script polls `api/overview` and builds the DOM with
+ * `textContent` only, so an event's data (a name holding `<script>`) is always text, never
+ * markup; the Content-Security-Policy lets only this script (its nonce) run, as a second guard.
  */
 export function dashboardHtml(nonce: string): string {
   return `<!doctype html>

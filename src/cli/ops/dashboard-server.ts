@@ -28,11 +28,9 @@ export interface DashboardServer {
 const MAX_ACTION_BYTES = 4096;
 
 /**
- * Serves the page, its JSON (`GET api/overview`) and, with `allowActions`, its actions
- * (`POST api/actions`, JSON only). Every request passes the emulator control interface's guard
- * first: a `Host` that is localhost, an IP address or an allowed name (against DNS rebinding),
- * an `Origin`, when sent, that is the page's own, and JSON for anything but GET: another site
- * open in the operator's browser cannot act through it.
+ * Serves the page, `GET api/overview` and, with `allowActions`, `POST api/actions`. Every request
+ * passes the emulator control interface's guard first (a local or allowed `Host`, the page's own
+ * `Origin`, JSON but for GET): another site open in the operator's browser cannot act through it.
  */
 export async function startDashboard(
   backends: OpsBackends,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { platform } from 'node:process';
 import { OutboxLockedError, OutboxStoreError } from '../../outbox/errors.js';
 import { fileStore } from '../../outbox/file-store.js';
-import type { EventState, StoredEvent } from '../../outbox/store.js';
+import { LocalQueue } from '../../outbox/local-queue.js';
 import { onFile, UsageError } from '../exit-codes.js';
 import type { AuditEntry, AuditTrail } from './audit.js';
 import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
@@ -12,20 +12,17 @@ import { type OpsOutboxStore, StoreUnavailable } from './ops-stores.js';
 const AUDIT_FILE = 'audit.jsonl';
 
 /**
- * A file outbox opened by the CLI while no POS process holds it: its lock allows one process at
- * a time, so a running outbox's directory is refused with the pid that holds it (act from that
- * process with `outbox.list`, `redeliver`, `discard`). Changes are written to the journal as the
- * outbox itself writes them, and seen by the next `outbox.start()`.
+ * A file outbox opened by the CLI while no POS process holds its lock (a held one is refused with
+ * the holder's pid). Changes go to the journal as the outbox writes them, seen by its next start.
  */
 export async function openFileOutbox(
   dir: string,
   options: { keyFile?: string | undefined } = {},
 ): Promise<{ store: OpsOutboxStore; audit: AuditTrail; close(): Promise<void> }> {
   const encryptionKey = options.keyFile === undefined ? undefined : await readKeyFile(options.keyFile);
-  const store = fileStore(dir, { encryptionKey });
-  let events: Map<string, StoredEvent>;
+  const queue = new LocalQueue(fileStore(dir, { encryptionKey }), () => performance.now());
   try {
-    events = new Map((await store.open()).events.map((event) => [event.eventId, event]));
+    await queue.open();
   } catch (err) {
     if (err instanceof OutboxStoreError && err.code === 'ENCRYPTION_KEY_MISMATCH')
       throw new UsageError(
@@ -37,46 +34,14 @@ export async function openFileOutbox(
       );
     throw err;
   }
-  const ordered = () => [...events.values()].sort((a, b) => a.seq - b.seq);
+  // The outbox's own in-memory view of the journal; changes are written through to it.
   const view: OpsOutboxStore = {
-    get: async (eventId) => events.get(eventId),
-    list: async (state, filter = {}) =>
-      ordered()
-        .filter((e) => e.state === state && (filter.tenantId === undefined || e.tenantId === filter.tenantId))
-        .slice(0, filter.limit ?? 1000),
-    counts: async () => {
-      const counts: Record<EventState, number> = { pending: 0, parked: 0, dead: 0, expired: 0 };
-      for (const event of events.values()) counts[event.state] += 1;
-      return counts;
-    },
-    countsByTenant: async () => {
-      const tenants = new Map<
-        string,
-        { tenantId: string; states: Partial<Record<EventState, number>>; oldestPendingAt: number | null }
-      >();
-      for (const event of ordered()) {
-        const tenant = tenants.get(event.tenantId) ?? {
-          tenantId: event.tenantId,
-          states: {},
-          oldestPendingAt: null,
-        };
-        tenants.set(event.tenantId, tenant);
-        tenant.states[event.state] = (tenant.states[event.state] ?? 0) + 1;
-        if (event.state === 'pending')
-          tenant.oldestPendingAt = Math.min(tenant.oldestPendingAt ?? Infinity, event.enqueuedAt);
-      }
-      return [...tenants.values()].sort((a, b) => a.tenantId.localeCompare(b.tenantId));
-    },
-    update: async (eventId, patch) => {
-      const event = events.get(eventId);
-      if (!event) return;
-      await store.update(eventId, patch);
-      events.set(eventId, { ...event, ...patch });
-    },
-    remove: async (eventIds) => {
-      await store.remove(eventIds);
-      for (const id of eventIds) events.delete(id);
-    },
+    get: async (eventId) => queue.get(eventId),
+    list: async (state, filter = {}) => queue.list(state, filter).slice(0, filter.limit ?? 1000),
+    counts: async () => queue.counts(),
+    countsByTenant: () => queue.countsByTenant(),
+    update: (eventId, patch) => queue.update(eventId, patch),
+    remove: (eventIds) => queue.remove(eventIds),
   };
   const auditPath = join(dir, AUDIT_FILE);
   const audit: AuditTrail = {
@@ -93,16 +58,15 @@ export async function openFileOutbox(
         .map((line) => JSON.parse(line) as AuditEntry);
     },
   };
-  return { store: view, audit, close: () => store.close() };
+  return { store: view, audit, close: () => queue.close() };
 }
 
 /** A key file holds 32 bytes of key: as base64 text (one line), or the bytes themselves. */
 const KEY_BYTES = 32;
 
 /**
- * The key of an encrypted file outbox, from `--key-file`. The file must be readable by its owner
- * only (a key others can read protects nothing): a group or world permission is refused, as for
- * an SSH key. Its content is never printed, in no error either.
+ * The key of an encrypted file outbox, from `--key-file`, which only its owner may read (as an SSH
+ * key: a key others can read protects nothing). Its content is never printed.
  */
 export async function readKeyFile(path: string): Promise<Uint8Array | string> {
   const bytes = await onFile(path, async () => {

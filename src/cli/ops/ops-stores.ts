@@ -1,10 +1,7 @@
 import { codedError } from '../../contract/errors.js';
 import type { SharedStore } from '../../outbox/store.js';
 
-/**
- * What the operator commands use of an outbox store: `postgresStore` has it all; a file outbox
- * opened by the CLI (`--file`) provides it over its journal.
- */
+/** What the operator commands use of an outbox store: `postgresStore`, or a file outbox (`--file`). */
 export type OpsOutboxStore = Pick<
   SharedStore<unknown>,
   'get' | 'list' | 'counts' | 'countsByTenant' | 'update' | 'remove'

@@ -1,12 +1,9 @@
 import { OutboxDuplicateRiskError, OutboxEventStateError } from '../../outbox/errors.js';
-import { postgresAudit } from './audit.js';
+import { type PgQuery, postgresAudit } from './audit.js';
 
 /** A `pg` pool, as the operator commands open it. */
-export interface PgPool {
-  connect(): Promise<{
-    query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-    release(destroy?: boolean): void;
-  }>;
+export interface PgPool extends PgQuery {
+  connect(): Promise<PgQuery & { release(destroy?: boolean): void }>;
 }
 
 /** The refusal of an action on an event the outbox does not hold. */
@@ -43,12 +40,9 @@ export const outboxAuditEntry = (action: OutboxAction, actor: string, via: strin
 });
 
 /**
- * `outbox.redeliver` or `outbox.discard` of one event on a Postgres outbox, and its audit row,
- * in ONE transaction: both commit or neither does (a role that may not insert into the audit
- * table changes nothing). The row is locked first, so the state the audit records as `from` is
- * the state the action changed. The rules are the outbox's own (`redeliver` of `tenant-control.ts`):
- * a pending event may be in flight and is refused; an expired one only with the duplicate risk
- * accepted (its 23-hour window starts again).
+ * `outbox.redeliver` or `outbox.discard` of one event on a Postgres outbox and its audit row, in
+ * ONE transaction, the row locked first (the audit's `from` is the state changed). The outbox's own
+ * rules (`tenant-control.ts`): pending is refused (maybe in flight), expired needs the risk accepted.
  */
 export async function postgresOutboxAction(
   pool: PgPool,

@@ -51,9 +51,8 @@ async function storeOverview<S extends string, R>(
 }
 
 /**
- * Reads everything the page shows, in a handful of queries, each bounded: the busiest
- * `TENANTS_SHOWN` tenants (or the one `tenantId` names) with the number in all, 200 events per
- * state needing a person, 50 audit entries. The page stays kilobytes whatever the store holds.
+ * Everything the page shows, in a few bounded queries (`TENANTS_SHOWN` tenants, `LISTED` events
+ * per state, `AUDITED` entries): the page stays kilobytes whatever the store holds.
  */
 export async function readOverview(
   backends: OpsBackends,

@@ -2,10 +2,8 @@
 const SECRET_PARAMS = ['password', 'pass', 'passwd', 'sslpassword', 'pwd'];
 
 /**
- * A connection string as it may be printed: the password replaced by `***`, in the user part
- * (`postgres://app:***@db:5432/pos`) and in a query parameter (`?password=***`). A string that is
- * no URL is printed as `(connection string)`, since it may still hold a password in a form this
- * cannot recognise.
+ * A connection string as it may be printed: `postgres://app:***@db:5432/pos`, `?password=***`; one
+ * that is no URL is `(connection string)`, as it may hold a password in a form not recognised.
  */
 export function redactUrl(url: string): string {
   try {
@@ -39,9 +37,8 @@ export function passwordsOf(url: string): string[] {
 }
 
 /**
- * `text` with every occurrence of `url` replaced by its redacted form, and each of its passwords
- * alone (a driver may quote one in its message) by `***`. Passwords shorter than 3 characters
- * are left: replacing `a` everywhere would garble the line and hide nothing.
+ * `text` with `url` redacted, and each of its passwords alone (a driver may quote one) by `***`,
+ * but for those shorter than 3 characters: replacing `a` everywhere would hide nothing.
  */
 export function redactIn(text: string, url: string): string {
   const passwords = passwordsOf(url);
@@ -53,9 +50,8 @@ export function redactIn(text: string, url: string): string {
 }
 
 /**
- * `text` with every connection string's password redacted: each of `urls`, then any
- * `scheme://user:password@` or `password=` the text holds from a source not listed (a driver's
- * message quoting a URL of its own making).
+ * `text` with the passwords of `urls` redacted, and of any other `scheme://user:password@` or
+ * `password=` in it (a driver's message may quote a URL of its own making).
  */
 export function redactAll(text: string, urls: readonly (string | undefined)[]): string {
   let out = text;

@@ -1,7 +1,6 @@
 /**
- * Rows as an aligned text table for a person (the `--json` output is for scripts). Cells are
- * cut at `maxWidth` and stripped of control characters, so an error message cannot break the
- * layout or send escape sequences to the terminal.
+ * Rows as an aligned text table, cells cut at `maxWidth` and stripped of control characters: an
+ * error message cannot break the layout or send escape sequences to the terminal.
  */
 export function formatTable(
   headers: readonly string[],

@@ -3,9 +3,8 @@ import { CLIENT_ENV } from '../client-env.js';
 import type { CliIo } from '../io.js';
 
 /**
- * Whether the service answered an `--event-id` send from its response cache. The contract's
- * answer does not say (a replay is the first answer, byte for byte), so this asks the emulator's
- * request log when the base URL is an emulator; against the service it is `null`: unknown.
+ * Whether an `--event-id` send was answered from the cache: the answer does not say (a replay is
+ * the first answer, byte for byte), an emulator's request log does; else `null`, unknown.
  */
 export async function replayOf(io: CliIo, eventId: string): Promise<boolean | null> {
   const base = io.env[CLIENT_ENV.baseUrl]?.replace(/\/+$/, '');
