@@ -6,6 +6,7 @@ import {
 } from '../contract/index.js';
 import { type EmulatorClock, manualClock, systemClock } from './clock.js';
 import { handleControl, isControlPath } from './control/control-api.js';
+import type { ControlDeps } from './control/control-deps.js';
 import type { Emulator, ShippableEventType } from './emulator-api.js';
 import { EmulatorError } from './emulator-error.js';
 import { checkLatency, type EmulatorOptions, resolveEmulatorOptions } from './emulator-options.js';
@@ -68,9 +69,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         : undefined;
     },
   });
-  const enqueue = createEmitter(serviceNow, (tenantId, envelope, id) =>
-    dispatcher.enqueue(tenantId, envelope, id),
-  );
+  const enqueue = createEmitter(serviceNow, (...delivery) => dispatcher.enqueue(...delivery));
   // An outbound type not emitted yet stays silent until it ships.
   const emit: Emit = (merchant, eventType, payload, opts) => {
     const info: { emitted?: boolean } = EVENT_TYPES[eventType];
@@ -114,22 +113,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     serviceNow,
     clockNow: () => clock.now(),
   };
-  let emulator: Emulator | undefined;
-  const control = (request: Parameters<typeof handleControl>[0]) =>
-    handleControl(request, {
-      emulator: emulator as Emulator,
-      store,
-      recentDeliveries: (count) => dispatcher.recent(count),
-      log,
-      cacheSize: () => cache.size,
-      shipped: () => [...shipped],
-      faults: () => faultPlan,
-      latencyMs: () => latencyMs,
-      allowedHosts: () => allowedHosts,
-    });
   const transport: EmulatorTransport = {
     async handle(request, basePath) {
-      if (isControlPath(request.pathname)) return respond(await control(request));
+      if (isControlPath(request.pathname)) return respond(await handleControl(request, controlDeps));
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       return routeRequest(request, routerDeps, basePath);
     },
@@ -143,7 +129,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   let server: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   let allowedHosts: readonly string[] = [];
 
-  emulator = {
+  const emulator: Emulator = {
     ...actions,
     ...createInspection(
       (tenantId) => store.get(tenantId),
@@ -217,6 +203,17 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       skewMs = seconds * 1000;
     },
     mswHandlers: (baseUrl) => mswHandlersFor(transport, baseUrl),
+  };
+  const controlDeps: ControlDeps = {
+    emulator,
+    store,
+    recentDeliveries: (count) => dispatcher.recent(count),
+    log,
+    cacheSize: () => cache.size,
+    shipped: () => [...shipped],
+    faults: () => faultPlan,
+    latencyMs: () => latencyMs,
+    allowedHosts: () => allowedHosts,
   };
   return emulator;
 }

@@ -74,7 +74,6 @@ export interface FaultOptions {
   endpoints?: readonly FaultEndpoint[];
 }
 
-/** Defaults of `FaultOptions`, declared once. */
 export const FAULT_DEFAULTS = {
   rate: 1,
   seed: 1,

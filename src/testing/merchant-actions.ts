@@ -1,5 +1,5 @@
-import { EmulatorError } from './emulator-error.js';
-import { checkUrl } from './emulator-options.js';
+import { EmulatorError, refuseOptions } from './emulator-error.js';
+import { urlCheck } from './emulator-options.js';
 import type { IntegrationStatus, MerchantRecord } from './merchant.js';
 import {
   credentialsOf,
@@ -168,7 +168,7 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
       return version;
     },
     setReceiverUrl(tenantId, receiverUrl) {
-      checkUrl(receiverUrl, 'receiverUrl');
+      refuseOptions('setReceiverUrl: ', [urlCheck('receiverUrl', receiverUrl)]);
       store.get(tenantId).receiverUrl = receiverUrl;
       deps.release(tenantId);
     },
