@@ -2,9 +2,7 @@ import { mergeDefaults } from '../contract/merge-defaults.js';
 import { type OptionCheck, oneOf, wholeNumber } from '../contract/options-check.js';
 import { refuseOptions } from './emulator-error.js';
 
-/**
- * The partner deployment a merchant targets, and the one an emulator plays.
- */
+/** The partner deployment a merchant targets, and the one an emulator plays. */
 export type Environment = 'testing' | 'production';
 
 /**

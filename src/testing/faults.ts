@@ -2,9 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '../contract/index.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { refuseOptions } from './emulator-error.js';
 
-/**
- * The 503 codes of the catalogue, each of which a fault can answer with.
- */
+/** The 503 codes of the catalogue, each of which a fault can answer with. */
 export type ServiceUnavailableCode = {
   [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends 503 ? K : never;
 }[ErrorCode];
@@ -81,9 +79,7 @@ export const FAULT_DEFAULTS = {
   endpoints: ['events', 'connection', 'customer-lookup'],
 } as const satisfies Omit<Required<FaultOptions>, 'kinds'>;
 
-/**
- * Clock skew of the `clock-skew` fault, beyond the 300 s tolerance in either direction.
- */
+/** Clock skew of the `clock-skew` fault, beyond the 300 s tolerance in either direction. */
 export const FAULT_CLOCK_SKEW_SECONDS = 600;
 
 const serviceUnavailable = new Set<string>(

@@ -89,6 +89,12 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
     if (!found) throw refuse(`No ${what} ${JSON.stringify(id)} has been synced for this merchant`);
     return found;
   };
+  const flag = (field: 'paused' | 'subscriptionActive', value: boolean) => (tenantId: string) => {
+    store.get(tenantId)[field] = value;
+  };
+  const freeze = (frozen: boolean) => (tenantId: string, id: string) => {
+    mapping(store.get(tenantId).customers, id, 'customer').frozen = frozen;
+  };
   return {
     activate(tenantId) {
       const m = store.get(tenantId);
@@ -110,12 +116,8 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
       m.status = status;
       emit(m, 'IntegrationStatusChanged', { status });
     },
-    pause(tenantId) {
-      store.get(tenantId).paused = true;
-    },
-    resume(tenantId) {
-      store.get(tenantId).paused = false;
-    },
+    pause: flag('paused', true),
+    resume: flag('paused', false),
     reconnect(tenantId) {
       const m = store.get(tenantId);
       const credentials = store.reissue(m);
@@ -131,21 +133,13 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
     completeRotation(tenantId) {
       store.get(tenantId).secrets.splice(1);
     },
-    lapseSubscription(tenantId) {
-      store.get(tenantId).subscriptionActive = false;
-    },
-    renewSubscription(tenantId) {
-      store.get(tenantId).subscriptionActive = true;
-    },
+    lapseSubscription: flag('subscriptionActive', false),
+    renewSubscription: flag('subscriptionActive', true),
     confirmBranch(tenantId, id) {
       mapping(store.get(tenantId).branches, id, 'branch').confirmed = true;
     },
-    freezeCustomer(tenantId, id) {
-      mapping(store.get(tenantId).customers, id, 'customer').frozen = true;
-    },
-    unfreezeCustomer(tenantId, id) {
-      mapping(store.get(tenantId).customers, id, 'customer').frozen = false;
-    },
+    freezeCustomer: freeze(true),
+    unfreezeCustomer: freeze(false),
     changeRule(tenantId, change) {
       const m = store.get(tenantId);
       // Parse first: a refused rule (a FreeEntry earn method) must not use up a version.

@@ -74,9 +74,7 @@ export const lookupCustomer = get((m, request) => {
   return { ok: true, result };
 });
 
-/**
- * Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them.
- */
+/** Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them. */
 export const PLANNED_SYNC_PATHS = [
   '/redemptions/validate',
   '/redemptions/confirm',

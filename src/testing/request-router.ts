@@ -18,9 +18,7 @@ import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } 
 import { codeOf } from './receiver-exchange.js';
 import type { Endpoint, RequestLog, RequestRecord } from './request-log.js';
 
-/**
- * The base path of every partner endpoint (spec 4 and 9).
- */
+/** The base path of every partner endpoint (spec 4 and 9). */
 export const PARTNER_BASE_PATH = '/api/partner/v1';
 
 /** What the router needs: the event pipeline's deps, the fault plan, the log and the clock. */

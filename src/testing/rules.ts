@@ -12,9 +12,7 @@ type StampFields =
   | 'cooldownDays'
   | 'isActive';
 
-/**
- * A points earn rule, exactly the EarnRate body of a LoyaltyRuleChanged event (spec 2.3).
- */
+/** A points earn rule, exactly the EarnRate body of a LoyaltyRuleChanged event (spec 2.3). */
 export type EarnRateRule = Extract<RuleInput, { ruleType: 'EarnRate' }>['payload'];
 
 /**
