@@ -11,8 +11,7 @@ import {
 import { type ConnectionState, connectionState, type MerchantRecord } from './merchant.js';
 import type { MerchantStore } from './merchant-store.js';
 
-// A Disabled integration answers like one that is not connected: the partner is to stop sending
-// until the merchant enables it again.
+// A Disabled integration answers as not connected: the partner stops sending until it is enabled.
 const REFUSED_STATES: Partial<Record<ConnectionState, Rejection>> = {
   NeverActivated: reject('INTEGRATION_NOT_CONNECTED', 'The merchant has not activated the integration'),
   Disconnected: reject(
@@ -46,7 +45,6 @@ function authenticate(
   return { ok: true, merchant };
 }
 
-/** What admitting a request needs: the merchants and the deployment the emulator plays. */
 export interface AdmitDeps {
   store: MerchantStore;
   environment: Environment;
@@ -70,8 +68,7 @@ export function admit(
   const { merchant } = auth;
   const header = request.header('x-signature');
   if (header === null && signature === 'optional') return { merchant };
-  // The SDK's own verifier, under every active secret: its error's `code` tells
-  // `INVALID_SIGNATURE` from `SIGNATURE_EXPIRED`.
+  // The SDK's own verifier, under every active secret: its error's `code` is the refusal's.
   try {
     verifySignature(rawBody, header, merchant.secrets, { now: Math.floor(ctx.now / 1000) + skewSeconds });
     return { merchant };

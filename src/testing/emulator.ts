@@ -18,7 +18,7 @@ import { createInspection } from './inspection.js';
 import { createMerchantActions } from './merchant-actions.js';
 import { credentialsOf, MERCHANT_DEFAULTS, MerchantStore } from './merchant-store.js';
 import { mswHandlersFor } from './msw-handlers.js';
-import { createEmitter, type Emit } from './outbound-events.js';
+import { createEmitter } from './outbound-events.js';
 import { RequestLog } from './request-log.js';
 import { routeRequest } from './request-router.js';
 import { ResponseCache } from './response-cache.js';
@@ -69,13 +69,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         : undefined;
     },
   });
-  const enqueue = createEmitter(serviceNow, (...delivery) => dispatcher.enqueue(...delivery));
-  // An outbound type not emitted yet stays silent until it ships.
-  const emit: Emit = (merchant, eventType, payload, opts) => {
-    const info: { emitted?: boolean } = EVENT_TYPES[eventType];
-    if (info.emitted === false && !shipped.has(eventType)) return;
-    enqueue(merchant, eventType, payload, opts);
-  };
+  const emit = createEmitter(serviceNow, dispatcher, shipped);
   const release = (tenantId: string) => dispatcher.release(tenantId);
   const actions = createMerchantActions({
     store,

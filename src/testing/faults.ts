@@ -90,7 +90,6 @@ const serviceUnavailable = new Set<string>(
 const OTHER_KINDS = ['rate-limited', 'reset', 'timeout', 'clock-skew', 'timeout-after-processing'];
 const KINDS = new Set<string>([...serviceUnavailable, ...OTHER_KINDS]);
 
-/** Whether `kind` is one of the 503 codes a fault answers with. */
 export const isServiceUnavailableKind = (kind: FaultKind): kind is ServiceUnavailableCode =>
   serviceUnavailable.has(kind);
 

@@ -27,7 +27,6 @@ export interface Rejection {
 /** What an event handler returns: a success (with an optional `result` for the body) or a refusal. */
 export type HandlerResult = { ok: true; result?: Record<string, unknown> } | Rejection;
 
-/** A refusal with a code of the contract's catalogue. */
 export function reject(code: ErrorCode, message: string): Rejection {
   return { ok: false, code, message };
 }
@@ -74,5 +73,4 @@ export function otherErrorResponse(
   );
 }
 
-/** Wraps a response as a reply. */
 export const respond = (response: EmulatorResponse): EmulatorReply => ({ kind: 'response', response });

@@ -33,8 +33,7 @@ export const LISTEN_DEFAULTS = {
   allowedHosts: [],
 } as const satisfies Required<ListenOptions>;
 
-// A path the URL parser would return unchanged skips it; anything else (dots, escapes, a query,
-// `//` at the start) goes through it.
+// A plain path skips the URL parser; one with dots, escapes, a query or a leading `//` goes through it.
 const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
 
 function toEmulatorRequest(req: IncomingMessage, origin: string): EmulatorRequest {

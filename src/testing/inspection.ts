@@ -42,7 +42,6 @@ export interface EmulatorInspection {
   merchant(tenantId: string): MerchantState;
 }
 
-/** Builds the inspection API over the emulator's state. */
 export function createInspection(
   merchantOf: (tenantId: string) => MerchantRecord,
   log: RequestLog,

@@ -61,7 +61,6 @@ export interface MerchantActions {
   cancelRedemption(tenantId: string, redemptionId: string): void;
 }
 
-/** What the actions need from the emulator. */
 export interface ActionDeps {
   store: MerchantStore;
   emit: Emit;
@@ -72,7 +71,6 @@ export interface ActionDeps {
 
 const refuse = (message: string) => new EmulatorError('INVALID_OPERATION', message);
 
-/** Binds the dashboard actions to one emulator. */
 export function createMerchantActions(deps: ActionDeps): MerchantActions {
   const { store, emit, now } = deps;
   // Activation (and reconnection) starts afresh: the partner learns the status and every rule,

@@ -10,7 +10,6 @@ export interface RedemptionInput {
   externalInvoiceId?: string | null;
 }
 
-/** What the redemption lifecycle needs from the emulator. */
 export interface RedemptionDeps {
   now: () => number;
   ttlMs: number;
@@ -64,7 +63,6 @@ export function createRedemption(
   return redemptionId;
 }
 
-/** Staff cancel a pending redemption. */
 export function cancelRedemption(merchant: MerchantRecord, redemptionId: string, deps: RedemptionDeps): void {
   const redemption = merchant.redemptions.get(redemptionId);
   if (!redemption)

@@ -232,8 +232,7 @@ export class WebhookDispatcher {
         redirect: 'manual',
         signal,
       });
-      // An answer still arriving at the timeout is a timeout; one past the byte cap is judged by
-      // its status and first bytes.
+      // A body still arriving at the timeout is a timeout; one past the byte cap is judged by its start.
       const body = await readAnswer(response, signal);
       if (!body.complete && body.why !== 'too-long') throw new Error(`answer ${body.why}`);
       const { status } = response;

@@ -17,7 +17,6 @@ import { controlError, controlJson, controlRefusal } from './request-guard.js';
  */
 export const CONTROL_BASE_PATH = '/__emulator';
 
-/** Whether a request is for the control interface rather than a partner endpoint. */
 export const isControlPath = (pathname: string): boolean =>
   pathname === CONTROL_BASE_PATH || pathname.startsWith(`${CONTROL_BASE_PATH}/`);
 
