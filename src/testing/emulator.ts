@@ -76,17 +76,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     emit,
     now: serviceNow,
     release,
-    redemptions: {
-      now: serviceNow,
-      ttlMs: config.redemptionTtlMs,
-      schedule: (delayMs, task) => clock.schedule(delayMs, task),
-      dropped: (m, r) =>
-        emit(m, 'RedemptionExpiredOrCancelled', {
-          redemptionId: r.redemptionId,
-          externalInvoiceId: r.externalInvoiceId,
-          reason: r.reason ?? 'Expired',
-        }),
-    },
+    ttlMs: config.redemptionTtlMs,
+    schedule: (delayMs, task) => clock.schedule(delayMs, task),
   });
   const faults = new FaultInjector();
   const log = new RequestLog(config.historyLimit);

@@ -7,7 +7,7 @@ import {
   type MerchantCredentials,
   type MerchantStore,
 } from './merchant-store.js';
-import { announceAllRules, announceRule, type Emit } from './outbound-events.js';
+import { announceAllRules, announceRule } from './outbound-events.js';
 import {
   cancelRedemption,
   createRedemption,
@@ -61,12 +61,9 @@ export interface MerchantActions {
   cancelRedemption(tenantId: string, redemptionId: string): void;
 }
 
-export interface ActionDeps {
+export interface ActionDeps extends RedemptionDeps {
   store: MerchantStore;
-  emit: Emit;
-  now: () => number;
   release: (tenantId: string) => void;
-  redemptions: RedemptionDeps;
 }
 
 const refuse = (message: string) => new EmulatorError('INVALID_OPERATION', message);
@@ -164,8 +161,7 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
       store.get(tenantId).receiverUrl = receiverUrl;
       deps.release(tenantId);
     },
-    createRedemption: (tenantId, redemption) =>
-      createRedemption(store.get(tenantId), redemption, deps.redemptions),
-    cancelRedemption: (tenantId, id) => cancelRedemption(store.get(tenantId), id, deps.redemptions),
+    createRedemption: (tenantId, redemption) => createRedemption(store.get(tenantId), redemption, deps),
+    cancelRedemption: (tenantId, id) => cancelRedemption(store.get(tenantId), id, deps),
   };
 }
