@@ -36,7 +36,8 @@ export interface EmulatorTransport {
   released(signal?: AbortSignal): Promise<void>;
 }
 
-const EMPTY = new Uint8Array(0);
+/** The body of a GET or HEAD. */
+export const EMPTY = new Uint8Array(0);
 
 /**
  * Answers a Web `Request` (from `emulator.fetch` or msw) through the core: a Web `Response`, or

@@ -2,9 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import { type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
-
-const EMPTY = new Uint8Array(0);
+import { EMPTY, type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
 
 /** Options of `emulator.listen`. */
 export interface ListenOptions {

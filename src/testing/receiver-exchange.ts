@@ -135,10 +135,8 @@ function problemOf(err: unknown, signal: AbortSignal, timeoutMs: number): string
     UND_ERR_SOCKET: 'the connection closed before an answer',
   };
   if (code !== undefined) return `no answer: ${words[code] ?? code} (${code})`;
-  const message = err instanceof Error ? err.message : String(err);
-  return typeof cause?.message === 'string'
-    ? `no answer: ${message} (${cause.message})`
-    : `no answer: ${message}`;
+  const detail = typeof cause?.message === 'string' ? ` (${cause.message})` : '';
+  return `no answer: ${err instanceof Error ? err.message : String(err)}${detail}`;
 }
 
 /** The `code` of an error envelope, or `null` when the body is not one. */

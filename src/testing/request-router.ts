@@ -23,7 +23,6 @@ export const PARTNER_BASE_PATH = '/api/partner/v1';
 
 export interface RouterDeps extends EventProcessorDeps {
   faults: FaultInjector;
-  /** The newest `historyLimit` records. */
   log: RequestLog;
   /** The service's time, skew included: what `Date` says and signatures are judged by. */
   serviceNow: () => number;

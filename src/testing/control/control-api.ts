@@ -2,7 +2,6 @@ import type { Emulator, ShippableEventType } from '../emulator-api.js';
 import { EmulatorError } from '../emulator-error.js';
 import type { EmulatorRequest, EmulatorResponse } from '../exchange.js';
 import type { FaultOptions } from '../faults.js';
-import type { IntegrationStatus } from '../merchant.js';
 import type { MerchantOptions } from '../merchant-store.js';
 import type { RuleChange } from '../rules.js';
 import type { ControlDeps } from './control-deps.js';
@@ -24,7 +23,7 @@ export const isControlPath = (pathname: string): boolean =>
 const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknown> = {
   pause: (e, t) => e.pause(t),
   resume: (e, t) => e.resume(t),
-  enable: (e, t) => e.setStatus(t, 'Enabled' satisfies IntegrationStatus),
+  enable: (e, t) => e.setStatus(t, 'Enabled'),
   disable: (e, t) => e.setStatus(t, 'Disabled'),
   disconnect: (e, t) => e.setStatus(t, 'Disconnected'),
   reconnect: (e, t) => e.reconnect(t),
