@@ -8,14 +8,23 @@ import {
   type ReplyContext,
   reject,
 } from './http-reply.js';
-import { connectionState, type MerchantRecord } from './merchant.js';
+import { type ConnectionState, connectionState, type MerchantRecord } from './merchant.js';
 import type { MerchantStore } from './merchant-store.js';
 
-/**
- * The checks every partner request passes first (spec 5.1 and 3.1): the API key selects the
- * tenant, then the connection state may refuse. A Disabled integration answers like one that is
- * not connected: the partner is to stop sending until the merchant enables it again.
- */
+// A Disabled integration answers as not connected: the partner stops sending until it is enabled.
+const REFUSED_STATES: Partial<Record<ConnectionState, Rejection>> = {
+  NeverActivated: reject('INTEGRATION_NOT_CONNECTED', 'The merchant has not activated the integration'),
+  Disconnected: reject(
+    'INTEGRATION_ALREADY_DISCONNECTED',
+    'The merchant disconnected; fresh credentials are required',
+  ),
+  Disabled: reject(
+    'INTEGRATION_NOT_CONNECTED',
+    'The merchant disabled the integration; stop sending until it is enabled',
+  ),
+};
+
+/** The checks every partner request passes first (spec 5.1 and 3.1): the API key, then the connection state. */
 function authenticate(
   store: MerchantStore,
   environment: Environment,
@@ -29,45 +38,13 @@ function authenticate(
       `The API key is unknown, revoked, or not one of the ${environment} environment`,
     );
   }
-  switch (connectionState(merchant)) {
-    case 'NeverActivated':
-      return reject('INTEGRATION_NOT_CONNECTED', 'The merchant has not activated the integration');
-    case 'Disconnected':
-      return reject(
-        'INTEGRATION_ALREADY_DISCONNECTED',
-        'The merchant disconnected; fresh credentials are required',
-      );
-    case 'Disabled':
-      return reject(
-        'INTEGRATION_NOT_CONNECTED',
-        'The merchant disabled the integration; stop sending until it is enabled',
-      );
-    default:
-      break;
-  }
+  const refused = REFUSED_STATES[connectionState(merchant)];
+  if (refused) return refused;
   if (merchant.paused)
     return reject('INTEGRATION_PAUSED', 'The merchant paused the integration; retry later');
   return { ok: true, merchant };
 }
 
-// Verified with the SDK's own verifier under every active secret: its error's `code` tells
-// `INVALID_SIGNATURE` from `SIGNATURE_EXPIRED`.
-function checkSignature(
-  merchant: MerchantRecord,
-  rawBody: Uint8Array,
-  header: string | null,
-  nowSeconds: number,
-): Rejection | undefined {
-  try {
-    verifySignature(rawBody, header, merchant.secrets, { now: nowSeconds });
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof SignatureVerificationError)) throw err;
-    return reject(err.code, err.message);
-  }
-}
-
-/** What admitting a request needs: the merchants and the deployment the emulator plays. */
 export interface AdmitDeps {
   store: MerchantStore;
   environment: Environment;
@@ -88,12 +65,15 @@ export function admit(
 ): { merchant: MerchantRecord } | EndpointOutcome {
   const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
   if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
+  const { merchant } = auth;
   const header = request.header('x-signature');
-  const nowSeconds = Math.floor(ctx.now / 1000) + skewSeconds;
-  const bad =
-    header === null && signature === 'optional'
-      ? undefined
-      : checkSignature(auth.merchant, rawBody, header, nowSeconds);
-  if (bad) return { response: errorResponse(bad.code, bad.message, ctx), tenantId: auth.merchant.tenantId };
-  return { merchant: auth.merchant };
+  if (header === null && signature === 'optional') return { merchant };
+  // The SDK's own verifier, under every active secret: its error's `code` is the refusal's.
+  try {
+    verifySignature(rawBody, header, merchant.secrets, { now: Math.floor(ctx.now / 1000) + skewSeconds });
+    return { merchant };
+  } catch (err) {
+    if (!(err instanceof SignatureVerificationError)) throw err;
+    return { response: errorResponse(err.code, err.message, ctx), tenantId: merchant.tenantId };
+  }
 }

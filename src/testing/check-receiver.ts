@@ -96,10 +96,7 @@ const ANSWER_THAT_ENDS =
   'answer with a short body that ends at once (an error envelope or {}), with a Content-Length or a ' +
   'final chunk; the service does not wait for an answer that goes on or trickles in';
 
-/**
- * Refuses what cannot be sent: a URL that is not http(s) or carries a user name or password
- * (never repeated in the message), and timers outside what Node can wait.
- */
+// A URL's user name or password is never repeated in the message.
 function checkOptions(url: string, slowMs: unknown, timeoutMs: unknown): void {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   const checks: OptionCheck[] = [
@@ -118,21 +115,15 @@ function checkOptions(url: string, slowMs: unknown, timeoutMs: unknown): void {
   );
 }
 
-/** 5xx and 429 are retried by the service (contract 3.2), so a copy answered so is not lost. */
+// 5xx and 429 are retried by the service (contract 3.2), so a copy answered so is not lost.
 const retried = (result: Exchange) => result.answered && (result.status >= 500 || result.status === 429);
 
-/** Sends a case's request(s) and grades the answers; returns every exchange for timing. */
 async function runCase(
   item: ReceiverCase,
   send: (request: ReturnType<ReceiverCase['request']>) => Promise<Exchange>,
   options: Required<Pick<CheckReceiverOptions, 'secret' | 'tenantId'>>,
 ): Promise<{ pass: boolean; observed: string; exchanges: Exchange[] }> {
-  const request = item.request({
-    secret: options.secret,
-    tenantId: options.tenantId,
-    now: Math.floor(Date.now() / 1000),
-    eventId: newEventId(),
-  });
+  const request = item.request({ ...options, now: Math.floor(Date.now() / 1000), eventId: newEventId() });
   if (item.send === 'again') {
     const first = await send(request);
     if (!first.answered) return { pass: false, observed: describeExchange(first), exchanges: [first] };

@@ -42,11 +42,7 @@ export function systemClock(timeScale: number): EmulatorClock {
   };
 }
 
-interface ManualTimer {
-  at: number;
-  seq: number;
-  task: () => Promise<void> | void;
-}
+type ManualTimer = { at: number; seq: number; task: () => Promise<void> | void };
 
 /** Time that moves only when the test says so. Tasks due at the same instant run in the order scheduled. */
 export function manualClock(start: number): EmulatorClock {

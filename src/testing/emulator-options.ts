@@ -2,9 +2,7 @@ import { mergeDefaults } from '../contract/merge-defaults.js';
 import { type OptionCheck, oneOf, wholeNumber } from '../contract/options-check.js';
 import { refuseOptions } from './emulator-error.js';
 
-/**
- * The partner deployment a merchant targets, and the one an emulator plays.
- */
+/** The partner deployment a merchant targets, and the one an emulator plays. */
 export type Environment = 'testing' | 'production';
 
 /**
@@ -81,7 +79,6 @@ export interface EmulatorOptions {
   latencyMs?: number;
 }
 
-/** Defaults of `EmulatorOptions`, declared once. */
 export const EMULATOR_DEFAULTS = {
   clock: 'system',
   timeScale: 1,
@@ -132,13 +129,10 @@ const latencyCheck = (ms: number): OptionCheck => [
   'must be between 0 and 60000',
 ];
 
-function urlCheck(path: string, url: string): OptionCheck {
+export function urlCheck(path: string, url: string): OptionCheck {
   const protocol = URL.canParse(url) ? new URL(url).protocol : '';
   return [path, protocol === 'http:' || protocol === 'https:', 'must be an absolute http(s) URL'];
 }
 
 /** Throws unless `ms` is a latency the emulator can wait: 0 to 60 000 milliseconds. */
 export const checkLatency = (ms: number): void => refuseOptions('setLatency: ', [latencyCheck(ms)]);
-
-/** Throws `INVALID_OPTIONS` unless `url` is an absolute http(s) URL. */
-export const checkUrl = (url: string, name: string): void => refuseOptions('', [urlCheck(name, url)]);

@@ -6,6 +6,7 @@ import {
 } from '../contract/index.js';
 import { type EmulatorClock, manualClock, systemClock } from './clock.js';
 import { handleControl, isControlPath } from './control/control-api.js';
+import type { ControlDeps } from './control/control-deps.js';
 import type { Emulator, ShippableEventType } from './emulator-api.js';
 import { EmulatorError } from './emulator-error.js';
 import { checkLatency, type EmulatorOptions, resolveEmulatorOptions } from './emulator-options.js';
@@ -17,7 +18,7 @@ import { createInspection } from './inspection.js';
 import { createMerchantActions } from './merchant-actions.js';
 import { credentialsOf, MERCHANT_DEFAULTS, MerchantStore } from './merchant-store.js';
 import { mswHandlersFor } from './msw-handlers.js';
-import { createEmitter, type Emit } from './outbound-events.js';
+import { createEmitter } from './outbound-events.js';
 import { RequestLog } from './request-log.js';
 import { routeRequest } from './request-router.js';
 import { ResponseCache } from './response-cache.js';
@@ -68,32 +69,15 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         : undefined;
     },
   });
-  const enqueue = createEmitter(serviceNow, (tenantId, envelope, id) =>
-    dispatcher.enqueue(tenantId, envelope, id),
-  );
-  // An outbound type not emitted yet stays silent until it ships.
-  const emit: Emit = (merchant, eventType, payload, opts) => {
-    const info: { emitted?: boolean } = EVENT_TYPES[eventType];
-    if (info.emitted === false && !shipped.has(eventType)) return;
-    enqueue(merchant, eventType, payload, opts);
-  };
+  const emit = createEmitter(serviceNow, dispatcher, shipped);
   const release = (tenantId: string) => dispatcher.release(tenantId);
   const actions = createMerchantActions({
     store,
     emit,
     now: serviceNow,
     release,
-    redemptions: {
-      now: serviceNow,
-      ttlMs: config.redemptionTtlMs,
-      schedule: (delayMs, task) => clock.schedule(delayMs, task),
-      dropped: (m, r) =>
-        emit(m, 'RedemptionExpiredOrCancelled', {
-          redemptionId: r.redemptionId,
-          externalInvoiceId: r.externalInvoiceId,
-          reason: r.reason ?? 'Expired',
-        }),
-    },
+    ttlMs: config.redemptionTtlMs,
+    schedule: (delayMs, task) => clock.schedule(delayMs, task),
   });
   const faults = new FaultInjector();
   const log = new RequestLog(config.historyLimit);
@@ -114,22 +98,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     serviceNow,
     clockNow: () => clock.now(),
   };
-  let emulator: Emulator | undefined;
-  const control = (request: Parameters<typeof handleControl>[0]) =>
-    handleControl(request, {
-      emulator: emulator as Emulator,
-      store,
-      recentDeliveries: (count) => dispatcher.recent(count),
-      log,
-      cacheSize: () => cache.size,
-      shipped: () => [...shipped],
-      faults: () => faultPlan,
-      latencyMs: () => latencyMs,
-      allowedHosts: () => allowedHosts,
-    });
   const transport: EmulatorTransport = {
     async handle(request, basePath) {
-      if (isControlPath(request.pathname)) return respond(await control(request));
+      if (isControlPath(request.pathname)) return respond(await handleControl(request, controlDeps));
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       return routeRequest(request, routerDeps, basePath);
     },
@@ -143,7 +114,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   let server: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   let allowedHosts: readonly string[] = [];
 
-  emulator = {
+  const emulator: Emulator = {
     ...actions,
     ...createInspection(
       (tenantId) => store.get(tenantId),
@@ -217,6 +188,17 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       skewMs = seconds * 1000;
     },
     mswHandlers: (baseUrl) => mswHandlersFor(transport, baseUrl),
+  };
+  const controlDeps: ControlDeps = {
+    emulator,
+    store,
+    recentDeliveries: (count) => dispatcher.recent(count),
+    log,
+    cacheSize: () => cache.size,
+    shipped: () => [...shipped],
+    faults: () => faultPlan,
+    latencyMs: () => latencyMs,
+    allowedHosts: () => allowedHosts,
   };
   return emulator;
 }

@@ -18,21 +18,14 @@ export function syncBranch(merchant: MerchantRecord, branch: PayloadOf<'BranchSy
 export function syncCustomer(merchant: MerchantRecord, customer: PayloadOf<'CustomerSynced'>): void {
   const known = merchant.customers.get(customer.externalCustomerId);
   const customerId = known?.customerId ?? `lc-${merchant.tenantId}-${++merchant.customerSeq}`;
-  // The phone the customer no longer has stops finding them.
-  if (
-    known &&
-    known.phone !== customer.phone &&
-    merchant.customersByPhone.get(known.phone) === known.externalCustomerId
-  )
+  // The phone the customer had stops finding them (unless another customer took it since).
+  if (known && merchant.customersByPhone.get(known.phone) === known.externalCustomerId)
     merchant.customersByPhone.delete(known.phone);
   merchant.customersByPhone.set(customer.phone, customer.externalCustomerId);
   merchant.customersById.set(customerId, customer.externalCustomerId);
   merchant.customers.set(customer.externalCustomerId, {
     customerId,
-    externalCustomerId: customer.externalCustomerId,
-    phone: customer.phone,
-    firstName: customer.firstName,
-    lastName: customer.lastName,
+    ...customer,
     frozen: known?.frozen ?? false,
   });
 }

@@ -61,7 +61,6 @@ export const EVENT_HANDLERS: Handlers = {
   CouponsSyncedBatch: (c) => each(c.payload.items, (coupon) => syncCoupon(c.merchant, coupon)),
 };
 
-/** Runs the handler of `eventType`. */
 export function runHandler(
   eventType: InboundEventType,
   ctx: HandlerContext<InboundEventType>,

@@ -20,7 +20,6 @@ import {
 import type { Emit } from './outbound-events.js';
 import { processedBody, type ResponseCache } from './response-cache.js';
 
-/** What POST /events needs from the rest of the emulator. */
 export interface EventProcessorDeps extends AdmitDeps {
   cache: ResponseCache;
   emit: Emit;

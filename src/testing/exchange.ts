@@ -36,7 +36,8 @@ export interface EmulatorTransport {
   released(signal?: AbortSignal): Promise<void>;
 }
 
-const EMPTY = new Uint8Array(0);
+/** The body of a GET or HEAD. */
+export const EMPTY = new Uint8Array(0);
 
 /**
  * Answers a Web `Request` (from `emulator.fetch` or msw) through the core: a Web `Response`, or
@@ -73,8 +74,5 @@ export async function answerWebRequest(
 }
 
 /** The headers sorted by name, as a Web `Headers` lists them: the node server's bytes stay the same. */
-export function sortedHeaders(headers: Record<string, string>): Record<string, string> {
-  const sorted: Record<string, string> = {};
-  for (const name of Object.keys(headers).sort()) sorted[name] = headers[name] as string;
-  return sorted;
-}
+export const sortedHeaders = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)));

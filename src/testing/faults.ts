@@ -2,9 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '../contract/index.js';
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import { refuseOptions } from './emulator-error.js';
 
-/**
- * The 503 codes of the catalogue, each of which a fault can answer with.
- */
+/** The 503 codes of the catalogue, each of which a fault can answer with. */
 export type ServiceUnavailableCode = {
   [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends 503 ? K : never;
 }[ErrorCode];
@@ -74,7 +72,6 @@ export interface FaultOptions {
   endpoints?: readonly FaultEndpoint[];
 }
 
-/** Defaults of `FaultOptions`, declared once. */
 export const FAULT_DEFAULTS = {
   rate: 1,
   seed: 1,
@@ -82,9 +79,7 @@ export const FAULT_DEFAULTS = {
   endpoints: ['events', 'connection', 'customer-lookup'],
 } as const satisfies Omit<Required<FaultOptions>, 'kinds'>;
 
-/**
- * Clock skew of the `clock-skew` fault, beyond the 300 s tolerance in either direction.
- */
+/** Clock skew of the `clock-skew` fault, beyond the 300 s tolerance in either direction. */
 export const FAULT_CLOCK_SKEW_SECONDS = 600;
 
 const serviceUnavailable = new Set<string>(
@@ -95,7 +90,6 @@ const serviceUnavailable = new Set<string>(
 const OTHER_KINDS = ['rate-limited', 'reset', 'timeout', 'clock-skew', 'timeout-after-processing'];
 const KINDS = new Set<string>([...serviceUnavailable, ...OTHER_KINDS]);
 
-/** Whether `kind` is one of the 503 codes a fault answers with. */
 export const isServiceUnavailableKind = (kind: FaultKind): kind is ServiceUnavailableCode =>
   serviceUnavailable.has(kind);
 

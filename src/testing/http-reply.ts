@@ -27,7 +27,6 @@ export interface Rejection {
 /** What an event handler returns: a success (with an optional `result` for the body) or a refusal. */
 export type HandlerResult = { ok: true; result?: Record<string, unknown> } | Rejection;
 
-/** A refusal with a code of the contract's catalogue. */
 export function reject(code: ErrorCode, message: string): Rejection {
   return { ok: false, code, message };
 }
@@ -55,10 +54,7 @@ export function jsonResponse(
 export const errorResponse = (code: ErrorCode, message: string, ctx: ReplyContext): EmulatorResponse =>
   otherErrorResponse(ERROR_CODES[code].status, code, message, ctx);
 
-/**
- * An error envelope for the few answers outside the contract's catalogue (404 for an unknown
- * path, 405, the 429 of fault injection), in the same shape so a client parses it the same way.
- */
+/** The error envelope, same shape, for answers outside the catalogue: 404, 405, a fault's 429. */
 export function otherErrorResponse(
   status: number,
   code: string,
@@ -74,5 +70,4 @@ export function otherErrorResponse(
   );
 }
 
-/** Wraps a response as a reply. */
 export const respond = (response: EmulatorResponse): EmulatorReply => ({ kind: 'response', response });

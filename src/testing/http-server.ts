@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import { type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
-
-const EMPTY = new Uint8Array(0);
+import { EMPTY, type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
 
 /** Options of `emulator.listen`. */
 export interface ListenOptions {
@@ -26,25 +25,14 @@ export interface ListenOptions {
   allowedHosts?: readonly string[];
 }
 
-/** Defaults of `ListenOptions`, declared once. */
 export const LISTEN_DEFAULTS = {
   port: 0,
   host: '127.0.0.1',
   allowedHosts: [],
 } as const satisfies Required<ListenOptions>;
 
-// A path the URL parser would return unchanged skips it; anything else (dots, escapes, a query,
-// `//` at the start) goes through it.
+// A plain path skips the URL parser; one with dots, escapes, a query or a leading `//` goes through it.
 const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
-
-function readBody(req: IncomingMessage): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 function toEmulatorRequest(req: IncomingMessage, origin: string): EmulatorRequest {
   const target = req.url ?? '/';
@@ -53,7 +41,7 @@ function toEmulatorRequest(req: IncomingMessage, origin: string): EmulatorReques
   if (!PLAIN_PATH.test(target)) ({ pathname, search } = new URL(target, origin));
   const method = req.method ?? 'GET';
   // Drained whatever the route, so the connection stays usable; GET and HEAD have no body.
-  const bytes = readBody(req);
+  const bytes = buffer(req);
   const body = method === 'GET' || method === 'HEAD' ? bytes.then(() => EMPTY) : bytes;
   // Caught here too: a route that never reads the body must not leave a rejection unhandled.
   body.catch(() => undefined);

@@ -37,7 +37,6 @@ export function balanceOf(merchant: MerchantRecord, externalCustomerId: string):
   return balance ? { points: balance.points, stamps: { ...balance.stamps } } : { points: 0, stamps: {} };
 }
 
-/** The stamps one customer holds on one card. */
 export function stampsOn(merchant: MerchantRecord, externalCustomerId: string, stampCardId: string): number {
   return balanceOf(merchant, externalCustomerId).stamps[stampCardId] ?? 0;
 }

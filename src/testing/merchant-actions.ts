@@ -1,5 +1,5 @@
-import { EmulatorError } from './emulator-error.js';
-import { checkUrl } from './emulator-options.js';
+import { EmulatorError, refuseOptions } from './emulator-error.js';
+import { urlCheck } from './emulator-options.js';
 import type { IntegrationStatus, MerchantRecord } from './merchant.js';
 import {
   credentialsOf,
@@ -7,7 +7,7 @@ import {
   type MerchantCredentials,
   type MerchantStore,
 } from './merchant-store.js';
-import { announceAllRules, announceRule, type Emit } from './outbound-events.js';
+import { announceAllRules, announceRule } from './outbound-events.js';
 import {
   cancelRedemption,
   createRedemption,
@@ -61,18 +61,13 @@ export interface MerchantActions {
   cancelRedemption(tenantId: string, redemptionId: string): void;
 }
 
-/** What the actions need from the emulator. */
-export interface ActionDeps {
+export interface ActionDeps extends RedemptionDeps {
   store: MerchantStore;
-  emit: Emit;
-  now: () => number;
   release: (tenantId: string) => void;
-  redemptions: RedemptionDeps;
 }
 
 const refuse = (message: string) => new EmulatorError('INVALID_OPERATION', message);
 
-/** Binds the dashboard actions to one emulator. */
 export function createMerchantActions(deps: ActionDeps): MerchantActions {
   const { store, emit, now } = deps;
   // Activation (and reconnection) starts afresh: the partner learns the status and every rule,
@@ -88,6 +83,12 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
     const found = map.get(id);
     if (!found) throw refuse(`No ${what} ${JSON.stringify(id)} has been synced for this merchant`);
     return found;
+  };
+  const flag = (field: 'paused' | 'subscriptionActive', value: boolean) => (tenantId: string) => {
+    store.get(tenantId)[field] = value;
+  };
+  const freeze = (frozen: boolean) => (tenantId: string, id: string) => {
+    mapping(store.get(tenantId).customers, id, 'customer').frozen = frozen;
   };
   return {
     activate(tenantId) {
@@ -110,12 +111,8 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
       m.status = status;
       emit(m, 'IntegrationStatusChanged', { status });
     },
-    pause(tenantId) {
-      store.get(tenantId).paused = true;
-    },
-    resume(tenantId) {
-      store.get(tenantId).paused = false;
-    },
+    pause: flag('paused', true),
+    resume: flag('paused', false),
     reconnect(tenantId) {
       const m = store.get(tenantId);
       const credentials = store.reissue(m);
@@ -131,21 +128,13 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
     completeRotation(tenantId) {
       store.get(tenantId).secrets.splice(1);
     },
-    lapseSubscription(tenantId) {
-      store.get(tenantId).subscriptionActive = false;
-    },
-    renewSubscription(tenantId) {
-      store.get(tenantId).subscriptionActive = true;
-    },
+    lapseSubscription: flag('subscriptionActive', false),
+    renewSubscription: flag('subscriptionActive', true),
     confirmBranch(tenantId, id) {
       mapping(store.get(tenantId).branches, id, 'branch').confirmed = true;
     },
-    freezeCustomer(tenantId, id) {
-      mapping(store.get(tenantId).customers, id, 'customer').frozen = true;
-    },
-    unfreezeCustomer(tenantId, id) {
-      mapping(store.get(tenantId).customers, id, 'customer').frozen = false;
-    },
+    freezeCustomer: freeze(true),
+    unfreezeCustomer: freeze(false),
     changeRule(tenantId, change) {
       const m = store.get(tenantId);
       // Parse first: a refused rule (a FreeEntry earn method) must not use up a version.
@@ -168,12 +157,11 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
       return version;
     },
     setReceiverUrl(tenantId, receiverUrl) {
-      checkUrl(receiverUrl, 'receiverUrl');
+      refuseOptions('setReceiverUrl: ', [urlCheck('receiverUrl', receiverUrl)]);
       store.get(tenantId).receiverUrl = receiverUrl;
       deps.release(tenantId);
     },
-    createRedemption: (tenantId, redemption) =>
-      createRedemption(store.get(tenantId), redemption, deps.redemptions),
-    cancelRedemption: (tenantId, id) => cancelRedemption(store.get(tenantId), id, deps.redemptions),
+    createRedemption: (tenantId, redemption) => createRedemption(store.get(tenantId), redemption, deps),
+    cancelRedemption: (tenantId, id) => cancelRedemption(store.get(tenantId), id, deps),
   };
 }

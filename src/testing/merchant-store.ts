@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BoundedList } from './bounded-list.js';
 import { BoundedMap } from './bounded-map.js';
 import { EmulatorError, refuseOptions } from './emulator-error.js';
-import { checkUrl, type Environment } from './emulator-options.js';
+import { type Environment, urlCheck } from './emulator-options.js';
 import type { MerchantRecord } from './merchant.js';
 import { DEFAULT_RULES, type MerchantRules, parseEarnRate, parseStampCard } from './rules.js';
 
@@ -70,7 +70,6 @@ export interface MerchantOptions {
   branches?: readonly { externalBranchId: string; name?: string; confirmed?: boolean }[];
 }
 
-/** Defaults of `MerchantOptions`, declared once. */
 export const MERCHANT_DEFAULTS = {
   activated: true,
   autoConfirmBranches: false,
@@ -93,27 +92,10 @@ export interface MerchantCredentials {
 }
 
 /** Fresh random credentials; the key's prefix tells its environment apart, as real keys do. */
-export function issueKey(environment: Environment): string {
-  return `lk_${environment === 'production' ? 'live' : 'test'}_${randomBytes(16).toString('hex')}`;
-}
+const issueKey = (environment: Environment) =>
+  `lk_${environment === 'production' ? 'live' : 'test'}_${randomBytes(16).toString('hex')}`;
 
-export function issueSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64url')}`;
-}
-
-// Fixed credentials look like issued ones, so a key still tells its environment apart.
-function checkFixedCredentials(apiKey: string, secret: string | undefined, environment: Environment): void {
-  const prefix = environment === 'production' ? 'lk_live_' : 'lk_test_';
-  const keyOk = apiKey.startsWith(prefix) && apiKey.length >= prefix.length + 8 && !/\s/.test(apiKey);
-  refuseOptions('createMerchant: ', [
-    ['apiKey', keyOk, `must start with ${prefix} followed by at least 8 characters, without spaces`],
-    secret !== undefined && [
-      'signingSecret',
-      secret.length >= 16 && !/\s/.test(secret),
-      'must be at least 16 characters, without spaces',
-    ],
-  ]);
-}
+export const issueSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
 
 /** The merchants of one emulator, found by tenant id or by API key. */
 export class MerchantStore {
@@ -125,20 +107,29 @@ export class MerchantStore {
     defaults: { environment: Environment; receiverUrl: string | undefined; historyLimit: number },
   ) {
     const tenantId = options.tenantId ?? `merchant-${this.#byTenant.size + 1}`;
-    if (!tenantId)
-      throw new EmulatorError('INVALID_OPTIONS', 'createMerchant: tenantId must be a non-empty string');
     if (this.#byTenant.has(tenantId))
       throw new EmulatorError('TENANT_EXISTS', `Merchant ${tenantId} already exists`);
     const receiverUrl = options.receiverUrl ?? defaults.receiverUrl;
-    if (receiverUrl !== undefined) checkUrl(receiverUrl, 'receiverUrl');
     const environment = options.environment ?? defaults.environment;
     const apiKey = options.apiKey ?? issueKey(environment);
-    checkFixedCredentials(apiKey, options.signingSecret, environment);
-    if (this.#byKey.has(apiKey))
-      throw new EmulatorError(
-        'INVALID_OPTIONS',
-        'createMerchant: another merchant already holds that apiKey',
-      );
+    const secret = options.signingSecret;
+    // Fixed credentials look like issued ones, so a key still tells its environment apart.
+    const prefix = environment === 'production' ? 'lk_live_' : 'lk_test_';
+    refuseOptions('createMerchant: ', [
+      ['tenantId', tenantId !== '', 'must be a non-empty string'],
+      receiverUrl !== undefined && urlCheck('receiverUrl', receiverUrl),
+      [
+        'apiKey',
+        apiKey.startsWith(prefix) && apiKey.length >= prefix.length + 8 && !/\s/.test(apiKey),
+        `must start with ${prefix} followed by at least 8 characters, without spaces`,
+      ],
+      ['apiKey', !this.#byKey.has(apiKey), 'is already held by another merchant'],
+      secret !== undefined && [
+        'signingSecret',
+        secret.length >= 16 && !/\s/.test(secret),
+        'must be at least 16 characters, without spaces',
+      ],
+    ]);
     const rules = { ...MERCHANT_DEFAULTS.rules, ...options.rules };
     let ruleVersion = 0;
     const earnRate = rules.earnRate === null ? null : parseEarnRate(rules.earnRate, ++ruleVersion);
@@ -150,7 +141,7 @@ export class MerchantStore {
       environment,
       externalStoreId: options.externalStoreId ?? tenantId,
       apiKey,
-      secrets: [options.signingSecret ?? issueSecret()],
+      secrets: [secret ?? issueSecret()],
       // Activation is the emulator's to do: it announces the status and the rules.
       activated: false,
       proven: false,

@@ -5,9 +5,7 @@ import type { Environment } from './emulator-options.js';
 import type { LedgerEntry } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
-/**
- * The statuses of IntegrationStatusChanged: `Enabled`, `Disabled`, `Disconnected`.
- */
+/** The statuses of IntegrationStatusChanged: `Enabled`, `Disabled`, `Disconnected`. */
 export type IntegrationStatus = PayloadOf<'IntegrationStatusChanged'>['status'];
 
 /**

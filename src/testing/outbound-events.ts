@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   createEnvelope,
   EVENT_TYPES,
+  type EventType,
   type OutboundEnvelope,
   type OutboundEventType,
   type PayloadInput,
 } from '../contract/index.js';
 import type { MerchantRecord } from './merchant.js';
 import { type WireRule, wireEarnRate, wireStampRule } from './rules.js';
+import type { WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** Emits one outbound event for a merchant: builds the envelope and queues its delivery. */
 export type Emit = <T extends OutboundEventType>(
@@ -17,19 +19,23 @@ export type Emit = <T extends OutboundEventType>(
   options?: { correlationId?: string | undefined },
 ) => void;
 
-/** Where an emitted envelope goes: the webhook dispatcher. */
-export type EnqueueDelivery = (tenantId: string, envelope: OutboundEnvelope, correlationId: string) => void;
-
 const isGuid = (value: string | undefined): value is string =>
   value !== undefined && /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(value);
 
 /**
  * Builds outbound envelopes with the contract's `createEnvelope` (sourceSystem `Loyalty`,
- * occurredAt on the service's clock). The envelope's `correlationId` and the delivery's
- * `X-Correlation-Id` are one value, tying the delivery to the business action that produced it.
+ * occurredAt on the service's clock) and hands them to the dispatcher. The envelope's
+ * `correlationId` and the delivery's `X-Correlation-Id` are one value, tying the delivery to the
+ * business action that produced it. An outbound type not emitted yet stays silent until it ships.
  */
-export function createEmitter(now: () => number, enqueue: EnqueueDelivery): Emit {
+export function createEmitter(
+  now: () => number,
+  dispatcher: Pick<WebhookDispatcher, 'enqueue'>,
+  shipped: ReadonlySet<EventType>,
+): Emit {
   return (merchant, eventType, payload, options = {}) => {
+    const info: { emitted?: boolean } = EVENT_TYPES[eventType];
+    if (info.emitted === false && !shipped.has(eventType)) return;
     const correlationId = isGuid(options.correlationId) ? options.correlationId : randomUUID();
     // IntegrationStatusChanged has no id field in its payload: the integration is the tenant.
     const entityId = EVENT_TYPES[eventType].entityIdField === null ? merchant.tenantId : undefined;
@@ -38,7 +44,7 @@ export function createEmitter(now: () => number, enqueue: EnqueueDelivery): Emit
       correlationId,
       ...(entityId === undefined ? {} : { entityId }),
     });
-    enqueue(merchant.tenantId, envelope as OutboundEnvelope, correlationId);
+    dispatcher.enqueue(merchant.tenantId, envelope as OutboundEnvelope, correlationId);
   };
 }
 

@@ -65,25 +65,16 @@ export const lookupCustomer = get((m, request) => {
   // Indexed: a lookup costs the same with ten customers or a million.
   const externalId = phone !== null ? m.customersByPhone.get(phone) : m.customersById.get(customerId ?? '');
   const found = externalId === undefined ? undefined : m.customers.get(externalId);
-  const result = found
-    ? {
-        customer: {
-          customerId: found.customerId,
-          externalCustomerId: found.externalCustomerId,
-          phone: found.phone,
-          firstName: found.firstName,
-          lastName: found.lastName,
-          isActive: !found.frozen,
-        },
-        balance: balanceOf(m, found.externalCustomerId),
-      }
-    : { customer: null, balance: null };
-  return { ok: true, result: result satisfies CustomerLookupBody };
+  if (!found) return { ok: true, result: { customer: null, balance: null } satisfies CustomerLookupBody };
+  const { frozen, ...customer } = found;
+  const result = {
+    customer: { ...customer, isActive: !frozen },
+    balance: balanceOf(m, found.externalCustomerId),
+  } satisfies CustomerLookupBody;
+  return { ok: true, result };
 });
 
-/**
- * Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them.
- */
+/** Paths of the planned synchronous endpoints (spec 4.4); the contract does not show them. */
 export const PLANNED_SYNC_PATHS = [
   '/redemptions/validate',
   '/redemptions/confirm',

@@ -75,15 +75,12 @@ export interface ReceiverCase {
   request(input: ReceiverCaseInput): ReceiverCaseRequest;
 }
 
-const entityIdOf = (eventType: OutboundEventType): string => `sample-${eventType}`;
-
 /** An envelope of the type's sample payload, as JSON.stringify writes it (the service's bytes). */
 function envelopeText(eventType: OutboundEventType, input: ReceiverCaseInput, entityId?: string): string {
-  const occurredAt = new Date(input.now * 1000).toISOString();
   const envelope = createEnvelope(eventType, samplePayload(eventType), {
     eventId: input.eventId,
-    occurredAt,
-    entityId: entityId ?? entityIdOf(eventType),
+    occurredAt: new Date(input.now * 1000).toISOString(),
+    entityId: entityId ?? `sample-${eventType}`,
   });
   return JSON.stringify(envelope);
 }

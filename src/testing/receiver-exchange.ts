@@ -27,14 +27,10 @@ export type AnswerBody =
   | { complete: false; why: 'too-long' | 'timed-out' | 'cut-off'; bytes: number; text: string };
 
 /**
- * Reads an answer's body, keeping its first `MAX_TEXT` bytes, until `maxBytes` have come (decoded,
- * so a gzip bomb stops too) or `signal` aborts: memory stays bounded whatever the receiver sends.
+ * Reads an answer's body, keeping its first `MAX_TEXT` bytes, until `MAX_ANSWER_BYTES` have come
+ * (decoded, so a gzip bomb stops too) or `signal` aborts: memory stays bounded whatever is sent.
  */
-export async function readAnswer(
-  response: Response,
-  signal: AbortSignal,
-  maxBytes = MAX_ANSWER_BYTES,
-): Promise<AnswerBody> {
+export async function readAnswer(response: Response, signal: AbortSignal): Promise<AnswerBody> {
   const reader = response.body?.getReader();
   if (reader === undefined) return { complete: true, text: '' };
   const kept: Uint8Array[] = [];
@@ -62,17 +58,13 @@ export async function readAnswer(
         kept.push(part.slice());
         keptBytes += part.byteLength;
       }
-      if (bytes > maxBytes) return { complete: false, why: 'too-long', bytes, text: text() };
+      if (bytes > MAX_ANSWER_BYTES) return { complete: false, why: 'too-long', bytes, text: text() };
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => {});
   }
 }
-
-const KIB = 1024;
-const size = (bytes: number) =>
-  bytes >= KIB * KIB ? `${Math.floor(bytes / KIB / KIB)} MiB` : `${Math.floor(bytes / KIB)} KiB`;
 
 /**
  * Sends one request and reads the answer within `timeoutMs` and `MAX_ANSWER_BYTES`. Never throws:
@@ -116,7 +108,7 @@ export async function exchange(
   const body = await readAnswer(response, signal);
   if (!body.complete) {
     const problem = {
-      'too-long': `HTTP ${status}, but the answer went on past ${size(MAX_ANSWER_BYTES)} (decoded): stopped reading`,
+      'too-long': `HTTP ${status}, but the answer went on past ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (decoded): stopped reading`,
       'timed-out': `HTTP ${status}, but the answer was not complete within ${timeoutMs} ms (${body.bytes} bytes came): stopped reading`,
       'cut-off': `HTTP ${status}, but the connection closed before the answer was complete (${body.bytes} bytes came)`,
     }[body.why];
@@ -143,10 +135,8 @@ function problemOf(err: unknown, signal: AbortSignal, timeoutMs: number): string
     UND_ERR_SOCKET: 'the connection closed before an answer',
   };
   if (code !== undefined) return `no answer: ${words[code] ?? code} (${code})`;
-  const message = err instanceof Error ? err.message : String(err);
-  return typeof cause?.message === 'string'
-    ? `no answer: ${message} (${cause.message})`
-    : `no answer: ${message}`;
+  const detail = typeof cause?.message === 'string' ? ` (${cause.message})` : '';
+  return `no answer: ${err instanceof Error ? err.message : String(err)}${detail}`;
 }
 
 /** The `code` of an error envelope, or `null` when the body is not one. */

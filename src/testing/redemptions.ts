@@ -1,6 +1,7 @@
 import { EmulatorError } from './emulator-error.js';
 import { balanceOf, record } from './ledger.js';
 import type { MerchantRecord, RedemptionRecord } from './merchant.js';
+import type { Emit } from './outbound-events.js';
 
 /** What a test passes to `emulator.createRedemption`: a customer spends points in the loyalty app. */
 export interface RedemptionInput {
@@ -10,13 +11,12 @@ export interface RedemptionInput {
   externalInvoiceId?: string | null;
 }
 
-/** What the redemption lifecycle needs from the emulator. */
 export interface RedemptionDeps {
   now: () => number;
   ttlMs: number;
   schedule: (delayMs: number, task: () => void) => void;
-  /** Called when a pending redemption is dropped, to send RedemptionExpiredOrCancelled once it ships. */
-  dropped: (merchant: MerchantRecord, redemption: RedemptionRecord) => void;
+  /** Sends RedemptionExpiredOrCancelled when one is dropped (silent until that type ships). */
+  emit: Emit;
 }
 
 /**
@@ -64,7 +64,6 @@ export function createRedemption(
   return redemptionId;
 }
 
-/** Staff cancel a pending redemption. */
 export function cancelRedemption(merchant: MerchantRecord, redemptionId: string, deps: RedemptionDeps): void {
   const redemption = merchant.redemptions.get(redemptionId);
   if (!redemption)
@@ -91,5 +90,9 @@ function drop(
     points: redemption.points,
     redemptionId: redemption.redemptionId,
   });
-  deps.dropped(merchant, redemption);
+  deps.emit(merchant, 'RedemptionExpiredOrCancelled', {
+    redemptionId: redemption.redemptionId,
+    externalInvoiceId: redemption.externalInvoiceId,
+    reason,
+  });
 }

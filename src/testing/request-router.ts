@@ -18,15 +18,11 @@ import { checkConnection, lookupCustomer, PLANNED_SYNC_PATHS, plannedEndpoint } 
 import { codeOf } from './receiver-exchange.js';
 import type { Endpoint, RequestLog, RequestRecord } from './request-log.js';
 
-/**
- * The base path of every partner endpoint (spec 4 and 9).
- */
+/** The base path of every partner endpoint (spec 4 and 9). */
 export const PARTNER_BASE_PATH = '/api/partner/v1';
 
-/** What the router needs: the event pipeline's deps, the fault plan, the log and the clock. */
 export interface RouterDeps extends EventProcessorDeps {
   faults: FaultInjector;
-  /** The newest `historyLimit` records. */
   log: RequestLog;
   /** The service's time, skew included: what `Date` says and signatures are judged by. */
   serviceNow: () => number;

@@ -35,12 +35,9 @@ export class ResponseCache {
   get(tenantId: string, eventId: string): CachedResponse | undefined {
     const answers = this.#tenants.get(tenantId);
     const stored = answers?.get(eventId);
-    if (answers === undefined || stored === undefined) return undefined;
-    if (this.#now() - stored.storedAt >= DEDUP_WINDOW_MS) {
-      answers.delete(eventId);
-      return undefined;
-    }
-    return { result: stored.result, correlationId: stored.correlationId };
+    if (stored === undefined || this.#now() - stored.storedAt < DEDUP_WINDOW_MS) return stored;
+    answers?.delete(eventId);
+    return undefined;
   }
 
   set(tenantId: string, eventId: string, answer: CachedResponse): void {
@@ -51,11 +48,7 @@ export class ResponseCache {
     }
     // Deleted first, so an answer stored again counts as the newest.
     answers.delete(eventId);
-    answers.set(eventId, {
-      result: answer.result,
-      correlationId: answer.correlationId,
-      storedAt: this.#now(),
-    });
+    answers.set(eventId, { ...answer, storedAt: this.#now() });
   }
 
   /** How many answers are kept, expired ones not yet read included. */

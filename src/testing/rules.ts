@@ -12,9 +12,7 @@ type StampFields =
   | 'cooldownDays'
   | 'isActive';
 
-/**
- * A points earn rule, exactly the EarnRate body of a LoyaltyRuleChanged event (spec 2.3).
- */
+/** A points earn rule, exactly the EarnRate body of a LoyaltyRuleChanged event (spec 2.3). */
 export type EarnRateRule = Extract<RuleInput, { ruleType: 'EarnRate' }>['payload'];
 
 /**
@@ -83,7 +81,6 @@ export const DEFAULT_RULES = {
 export type StoredEarnRate = Extract<RuleOutput, { ruleType: 'EarnRate' }>['payload'] & {
   ruleVersion: number;
 };
-/** A stamp card as stored. */
 export type StoredStampCard = Pick<Extract<RuleOutput, { ruleType: 'StampRule' }>['payload'], StampFields> & {
   mode: StampCardRule['mode'];
   earningMethodActive: boolean;
@@ -139,7 +136,6 @@ export function wireStampRule(card: StoredStampCard): WireRule | undefined {
   return { ruleType: 'StampRule', payload };
 }
 
-/** The earn rule as the partner receives it. */
 export function wireEarnRate({ ruleVersion: _version, ...payload }: StoredEarnRate): WireRule {
   return { ruleType: 'EarnRate', payload };
 }

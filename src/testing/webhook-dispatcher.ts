@@ -57,7 +57,6 @@ export interface DeliveryFilter {
   status?: DeliveryStatus;
 }
 
-/** What the dispatcher needs from the rest of the emulator. */
 export interface DispatcherDeps {
   clock: EmulatorClock;
   /** The service's time, skew included: the `t=` of every signature. */
@@ -70,11 +69,9 @@ export interface DispatcherDeps {
   target: (tenantId: string) => { url: string; secrets: readonly string[] } | undefined;
 }
 
-// Beside the public record: the bytes sent, the first attempt's start (the ladder counts from
-// it), and the order produced.
+// Beside the public record: the bytes sent, the first attempt's start (the ladder counts from it).
 type Kept = Delivery & { body: string; firstAt: number; seq: number };
 
-// What a reader gets: a deep copy, without the dispatcher's own fields.
 const publicCopy = ({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }: Kept): Delivery =>
   structuredClone(delivery);
 
@@ -235,17 +232,11 @@ export class WebhookDispatcher {
         redirect: 'manual',
         signal,
       });
-      // An answer still arriving at the timeout is a timeout; one past the byte cap is judged by
-      // its status and first bytes.
+      // A body still arriving at the timeout is a timeout; one past the byte cap is judged by its start.
       const body = await readAnswer(response, signal);
       if (!body.complete && body.why !== 'too-long') throw new Error(`answer ${body.why}`);
-      const { text } = body;
-      answer = {
-        status: response.status,
-        code: codeOf(text),
-        error: null,
-        verdict: judgeAnswer(response.status, text),
-      };
+      const { status } = response;
+      answer = { status, code: codeOf(body.text), error: null, verdict: judgeAnswer(status, body.text) };
     } catch {
       if (this.#closing.signal.aborted) return;
       answer = { status: null, code: null, error: timeout.aborted ? 'timeout' : 'network', verdict: 'retry' };

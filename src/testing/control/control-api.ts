@@ -2,13 +2,12 @@ import type { Emulator, ShippableEventType } from '../emulator-api.js';
 import { EmulatorError } from '../emulator-error.js';
 import type { EmulatorRequest, EmulatorResponse } from '../exchange.js';
 import type { FaultOptions } from '../faults.js';
-import type { IntegrationStatus } from '../merchant.js';
 import type { MerchantOptions } from '../merchant-store.js';
 import type { RuleChange } from '../rules.js';
 import type { ControlDeps } from './control-deps.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { dashboardState } from './dashboard-state.js';
-import { controlJson, controlRefusal } from './request-guard.js';
+import { controlError, controlJson, controlRefusal } from './request-guard.js';
 
 /**
  * The path the running emulator reserves for itself: the dashboard page at `/__emulator/`, its
@@ -17,7 +16,6 @@ import { controlJson, controlRefusal } from './request-guard.js';
  */
 export const CONTROL_BASE_PATH = '/__emulator';
 
-/** Whether a request is for the control interface rather than a partner endpoint. */
 export const isControlPath = (pathname: string): boolean =>
   pathname === CONTROL_BASE_PATH || pathname.startsWith(`${CONTROL_BASE_PATH}/`);
 
@@ -25,7 +23,7 @@ export const isControlPath = (pathname: string): boolean =>
 const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknown> = {
   pause: (e, t) => e.pause(t),
   resume: (e, t) => e.resume(t),
-  enable: (e, t) => e.setStatus(t, 'Enabled' satisfies IntegrationStatus),
+  enable: (e, t) => e.setStatus(t, 'Enabled'),
   disable: (e, t) => e.setStatus(t, 'Disabled'),
   disconnect: (e, t) => e.setStatus(t, 'Disconnected'),
   reconnect: (e, t) => e.reconnect(t),
@@ -44,23 +42,14 @@ const STATUS_OF: Record<string, number> = {
   TENANT_EXISTS: 409,
 };
 
-class ControlError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 async function bodyOf<T>(request: EmulatorRequest): Promise<T> {
   const text = new TextDecoder().decode(await request.body());
   if (text === '') return {} as T;
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ControlError(400, 'INVALID_REQUEST', 'The body is not valid JSON');
+    // Answered 400 INVALID_REQUEST with this message, as any refused input is.
+    throw new Error('The body is not valid JSON');
   }
 }
 
@@ -76,11 +65,9 @@ export async function handleControl(request: EmulatorRequest, deps: ControlDeps)
     const answered = 'status' in result && 'body' in result;
     return answered ? (result as EmulatorResponse) : controlJson(200, { ok: true, ...result });
   } catch (err) {
-    if (err instanceof ControlError) return controlJson(err.status, { code: err.code, message: err.message });
-    if (err instanceof EmulatorError)
-      return controlJson(STATUS_OF[err.code] ?? 400, { code: err.code, message: err.message });
-    // A rule or fault plan the emulator's own parsers refused: the caller's input, not a crash.
-    return controlJson(400, { code: 'INVALID_REQUEST', message: (err as Error).message ?? String(err) });
+    if (err instanceof EmulatorError) return controlError(STATUS_OF[err.code] ?? 400, err.code, err.message);
+    // A body, rule or fault plan the emulator's own parsers refused: the caller's input, not a crash.
+    return controlError(400, 'INVALID_REQUEST', (err as Error).message ?? String(err));
   }
 }
 
@@ -135,7 +122,7 @@ async function dispatch(
   if (first === 'faults' && is('PUT', 1)) {
     const plan = await bodyOf<FaultOptions>(request);
     if (!Array.isArray(plan.kinds))
-      throw new ControlError(400, 'INVALID_REQUEST', 'A fault plan needs kinds: a list of fault kinds');
+      return controlError(400, 'INVALID_REQUEST', 'A fault plan needs kinds: a list of fault kinds');
     emulator.injectFaults(plan);
     return { faults: deps.faults() };
   }
@@ -147,7 +134,7 @@ async function dispatch(
     emulator.setLatency((await bodyOf<{ ms: number }>(request)).ms);
     return { latencyMs: deps.latencyMs() };
   }
-  throw new ControlError(
+  return controlError(
     404,
     'UNKNOWN_CONTROL_ACTION',
     `No control action ${method} ${CONTROL_BASE_PATH}/${parts.join('/')}: see README "The control interface"`,

@@ -18,7 +18,7 @@ export function controlRefusal(
 ): EmulatorResponse | undefined {
   const host = request.header('host');
   if (host !== null && !hostAllowed(host, allowedHosts))
-    return refuse(
+    return controlError(
       403,
       'FORBIDDEN_HOST',
       `The control interface answers requests to localhost or an IP address only, not ${JSON.stringify(host)}: ` +
@@ -26,13 +26,13 @@ export function controlRefusal(
     );
   const origin = request.header('origin');
   if (origin !== null && (host === null || origin.toLowerCase() !== `http://${host.toLowerCase()}`))
-    return refuse(
+    return controlError(
       403,
       'FORBIDDEN_ORIGIN',
       'The control interface answers its own dashboard page only, not another origin',
     );
   if (request.method !== 'GET' && request.method !== 'HEAD' && !isJson(request.header('content-type')))
-    return refuse(
+    return controlError(
       415,
       'UNSUPPORTED_MEDIA_TYPE',
       'A control action must be sent with content-type: application/json',
@@ -65,4 +65,6 @@ export const controlJson = (status: number, body: unknown): EmulatorResponse => 
   body: JSON.stringify(body),
 });
 
-const refuse = (status: number, code: string, message: string) => controlJson(status, { code, message });
+/** A refusal of the control interface: `{ code, message }`. */
+export const controlError = (status: number, code: string, message: string) =>
+  controlJson(status, { code, message });
