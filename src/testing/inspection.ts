@@ -1,9 +1,49 @@
+import type { Environment } from './emulator-options.js';
 import { type Balance, balanceOf } from './ledger.js';
 import type { LedgerEntry } from './ledger-history.js';
 import { matches } from './matches.js';
-import { connectionState, type MerchantRecord } from './merchant.js';
+import {
+  type BranchRecord,
+  type ConnectionState,
+  type CouponUsageRecord,
+  type CustomerRecord,
+  connectionState,
+  type IntegrationStatus,
+  type InvoiceRecord,
+  type MerchantRecord,
+  type RedemptionRecord,
+  type RefundRecord,
+} from './merchant.js';
 import type { Endpoint, RequestLog, RequestRecord } from './request-log.js';
+import type { StoredEarnRate, StoredStampCard } from './rules.js';
 import type { Delivery, DeliveryFilter } from './webhook-dispatcher.js';
+
+/**
+ * A merchant as the service's dashboard would show it. It holds no API key and no secret, only
+ * how many secrets are active, so it can go into a snapshot or a log.
+ */
+export interface MerchantState {
+  tenantId: string;
+  environment: Environment;
+  externalStoreId: string;
+  connection: ConnectionState;
+  status: IntegrationStatus;
+  paused: boolean;
+  subscription: 'Active' | 'Lapsed';
+  activeSecretCount: number;
+  receiverUrl: string | null;
+  ruleVersion: number;
+  earnRate: StoredEarnRate | null;
+  stampCards: StoredStampCard[];
+  branches: BranchRecord[];
+  customers: CustomerRecord[];
+  products: { externalProductId: string; name: string; price: number; isActive: boolean }[];
+  coupons: { externalCouponId: string; name: string; discountType: string; discountValue: number }[];
+  couponUsages: CouponUsageRecord[];
+  invoices: InvoiceRecord[];
+  refunds: RefundRecord[];
+  redemptions: RedemptionRecord[];
+}
 
 /** Filters of `emulator.requests()` and `emulator.events()`. */
 export interface RequestFilter {
@@ -84,13 +124,7 @@ export function integrationOf(m: MerchantRecord) {
   };
 }
 
-/**
- * A merchant as the service's dashboard would show it. It holds no API key and no secret, only
- * how many secrets are active, so it can go into a snapshot or a log.
- */
-export type MerchantState = ReturnType<typeof snapshot>;
-
-function snapshot(m: MerchantRecord) {
+function snapshot(m: MerchantRecord): MerchantState {
   return {
     ...integrationOf(m),
     customers: values(m.customers),
