@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { mergeDefaults } from '../contract/merge-defaults.js';
+import { listenHttp } from '../platform-node/listen-http.js';
 import { EMPTY, type EmulatorRequest, type EmulatorTransport, sortedHeaders } from './exchange.js';
 
 /** Options of `emulator.listen`. */
@@ -94,19 +95,9 @@ export async function startHttpServer(
   const { port, host } = mergeDefaults<ListenOptions>(LISTEN_DEFAULTS, options);
   let origin = '';
   const server = createServer((req, res) => void serve(transport, origin, req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  const { close } = await listenHttp(server, port, host);
   const address = server.address() as AddressInfo;
   const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   origin = `http://${hostname}:${address.port}`;
-  return {
-    url: origin,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: origin, close };
 }

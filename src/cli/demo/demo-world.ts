@@ -3,11 +3,11 @@ import { createNodeListener } from '../../adapters/node.js';
 import type { RetryEvent } from '../../client/hooks.js';
 import type { InboundEnvelope } from '../../contract/index.js';
 import { LoyaltyClient } from '../../platform-node/index.js';
+import { listenHttp } from '../../platform-node/listen-http.js';
 import { createEmulator, type Emulator, type MerchantCredentials } from '../../testing/index.js';
 import { createReceiver } from '../../webhooks/create-receiver.js';
 import type { DeliveryContext, Envelope } from '../../webhooks/index.js';
 import { createRuleCache } from '../../webhooks/rule-cache.js';
-import { listenHttp } from '../http-listen.js';
 
 /** The names and settings of the demo's POS day, declared once. */
 export const DEMO_DEFAULTS = {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listenHttp } from '../../platform-node/listen-http.js';
 import { controlRefusal } from '../../testing/control/request-guard.js';
-import { listenHttp } from '../http-listen.js';
 import { ACTION_NAMES, type ActionName, runAction } from './actions.js';
 import type { OpsBackends } from './connect.js';
 import { dashboardHtml } from './dashboard-page.js';
