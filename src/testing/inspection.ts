@@ -1,6 +1,5 @@
 import type { Environment } from './emulator-options.js';
 import { type Balance, balanceOf } from './ledger.js';
-import type { LedgerEntry } from './ledger-history.js';
 import { matches } from './matches.js';
 import {
   type BranchRecord,
@@ -10,6 +9,7 @@ import {
   connectionState,
   type IntegrationStatus,
   type InvoiceRecord,
+  type LedgerEntry,
   type MerchantRecord,
   type RedemptionRecord,
   type RefundRecord,

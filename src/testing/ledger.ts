@@ -1,5 +1,4 @@
-import type { LedgerEntry } from './ledger-history.js';
-import type { MerchantRecord } from './merchant.js';
+import type { LedgerEntry, MerchantRecord } from './merchant.js';
 
 /** A customer's balances: points, and stamps per stamp card. */
 export interface Balance {

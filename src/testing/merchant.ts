@@ -2,7 +2,6 @@ import type { PayloadOf } from '../contract/index.js';
 import type { BoundedList } from './bounded-list.js';
 import type { BoundedMap } from './bounded-map.js';
 import type { Environment } from './emulator-options.js';
-import type { LedgerEntry } from './ledger-history.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
 
 /** The statuses of IntegrationStatusChanged: `Enabled`, `Disabled`, `Disconnected`. */
@@ -18,6 +17,23 @@ export type ConnectionState =
   | 'Active'
   | 'Disabled'
   | 'Disconnected';
+
+/** One movement of points or stamps. Balances are the sums of these. */
+export interface LedgerEntry {
+  /** Emulator time, epoch milliseconds. */
+  at: number;
+  kind: 'earn' | 'reversal' | 'redemption' | 'redemption-release';
+  externalCustomerId: string;
+  /** Signed change of the points balance. */
+  points: number;
+  /** Signed change of the stamps on `stampCardId`. */
+  stamps: number;
+  stampCardId: string | null;
+  externalInvoiceId: string | null;
+  redemptionId: string | null;
+  /** The partner event that caused it, when one did. */
+  eventId: string | null;
+}
 
 /** A branch mapping created by BranchSynced; earns need it confirmed by the merchant. */
 export interface BranchRecord {

@@ -1,6 +1,6 @@
 import { errorCodeInfo } from '../../contract/index.js';
 import type { Emulator } from '../../testing/index.js';
-import type { LedgerEntry } from '../../testing/ledger-history.js';
+import type { LedgerEntry } from '../../testing/merchant.js';
 import type { RequestRecord } from '../../testing/request-log.js';
 import type { Delivery, DeliveryAttempt } from '../../testing/webhook-dispatcher.js';
 import { plural, type Style } from '../io.js';
