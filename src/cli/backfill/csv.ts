@@ -1,5 +1,11 @@
 import { CsvError, parse } from 'csv-parse';
-import { decodeChunk, FileSyntaxError, MAX_ROW_SIZE_DEFAULT, notUtf8, tooLong } from './file-syntax-error.js';
+import {
+  FileSyntaxError,
+  linePieces,
+  MAX_ROW_SIZE_DEFAULT,
+  type TextSource,
+  tooLong,
+} from './file-syntax-error.js';
 
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
@@ -43,7 +49,7 @@ const STRAY_QUOTE_MESSAGE =
  * longer than `maxRowSize` characters, or bytes that are not UTF-8
  */
 export async function* csvRecords(
-  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  input: TextSource,
   maxRowSize = MAX_ROW_SIZE_DEFAULT,
 ): AsyncGenerator<CsvRecord | CsvBadRecord> {
   const parser = parse({
@@ -92,16 +98,6 @@ export async function* csvRecords(
     }
     if (failure !== undefined) throw syntaxError(failure, next, maxRowSize);
   }
-  // Decoded here, and cut after a line break only: csv-parse 7 turns a non-ASCII character near
-  // a chunk's end into U+FFFD (the property test in test/cli/backfill/csv.test.ts finds it).
-  // Bytes that are not UTF-8 stop the reading with their line, never become U+FFFD in a row.
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let held = '';
-  let breaksWritten = 0;
-  const write = (text: string) => {
-    breaksWritten += breaksIn(text);
-    parser.write(text);
-  };
   // Ends the parser, so it gives out the record it holds back until it sees what follows.
   const finish = async () => {
     if (failure !== undefined || parser.destroyed) return;
@@ -112,36 +108,26 @@ export async function* csvRecords(
       parser.end();
     });
   };
-  for await (const chunk of input) {
-    const decoded = decodeChunk(decoder, chunk);
-    held += decoded.text;
-    if (decoded.badByte) {
-      // The whole lines before the bad byte are read first: their rows are handled.
-      const line = breaksWritten + breaksIn(held) + 1;
-      const whole = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
-      if (whole > 0) write(held.slice(0, whole));
-      await finish();
-      yield* take();
-      throw notUtf8(line);
+  // Decoded here, and cut after a line break only: csv-parse 7 turns a non-ASCII character near
+  // a chunk's end into U+FFFD (the property test in test/cli/backfill/csv.test.ts finds it).
+  // Bytes that are not UTF-8 stop the reading with their line, never become U+FFFD in a row.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const cutAt = (text: string) => Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
+  let breaksWritten = 0;
+  const nextLine = () => breaksWritten + 1;
+  for await (const { text, last } of linePieces(input, decoder, cutAt, {
+    maxRowSize,
+    format: 'csv',
+    nextLine,
+  })) {
+    if (text) {
+      breaksWritten += breaksIn(text);
+      parser.write(text);
     }
-    const cut = Math.max(held.lastIndexOf('\n'), held.lastIndexOf('\r')) + 1;
-    if (cut > 0) {
-      write(held.slice(0, cut));
-      held = held.slice(cut);
-    }
+    // Before a bad byte too: the whole lines before it are read and their rows handled.
+    if (last) await finish();
     yield* take();
-    // A line this long is a row this long: stop before holding more of it.
-    if (held.length > maxRowSize) throw tooLong(breaksWritten + 1, maxRowSize);
   }
-  const end = decodeChunk(decoder);
-  if (end.badByte) {
-    yield* take();
-    throw notUtf8(breaksWritten + breaksIn(held) + 1);
-  }
-  held += end.text;
-  if (held) write(held);
-  await finish();
-  yield* take();
 }
 
 function syntaxError(err: unknown, next: number, maxRowSize: number): unknown {

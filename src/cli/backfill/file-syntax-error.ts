@@ -15,14 +15,11 @@ export class FileSyntaxError extends codedError('FileSyntaxError') {
 }
 
 /** Bytes that are not UTF-8 at `line`: the reading stops there. */
-export const notUtf8 = (line: number) =>
+const notUtf8 = (line: number) =>
   new FileSyntaxError(line, 'bytes that are not UTF-8: save the file as UTF-8');
 
 /** The next text of a UTF-8 stream (no `chunk`: its end); at a bad byte, the text before it and `badByte`. */
-export function decodeChunk(
-  decoder: TextDecoder,
-  chunk?: string | Uint8Array,
-): { text: string; badByte: boolean } {
+function decodeChunk(decoder: TextDecoder, chunk?: string | Uint8Array): { text: string; badByte: boolean } {
   if (typeof chunk === 'string') return { text: chunk, badByte: false };
   try {
     return { text: chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode(), badByte: false };
@@ -40,3 +37,34 @@ export const tooLong = (line: number, maxRowSize: number, format: 'csv' | 'jsonl
       ? `a row longer than ${maxRowSize.toLocaleString('en-US')} characters (an unclosed quote?): pass --max-row-size to allow longer rows`
       : `a line longer than ${maxRowSize.toLocaleString('en-US')} characters: pass --max-row-size to allow longer lines`,
   );
+
+/** What `backfill` reads a file from: its chunks, bytes or text. */
+export type TextSource = AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+
+/**
+ * The text of a UTF-8 stream in pieces that end after a line break (`cutAt`: where the last break
+ * of a text ends, 0 without one), so no character or row straddles two. `last`: the tail of the
+ * stream, or the whole lines before bytes that are not UTF-8, which then stop the reading at
+ * `nextLine()`, as a tail longer than `maxRowSize` does.
+ */
+export async function* linePieces(
+  input: TextSource,
+  decoder: TextDecoder,
+  cutAt: (text: string) => number,
+  bounds: { maxRowSize: number; format: 'csv' | 'jsonl'; nextLine: () => number },
+): AsyncGenerator<{ text: string; last: boolean }> {
+  let held = '';
+  for await (const chunk of input) {
+    const decoded = decodeChunk(decoder, chunk);
+    held += decoded.text;
+    const cut = cutAt(held);
+    yield { text: held.slice(0, cut), last: decoded.badByte };
+    held = held.slice(cut);
+    if (decoded.badByte) throw notUtf8(bounds.nextLine());
+    // A line this long is a row this long: stop before holding more of it.
+    if (held.length > bounds.maxRowSize) throw tooLong(bounds.nextLine(), bounds.maxRowSize, bounds.format);
+  }
+  const end = decodeChunk(decoder);
+  yield { text: end.badByte ? '' : held + end.text, last: true };
+  if (end.badByte) throw notUtf8(bounds.nextLine());
+}

@@ -1,7 +1,7 @@
 import { LoyaltyValidationError, parsePayload } from '../../contract/index.js';
 import { UsageError } from '../exit-codes.js';
 import { csvRecords } from './csv.js';
-import { decodeChunk, MAX_ROW_SIZE_DEFAULT, notUtf8, tooLong } from './file-syntax-error.js';
+import { linePieces, MAX_ROW_SIZE_DEFAULT, type TextSource, tooLong } from './file-syntax-error.js';
 import type { BackfillTarget, FieldKind } from './targets.js';
 
 /** One problem with one row: its line in the file, the field path (`''` for the row) and why. */
@@ -59,12 +59,11 @@ function judge(target: BackfillTarget, line: number, value: unknown): RowResult 
  * @throws {FileSyntaxError} for a line longer than `maxRowSize`, or bytes that are not UTF-8
  */
 export async function* jsonLinesRows(
-  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  input: TextSource,
   target: BackfillTarget,
   maxRowSize = MAX_ROW_SIZE_DEFAULT,
 ): AsyncGenerator<RowResult> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  let held = '';
   let line = 0;
   const row = (raw: string): RowResult | undefined => {
     line += 1;
@@ -79,24 +78,16 @@ export async function* jsonLinesRows(
     }
     return judge(target, line, value);
   };
-  for await (const chunk of input) {
-    const { text, badByte } = decodeChunk(decoder, chunk);
-    held += text;
-    let start = 0;
-    for (let end = held.indexOf('\n'); end !== -1; end = held.indexOf('\n', start)) {
-      const result = row(held.slice(start, end));
-      start = end + 1;
+  const bounds = { maxRowSize, format: 'jsonl' as const, nextLine: () => line + 1 };
+  for await (const { text } of linePieces(input, decoder, (t) => t.lastIndexOf('\n') + 1, bounds)) {
+    const lines = text.split('\n');
+    // A piece ends after a line break, and so in '', but for the stream's tail.
+    if (lines.at(-1) === '') lines.pop();
+    for (const raw of lines) {
+      const result = row(raw);
       if (result) yield result;
     }
-    held = held.slice(start);
-    if (badByte) throw notUtf8(line + 1);
-    if (held.length > maxRowSize) throw tooLong(line + 1, maxRowSize, 'jsonl');
   }
-  const end = decodeChunk(decoder);
-  if (end.badByte) throw notUtf8(line + 1);
-  held += end.text;
-  const last = held === '' ? undefined : row(held);
-  if (last) yield last;
 }
 
 /**
@@ -106,7 +97,7 @@ export async function* jsonLinesRows(
  * @throws {UsageError} for a header that is empty, repeats a column or names an unknown field
  */
 export async function* csvRows(
-  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  input: TextSource,
   target: BackfillTarget,
   maxRowSize?: number,
 ): AsyncGenerator<RowResult> {
