@@ -144,17 +144,5 @@ export async function readSecrets(
   return [secret];
 }
 
-/**
- * The one secret of a `--secret-file`, read as `readSecrets` reads it, for `check-receiver` and
- * `trigger`, which sign as the service does: a second one is refused (which one is expected?).
- */
-export async function readSecretFile(io: CliIo, path: string): Promise<string> {
-  const [secret, ...more] = await readSecrets(io, { secretFile: path });
-  if (more.length > 0 || secret === undefined) {
-    throw new UsageError(`${path} holds more than one line: put exactly one signing secret in it`);
-  }
-  return secret;
-}
-
 /** `1 row`, `2 rows`: counts in messages read as sentences. */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,12 +1,13 @@
 import { MAX_TIMER_MS } from '../testing/receiver-exchange.js';
-import { integerFlag } from './args.js';
+import { integerFlag, requiredFlag } from './args.js';
 import { UsageError } from './exit-codes.js';
+import { type CliIo, readSecrets } from './io.js';
 
 /**
  * The receiver URL of `check-receiver` and `trigger`: absolute http(s), without credentials, which
  * are refused without being repeated (the password would land in CI logs).
  */
-export function receiverUrlFlag(command: string, value: string): string {
+function receiverUrlFlag(command: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url !== undefined && (url.username !== '' || url.password !== '')) {
     throw new UsageError(
@@ -25,4 +26,24 @@ export function timerFlag(name: string, value: string | undefined, min: number):
   if (ms !== undefined && (ms < min || ms > MAX_TIMER_MS))
     throw new UsageError(`--${name} must be from ${min} to ${MAX_TIMER_MS} milliseconds, not ${value}`);
   return ms;
+}
+
+/**
+ * What `check-receiver` and `trigger` send with: the receiver `url`, the one secret of
+ * `--secret-file` (read as `readSecrets` reads it; a second one is refused: which one is
+ * expected?), `--tenant` and `--timeout-ms`.
+ */
+export async function receiverFlags(
+  command: string,
+  io: CliIo,
+  url: string,
+  values: { readonly 'secret-file'?: string; readonly tenant?: string; readonly 'timeout-ms'?: string },
+): Promise<{ url: string; secret: string; tenantId: string; timeoutMs: number }> {
+  const href = receiverUrlFlag(command, url);
+  const timeoutMs = timerFlag('timeout-ms', values['timeout-ms'], 1) ?? 10_000;
+  const path = requiredFlag(command, '--secret-file <path>', values['secret-file']);
+  const [secret, ...more] = await readSecrets(io, { secretFile: path });
+  if (more.length > 0 || secret === undefined)
+    throw new UsageError(`${path} holds more than one line: put exactly one signing secret in it`);
+  return { url: href, secret, tenantId: values.tenant ?? 'tenant-check', timeoutMs };
 }

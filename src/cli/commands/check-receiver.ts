@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { type CheckReceiverReport, checkReceiver } from '../../testing/check-receiver.js';
-import { requiredFlag, switchFlags, valueFlags } from '../args.js';
+import { switchFlags, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { type CliIo, createStyle, readSecretFile } from '../io.js';
+import { type CliIo, createStyle } from '../io.js';
 import { junitReport } from '../junit-report.js';
-import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
+import { receiverFlags, timerFlag } from '../receiver-flags.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner check-receiver <url> --secret-file <path> [options]
@@ -56,12 +56,13 @@ export const checkReceiverCommand = defineCommand({
       throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(positionals[1])}`);
     if (positionals[0] === undefined)
       throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
-    const url = receiverUrlFlag('check-receiver', positionals[0]);
-    const secretFile = requiredFlag('check-receiver', '--secret-file <path>', values['secret-file']);
-    const secret = await readSecretFile(io, secretFile);
-    const tenantId = values.tenant ?? 'tenant-check';
+    const { url, secret, tenantId, timeoutMs } = await receiverFlags(
+      'check-receiver',
+      io,
+      positionals[0],
+      values,
+    );
     const slowMs = timerFlag('slow-ms', values['slow-ms'], 0) ?? 5000;
-    const timeoutMs = timerFlag('timeout-ms', values['timeout-ms'], 1) ?? 10_000;
     if (!values.json) {
       io.stdout.write(
         `Checking ${url} as tenant ${tenantId} (answers slower than ${slowMs} ms are flagged)\n\n`,

@@ -5,8 +5,8 @@ import { describeExchange, exchange } from '../../testing/receiver-exchange.js';
 import { samplePayload } from '../../testing/sample-payloads.js';
 import { repeatableFlags, requiredFlag, valueFlags } from '../args.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { createStyle, readPayload, readSecretFile } from '../io.js';
-import { receiverUrlFlag, timerFlag } from '../receiver-flags.js';
+import { createStyle, readPayload } from '../io.js';
+import { receiverFlags } from '../receiver-flags.js';
 import { defineCommand } from './command.js';
 
 const HELP = `Usage: loyalty-partner trigger <OutboundEventType> --to <url> --secret-file <path> [options]
@@ -67,15 +67,12 @@ export const triggerCommand = defineCommand({
       throw new UsageError(`trigger: name an outbound event type: ${OUTBOUND_EVENT_TYPES.join(', ')}`);
     }
     if (extra !== undefined) throw new UsageError(`trigger: unexpected argument ${JSON.stringify(extra)}`);
-    const url = receiverUrlFlag('trigger', requiredFlag('trigger', '--to <receiver url>', values.to));
-    const timeoutMs = timerFlag('timeout-ms', values['timeout-ms'], 1) ?? 10_000;
-    const secretFile = requiredFlag('trigger', '--secret-file <path>', values['secret-file']);
-    const secret = await readSecretFile(io, secretFile);
+    const to = requiredFlag('trigger', '--to <receiver url>', values.to);
+    const { url, secret, tenantId, timeoutMs } = await receiverFlags('trigger', io, to, values);
     const payload = (
       values.payload === undefined ? samplePayload(eventType) : await readPayload(io, values.payload)
     ) as Record<string, unknown>;
     for (const assignment of values.set ?? []) applySet(payload, assignment);
-    const tenantId = values.tenant ?? 'tenant-check';
     let body: string;
     try {
       // An Integration has no id in its payload: the service names it by the merchant's tenant.
