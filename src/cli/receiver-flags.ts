@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS } from '../testing/receiver-exchange.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import { integerFlag, requiredFlag } from './args.js';
 import { UsageError } from './exit-codes.js';
 import { type CliIo, readSecrets } from './io.js';

@@ -18,9 +18,6 @@ const MAX_TEXT = 4096;
 /** The most of an answer read, decoded: an error page is a few dozen KB; longer never ends for the kit. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-// Re-exported for the CLI's --timeout flags, which share the kit's range.
-export { MAX_TIMER_MS } from '../internal/timers.js';
-
 /** An answer's body, read up to a byte cap and a deadline; never more of it than the cap. */
 export type AnswerBody =
   | { complete: true; text: string }
