@@ -89,13 +89,7 @@ function attemptLine(d: Delivery, a: DeliveryAttempt, style: Style): string {
 
 function queuedLine(d: Delivery, style: Style, emulator: Emulator): string {
   // True to the merchant's settings: a receiver URL set waits only for the first signed event.
-  let hasReceiver = false;
-  try {
-    hasReceiver = Boolean(emulator.merchant(d.tenantId).receiverUrl);
-  } catch {
-    // A merchant the emulator no longer knows: say both conditions.
-  }
-  const until = hasReceiver
+  const until = emulator.merchant(d.tenantId).receiverUrl
     ? 'until the first signed event proves the credentials'
     : 'until the merchant has a receiver URL (emulate --receiver-url) and a first signed event';
   return [
@@ -138,12 +132,8 @@ export function createTrafficLog(
         let byEvent = ledgers.get(record.tenantId);
         if (!byEvent) {
           byEvent = new Map();
-          try {
-            for (const entry of emulator.ledger(record.tenantId))
-              if (entry.eventId) byEvent.set(entry.eventId, [...(byEvent.get(entry.eventId) ?? []), entry]);
-          } catch {
-            // A tenant the emulator does not know: nothing was credited.
-          }
+          for (const entry of emulator.ledger(record.tenantId))
+            if (entry.eventId) byEvent.set(entry.eventId, [...(byEvent.get(entry.eventId) ?? []), entry]);
           ledgers.set(record.tenantId, byEvent);
         }
         const entries = byEvent.get(record.eventId);
