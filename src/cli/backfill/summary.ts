@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { formatIssue } from '../describe-error.js';
-import { UsageError } from '../exit-codes.js';
+import { onFile } from '../exit-codes.js';
 import { type CliIo, createStyle, plural } from '../io.js';
 import type { RowFailure } from './rows.js';
 
@@ -43,16 +43,15 @@ export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promi
       io.stdout.write(`  ... and ${more} more${summary.report ? '' : ' (--report <file> lists all)'}\n`);
     }
   }
-  if (summary.report !== undefined) {
+  const { report } = summary;
+  if (report !== undefined) {
     const lines = failures.map(
       (f) =>
         `${JSON.stringify({ line: f.line, path: f.path, message: f.message, ...(f.eventId && { eventId: f.eventId }) })}\n`,
     );
     const stamp = `${JSON.stringify({ file: summary.path, sha256: summary.sha256 })}\n`;
-    await writeFile(summary.report, stamp + lines.join('')).catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot write ${summary.report}: ${err.code ?? 'failed'}`);
-    });
-    io.stdout.write(`report: ${plural(failures.length, 'problem')} in ${summary.report}\n`);
+    await onFile(report, () => writeFile(report, stamp + lines.join('')), 'write');
+    io.stdout.write(`report: ${plural(failures.length, 'problem')} in ${report}\n`);
   }
   return failedRows;
 }
