@@ -10,12 +10,8 @@ export async function replayOf(io: CliIo, eventId: string): Promise<boolean | nu
   const base = io.env[CLIENT_ENV.baseUrl]?.replace(/\/+$/, '');
   if (!base) return null;
   try {
-    const response = await fetch(
-      `${base}${CONTROL_BASE_PATH}/requests?eventId=${encodeURIComponent(eventId)}`,
-      {
-        signal: AbortSignal.timeout(1_000),
-      },
-    );
+    const url = `${base}${CONTROL_BASE_PATH}/requests?eventId=${encodeURIComponent(eventId)}`;
+    const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
     if (!response.ok) return null;
     const { requests } = (await response.json()) as { requests?: { outcome?: string }[] };
     const last = requests?.findLast((r) => r.outcome === 'processed' || r.outcome === 'replayed');
