@@ -1,11 +1,5 @@
 import { CsvError, parse } from 'csv-parse';
-import {
-  FileSyntaxError,
-  linePieces,
-  MAX_ROW_SIZE_DEFAULT,
-  type TextSource,
-  tooLong,
-} from './file-syntax-error.js';
+import { FileSyntaxError, linePieces, MAX_ROW_SIZE_DEFAULT, tooLong } from './file-syntax-error.js';
 
 /** One CSV record and the line of the file it starts on (a quoted field may span lines). */
 export interface CsvRecord {
@@ -49,7 +43,7 @@ const STRAY_QUOTE_MESSAGE =
  * longer than `maxRowSize` characters, or bytes that are not UTF-8
  */
 export async function* csvRecords(
-  input: TextSource,
+  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   maxRowSize = MAX_ROW_SIZE_DEFAULT,
 ): AsyncGenerator<CsvRecord | CsvBadRecord> {
   const parser = parse({
@@ -108,18 +102,11 @@ export async function* csvRecords(
       parser.end();
     });
   };
-  // Decoded here, and cut after a line break only: csv-parse 7 turns a non-ASCII character near
+  // Decoded and cut after a line break by linePieces: csv-parse 7 turns a non-ASCII character near
   // a chunk's end into U+FFFD (the property test in test/cli/backfill/csv.test.ts finds it).
   // Bytes that are not UTF-8 stop the reading with their line, never become U+FFFD in a row.
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const cutAt = (text: string) => Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
   let breaksWritten = 0;
-  const nextLine = () => breaksWritten + 1;
-  for await (const { text, last } of linePieces(input, decoder, cutAt, {
-    maxRowSize,
-    format: 'csv',
-    nextLine,
-  })) {
+  for await (const { text, last } of linePieces(input, 'csv', maxRowSize, () => breaksWritten + 1)) {
     if (text) {
       breaksWritten += breaksIn(text);
       parser.write(text);

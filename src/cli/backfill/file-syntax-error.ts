@@ -38,33 +38,30 @@ export const tooLong = (line: number, maxRowSize: number, format: 'csv' | 'jsonl
       : `a line longer than ${maxRowSize.toLocaleString('en-US')} characters: pass --max-row-size to allow longer lines`,
   );
 
-/** What `backfill` reads a file from: its chunks, bytes or text. */
-export type TextSource = AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
-
 /**
- * The text of a UTF-8 stream in pieces that end after a line break (`cutAt`: where the last break
- * of a text ends, 0 without one), so no character or row straddles two. `last`: the tail of the
- * stream, or the whole lines before bytes that are not UTF-8, which then stop the reading at
- * `nextLine()`, as a tail longer than `maxRowSize` does.
+ * A UTF-8 file's text in pieces cut after a line break (CSV: CR or LF; JSON Lines: LF), so no
+ * character or row straddles two. `last`: the tail, or the lines before bytes that are not UTF-8,
+ * which then stop the reading at `nextLine()`, as a tail longer than `maxRowSize` does.
  */
 export async function* linePieces(
-  input: TextSource,
-  decoder: TextDecoder,
-  cutAt: (text: string) => number,
-  bounds: { maxRowSize: number; format: 'csv' | 'jsonl'; nextLine: () => number },
+  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  format: 'csv' | 'jsonl',
+  maxRowSize: number,
+  nextLine: () => number,
 ): AsyncGenerator<{ text: string; last: boolean }> {
+  // A CSV keeps its byte-order mark for csv-parse, which strips it from text given as strings too.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: format === 'csv' });
   let held = '';
   for await (const chunk of input) {
-    const decoded = decodeChunk(decoder, chunk);
-    held += decoded.text;
-    const cut = cutAt(held);
-    yield { text: held.slice(0, cut), last: decoded.badByte };
+    const { text, badByte } = decodeChunk(decoder, chunk);
+    held += text;
+    const cut = Math.max(held.lastIndexOf('\n'), format === 'csv' ? held.lastIndexOf('\r') : -1) + 1;
+    yield { text: held.slice(0, cut), last: badByte };
     held = held.slice(cut);
-    if (decoded.badByte) throw notUtf8(bounds.nextLine());
-    // A line this long is a row this long: stop before holding more of it.
-    if (held.length > bounds.maxRowSize) throw tooLong(bounds.nextLine(), bounds.maxRowSize, bounds.format);
+    if (badByte) throw notUtf8(nextLine());
+    if (held.length > maxRowSize) throw tooLong(nextLine(), maxRowSize, format);
   }
   const end = decodeChunk(decoder);
   yield { text: end.badByte ? '' : held + end.text, last: true };
-  if (end.badByte) throw notUtf8(bounds.nextLine());
+  if (end.badByte) throw notUtf8(nextLine());
 }

@@ -1,7 +1,7 @@
 import { LoyaltyValidationError, parsePayload } from '../../contract/index.js';
 import { UsageError } from '../exit-codes.js';
 import { csvRecords } from './csv.js';
-import { linePieces, MAX_ROW_SIZE_DEFAULT, type TextSource, tooLong } from './file-syntax-error.js';
+import { linePieces, MAX_ROW_SIZE_DEFAULT, tooLong } from './file-syntax-error.js';
 import type { BackfillTarget, FieldKind } from './targets.js';
 
 /** One problem with one row: its line in the file, the field path (`''` for the row) and why. */
@@ -59,11 +59,10 @@ function judge(target: BackfillTarget, line: number, value: unknown): RowResult 
  * @throws {FileSyntaxError} for a line longer than `maxRowSize`, or bytes that are not UTF-8
  */
 export async function* jsonLinesRows(
-  input: TextSource,
+  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   target: BackfillTarget,
   maxRowSize = MAX_ROW_SIZE_DEFAULT,
 ): AsyncGenerator<RowResult> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let line = 0;
   const row = (raw: string): RowResult | undefined => {
     line += 1;
@@ -78,10 +77,9 @@ export async function* jsonLinesRows(
     }
     return judge(target, line, value);
   };
-  const bounds = { maxRowSize, format: 'jsonl' as const, nextLine: () => line + 1 };
-  for await (const { text } of linePieces(input, decoder, (t) => t.lastIndexOf('\n') + 1, bounds)) {
+  for await (const { text } of linePieces(input, 'jsonl', maxRowSize, () => line + 1)) {
     const lines = text.split('\n');
-    // A piece ends after a line break, and so in '', but for the stream's tail.
+    // A piece ends with a line break, so in '', but for the file's tail.
     if (lines.at(-1) === '') lines.pop();
     for (const raw of lines) {
       const result = row(raw);
@@ -97,7 +95,7 @@ export async function* jsonLinesRows(
  * @throws {UsageError} for a header that is empty, repeats a column or names an unknown field
  */
 export async function* csvRows(
-  input: TextSource,
+  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   target: BackfillTarget,
   maxRowSize?: number,
 ): AsyncGenerator<RowResult> {
