@@ -69,11 +69,10 @@ export interface DispatcherDeps {
   target: (tenantId: string) => { url: string; secrets: readonly string[] } | undefined;
 }
 
-// Beside the public record: the bytes sent, the first attempt's start (the ladder counts from it).
-type Kept = Delivery & { body: string; firstAt: number; seq: number };
+// Beside the public record: the bytes sent, and the n of `dlv-<n>` to search by.
+type Kept = Delivery & { body: string; seq: number };
 
-const publicCopy = ({ body: _body, firstAt: _firstAt, seq: _seq, ...delivery }: Kept): Delivery =>
-  structuredClone(delivery);
+const publicCopy = ({ body: _body, seq: _seq, ...delivery }: Kept): Delivery => structuredClone(delivery);
 
 /**
  * Delivers outbound events with the retry ladder of spec 8. Each attempt sends the same body
@@ -107,7 +106,6 @@ export class WebhookDispatcher {
       url: null,
       attempts: [],
       createdAt: this.#deps.clock.now(),
-      firstAt: 0,
       nextAttemptAt: null,
       seq: this.#produced,
     };
@@ -210,7 +208,6 @@ export class WebhookDispatcher {
     }
     const number = delivery.attempts.length + 1;
     const at = clock.now();
-    if (number === 1) delivery.firstAt = at;
     delivery.status = 'pending';
     delivery.nextAttemptAt = null;
     delivery.url = target.url;
@@ -247,7 +244,8 @@ export class WebhookDispatcher {
     } else if (number >= WEBHOOK_RETRY_LADDER_MS.length) {
       delivery.status = 'failed';
     } else {
-      const due = delivery.firstAt + (WEBHOOK_RETRY_LADDER_MS[number] ?? 0);
+      // The ladder counts from the first attempt's start.
+      const due = delivery.attempts[0]!.at + (WEBHOOK_RETRY_LADDER_MS[number] ?? 0);
       delivery.status = 'retry-scheduled';
       delivery.nextAttemptAt = due;
       clock.schedule(due - clock.now(), () => this.#track(this.#attempt(delivery)));
