@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { listenHttp } from '../../platform-node/listen-http.js';
-import { controlRefusal } from '../../testing/control/request-guard.js';
+import { controlError, controlJson, controlRefusal } from '../../testing/control/request-guard.js';
+import type { EmulatorResponse } from '../../testing/exchange.js';
 import { ACTION_NAMES, type ActionName, runAction } from './actions.js';
 import type { OpsBackends } from './connect.js';
 import { dashboardHtml } from './dashboard-page.js';
@@ -37,9 +38,11 @@ export async function startDashboard(
   options: DashboardOptions,
 ): Promise<DashboardServer> {
   const server = createServer((request, response) => {
-    handle(backends, options, request, response).catch((err: unknown) => {
-      send(response, 500, { code: 'INTERNAL', message: (err as Error)?.message ?? String(err) });
-    });
+    handle(backends, options, request)
+      .catch((err: unknown) => controlError(500, 'INTERNAL', (err as Error)?.message ?? String(err)))
+      .then((answer) => {
+        if (!response.headersSent) response.writeHead(answer.status, answer.headers).end(answer.body);
+      });
   });
   const { port, close } = await listenHttp(server, options.port, options.host);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -50,8 +53,7 @@ async function handle(
   backends: OpsBackends,
   options: DashboardOptions,
   request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
+): Promise<EmulatorResponse> {
   const method = request.method ?? 'GET';
   const { pathname, searchParams } = new URL(request.url ?? '/', 'http://dashboard');
   const header = (name: string) => {
@@ -62,35 +64,28 @@ async function handle(
     { method, pathname, search: '', header, body: async () => new Uint8Array() },
     options.allowedHosts,
   );
-  if (refusal) {
-    response.writeHead(refusal.status, refusal.headers).end(refusal.body);
-    return;
-  }
+  if (refusal) return refusal;
   if (method === 'GET' && pathname === '/') {
     const nonce = randomBytes(16).toString('base64');
-    response
-      .writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
-      })
-      .end(dashboardHtml(nonce));
-    return;
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+    };
+    return { status: 200, headers, body: dashboardHtml(nonce) };
   }
   if (method === 'GET' && pathname === '/api/overview') {
     const tenant = searchParams.get('tenant')?.trim() || undefined;
-    send(response, 200, await readOverview(backends, options.allowActions, tenant));
-    return;
+    return controlJson(200, await readOverview(backends, options.allowActions, tenant));
   }
   if (method === 'POST' && pathname === '/api/actions') {
-    if (!options.allowActions) {
-      send(response, 403, {
-        code: 'READ_ONLY',
-        message: 'This dashboard is read-only: start it with --allow-actions to redeliver, replay or discard',
-      });
-      return;
-    }
+    if (!options.allowActions)
+      return controlError(
+        403,
+        'READ_ONLY',
+        'This dashboard is read-only: start it with --allow-actions to redeliver, replay or discard',
+      );
     const body = await readBody(request);
     const { action, eventId } = (body ?? {}) as { action?: unknown; eventId?: unknown };
     if (
@@ -98,28 +93,19 @@ async function handle(
       typeof eventId !== 'string' ||
       eventId.length === 0 ||
       eventId.length > 200
-    ) {
-      send(response, 400, {
-        code: 'INVALID_ACTION',
-        message: `Send {"action": one of ${ACTION_NAMES.join(', ')}, "eventId": "<id>"}`,
-      });
-      return;
-    }
+    )
+      return controlError(
+        400,
+        'INVALID_ACTION',
+        `Send {"action": one of ${ACTION_NAMES.join(', ')}, "eventId": "<id>"}`,
+      );
     const result = await runAction(backends, action as ActionName, eventId, {
       actor: options.actor,
       via: 'dashboard',
     });
-    send(response, result.done ? 200 : 409, result);
-    return;
+    return controlJson(result.done ? 200 : 409, result);
   }
-  send(response, 404, { code: 'NOT_FOUND', message: `No ${method} ${pathname} here` });
-}
-
-function send(response: ServerResponse, status: number, body: unknown): void {
-  if (response.headersSent) return;
-  response
-    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-    .end(JSON.stringify(body));
+  return controlError(404, 'NOT_FOUND', `No ${method} ${pathname} here`);
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {
