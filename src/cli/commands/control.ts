@@ -187,17 +187,15 @@ rate-limited, reset, timeout, clock-skew, timeout-after-processing.`,
       io.stdout.write('faults: none\n');
       return;
     }
-    const rate = rateFlag('rate', values.rate as string | undefined);
-    const seed = integerFlag('seed', values.seed as string | undefined, 'a seed');
-    const times = integerFlag('times', values.times as string | undefined, 'faults');
+    // A flag not given is undefined, which the JSON body leaves out: the emulator's default holds.
     const plan = {
       kinds: kinds.split(',').map((kind) => kind.trim()) as FaultKind[],
-      ...(rate !== undefined && { rate }),
-      ...(seed !== undefined && { seed }),
-      ...(times !== undefined && { times }),
+      rate: rateFlag('rate', values.rate as string | undefined),
+      seed: integerFlag('seed', values.seed as string | undefined, 'a seed'),
+      times: integerFlag('times', values.times as string | undefined, 'faults'),
     };
     await control.call('PUT', '/faults', plan);
-    io.stdout.write(`faults: ${plan.kinds.join(', ')} at rate ${rate ?? 1}\n`);
+    io.stdout.write(`faults: ${plan.kinds.join(', ')} at rate ${plan.rate ?? 1}\n`);
   },
 });
 

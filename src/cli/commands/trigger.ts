@@ -88,8 +88,7 @@ export const triggerCommand = defineCommand({
       'x-tenantid': tenantId,
       'x-correlation-id': crypto.randomUUID(),
     };
-    const send = (request: Request) => fetch(request);
-    const result = await exchange(send, url, { body, headers }, timeoutMs);
+    const result = await exchange(fetch, url, { body, headers }, timeoutMs);
     const style = createStyle(io);
     io.stdout.write(`sent ${eventType} to ${url} as tenant ${tenantId}\n${body}\n`);
     if (!result.answered) {
