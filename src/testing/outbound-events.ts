@@ -42,7 +42,7 @@ export function createEmitter(
     const envelope = createEnvelope(eventType, payload, {
       occurredAt: new Date(now()),
       correlationId,
-      ...(entityId === undefined ? {} : { entityId }),
+      entityId,
     });
     dispatcher.enqueue(merchant.tenantId, envelope as OutboundEnvelope, correlationId);
   };

@@ -29,5 +29,5 @@ export function signTestHeader(
 ): string {
   const { timestamp } = options;
   const seconds = timestamp instanceof Date ? Math.floor(timestamp.getTime() / 1000) : timestamp;
-  return signPayload(rawBody, secret, seconds === undefined ? {} : { timestamp: seconds });
+  return signPayload(rawBody, secret, { timestamp: seconds });
 }

@@ -102,9 +102,9 @@ function merge(file: EmulateConfig, values: Values): EmulateConfig {
   if (values.ship) config.ship = [...(config.ship ?? []), ...values.ship];
   if (values.faults !== undefined) {
     const kinds = values.faults.split(',').map((kind) => kind.trim()) as FaultKind[];
-    const r = rateFlag('fault-rate', values['fault-rate']);
+    const rate = rateFlag('fault-rate', values['fault-rate']);
     const seed = integerFlag('fault-seed', values['fault-seed'], 'a seed');
-    config.faults = { kinds, ...(r !== undefined && { rate: r }), ...(seed !== undefined && { seed }) };
+    config.faults = { kinds, rate, seed };
   } else if (values['fault-rate'] !== undefined || values['fault-seed'] !== undefined) {
     throw new UsageError('--fault-rate and --fault-seed need --faults <kind,...>');
   }
@@ -136,8 +136,8 @@ export const emulateCommand = defineCommand({
     const shutdown = watchShutdown(io);
     const emulator = wrap(() =>
       createEmulator({
-        ...(config.receiverUrl !== undefined && { receiverUrl: config.receiverUrl }),
-        ...(config.latencyMs !== undefined && { latencyMs: config.latencyMs }),
+        receiverUrl: config.receiverUrl,
+        latencyMs: config.latencyMs,
         historyLimit: config.historyLimit ?? EMULATE_DEFAULTS.historyLimit,
       }),
     );

@@ -25,7 +25,7 @@ export const signCommand = defineCommand({
   async run({ values, positionals, io }) {
     const { body, secrets } = await readSigningInput(io, values, positionals[0]);
     const timestamp = integerFlag('timestamp', values.timestamp);
-    io.stdout.write(`${signPayload(body, secrets, timestamp === undefined ? {} : { timestamp })}\n`);
+    io.stdout.write(`${signPayload(body, secrets, { timestamp })}\n`);
     return EXIT.ok;
   },
 });

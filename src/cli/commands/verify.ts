@@ -33,10 +33,7 @@ export const verifyCommand = defineCommand({
     const now = integerFlag('now', values.now) ?? Math.floor(Date.now() / 1000);
     const style = createStyle(io);
     try {
-      const { timestamp, secretIndex } = verifySignature(body, header, secrets, {
-        now,
-        ...(toleranceSeconds === undefined ? {} : { toleranceSeconds }),
-      });
+      const { timestamp, secretIndex } = verifySignature(body, header, secrets, { now, toleranceSeconds });
       io.stdout.write(
         `${style.green('valid')}: secretIndex ${secretIndex} (counting from 0) of ${secrets.length} secrets matched; signed at t=${timestamp} (${now - timestamp} s before now)\n`,
       );

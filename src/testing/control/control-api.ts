@@ -90,7 +90,7 @@ async function dispatch(
   if (first === 'requests' && is('GET', 1)) {
     const eventId = new URLSearchParams(request.search).get('eventId') ?? undefined;
     return controlJson(200, {
-      requests: emulator.requests(eventId === undefined ? {} : { eventId }).slice(-50),
+      requests: emulator.requests({ eventId }).slice(-50),
     });
   }
   if (first === 'merchants' && is('POST', 1))
