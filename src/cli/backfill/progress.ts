@@ -44,16 +44,16 @@ export function createProgress(
   const describe = (sent: number, read: number, at: number) => {
     const seconds = (at - started) / 1000;
     const rate = seconds > 0 ? sent / seconds : 0;
+    const share = totalBytes ? Math.min(1, read / totalBytes) : undefined;
     const parts = [
       `${sent.toLocaleString('en-US')} rows sent`,
       `${Math.round(rate).toLocaleString('en-US')} rows/s`,
     ];
-    if (totalBytes && read > 0 && seconds > 0) {
-      const share = Math.min(1, read / totalBytes);
+    if (share !== undefined && read > 0 && seconds > 0) {
       parts.splice(1, 0, `${Math.floor(share * 100)}%`);
       parts.push(`ETA ${duration(share >= 1 ? 0 : (seconds / share) * (1 - share))}`);
     }
-    return { text: parts.join(', '), share: totalBytes ? Math.min(1, read / totalBytes) : undefined };
+    return { text: parts.join(', '), share };
   };
   const bar = (share: number | undefined) => {
     if (share === undefined) return '';
