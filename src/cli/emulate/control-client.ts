@@ -29,11 +29,8 @@ export function controlClient(io: CliIo, url: string | undefined): ControlClient
     io.env[CLIENT_ENV.baseUrl] ??
     `http://${EMULATE_DEFAULTS.host}:${EMULATE_DEFAULTS.port}`
   ).replace(/\/+$/, '');
-  try {
-    new URL(base);
-  } catch {
+  if (!URL.canParse(base))
     throw new UsageError(`--url must be the emulator's address, e.g. http://127.0.0.1:8787, not ${base}`);
-  }
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
     try {

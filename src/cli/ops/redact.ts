@@ -6,34 +6,28 @@ const SECRET_PARAMS = ['password', 'pass', 'passwd', 'sslpassword', 'pwd'];
  * that is no URL is `(connection string)`, as it may hold a password in a form not recognised.
  */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    for (const key of [...parsed.searchParams.keys()])
-      if (SECRET_PARAMS.includes(key.toLowerCase())) parsed.searchParams.set(key, '***');
-    // `set` encodes `***` as `%2A%2A%2A`: print it as typed.
-    return parsed.toString().replaceAll('%2A%2A%2A', '***');
-  } catch {
-    return '(connection string)';
-  }
+  if (!URL.canParse(url)) return '(connection string)';
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  for (const key of [...parsed.searchParams.keys()])
+    if (SECRET_PARAMS.includes(key.toLowerCase())) parsed.searchParams.set(key, '***');
+  // `set` encodes `***` as `%2A%2A%2A`: print it as typed.
+  return parsed.toString().replaceAll('%2A%2A%2A', '***');
 }
 
 /** The passwords a connection string holds, decoded (user part and query parameters). */
 export function passwordsOf(url: string): string[] {
-  try {
-    const parsed = new URL(url);
-    const found = [parsed.password, ...SECRET_PARAMS.flatMap((key) => parsed.searchParams.getAll(key))];
-    const decoded = found.filter(Boolean).flatMap((p) => {
-      try {
-        return [p, decodeURIComponent(p)];
-      } catch {
-        return [p];
-      }
-    });
-    return [...new Set(decoded)];
-  } catch {
-    return [];
-  }
+  if (!URL.canParse(url)) return [];
+  const parsed = new URL(url);
+  const found = [parsed.password, ...SECRET_PARAMS.flatMap((key) => parsed.searchParams.getAll(key))];
+  const decoded = found.filter(Boolean).flatMap((p) => {
+    try {
+      return [p, decodeURIComponent(p)];
+    } catch {
+      return [p];
+    }
+  });
+  return [...new Set(decoded)];
 }
 
 /**

@@ -41,12 +41,8 @@ export function controlRefusal(
 }
 
 function hostAllowed(host: string, allowedHosts: readonly string[]): boolean {
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${host}`).hostname;
-  } catch {
-    return false;
-  }
+  if (!URL.canParse(`http://${host}`)) return false;
+  const { hostname } = new URL(`http://${host}`);
   const bare = hostname.replace(/^\[|\]$/g, '');
   return (
     hostname === 'localhost' ||
