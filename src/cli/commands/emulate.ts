@@ -57,21 +57,13 @@ Options:
 
 Exit codes: 0 stopped cleanly; 2 usage error (bad flag or config, port in use).`;
 
-async function listen(
-  emulator: ReturnType<typeof createEmulator>,
-  port: number,
-  host: string,
-  allowedHosts: readonly string[],
-) {
-  try {
-    return await emulator.listen({ port, host, allowedHosts });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use: pass --port 0 for a free one`);
-    if (code === 'EADDRNOTAVAIL' || code === 'EACCES' || code === 'ENOTFOUND')
-      throw new UsageError(`cannot listen on ${host}:${port} (${code})`);
-    throw err;
-  }
+/** Why the emulator cannot listen, said as a usage error where the flags are at fault. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): unknown {
+  if (err.code === 'EADDRINUSE')
+    return new UsageError(`port ${port} is in use: pass --port 0 for a free one`);
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'EACCES' || err.code === 'ENOTFOUND')
+    return new UsageError(`cannot listen on ${host}:${port} (${err.code})`);
+  return err;
 }
 
 type Values = ParsedCommandArgs<typeof FLAGS>['values'];
@@ -155,7 +147,10 @@ export const emulateCommand = defineCommand({
         for (const eventType of config.ship ?? []) emulator.shipHandler(eventType as ShippableEventType);
         if (config.faults) emulator.injectFaults(config.faults);
       });
-      const { url } = await listen(emulator, port, host, config.allowedHosts ?? []);
+      const allowedHosts = config.allowedHosts ?? [];
+      const { url } = await emulator.listen({ port, host, allowedHosts }).catch((err) => {
+        throw listenError(err, host, port);
+      });
       if (values['write-config']) {
         await writeEmulateConfig(values['write-config'], {
           ...config,
