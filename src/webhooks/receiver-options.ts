@@ -11,7 +11,7 @@ import {
 } from '../contract/options-check.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { readSecrets, type Secrets } from '../signature/secrets.js';
-import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify-options.js';
 import { type ReceiverInstruments, receiverTelemetry } from '../telemetry/receiver-telemetry.js';
 import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
 import { type InboxStore, isDeferredInboxStore, isInboxStore } from './inbox.js';
