@@ -43,11 +43,7 @@ function apiError(
     correlationId && `correlationId ${correlationId}`,
   ];
   // The service's own wait, for callers that keep it past this call (the outbox's tenant waits).
-  const retryAfterMs = parseRetryAfter(
-    outcome.headers.get('retry-after'),
-    outcome.headers.get('date'),
-    Date.now(),
-  );
+  const retryAfterMs = parseRetryAfter(outcome.headers, Date.now());
   return new LoyaltyApiError(
     {
       status,
@@ -169,9 +165,7 @@ async function runAttempts(
         ctx.budget?.onSuccess();
         throw giveUp(judgement.retryable ? 'Not retried' : '', judgement.retryable);
       }
-      retryAfterMs =
-        parseRetryAfter(outcome.headers.get('retry-after'), outcome.headers.get('date'), ctx.clock.now()) ??
-        0;
+      retryAfterMs = parseRetryAfter(outcome.headers, ctx.clock.now()) ?? 0;
     }
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
     if (
