@@ -35,27 +35,19 @@ function apiError(
   why: string,
 ): LoyaltyApiError {
   const { status, correlationId, message } = outcome.answer;
-  const remedy = errorCodeInfo(judgement.code)?.remedy;
-  const text = [
-    `${judgement.code} (HTTP ${status})${message ? `: ${message}` : ''}`,
+  const { code, action } = judgement;
+  const text = sentences([
+    `${code} (HTTP ${status})${message ? `: ${message}` : ''}`,
     why,
-    remedy,
+    errorCodeInfo(code)?.remedy,
     correlationId && `correlationId ${correlationId}`,
-  ];
+  ]);
   // The service's own wait, for callers that keep it past this call (the outbox's tenant waits).
   const retryAfterMs = parseRetryAfter(outcome.headers, Date.now());
+  const { eventId } = call;
   return new LoyaltyApiError(
-    {
-      status,
-      code: judgement.code,
-      action: judgement.action,
-      correlationId,
-      eventId: call.eventId,
-      retryable,
-      attempts,
-      retryAfterMs,
-    },
-    sentences(text),
+    { status, code, action, correlationId, eventId, retryable, attempts, retryAfterMs },
+    text,
   );
 }
 
