@@ -130,10 +130,8 @@ export function toValidationIssues(
       out.push({ path: base, message: 'is required' });
     } else {
       // A parse without the SDK's error map (and no locale of the host's) leaves this generic text.
-      out.push({
-        path: base,
-        message: issue.message === GENERIC_MESSAGE ? issueMessage(issue) : issue.message,
-      });
+      const message = issue.message === GENERIC_MESSAGE ? issueMessage(issue) : issue.message;
+      out.push({ path: base, message });
     }
   }
   return out;
