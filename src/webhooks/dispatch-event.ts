@@ -155,9 +155,8 @@ function failure(d: Dispatch, code: WebhookError['code'], text: string, cause: u
 
 function notClaimed(d: Dispatch, cause: unknown): ReceiverResponse {
   const text = 'The inbox store could not claim the event';
-  return failure(d, 'INBOX_UNAVAILABLE', text, cause).refuse(
-    'The receiver cannot record events now; retry later',
-  );
+  const message = 'The receiver cannot record events now; retry later';
+  return failure(d, 'INBOX_UNAVAILABLE', text, cause).refuse(message);
 }
 
 function alreadyClaimed(d: Dispatch, claim: Exclude<InboxClaim, 'new'>): ReceiverResponse {
