@@ -153,13 +153,9 @@ export class DeliveryTelemetry {
         eventId: this.#eventId,
         eventType: this.#eventType,
       };
-      writeLog(
-        this.telemetry.logger,
-        setup || answer.status >= 500 ? 'error' : 'warn',
-        setup ? 'loyalty.receiver.misconfiguration' : 'loyalty.receiver.refused',
-        `Delivery refused with ${answer.status} ${code}`,
-        fields,
-      );
+      const level = setup || answer.status >= 500 ? 'error' : 'warn';
+      const event = setup ? 'loyalty.receiver.misconfiguration' : 'loyalty.receiver.refused';
+      writeLog(this.telemetry.logger, level, event, `Delivery refused with ${answer.status} ${code}`, fields);
     }
   }
 }
