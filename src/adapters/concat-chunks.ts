@@ -1,14 +1,2 @@
-/**
- * Joins body chunks into one byte array. Written against `Uint8Array`, not `Buffer.concat`, so
- * the adapters that share it stay free of Node globals on edge runtimes.
- */
-export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
+// Moved to internal/; kept for testing/receiver-exchange.ts, which imports it from here.
+export { concatChunks } from '../internal/concat-chunks.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { concatChunks } from './concat-chunks.js';
+import { concatChunks } from '../internal/concat-chunks.js';
 import type { BodyRead } from './refusals.js';
 
 /**

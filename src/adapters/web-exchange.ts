@@ -1,3 +1,4 @@
+import { concatChunks } from '../internal/concat-chunks.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import {
   type AdapterOptions,
@@ -5,7 +6,6 @@ import {
   type FrameworkHint,
   normalizeAdapterOptions,
 } from './adapter-options.js';
-import { concatChunks } from './concat-chunks.js';
 import { answerRead, type BodyRead, methodNotAllowed } from './refusals.js';
 
 /**

@@ -125,14 +125,9 @@ export async function attempt(
     return { kind: 'no-answer', code, cause };
   }
   if (onResponse) {
+    const durationMs = performance.now() - started;
     const { status, code, correlationId } = outcome.answer;
-    callHook(onResponse, {
-      ...about(),
-      status,
-      code,
-      correlationId,
-      durationMs: performance.now() - started,
-    });
+    callHook(onResponse, { ...about(), status, code, correlationId, durationMs });
   }
   return outcome;
 }

@@ -1,3 +1,5 @@
+import { concatChunks } from '../internal/concat-chunks.js';
+
 /**
  * The cap on what the client reads of an answer (`maxResponseBytes`), shared by both transports.
  * Without it a wrong `baseUrl` or a hostile server could make the client buffer gigabytes; every
@@ -37,14 +39,6 @@ export class CappedBody {
 
   /** The whole body, as one view (the chunk itself when there was one). */
   bytes(): Uint8Array {
-    const chunks = this.#chunks;
-    if (chunks.length === 1) return chunks[0]!;
-    const out = new Uint8Array(this.#size);
-    let at = 0;
-    for (const chunk of chunks) {
-      out.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    return out;
+    return concatChunks(this.#chunks, this.#size);
   }
 }

@@ -51,20 +51,14 @@ export function createFetchTransport(
 
 /** The body of `response`, read to its end, or cancelled (closing the connection) past `limit`. */
 async function readCapped(response: Response, limit: number): Promise<Uint8Array> {
-  const stream = response.body;
-  try {
-    refuseDeclaredLength(response.headers.get('content-length'), limit);
-  } catch (err) {
-    await stream?.cancel().catch(() => {});
-    throw err;
-  }
-  if (!stream) return new Uint8Array(0);
-  const reader = stream.getReader();
+  const reader = response.body?.getReader();
   const body = new CappedBody(limit);
   try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) body.push(read.value);
+    refuseDeclaredLength(response.headers.get('content-length'), limit);
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read())
+      body.push(read.value);
   } catch (err) {
-    await reader.cancel().catch(() => {});
+    await reader?.cancel().catch(() => {});
     throw err;
   }
   return body.bytes();

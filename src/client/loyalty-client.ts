@@ -23,7 +23,7 @@ import { type ClientPlatform, webPlatform } from './platform.js';
 import { RetryBudget } from './retry-budget.js';
 import { runCall } from './retry-loop.js';
 import type { CallOptions, SendEnvelopeOptions, SendOptions, SendResult, SendTrace } from './send-types.js';
-import { runSyncBatch } from './sync-batch.js';
+import { type BatchSender, runSyncBatch } from './sync-batch.js';
 import type { BatchItem, SyncBatchOptions, SyncBatchSummary } from './sync-batch-options.js';
 import { userAgent } from './user-agent.js';
 
@@ -157,13 +157,11 @@ export class LoyaltyClient {
     options: SyncBatchOptions = {},
   ): Promise<SyncBatchSummary> {
     this.#assertOpen();
-    const send = (
-      type: InboundEventType,
-      payload: unknown,
-      noRetry?: ReadonlySet<string>,
-      signal?: AbortSignal,
-    ) => this.#sendNew(type, payload as PayloadInput<typeof type>, { signal }, noRetry);
-    return runSyncBatch({ send }, batchType, items, options);
+    const sender: BatchSender = {
+      send: (type, payload, noRetry, signal) =>
+        this.#sendNew(type, payload as PayloadInput<typeof type>, { signal }, noRetry),
+    };
+    return runSyncBatch(sender, batchType, items, options);
   }
 
   /**

@@ -35,31 +35,19 @@ function apiError(
   why: string,
 ): LoyaltyApiError {
   const { status, correlationId, message } = outcome.answer;
-  const remedy = errorCodeInfo(judgement.code)?.remedy;
-  const text = [
-    `${judgement.code} (HTTP ${status})${message ? `: ${message}` : ''}`,
+  const { code, action } = judgement;
+  const text = sentences([
+    `${code} (HTTP ${status})${message ? `: ${message}` : ''}`,
     why,
-    remedy,
+    errorCodeInfo(code)?.remedy,
     correlationId && `correlationId ${correlationId}`,
-  ];
+  ]);
   // The service's own wait, for callers that keep it past this call (the outbox's tenant waits).
-  const retryAfterMs = parseRetryAfter(
-    outcome.headers.get('retry-after'),
-    outcome.headers.get('date'),
-    Date.now(),
-  );
+  const retryAfterMs = parseRetryAfter(outcome.headers, Date.now());
+  const { eventId } = call;
   return new LoyaltyApiError(
-    {
-      status,
-      code: judgement.code,
-      action: judgement.action,
-      correlationId,
-      eventId: call.eventId,
-      retryable,
-      attempts,
-      retryAfterMs,
-    },
-    sentences(text),
+    { status, code, action, correlationId, eventId, retryable, attempts, retryAfterMs },
+    text,
   );
 }
 
@@ -169,9 +157,7 @@ async function runAttempts(
         ctx.budget?.onSuccess();
         throw giveUp(judgement.retryable ? 'Not retried' : '', judgement.retryable);
       }
-      retryAfterMs =
-        parseRetryAfter(outcome.headers.get('retry-after'), outcome.headers.get('date'), ctx.clock.now()) ??
-        0;
+      retryAfterMs = parseRetryAfter(outcome.headers, ctx.clock.now()) ?? 0;
     }
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
     if (

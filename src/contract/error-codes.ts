@@ -17,7 +17,7 @@ export interface ErrorCodeInfo {
   /** HTTP status the service answers with. */
   readonly status: 400 | 401 | 422 | 503;
   readonly action: ErrorAction;
-  /** `true` when retrying the same event can succeed without anybody changing anything. */
+  /** `true` when retrying the same event can succeed without anybody changing anything (`retry`). */
   readonly retryable: boolean;
   /** `true` for codes of the planned synchronous endpoints that no live endpoint returns yet. */
   readonly planned?: boolean;
@@ -33,6 +33,180 @@ export interface ErrorCodeInfo {
   readonly remedy: string;
 }
 
+/** The catalogue as written: `retryable` follows from `action`, so it is added below. */
+const ROWS = {
+  MISSING_API_KEY: {
+    status: 401,
+    action: 'reauthenticate',
+    tenantWide: true,
+    condition: '`X-Api-Key` header absent',
+    remedy: 'Configure the API key issued at activation.',
+  },
+  INVALID_API_KEY: {
+    status: 401,
+    action: 'reauthenticate',
+    tenantWide: true,
+    condition: 'key unknown, revoked, or from the wrong environment',
+    remedy: 'Check the key and that it belongs to this environment (testing or production).',
+  },
+  INVALID_SIGNATURE: {
+    status: 401,
+    action: 'reauthenticate',
+    tenantWide: true,
+    condition: 'HMAC does not match the raw body under any active signing secret',
+    remedy: 'Check the signing secret; sign the exact bytes you send.',
+  },
+  SIGNATURE_EXPIRED: {
+    status: 401,
+    action: 'check-clock',
+    condition: 'signature timestamp outside the 5-minute tolerance',
+    remedy:
+      "Synchronise the clock (NTP). The client corrects its offset from the response's Date and retries once.",
+  },
+  INTEGRATION_NOT_CONNECTED: {
+    status: 401,
+    action: 'fix-setup',
+    tenantWide: true,
+    condition: 'merchant never activated the integration',
+    remedy: 'Ask the merchant to activate the integration, then redeliver.',
+  },
+  INTEGRATION_ALREADY_DISCONNECTED: {
+    status: 401,
+    action: 'reauthenticate',
+    tenantWide: true,
+    condition: 'merchant disconnected; fresh credentials required',
+    remedy: 'Stop sending for this merchant until it reconnects with fresh credentials.',
+  },
+  INTEGRATION_PAUSED: {
+    status: 503,
+    action: 'retry',
+    tenantWide: true,
+    condition: 'merchant paused the integration; retry',
+    remedy: 'Retry with backoff; the outbox pauses the whole tenant and probes slowly.',
+  },
+  MISSING_IDEMPOTENCY_KEY: {
+    status: 400,
+    action: 'fix-payload',
+    planned: true,
+    condition: 'planned; reserved for the upcoming synchronous write endpoints',
+    remedy: 'Send an Idempotency-Key header (client.request() adds one).',
+  },
+  UNKNOWN_EVENT_TYPE: {
+    status: 400,
+    action: 'stop',
+    condition: '`eventType` is not recognised',
+    remedy: 'Send one of the contract event types; this event will never be accepted.',
+  },
+  INVALID_PAYLOAD: {
+    status: 400,
+    action: 'fix-payload',
+    condition: 'body is not valid JSON or lacks required fields',
+    remedy: 'Fix the data and send a new event.',
+  },
+  INVALID_REQUEST: {
+    status: 400,
+    action: 'fix-payload',
+    condition: 'invalid query parameters, for example neither or both of `phone` and `customerId`',
+    remedy: 'Fix the request parameters.',
+  },
+  EVENT_HANDLER_NOT_REGISTERED: {
+    status: 503,
+    action: 'retry',
+    condition: 'legitimate event type whose handler is not deployed; a later delivery will succeed',
+    remedy: 'Retry later; Planned event types are declined until their handler ships.',
+  },
+  WRONG_EVENT_DIRECTION: {
+    status: 400,
+    action: 'stop',
+    condition: 'an outbound event type was posted to `/events`',
+    remedy: 'Stop retrying: the service sends this type, it never receives it.',
+  },
+  CUSTOMER_MAPPING_NOT_FOUND: {
+    status: 400,
+    action: 'fix-setup',
+    condition: 'no mapping for `externalCustomerId`',
+    remedy: 'Send CustomerSynced first, then redeliver the same event.',
+  },
+  BRANCH_MAPPING_NOT_FOUND: {
+    status: 400,
+    action: 'fix-setup',
+    condition: 'no mapping for `externalBranchId`',
+    remedy: 'Send BranchSynced first, then redeliver the same event.',
+  },
+  BRANCH_MAPPING_UNCONFIRMED: {
+    status: 400,
+    action: 'fix-setup',
+    condition: 'branch known, but the merchant has not confirmed the pairing in the dashboard',
+    remedy: 'Ask the merchant to confirm the branch pairing, then redeliver.',
+  },
+  CUSTOMER_INACTIVE: {
+    status: 400,
+    action: 'fix-setup',
+    condition: 'the customer is frozen for this store',
+    remedy: 'Redeliver after the merchant unfreezes the customer.',
+  },
+  MISSING_STAMP_CARD_ID: {
+    status: 400,
+    action: 'fix-payload',
+    condition: '`earnType = Stamps` without `stampCardId`',
+    remedy: 'Send stampCardId with Stamps earns (the SDK refuses this before sending).',
+  },
+  STAMP_CARD_NOT_FOUND: {
+    status: 400,
+    action: 'fix-payload',
+    condition: '`stampCardId` unknown for this store',
+    remedy: 'Use a stamp card id from the store’s LoyaltyRuleChanged (StampRule) events.',
+  },
+  STAMP_CARD_INACTIVE: {
+    status: 400,
+    action: 'fix-setup',
+    condition: 'the stamp card is deactivated',
+    remedy: 'Redeliver after the merchant reactivates the card.',
+  },
+  STAMP_CARD_FREE_ENTRY_ONLY: {
+    status: 400,
+    action: 'stop',
+    condition:
+      "the card's only earning method is `FreeEntry`; it can never be credited from a partner invoice",
+    remedy: 'Do not send earns for this card.',
+  },
+  NO_ACTIVE_POINTS_PROGRAM: {
+    status: 400,
+    action: 'fix-setup',
+    condition: 'the store has no active points program',
+    remedy: 'Redeliver after the merchant activates a points program.',
+  },
+  NO_ACTIVE_EARNING_METHOD: {
+    status: 400,
+    action: 'fix-setup',
+    condition: 'the points program or stamp card has no active earning method',
+    remedy: 'Redeliver after the merchant activates an earning method.',
+  },
+  PARTNER_INVOICE_ALREADY_EARNED: {
+    status: 400,
+    action: 'stop',
+    condition: '`externalInvoiceId` already credited, even under a new `eventId`',
+    remedy: 'Nothing to do: the invoice was credited once already. Do not resend.',
+  },
+  SUBSCRIPTION_LAPSED: {
+    status: 503,
+    action: 'retry',
+    tenantWide: true,
+    condition: "the merchant's subscription is not active; a delivery after renewal succeeds",
+    remedy: 'Retry with backoff; the outbox pauses the tenant and probes slowly.',
+  },
+  CONCURRENCY_CONFLICT: {
+    status: 503,
+    action: 'retry',
+    condition: 'a concurrent ledger update collided',
+    remedy: 'Retry with the same eventId.',
+  },
+} as const satisfies Record<string, Omit<ErrorCodeInfo, 'retryable'>>;
+
+type WithRetryable<R extends { readonly action: ErrorAction }> = R & {
+  readonly retryable: R['action'] extends 'retry' ? true : false;
+};
+
 /**
  * Every error code of spec sections 7.1 and 7.2 with its status and the caller's action.
  *
@@ -43,200 +217,9 @@ export interface ErrorCodeInfo {
  * ERROR_CODES.BRANCH_MAPPING_UNCONFIRMED.action; // 'fix-setup'
  * ```
  */
-export const ERROR_CODES = {
-  MISSING_API_KEY: {
-    status: 401,
-    action: 'reauthenticate',
-    retryable: false,
-    tenantWide: true,
-    condition: '`X-Api-Key` header absent',
-    remedy: 'Configure the API key issued at activation.',
-  },
-  INVALID_API_KEY: {
-    status: 401,
-    action: 'reauthenticate',
-    retryable: false,
-    tenantWide: true,
-    condition: 'key unknown, revoked, or from the wrong environment',
-    remedy: 'Check the key and that it belongs to this environment (testing or production).',
-  },
-  INVALID_SIGNATURE: {
-    status: 401,
-    action: 'reauthenticate',
-    retryable: false,
-    tenantWide: true,
-    condition: 'HMAC does not match the raw body under any active signing secret',
-    remedy: 'Check the signing secret; sign the exact bytes you send.',
-  },
-  SIGNATURE_EXPIRED: {
-    status: 401,
-    action: 'check-clock',
-    retryable: false,
-    condition: 'signature timestamp outside the 5-minute tolerance',
-    remedy:
-      "Synchronise the clock (NTP). The client corrects its offset from the response's Date and retries once.",
-  },
-  INTEGRATION_NOT_CONNECTED: {
-    status: 401,
-    action: 'fix-setup',
-    retryable: false,
-    tenantWide: true,
-    condition: 'merchant never activated the integration',
-    remedy: 'Ask the merchant to activate the integration, then redeliver.',
-  },
-  INTEGRATION_ALREADY_DISCONNECTED: {
-    status: 401,
-    action: 'reauthenticate',
-    retryable: false,
-    tenantWide: true,
-    condition: 'merchant disconnected; fresh credentials required',
-    remedy: 'Stop sending for this merchant until it reconnects with fresh credentials.',
-  },
-  INTEGRATION_PAUSED: {
-    status: 503,
-    action: 'retry',
-    retryable: true,
-    tenantWide: true,
-    condition: 'merchant paused the integration; retry',
-    remedy: 'Retry with backoff; the outbox pauses the whole tenant and probes slowly.',
-  },
-  MISSING_IDEMPOTENCY_KEY: {
-    status: 400,
-    action: 'fix-payload',
-    retryable: false,
-    planned: true,
-    condition: 'planned; reserved for the upcoming synchronous write endpoints',
-    remedy: 'Send an Idempotency-Key header (client.request() adds one).',
-  },
-  UNKNOWN_EVENT_TYPE: {
-    status: 400,
-    action: 'stop',
-    retryable: false,
-    condition: '`eventType` is not recognised',
-    remedy: 'Send one of the contract event types; this event will never be accepted.',
-  },
-  INVALID_PAYLOAD: {
-    status: 400,
-    action: 'fix-payload',
-    retryable: false,
-    condition: 'body is not valid JSON or lacks required fields',
-    remedy: 'Fix the data and send a new event.',
-  },
-  INVALID_REQUEST: {
-    status: 400,
-    action: 'fix-payload',
-    retryable: false,
-    condition: 'invalid query parameters, for example neither or both of `phone` and `customerId`',
-    remedy: 'Fix the request parameters.',
-  },
-  EVENT_HANDLER_NOT_REGISTERED: {
-    status: 503,
-    action: 'retry',
-    retryable: true,
-    condition: 'legitimate event type whose handler is not deployed; a later delivery will succeed',
-    remedy: 'Retry later; Planned event types are declined until their handler ships.',
-  },
-  WRONG_EVENT_DIRECTION: {
-    status: 400,
-    action: 'stop',
-    retryable: false,
-    condition: 'an outbound event type was posted to `/events`',
-    remedy: 'Stop retrying: the service sends this type, it never receives it.',
-  },
-  CUSTOMER_MAPPING_NOT_FOUND: {
-    status: 400,
-    action: 'fix-setup',
-    retryable: false,
-    condition: 'no mapping for `externalCustomerId`',
-    remedy: 'Send CustomerSynced first, then redeliver the same event.',
-  },
-  BRANCH_MAPPING_NOT_FOUND: {
-    status: 400,
-    action: 'fix-setup',
-    retryable: false,
-    condition: 'no mapping for `externalBranchId`',
-    remedy: 'Send BranchSynced first, then redeliver the same event.',
-  },
-  BRANCH_MAPPING_UNCONFIRMED: {
-    status: 400,
-    action: 'fix-setup',
-    retryable: false,
-    condition: 'branch known, but the merchant has not confirmed the pairing in the dashboard',
-    remedy: 'Ask the merchant to confirm the branch pairing, then redeliver.',
-  },
-  CUSTOMER_INACTIVE: {
-    status: 400,
-    action: 'fix-setup',
-    retryable: false,
-    condition: 'the customer is frozen for this store',
-    remedy: 'Redeliver after the merchant unfreezes the customer.',
-  },
-  MISSING_STAMP_CARD_ID: {
-    status: 400,
-    action: 'fix-payload',
-    retryable: false,
-    condition: '`earnType = Stamps` without `stampCardId`',
-    remedy: 'Send stampCardId with Stamps earns (the SDK refuses this before sending).',
-  },
-  STAMP_CARD_NOT_FOUND: {
-    status: 400,
-    action: 'fix-payload',
-    retryable: false,
-    condition: '`stampCardId` unknown for this store',
-    remedy: 'Use a stamp card id from the store’s LoyaltyRuleChanged (StampRule) events.',
-  },
-  STAMP_CARD_INACTIVE: {
-    status: 400,
-    action: 'fix-setup',
-    retryable: false,
-    condition: 'the stamp card is deactivated',
-    remedy: 'Redeliver after the merchant reactivates the card.',
-  },
-  STAMP_CARD_FREE_ENTRY_ONLY: {
-    status: 400,
-    action: 'stop',
-    retryable: false,
-    condition:
-      "the card's only earning method is `FreeEntry`; it can never be credited from a partner invoice",
-    remedy: 'Do not send earns for this card.',
-  },
-  NO_ACTIVE_POINTS_PROGRAM: {
-    status: 400,
-    action: 'fix-setup',
-    retryable: false,
-    condition: 'the store has no active points program',
-    remedy: 'Redeliver after the merchant activates a points program.',
-  },
-  NO_ACTIVE_EARNING_METHOD: {
-    status: 400,
-    action: 'fix-setup',
-    retryable: false,
-    condition: 'the points program or stamp card has no active earning method',
-    remedy: 'Redeliver after the merchant activates an earning method.',
-  },
-  PARTNER_INVOICE_ALREADY_EARNED: {
-    status: 400,
-    action: 'stop',
-    retryable: false,
-    condition: '`externalInvoiceId` already credited, even under a new `eventId`',
-    remedy: 'Nothing to do: the invoice was credited once already. Do not resend.',
-  },
-  SUBSCRIPTION_LAPSED: {
-    status: 503,
-    action: 'retry',
-    retryable: true,
-    tenantWide: true,
-    condition: "the merchant's subscription is not active; a delivery after renewal succeeds",
-    remedy: 'Retry with backoff; the outbox pauses the tenant and probes slowly.',
-  },
-  CONCURRENCY_CONFLICT: {
-    status: 503,
-    action: 'retry',
-    retryable: true,
-    condition: 'a concurrent ledger update collided',
-    remedy: 'Retry with the same eventId.',
-  },
-} as const satisfies Record<string, ErrorCodeInfo>;
+export const ERROR_CODES = Object.fromEntries(
+  Object.entries(ROWS).map(([code, row]) => [code, { ...row, retryable: row.action === 'retry' }]),
+) as { readonly [Code in keyof typeof ROWS]: WithRetryable<(typeof ROWS)[Code]> };
 
 /** Every error code of the contract. */
 export type ErrorCode = keyof typeof ERROR_CODES;

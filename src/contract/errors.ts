@@ -120,20 +120,14 @@ export function toValidationIssues(
   for (const issue of issues) {
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        out.push({
-          path: base ? `${base}.${key}` : key,
-          message: 'is not a field of the contract (check its spelling)',
-        });
-      }
+      const message = 'is not a field of the contract (check its spelling)';
+      for (const key of issue.keys) out.push({ path: base ? `${base}.${key}` : key, message });
     } else if (issue.code !== 'custom' && isAbsent(input, issue.path)) {
       out.push({ path: base, message: 'is required' });
     } else {
       // A parse without the SDK's error map (and no locale of the host's) leaves this generic text.
-      out.push({
-        path: base,
-        message: issue.message === GENERIC_MESSAGE ? issueMessage(issue) : issue.message,
-      });
+      const message = issue.message === GENERIC_MESSAGE ? issueMessage(issue) : issue.message;
+      out.push({ path: base, message });
     }
   }
   return out;

@@ -261,7 +261,6 @@ export const EVENT_TYPES = {
   },
 } as const satisfies Record<EventType, EventTypeInfo>;
 
-const eventTypeSet: ReadonlySet<string> = new Set(EVENT_TYPE_NAMES);
 // One set per direction: a receiver asks on every delivery, with an eventType fresh from
 // JSON.parse, and one lookup answers it.
 const inboundSet: ReadonlySet<string> = new Set(INBOUND_EVENT_TYPES);
@@ -278,7 +277,7 @@ const outboundSet: ReadonlySet<string> = new Set(OUTBOUND_EVENT_TYPES);
  * ```
  */
 export function isEventType(value: unknown): value is EventType {
-  return typeof value === 'string' && eventTypeSet.has(value);
+  return isInboundEventType(value) || isOutboundEventType(value);
 }
 
 /**

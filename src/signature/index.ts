@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import type { SignPayload } from './sign.js';
-import type { VerifySignature } from './verify.js';
+import type { VerifySignature } from './verify-options.js';
 
 export type { RawBody } from './bytes.js';
 

@@ -1,4 +1,5 @@
-import { createVerifyAsync, type VerifySignatureAsync } from './verify.js';
+import { createVerifyAsync } from './verify.js';
+import type { VerifySignatureAsync } from './verify-options.js';
 import { webCryptoHmac } from './web-crypto-hmac.js';
 
 /**

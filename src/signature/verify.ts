@@ -12,14 +12,8 @@ import {
   type VerifySignatureAsync,
 } from './verify-options.js';
 
-// Re-exported for the modules that import them from here.
-export {
-  DEFAULT_TOLERANCE_SECONDS,
-  type VerifiedSignature,
-  type VerifyOptions,
-  type VerifySignature,
-  type VerifySignatureAsync,
-} from './verify-options.js';
+// Re-exported for platform-node/signature.ts, which imports it from here.
+export type { VerifySignature } from './verify-options.js';
 
 /**
  * The verification, written once for both kinds of HMAC: everything up to the MACs here, the

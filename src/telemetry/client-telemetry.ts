@@ -110,15 +110,13 @@ export class CallTelemetry {
     if (status !== undefined) this.#attempt?.setAttribute(ATTR.httpStatus, status);
     endSpan(this.#attempt, code);
     this.#attempt = undefined;
-    this.telemetry.instruments()?.attempts.add(
-      1,
-      attributesOf({
-        [ATTR.httpMethod]: this.call.method,
-        [ATTR.destination]: this.call.eventType,
-        [ATTR.httpStatus]: status,
-        [ATTR.errorType]: code,
-      }),
-    );
+    const attributes = attributesOf({
+      [ATTR.httpMethod]: this.call.method,
+      [ATTR.destination]: this.call.eventType,
+      [ATTR.httpStatus]: status,
+      [ATTR.errorType]: code,
+    });
+    this.telemetry.instruments()?.attempts.add(1, attributes);
   }
 
   /** A failed attempt will be retried after `delayMs`. */
@@ -167,11 +165,7 @@ export class CallTelemetry {
     endSpan(this.#span, errorType);
     if (this.call.eventType === undefined) return;
     const seconds = (performance.now() - this.#started) / 1000;
-    this.telemetry
-      .instruments()
-      ?.sendDuration.record(
-        seconds,
-        attributesOf({ [ATTR.destination]: this.call.eventType, [ATTR.errorType]: errorType }),
-      );
+    const attributes = attributesOf({ [ATTR.destination]: this.call.eventType, [ATTR.errorType]: errorType });
+    this.telemetry.instruments()?.sendDuration.record(seconds, attributes);
   }
 }

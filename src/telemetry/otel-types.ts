@@ -33,7 +33,6 @@ export interface SpanLike {
   setStatus(status: { code: number; message?: string }): unknown;
   updateName(name: string): unknown;
   end(endTime?: number): void;
-  isRecording(): boolean;
 }
 
 /** Options of `tracer.startSpan` the SDK passes. */

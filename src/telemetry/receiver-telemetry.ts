@@ -136,15 +136,13 @@ export class DeliveryTelemetry {
     this.#span?.setAttribute(ATTR.outcome, outcome);
     endSpan(this.#span, code);
     const tenant = this.#authenticated ? this.tenantId : UNAUTHENTICATED_TENANT;
-    this.telemetry.instruments()?.deliveries.add(
-      1,
-      attributesOf({
-        [ATTR.outcome]: outcome,
-        [ATTR.errorType]: code,
-        [ATTR.destination]: this.#eventType,
-        [ATTR.tenant]: this.tenantId ? tenant : undefined,
-      }),
-    );
+    const attributes = attributesOf({
+      [ATTR.outcome]: outcome,
+      [ATTR.errorType]: code,
+      [ATTR.destination]: this.#eventType,
+      [ATTR.tenant]: this.tenantId ? tenant : undefined,
+    });
+    this.telemetry.instruments()?.deliveries.add(1, attributes);
     if (outcome === 'refused') {
       const setup = code !== undefined && SETUP_CODES.has(code);
       const fields = {
@@ -155,13 +153,9 @@ export class DeliveryTelemetry {
         eventId: this.#eventId,
         eventType: this.#eventType,
       };
-      writeLog(
-        this.telemetry.logger,
-        setup || answer.status >= 500 ? 'error' : 'warn',
-        setup ? 'loyalty.receiver.misconfiguration' : 'loyalty.receiver.refused',
-        `Delivery refused with ${answer.status} ${code}`,
-        fields,
-      );
+      const level = setup || answer.status >= 500 ? 'error' : 'warn';
+      const event = setup ? 'loyalty.receiver.misconfiguration' : 'loyalty.receiver.refused';
+      writeLog(this.telemetry.logger, level, event, `Delivery refused with ${answer.status} ${code}`, fields);
     }
   }
 }

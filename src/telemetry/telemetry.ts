@@ -57,9 +57,8 @@ export class Telemetry<Instruments = undefined> {
   /** The tracer to record spans with, or `undefined` when tracing is off. */
   tracer(): TracerLike | undefined {
     const provider = this.options.tracerProvider ?? globalTracerProvider();
-    if (provider === undefined) return undefined;
     if (provider !== this.#tracerProvider) {
-      this.#tracer = provider.getTracer(INSTRUMENTATION_SCOPE, SDK_VERSION);
+      this.#tracer = provider?.getTracer(INSTRUMENTATION_SCOPE, SDK_VERSION);
       this.#tracerProvider = provider;
     }
     return this.#tracer;

@@ -1,9 +1,9 @@
+import { callHook } from '../contract/call-hook.js';
 import { ClaimLoop } from '../internal/claim-loop.js';
 import { observeInbox, traceStoredRun } from '../telemetry/receiver-telemetry.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
-import { report } from './report-failure.js';
 import { runStored, type StoredOutcome } from './run-stored.js';
 import { WebhookError } from './webhook-error.js';
 
@@ -118,8 +118,8 @@ export class DeferredRunner {
     const text = lost
       ? `The inbox lost stored deliveries: ${(cause as Error).message}`
       : 'The inbox could not be reached to claim due deliveries; the runner keeps polling';
-    const scope = { tenantId: '', correlationId: '', receivedAt: new Date() };
-    report(this.config.onError, new WebhookError('INBOX_UNAVAILABLE', text, { cause }), scope, 503);
+    const scope = { tenantId: '', correlationId: '', receivedAt: new Date(), status: 503 };
+    callHook(this.config.onError, new WebhookError('INBOX_UNAVAILABLE', text, { cause }), scope);
   }
 
   private launch(claim: ClaimedDelivery): void {

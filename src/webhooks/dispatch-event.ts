@@ -1,10 +1,11 @@
+import { callHook } from '../contract/call-hook.js';
 import { DeadlinePassed, isPromiseLike, withDeadline } from '../internal/deadline.js';
 import { startHeartbeat } from '../internal/lease-heartbeat.js';
 import { errorResponse, okResponse, type ReceiverResponse } from './answers.js';
 import { type EventRun, watchedRun } from './event-run.js';
 import type { InboxClaim, InboxKey } from './inbox.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
-import { type FailureScope, refuse, report } from './report-failure.js';
+import { type FailureScope, refuse } from './report-failure.js';
 import { WebhookError } from './webhook-error.js';
 
 /** One event on its way through the inbox: what every step below needs. */
@@ -147,16 +148,15 @@ function failure(d: Dispatch, code: WebhookError['code'], text: string, cause: u
   const error = new WebhookError(code, text, { cause, eventId, eventType });
   const scope = { ...d.scope, eventId, eventType };
   return {
-    tell: (status: number) => report(d.options.onError, error, scope, status),
+    tell: (status: number) => callHook(d.options.onError, error, { ...scope, status }),
     refuse: (message: string) => refuse(d.options, error, message, scope),
   };
 }
 
 function notClaimed(d: Dispatch, cause: unknown): ReceiverResponse {
   const text = 'The inbox store could not claim the event';
-  return failure(d, 'INBOX_UNAVAILABLE', text, cause).refuse(
-    'The receiver cannot record events now; retry later',
-  );
+  const message = 'The receiver cannot record events now; retry later';
+  return failure(d, 'INBOX_UNAVAILABLE', text, cause).refuse(message);
 }
 
 function alreadyClaimed(d: Dispatch, claim: Exclude<InboxClaim, 'new'>): ReceiverResponse {

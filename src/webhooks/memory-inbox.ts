@@ -130,46 +130,40 @@ export function memoryInbox(options: MemoryInboxOptions = {}): DeferredInboxStor
     const entry = records.get(id);
     return entry?.state === 'pending' && entry.owner === RECEIPT ? entry : undefined;
   };
-  const record = (entry: Entry): DeliveryRecord => ({
-    eventId: entry.eventId,
-    eventType: entry.eventType,
-    tenantId: entry.tenantId,
-    state: entry.state,
-    attempts: entry.attempts,
-    lastError: entry.lastError,
+  const record = ({ delivery, owner, leaseUntil, ...entry }: Entry): DeliveryRecord => ({
+    ...entry,
     receivedAt: new Date(entry.receivedAt),
     nextAttemptAt: entry.state === 'pending' ? new Date(entry.nextAttemptAt) : undefined,
     settledAt: entry.settledAt === undefined ? undefined : new Date(entry.settledAt),
   });
-  const fresh = (key: InboxKey, delivery: StoredDelivery | undefined): Entry => ({
-    ...key,
-    delivery,
-    state: 'pending',
-    attempts: 0,
-    nextAttemptAt: now(),
-    owner: undefined,
-    leaseUntil: 0,
-    lastError: undefined,
-    receivedAt: delivery?.receivedAt ?? now(),
-    settledAt: undefined,
-  });
+  /** A new record of the event, pending, kept from now on. */
+  const add = (key: InboxKey, delivery: StoredDelivery | undefined): Entry => {
+    const entry: Entry = {
+      ...key,
+      delivery,
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: now(),
+      owner: undefined,
+      leaseUntil: 0,
+      lastError: undefined,
+      receivedAt: delivery?.receivedAt ?? now(),
+      settledAt: undefined,
+    };
+    records.set(key.eventId, entry);
+    return entry;
+  };
 
   return {
     leaseMs,
     begin(key: InboxKey): InboxClaim {
       forget(now());
       const entry = records.get(key.eventId);
-      if (!entry) {
-        const created = fresh(key, undefined);
-        records.set(key.eventId, created);
-        take(created, RECEIPT);
-        return 'new';
-      }
-      if (entry.state === 'handled') return 'done';
-      if (leased(entry)) return 'in-progress';
-      // Stored and not running, a receipt whose process died, or dead or parked (the service
-      // sent it again: the handler gets another chance).
-      take(entry, RECEIPT);
+      if (entry?.state === 'handled') return 'done';
+      if (entry && leased(entry)) return 'in-progress';
+      // New, or stored and not running, a receipt whose process died, or dead or parked (the
+      // service sent it again: the handler gets another chance).
+      take(entry ?? add(key, undefined), RECEIPT);
       return 'new';
     },
     complete({ eventId }: InboxKey): void {
@@ -196,8 +190,7 @@ export function memoryInbox(options: MemoryInboxOptions = {}): DeferredInboxStor
         entry.delivery = delivery;
         return 'stored';
       }
-      const created = fresh(delivery, delivery);
-      records.set(delivery.eventId, created);
+      const created = add(delivery, delivery);
       if (state === 'parked') settle(created, 'parked', reason ?? 'parked when received');
       return 'stored';
     },

@@ -90,12 +90,8 @@ function parseInSteps(json: unknown): ParsedDelivery {
   const payload = outboundPayloadSchemas[eventType].safeParse(envelope.payload);
   if (!payload.success) {
     const issues = toValidationIssues(payload.error.issues, 'payload');
-    return {
-      kind: 'invalid',
-      error: invalid(`Invalid ${eventType} payload`, issues, eventType),
-      eventType,
-      eventId,
-    };
+    const error = invalid(`Invalid ${eventType} payload`, issues, eventType);
+    return { kind: 'invalid', error, eventType, eventId };
   }
   return { kind: 'event', event: { ...envelope, payload: payload.data } as OutboundEnvelope };
 }

@@ -11,7 +11,7 @@ import {
 } from '../contract/options-check.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { readSecrets, type Secrets } from '../signature/secrets.js';
-import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../signature/verify-options.js';
 import { type ReceiverInstruments, receiverTelemetry } from '../telemetry/receiver-telemetry.js';
 import { type Telemetry, type TelemetryOptions, telemetryIssues } from '../telemetry/telemetry.js';
 import { type InboxStore, isDeferredInboxStore, isInboxStore } from './inbox.js';
@@ -179,6 +179,9 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
   const retry = defaulted.retry as Required<DeferredRetryOptions>; // merged field by field
   const handlersOk = typeof handlers === 'object' && handlers !== null;
   const inboxOk = inbox === undefined || isInboxStore(inbox);
+  // A retry given as anything but an object is kept as given by mergeDefaults: one issue for it.
+  const retryOk = typeof retry === 'object' && retry !== null;
+  const concurrency = given.concurrency ?? defaultConcurrency(inbox);
   const issues = optionIssues([
     [
       'secrets',
@@ -211,10 +214,25 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     ...(handlersOk ? Object.entries(handlers).map(([name, handler]) => checkHandler(name, handler)) : []),
     functionOrAbsent('onUnhandled', onUnhandled),
     functionOrAbsent('onError', onError),
+    oneOf('deferred', deferred, [true, false]),
+    deferred === true && [
+      'inbox',
+      inbox !== undefined,
+      'is required with deferred: true (memoryInbox(), postgresInbox(), redisInbox())',
+    ],
+    deferred === true &&
+      isInboxStore(inbox) && [
+        'inbox',
+        isDeferredInboxStore(inbox),
+        'must be a store with the deferred methods (a DeferredInboxStore) with deferred: true',
+      ],
+    ['retry', retryOk, 'must be an object { maxAttempts, baseDelayMs, maxDelayMs }'],
+    retryOk && wholeNumber('retry.maxAttempts', retry.maxAttempts, 1),
+    retryOk && wholeNumber('retry.baseDelayMs', retry.baseDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
+    retryOk && wholeNumber('retry.maxDelayMs', retry.maxDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
+    wholeNumber('concurrency', concurrency, 1, 1_000, 'handlers'),
   ]);
   issues.push(...telemetryIssues(given));
-  const concurrency = given.concurrency ?? defaultConcurrency(inbox);
-  issues.push(...optionIssues(deferredChecks(inbox, deferred, retry, concurrency)));
   throwIfInvalid(
     issues,
     (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createReceiver options', all),
@@ -236,35 +254,6 @@ export function normalizeReceiverOptions<Tx>(options: ReceiverOptions<Tx>): Norm
     retry,
     concurrency,
   };
-}
-
-function deferredChecks(
-  inbox: unknown,
-  deferred: boolean,
-  retry: Required<DeferredRetryOptions>,
-  concurrency: number,
-): OptionCheck[] {
-  // A retry given as anything but an object is kept as given by mergeDefaults: one issue for it.
-  const retryOk = typeof retry === 'object' && retry !== null;
-  return [
-    oneOf('deferred', deferred, [true, false]),
-    deferred === true && [
-      'inbox',
-      inbox !== undefined,
-      'is required with deferred: true (memoryInbox(), postgresInbox(), redisInbox())',
-    ],
-    deferred === true &&
-      isInboxStore(inbox) && [
-        'inbox',
-        isDeferredInboxStore(inbox),
-        'must be a store with the deferred methods (a DeferredInboxStore) with deferred: true',
-      ],
-    ['retry', retryOk, 'must be an object { maxAttempts, baseDelayMs, maxDelayMs }'],
-    retryOk && wholeNumber('retry.maxAttempts', retry.maxAttempts, 1),
-    retryOk && wholeNumber('retry.baseDelayMs', retry.baseDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
-    retryOk && wholeNumber('retry.maxDelayMs', retry.maxDelayMs, 0, MAX_TIMER_MS, 'milliseconds'),
-    wholeNumber('concurrency', concurrency, 1, 1_000, 'handlers'),
-  ];
 }
 
 function checkHandler(name: string, handler: unknown): OptionCheck {

@@ -7,16 +7,6 @@ import type { ReceiverFailure } from './webhook-error.js';
 /** What is known about a delivery before the answer: `ErrorContext` without the status. */
 export type FailureScope = Omit<ErrorContext, 'status'>;
 
-/** Tells `onError` without letting it change anything or delay the answer (`callHook`). */
-export function report(
-  onError: NormalizedReceiverOptions['onError'],
-  error: ReceiverFailure,
-  scope: FailureScope,
-  status: number,
-): void {
-  callHook(onError, error, { ...scope, status });
-}
-
 /** Builds the error answer of `error.code`, saying `message`, and tells `onError` about `error`. */
 export function refuse(
   options: NormalizedReceiverOptions,
@@ -25,6 +15,6 @@ export function refuse(
   scope: FailureScope,
 ): ReceiverResponse {
   const response = errorResponse(error.code, message, scope.correlationId);
-  report(options.onError, error, scope, response.status);
+  callHook(options.onError, error, { ...scope, status: response.status });
   return response;
 }

@@ -1,9 +1,9 @@
+import { callHook } from '../contract/call-hook.js';
 import { backoffDelay } from '../internal/backoff.js';
 import { pickRun, watchedRun } from './event-run.js';
 import type { ClaimedDelivery, DeferredInboxStore } from './inbox.js';
 import type { DeliveryParser } from './receiver-build.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
-import { report } from './report-failure.js';
 import { parkReason } from './store-delivery.js';
 import { WebhookError } from './webhook-error.js';
 
@@ -92,8 +92,9 @@ function tell(
   status: number,
 ) {
   const { tenantId, correlationId, eventId, eventType } = claim;
-  const scope = { tenantId, correlationId, receivedAt: new Date(claim.receivedAt), eventId, eventType };
-  report(config.onError, new WebhookError(code, text, { cause, eventId, eventType }), scope, status);
+  const error = new WebhookError(code, text, { cause, eventId, eventType });
+  const receivedAt = new Date(claim.receivedAt);
+  callHook(config.onError, error, { tenantId, correlationId, receivedAt, eventId, eventType, status });
 }
 
 function messageOf(cause: unknown): string {

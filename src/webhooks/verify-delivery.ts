@@ -2,7 +2,7 @@ import { DeadlinePassed, isPromiseLike, withDeadline } from '../internal/deadlin
 import type { RawBody } from '../signature/bytes.js';
 import { SignatureVerificationError, type SignatureVerificationReason } from '../signature/errors.js';
 import type { Secrets } from '../signature/secrets.js';
-import type { VerifiedSignature, VerifyOptions } from '../signature/verify.js';
+import type { VerifiedSignature, VerifyOptions } from '../signature/verify-options.js';
 import type { NormalizedReceiverOptions } from './receiver-options.js';
 import type { RawDelivery } from './receiver-types.js';
 import { WebhookError } from './webhook-error.js';
@@ -25,14 +25,8 @@ export type VerifiedDelivery =
 
 // What the sender is told. A wrong signature and an unknown tenant read the same, so a caller
 // cannot probe which tenants exist; the full reason goes to onError only.
-const PUBLIC_MESSAGES: Record<SignatureVerificationReason, string | undefined> = {
-  missing_header: undefined,
-  malformed_header: undefined,
-  no_match: 'The X-Signature does not verify under the signing secret of this tenant',
-  no_secret: 'The X-Signature does not verify under the signing secret of this tenant',
-  timestamp_too_old: undefined,
-  timestamp_in_future: undefined,
-};
+const NOT_VERIFIED = 'The X-Signature does not verify under the signing secret of this tenant';
+const NOT_VERIFIED_REASONS: ReadonlySet<SignatureVerificationReason> = new Set(['no_match', 'no_secret']);
 
 /**
  * Finds the tenant's secrets and verifies `X-Signature` over the raw body with `verify`. A
@@ -61,7 +55,8 @@ export async function verifyDelivery(
   } catch (error) {
     // A verification failure becomes the 401 answer; anything else the verifier throws is a bug.
     if (!(error instanceof SignatureVerificationError)) throw error;
-    return { ok: false, error, publicMessage: PUBLIC_MESSAGES[error.reason] ?? error.message };
+    const publicMessage = NOT_VERIFIED_REASONS.has(error.reason) ? NOT_VERIFIED : error.message;
+    return { ok: false, error, publicMessage };
   }
 }
 
