@@ -1,4 +1,4 @@
-import { concatChunks } from '../adapters/concat-chunks.js';
+import { concatChunks } from '../internal/concat-chunks.js';
 import type { ReceiverCaseRequest } from './receiver-cases.js';
 
 /** How a request is sent: the global `fetch`, or a fetch handler called in process. */
