@@ -11,18 +11,30 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 
 /**
  * Waits `ms`, or rejects with the reason of `signal` or `closed` (the client's own) as soon as
- * either aborts: an attempt signal whose timeout ends the wait. Only retries wait, so listening
- * to both here costs nothing on a first attempt.
+ * either aborts. Only retries wait, so listening to both here costs nothing on a first attempt.
  */
-export async function sleep(ms: number, signal: AbortSignal, closed: AbortSignal = signal): Promise<void> {
-  const wait = attemptSignal(signal, closed, ms);
-  try {
-    await wait.race(new Promise<never>(() => {}));
-  } catch (reason) {
-    if (!wait.timedOut) throw reason;
-  } finally {
-    wait.dispose();
-  }
+export function sleep(ms: number, signal: AbortSignal, closed: AbortSignal = signal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    if (closed.aborted) return reject(closed.reason);
+    const stop = () => {
+      signal.removeEventListener('abort', onAbort);
+      if (closed !== signal) closed.removeEventListener('abort', onClose);
+    };
+    const rejectWith = (source: AbortSignal) => () => {
+      clearTimeout(timer);
+      stop();
+      reject(source.reason);
+    };
+    const onAbort = rejectWith(signal);
+    const onClose = rejectWith(closed);
+    const timer = setTimeout(() => {
+      stop();
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (closed !== signal) closed.addEventListener('abort', onClose, { once: true });
+  });
 }
 
 /** The signal of one attempt: aborted by the call's signal, the client's, or when `timeoutMs` runs out. */
