@@ -130,8 +130,13 @@ export function memoryInbox(options: MemoryInboxOptions = {}): DeferredInboxStor
     const entry = records.get(id);
     return entry?.state === 'pending' && entry.owner === RECEIPT ? entry : undefined;
   };
-  const record = ({ delivery, owner, leaseUntil, ...entry }: Entry): DeliveryRecord => ({
-    ...entry,
+  const record = (entry: Entry): DeliveryRecord => ({
+    eventId: entry.eventId,
+    eventType: entry.eventType,
+    tenantId: entry.tenantId,
+    state: entry.state,
+    attempts: entry.attempts,
+    lastError: entry.lastError,
     receivedAt: new Date(entry.receivedAt),
     nextAttemptAt: entry.state === 'pending' ? new Date(entry.nextAttemptAt) : undefined,
     settledAt: entry.settledAt === undefined ? undefined : new Date(entry.settledAt),
