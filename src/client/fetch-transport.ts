@@ -55,8 +55,8 @@ async function readCapped(response: Response, limit: number): Promise<Uint8Array
   const body = new CappedBody(limit);
   try {
     refuseDeclaredLength(response.headers.get('content-length'), limit);
-    for (let read = await reader?.read(); read && !read.done; read = await reader?.read())
-      body.push(read.value);
+    if (reader)
+      for (let read = await reader.read(); !read.done; read = await reader.read()) body.push(read.value);
   } catch (err) {
     await reader?.cancel().catch(() => {});
     throw err;
