@@ -183,6 +183,20 @@ export function inboxConformance(make: MakeInbox): void {
       expect(await store.markHandled(second)).toBe(true);
     });
 
+    it("lists a stored delivery's record alone: never its body, correlation id or signature details", async () => {
+      const store = inbox();
+      const d = delivery();
+      await store.store(d, 'pending');
+      const [listed] = (await store.list({ state: 'pending', tenantId: tenant })).filter(
+        (r) => r.eventId === d.eventId,
+      );
+      const fields = ['eventId', 'eventType', 'tenantId', 'state', 'attempts', 'lastError', 'receivedAt'];
+      expect(
+        Object.keys(listed!).filter((key) => ![...fields, 'nextAttemptAt', 'settledAt'].includes(key)),
+      ).toEqual([]);
+      expect(listed).toMatchObject({ eventId: d.eventId, state: 'pending', attempts: 0 });
+    });
+
     it("retries a failed delivery after retryInMs on the store's clock, then keeps it dead until replayed", async () => {
       const store = inbox();
       const d = delivery();
