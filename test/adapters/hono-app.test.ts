@@ -1,8 +1,15 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { fetchHandler } from 'loyalty-partner-sdk/fetch';
+import { afterAll } from 'vitest';
 import { appAdapterOptions, appReceiver, PARSED_PATH, WEBHOOK_PATH } from '../apps/fixtures/app-receiver.js';
 import { describeAppConformance, type RunningApp } from '../apps/support/app-conformance.js';
+
+// @hono/node-server puts its own Request and Response on the global object, as it does in an app;
+// the test files that run after this one in the same worker get the platform's back (msw, for
+// one, no longer recognised Response.error() as a network error).
+const platform = { Request: globalThis.Request, Response: globalThis.Response };
+afterAll(() => void Object.assign(globalThis, platform));
 
 // Hono on Node (@hono/node-server); the "parser in front" is a route that reads c.req.json().
 describeAppConformance(
