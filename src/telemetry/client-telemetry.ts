@@ -110,13 +110,15 @@ export class CallTelemetry {
     if (status !== undefined) this.#attempt?.setAttribute(ATTR.httpStatus, status);
     endSpan(this.#attempt, code);
     this.#attempt = undefined;
-    const attributes = attributesOf({
-      [ATTR.httpMethod]: this.call.method,
-      [ATTR.destination]: this.call.eventType,
-      [ATTR.httpStatus]: status,
-      [ATTR.errorType]: code,
-    });
-    this.telemetry.instruments()?.attempts.add(1, attributes);
+    this.telemetry.instruments()?.attempts.add(
+      1,
+      attributesOf({
+        [ATTR.httpMethod]: this.call.method,
+        [ATTR.destination]: this.call.eventType,
+        [ATTR.httpStatus]: status,
+        [ATTR.errorType]: code,
+      }),
+    );
   }
 
   /** A failed attempt will be retried after `delayMs`. */
@@ -165,7 +167,11 @@ export class CallTelemetry {
     endSpan(this.#span, errorType);
     if (this.call.eventType === undefined) return;
     const seconds = (performance.now() - this.#started) / 1000;
-    const attributes = attributesOf({ [ATTR.destination]: this.call.eventType, [ATTR.errorType]: errorType });
-    this.telemetry.instruments()?.sendDuration.record(seconds, attributes);
+    this.telemetry
+      .instruments()
+      ?.sendDuration.record(
+        seconds,
+        attributesOf({ [ATTR.destination]: this.call.eventType, [ATTR.errorType]: errorType }),
+      );
   }
 }

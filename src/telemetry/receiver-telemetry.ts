@@ -136,13 +136,15 @@ export class DeliveryTelemetry {
     this.#span?.setAttribute(ATTR.outcome, outcome);
     endSpan(this.#span, code);
     const tenant = this.#authenticated ? this.tenantId : UNAUTHENTICATED_TENANT;
-    const attributes = attributesOf({
-      [ATTR.outcome]: outcome,
-      [ATTR.errorType]: code,
-      [ATTR.destination]: this.#eventType,
-      [ATTR.tenant]: this.tenantId ? tenant : undefined,
-    });
-    this.telemetry.instruments()?.deliveries.add(1, attributes);
+    this.telemetry.instruments()?.deliveries.add(
+      1,
+      attributesOf({
+        [ATTR.outcome]: outcome,
+        [ATTR.errorType]: code,
+        [ATTR.destination]: this.#eventType,
+        [ATTR.tenant]: this.tenantId ? tenant : undefined,
+      }),
+    );
     if (outcome === 'refused') {
       const setup = code !== undefined && SETUP_CODES.has(code);
       const fields = {
