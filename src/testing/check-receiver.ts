@@ -123,7 +123,13 @@ async function runCase(
   send: (request: ReturnType<ReceiverCase['request']>) => Promise<Exchange>,
   options: Required<Pick<CheckReceiverOptions, 'secret' | 'tenantId'>>,
 ): Promise<{ pass: boolean; observed: string; exchanges: Exchange[] }> {
-  const request = item.request({ ...options, now: Math.floor(Date.now() / 1000), eventId: newEventId() });
+  const { secret, tenantId } = options;
+  const request = item.request({
+    secret,
+    tenantId,
+    now: Math.floor(Date.now() / 1000),
+    eventId: newEventId(),
+  });
   if (item.send === 'again') {
     const first = await send(request);
     if (!first.answered) return { pass: false, observed: describeExchange(first), exchanges: [first] };
