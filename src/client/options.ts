@@ -106,15 +106,7 @@ export interface LoyaltyClientOptions extends TelemetryOptions {
   now?: () => number;
 }
 
-/**
- * Every default of `LoyaltyClient`, declared once; the TSDoc `@default` tags repeat these values.
- *
- * @example
- * ```ts
- * import { CLIENT_DEFAULTS } from 'loyalty-partner-sdk';
- * console.log(CLIENT_DEFAULTS.retry.maxAttempts); // 6
- * ```
- */
+/** Every default of `LoyaltyClient`, declared once; the TSDoc `@default` tags repeat these values. */
 export const CLIENT_DEFAULTS = {
   timeoutMs: 10_000,
   maxResponseBytes: 1024 * 1024,

@@ -53,15 +53,7 @@ export interface SyncBatchSummary {
   chunks: SyncBatchChunkResult[];
 }
 
-/**
- * Every `syncBatch` default, declared once.
- *
- * @example
- * ```ts
- * import { SYNC_BATCH_DEFAULTS } from 'loyalty-partner-sdk';
- * console.log(SYNC_BATCH_DEFAULTS.concurrency); // 4
- * ```
- */
+/** Every `syncBatch` default, declared once (the options' `@default` tags repeat them). */
 export const SYNC_BATCH_DEFAULTS = { fallbackToSingle: true, concurrency: 4 } as const satisfies Required<
   Pick<SyncBatchOptions, 'fallbackToSingle' | 'concurrency'>
 >;

@@ -224,29 +224,14 @@ export const ERROR_CODES = Object.fromEntries(
 /** Every error code of the contract. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/**
- * Narrows an unknown value to an error code of the catalogue.
- *
- * @example
- * ```ts
- * import { isErrorCode, ERROR_CODES } from 'loyalty-partner-sdk';
- * const code: string = 'INTEGRATION_PAUSED';
- * if (isErrorCode(code)) console.log(ERROR_CODES[code].action);
- * ```
- */
+/** Narrows an unknown value to an error code of the catalogue. */
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
 }
 
 /**
- * The catalogue row of a code, or `undefined` for a code this version does not know
- * (a newer service may add codes: fall back to the HTTP status then).
- *
- * @example
- * ```ts
- * import { errorCodeInfo } from 'loyalty-partner-sdk';
- * errorCodeInfo('SUBSCRIPTION_LAPSED')?.retryable; // true
- * ```
+ * The catalogue row of a code, or `undefined` for a code this version does not know (a newer
+ * service may add codes: fall back to the HTTP status then).
  */
 export function errorCodeInfo(code: string | undefined): ErrorCodeInfo | undefined {
   return isErrorCode(code) ? ERROR_CODES[code] : undefined;

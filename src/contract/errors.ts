@@ -102,14 +102,6 @@ export class LoyaltyValidationError extends codedError('LoyaltyValidationError')
 /**
  * Turns zod issues into `ValidationIssue`s whose path starts with `prefix`. Given the `input`
  * that was parsed, a field that is absent reads "is required" rather than a type complaint.
- *
- * @example
- * ```ts
- * import { schemas, toValidationIssues } from 'loyalty-partner-sdk';
- * const input = { name: 'Olaya' };
- * const result = schemas.payloads.BranchSynced.safeParse(input);
- * if (!result.success) console.log(toValidationIssues(result.error.issues, 'payload', input));
- * ```
  */
 export function toValidationIssues(
   issues: readonly z.core.$ZodIssue[],

@@ -2,12 +2,6 @@
  * The 16 event types of the Partner Event Interface (spec section 6.1), as one `as const` list
  * per direction so every other table can be typed from them and fail to compile when one is missing.
  * These twelve are the ones the partner posts.
- *
- * @example
- * ```ts
- * import { INBOUND_EVENT_TYPES } from 'loyalty-partner-sdk';
- * for (const eventType of INBOUND_EVENT_TYPES) console.log(eventType); // InvoiceEarned, InvoiceRefunded, ...
- * ```
  */
 export const INBOUND_EVENT_TYPES = [
   'InvoiceEarned',
@@ -29,7 +23,7 @@ export const INBOUND_EVENT_TYPES = [
  *
  * @example
  * ```ts
- * import { OUTBOUND_EVENT_TYPES } from 'loyalty-partner-sdk';
+ * import { OUTBOUND_EVENT_TYPES } from 'loyalty-partner-sdk/webhooks';
  * OUTBOUND_EVENT_TYPES.includes('LoyaltyRuleChanged'); // true
  * ```
  */
@@ -40,15 +34,7 @@ export const OUTBOUND_EVENT_TYPES = [
   'IntegrationStatusChanged',
 ] as const;
 
-/**
- * All 16 event types, partner-to-service first.
- *
- * @example
- * ```ts
- * import { EVENT_TYPE_NAMES } from 'loyalty-partner-sdk';
- * console.log(EVENT_TYPE_NAMES.length); // 16
- * ```
- */
+/** All 16 event types, partner-to-service first. */
 export const EVENT_TYPE_NAMES = [...INBOUND_EVENT_TYPES, ...OUTBOUND_EVENT_TYPES] as const;
 
 /** Any of the 16 event types of the contract. */
@@ -60,15 +46,7 @@ export type OutboundEventType = (typeof OUTBOUND_EVENT_TYPES)[number];
 /** The four batch sync event types (at most 500 items each). */
 export type BatchEventType = Extract<InboundEventType, `${string}Batch`>;
 
-/**
- * The `entityType` values of the envelope (spec section 2.1).
- *
- * @example
- * ```ts
- * import { ENTITY_TYPES, type EntityType } from 'loyalty-partner-sdk';
- * const isEntityType = (value: string): value is EntityType => (ENTITY_TYPES as readonly string[]).includes(value);
- * ```
- */
+/** The `entityType` values of the envelope (spec section 2.1). */
 export const ENTITY_TYPES = [
   'Invoice',
   'Redemption',
@@ -266,29 +244,12 @@ export const EVENT_TYPES = {
 const inboundSet: ReadonlySet<string> = new Set(INBOUND_EVENT_TYPES);
 const outboundSet: ReadonlySet<string> = new Set(OUTBOUND_EVENT_TYPES);
 
-/**
- * Narrows an unknown string to one of the 16 event types.
- *
- * @example
- * ```ts
- * import { isEventType } from 'loyalty-partner-sdk';
- * const name: string = 'InvoiceEarned';
- * if (isEventType(name)) console.log(name);
- * ```
- */
+/** Narrows an unknown string to one of the 16 event types. */
 export function isEventType(value: unknown): value is EventType {
   return isInboundEventType(value) || isOutboundEventType(value);
 }
 
-/**
- * Narrows to an event type the partner may post.
- *
- * @example
- * ```ts
- * import { isInboundEventType } from 'loyalty-partner-sdk';
- * isInboundEventType('LoyaltyRuleChanged'); // false: the service sends that one
- * ```
- */
+/** Narrows to an event type the partner may post. */
 export function isInboundEventType(value: unknown): value is InboundEventType {
   return typeof value === 'string' && inboundSet.has(value);
 }
@@ -298,7 +259,7 @@ export function isInboundEventType(value: unknown): value is InboundEventType {
  *
  * @example
  * ```ts
- * import { isOutboundEventType } from 'loyalty-partner-sdk';
+ * import { isOutboundEventType } from 'loyalty-partner-sdk/webhooks';
  * isOutboundEventType('IntegrationStatusChanged'); // true
  * ```
  */

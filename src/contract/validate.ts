@@ -16,13 +16,6 @@ const PARSE_CONTEXT = { error: sdkErrorMap };
  * Checks that `eventType` is one the partner may send, and throws the error a caller can act on
  * (`LoyaltyValidationError` `UNKNOWN_EVENT_TYPE` or `WRONG_EVENT_DIRECTION`). Shared by
  * `createEnvelope`, the client and the outbox so they refuse in the same words.
- *
- * @example
- * ```ts
- * import { assertInboundEventType } from 'loyalty-partner-sdk';
- * const fromQueue: string = 'InvoiceEarned';
- * assertInboundEventType(fromQueue); // narrows fromQueue to InboundEventType, or throws
- * ```
  */
 export function assertInboundEventType(eventType: unknown): asserts eventType is InboundEventType {
   if (!isEventType(eventType)) {
@@ -78,13 +71,6 @@ export function parsePayloadWith<T extends EventType>(
 /**
  * Validates a complete envelope the partner is about to send (for example one rebuilt from a
  * queue) and returns it parsed. Throws `LoyaltyValidationError` naming every field at fault.
- *
- * @example
- * ```ts
- * import { createEnvelope, parseInboundEnvelope } from 'loyalty-partner-sdk';
- * const envelope = createEnvelope('BranchSynced', { externalBranchId: 'b-1', name: 'Olaya', isActive: true });
- * parseInboundEnvelope(JSON.parse(JSON.stringify(envelope))).eventId === envelope.eventId; // true
- * ```
  */
 export function parseInboundEnvelope(envelope: unknown): InboundEnvelope {
   const eventType = (envelope as { eventType?: unknown } | null)?.eventType;

@@ -5,12 +5,6 @@ import { amount, fieldIssue, id } from './primitives.js';
 /**
  * The contract's limit on items per batch event (section 8). `client.syncBatch` splits longer
  * lists into batches of this size.
- *
- * @example
- * ```ts
- * import { MAX_BATCH_ITEMS } from 'loyalty-partner-sdk';
- * const batches = Math.ceil(1_200 / MAX_BATCH_ITEMS); // 3
- * ```
  */
 export const MAX_BATCH_ITEMS = 500;
 

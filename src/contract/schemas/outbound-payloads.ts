@@ -101,15 +101,7 @@ export const integrationStatusChangedSchema = z.looseObject({
   status: z.enum(['Enabled', 'Disabled', 'Disconnected']),
 });
 
-/**
- * Payload schemas of the four event types the service sends, by name (zod/mini, loose).
- *
- * @example
- * ```ts
- * import { outboundPayloadSchemas } from 'loyalty-partner-sdk/webhooks';
- * outboundPayloadSchemas.IntegrationStatusChanged.safeParse({ status: 'Disabled' }).success; // true
- * ```
- */
+/** Payload schemas of the four event types the service sends, by name (zod/mini, loose). */
 export const outboundPayloadSchemas = {
   RefundReversalCompleted: refundReversalCompletedSchema,
   LoyaltyRuleChanged: loyaltyRuleChangedSchema,

@@ -4,15 +4,7 @@ import { OUTBOUND_EVENT_TYPES, type OutboundEventType } from '../event-types.js'
 import { outboundPayloadSchemas } from './outbound-payloads.js';
 import { guid, utcTimestamp } from './primitives.js';
 
-/**
- * The current (and only) `schemaVersion` of the envelope.
- *
- * @example
- * ```ts
- * import { SCHEMA_VERSION } from 'loyalty-partner-sdk';
- * const understood = (envelope: { schemaVersion: number }) => envelope.schemaVersion === SCHEMA_VERSION;
- * ```
- */
+/** The current (and only) `schemaVersion` of the envelope. */
 export const SCHEMA_VERSION = 1;
 
 /** Envelope fields of a delivery, payload unjudged; `envelope.ts` narrows them per event type. */
@@ -29,15 +21,9 @@ export const receivedEnvelopeHeaderShape = {
 };
 
 /**
- * The envelope fields without judging the payload. A receiver parses this first, so that an
- * event type or `schemaVersion` it does not know is recognised as such instead of as garbage.
- *
- * @example
- * ```ts
- * import { receivedEnvelopeHeaderSchema } from 'loyalty-partner-sdk/webhooks';
- * const header = receivedEnvelopeHeaderSchema.safeParse(JSON.parse('{"eventType":"SomethingNew"}'));
- * console.log(header.success); // false: the other envelope fields are missing
- * ```
+ * The envelope fields without judging the payload (public as `schemas.envelopeHeader`). A receiver
+ * parses this first, so that an event type or `schemaVersion` it does not know is recognised as such
+ * instead of as garbage.
  */
 export const receivedEnvelopeHeaderSchema = z.looseObject(receivedEnvelopeHeaderShape);
 
@@ -56,14 +42,6 @@ function receivedEnvelope<T extends OutboundEventType>(eventType: T) {
  * pass), `schemaVersion` 1, the payload held to its type's schema. What a receiver checks a
  * delivery against once it has read its `eventType`: one pass over one object schema, and no
  * union to dispatch through.
- *
- * @example
- * ```ts
- * import { receivedEnvelopeSchemas } from 'loyalty-partner-sdk/webhooks';
- * declare const stored: unknown; // a delivery kept in a dead-letter table
- * const result = receivedEnvelopeSchemas.LoyaltyRuleChanged.safeParse(stored);
- * if (result.success) console.log(result.data.payload.ruleVersion);
- * ```
  */
 export const receivedEnvelopeSchemas = Object.fromEntries(
   OUTBOUND_EVENT_TYPES.map((eventType) => [eventType, receivedEnvelope(eventType)]),
