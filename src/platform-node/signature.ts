@@ -7,7 +7,8 @@
  * @module loyalty-partner-sdk/signature
  */
 import { type SignPayload, signWith } from '../signature/sign.js';
-import { createVerify, type VerifySignature } from '../signature/verify.js';
+import { createVerify } from '../signature/verify.js';
+import type { VerifySignature } from '../signature/verify-options.js';
 import { nodeHmac } from './node-hmac.js';
 
 // Every name of the Web build; the two synchronous functions below shadow its Web Crypto-less

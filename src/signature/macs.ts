@@ -1,13 +1,7 @@
 import { BODY_TYPE_MESSAGE, toBytes } from './bytes.js';
 import { SignatureVerificationError } from './errors.js';
-import type { SyncHmac } from './hmac.js';
+import type { MacEngine } from './hmac.js';
 import { readSecrets } from './secrets.js';
-
-/** An HMAC as signing and verification use it: `M` is a MAC, or a promise of one. */
-export interface MacEngine<Text, M> {
-  mac(secret: string, t: string, body: Uint8Array | Text): M;
-  text?: SyncHmac<Text>['text'];
-}
 
 /** What to throw for unusable secrets or a body of the wrong type: each caller has its own error. */
 export type Refuse = (problem: 'no_secret' | 'no_match', message: string) => never;

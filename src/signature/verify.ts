@@ -1,7 +1,7 @@
 import { equalHex } from './bytes.js';
 import { SignatureVerificationError } from './errors.js';
-import type { AsyncHmac, SyncHmac } from './hmac.js';
-import { type MacEngine, macsOf, refuseToVerify } from './macs.js';
+import type { AsyncHmac, MacEngine, SyncHmac } from './hmac.js';
+import { macsOf, refuseToVerify } from './macs.js';
 import { type ParsedHeader, parseHeader } from './parse-header.js';
 import {
   DEFAULT_TOLERANCE_SECONDS,
@@ -11,9 +11,6 @@ import {
   type VerifySignature,
   type VerifySignatureAsync,
 } from './verify-options.js';
-
-// Re-exported for platform-node/signature.ts, which imports it from here.
-export type { VerifySignature } from './verify-options.js';
 
 /**
  * The verification, written once for both kinds of HMAC: everything up to the MACs here, the
