@@ -12,9 +12,7 @@ import type {
 } from './inbox.js';
 import { foldTenantStats, type TenantStateCount } from './tenant-stats.js';
 
-/**
- * Options of {@link memoryInbox}.
- */
+/** Options of {@link memoryInbox}. */
 export interface MemoryInboxOptions {
   /**
    * How long a handled event id (deferred: with its body) is remembered, in milliseconds: the

@@ -68,9 +68,7 @@ export type UnhandledEvent = z.output<typeof receivedEnvelopeHeaderSchema>;
  */
 export type UnhandledReason = 'unknown-event-type' | 'unsupported-schema-version' | 'no-handler';
 
-/**
- * The context `onUnhandled` gets: the delivery context and the reason.
- */
+/** The context `onUnhandled` gets: the delivery context and the reason. */
 export interface UnhandledContext<Tx = undefined> extends DeliveryContext<Tx> {
   reason: UnhandledReason;
 }

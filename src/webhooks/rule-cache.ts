@@ -9,9 +9,7 @@ import {
   type RuleVersionStore,
 } from './rule-store.js';
 
-/**
- * Options of {@link createRuleCache}.
- */
+/** Options of {@link createRuleCache}. */
 export interface RuleCacheOptions {
   /**
    * Where the current rules live; a database-backed store lets several processes share them.
@@ -46,8 +44,6 @@ export interface RuleCache {
   get<K extends RuleType>(key: RuleKey<K>): Promise<Extract<LoyaltyRule, { ruleType: K }> | undefined>;
 }
 
-const defaults = { store: memoryRuleStore } as const satisfies { store: () => RuleVersionStore };
-
 /**
  * A cache of the merchant's loyalty rules that applies LoyaltyRuleChanged events in version
  * order whatever order they arrive in: an older `ruleVersion` never overwrites a newer one.
@@ -66,7 +62,7 @@ const defaults = { store: memoryRuleStore } as const satisfies { store: () => Ru
  * ```
  */
 export function createRuleCache(options: RuleCacheOptions = {}): RuleCache {
-  const store = options.store ?? defaults.store();
+  const store = options.store ?? memoryRuleStore();
   if (typeof store?.get !== 'function' || typeof store.putIfNewer !== 'function') {
     throw new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid createRuleCache options', [
       { path: 'store', message: 'must have get and putIfNewer methods (a RuleVersionStore)' },

@@ -10,9 +10,7 @@ import type { PayloadOf } from '../contract/schemas/envelope.js';
  * ```
  */
 export type LoyaltyRule = PayloadOf<'LoyaltyRuleChanged'>;
-/**
- * `EarnRate` or `StampRule`.
- */
+/** `EarnRate` or `StampRule`. */
 export type RuleType = LoyaltyRule['ruleType'];
 
 /**
