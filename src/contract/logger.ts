@@ -18,8 +18,9 @@ export interface Logger {
   error(...args: never[]): unknown;
 }
 
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** The level of a log line. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogLevel = (typeof LEVELS)[number];
 
 /** Field values of a log line: ids, codes, counts, durations. Never a secret or a payload value. */
 export type LogFields = Record<string, string | number | boolean | undefined>;
@@ -30,10 +31,7 @@ export function isLogger(value: unknown): value is Logger {
   return (
     typeof candidate === 'object' &&
     candidate !== null &&
-    typeof candidate.debug === 'function' &&
-    typeof candidate.info === 'function' &&
-    typeof candidate.warn === 'function' &&
-    typeof candidate.error === 'function'
+    LEVELS.every((level) => typeof candidate[level] === 'function')
   );
 }
 

@@ -9,17 +9,6 @@ import {
   TransportTimeoutError,
 } from '../client/transport.js';
 
-/**
- * Settings of the client's own undici `Agent`. The keep-alive timeout is below the idle timeouts
- * of common servers (Node 5 s, nginx 75 s, AWS ALB 60 s), so the client drops an idle socket
- * first; the remaining race ends in a network error the client retries with the same body.
- */
-export const UNDICI_DEFAULTS = {
-  keepAliveTimeoutMs: 4_000,
-  keepAliveMaxTimeoutMs: 4_000,
-  connectTimeoutMs: 10_000,
-} as const;
-
 // undici's own limits (connecting, and its 300 s header and body defaults) are timeouts too.
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -38,11 +27,13 @@ function headerReader(headers: Headers): TransportResponse['headers'] {
 /** A keep-alive undici `Agent` with at most `connections` sockets, undici loaded first. */
 export async function createUndiciAgent(settings: Pick<TransportSettings, 'connections'>): Promise<Agent> {
   const { Agent } = await import('undici');
+  // Keep-alive below the idle timeouts of common servers (Node 5 s, nginx 75 s, AWS ALB 60 s), so
+  // the client drops an idle socket first; the remaining race ends in a network error it retries.
   return new Agent({
     connections: settings.connections,
-    keepAliveTimeout: UNDICI_DEFAULTS.keepAliveTimeoutMs,
-    keepAliveMaxTimeout: UNDICI_DEFAULTS.keepAliveMaxTimeoutMs,
-    connect: { timeout: UNDICI_DEFAULTS.connectTimeoutMs },
+    keepAliveTimeout: 4_000,
+    keepAliveMaxTimeout: 4_000,
+    connect: { timeout: 10_000 },
   });
 }
 

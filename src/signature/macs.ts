@@ -11,9 +11,6 @@ export const refuseToVerify: Refuse = (problem, message) => {
   throw new SignatureVerificationError(problem, message);
 };
 
-/** Said when no usable secret was given. */
-export const NO_SECRET_MESSAGE = 'No signing secret configured (empty and blank ones are refused)';
-
 /**
  * The MAC of `<t>.` and the body under each secret, shared by signing and verification so both
  * refuse the same inputs (`refuse`): no usable secret is `no_secret` (an empty key lets anyone
@@ -27,7 +24,7 @@ export function macsOf<Text, M>(
   refuse: Refuse,
 ): M[] {
   const keys = readSecrets(secrets);
-  if (!keys) refuse('no_secret', NO_SECRET_MESSAGE);
+  if (!keys) refuse('no_secret', 'No signing secret configured (empty and blank ones are refused)');
   const body = toBytes(rawBody, hmac.text);
   // `=== undefined`, not falsy: an empty string is a valid body, and Node's text hook returns it as is.
   if (body === undefined) refuse('no_match', BODY_TYPE_MESSAGE);

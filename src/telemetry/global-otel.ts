@@ -47,11 +47,9 @@ class PlainContext implements ContextLike {
 
 const ROOT = new PlainContext();
 
-/** The caller's active context (its span becomes the parent), else an empty one. */
-export const activeContext = (): ContextLike => registry()?.context?.active() ?? ROOT;
-
-/** The active context with `span` as its span: the parent of the spans started in it. */
-export const contextWith = (span: SpanLike): ContextLike => activeContext().setValue(SPAN_KEY, span);
+/** The caller's active context (else an empty one) with `span` as its span: the parent of new spans. */
+export const contextWith = (span: SpanLike): ContextLike =>
+  (registry()?.context?.active() ?? ROOT).setValue(SPAN_KEY, span);
 
 /**
  * Runs `fn` with `span` active, so that the spans a user's handler starts become its children.

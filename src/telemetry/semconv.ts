@@ -25,9 +25,6 @@ export const ATTR = {
   state: 'loyalty.outbox.state',
 } as const;
 
-/** `messaging.system`: the Loyalty service's event interface. */
-export const MESSAGING_SYSTEM = 'loyalty';
-
 /** Buckets in seconds for durations of HTTP calls and handlers (the HTTP conventions' advice). */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
@@ -49,7 +46,7 @@ export function messagingAttributes(
   values: Record<string, AttributeValue | undefined>,
 ): Attributes {
   return attributesOf({
-    [ATTR.messagingSystem]: MESSAGING_SYSTEM,
+    [ATTR.messagingSystem]: 'loyalty',
     [ATTR.operationType]: operation,
     [ATTR.operationName]: operation,
     ...values,
