@@ -10,7 +10,7 @@ import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, type FrameworkHint, normalizeAdapterOptions } from './adapter-options.js';
 import { answerNodeRequest, sendNodeAnswer } from './node-exchange.js';
 import type { NodeRequest } from './read-node-body.js';
-import { payloadTooLarge } from './refusals.js';
+import { bodyRefused } from './refusals.js';
 
 export type { AdapterOptions } from './adapter-options.js';
 
@@ -121,8 +121,8 @@ export function expressWebhookErrorHandler(
   return (error, req, res, next) => {
     const type = (error as { type?: unknown } | null)?.type;
     if (type === 'entity.too.large') {
-      const limit = Number((error as { limit?: unknown }).limit) || settings.maxBodyBytes;
-      sendNodeAnswer(res, payloadTooLarge(req.headers, limit, true));
+      const maxBodyBytes = Number((error as { limit?: unknown }).limit) || settings.maxBodyBytes;
+      sendNodeAnswer(res, bodyRefused('too-large', req.headers, { ...settings, maxBodyBytes }, true));
     } else if (type === 'entity.parse.failed') {
       answerNodeRequest(receiver, req, res, settings).catch(next);
     } else {

@@ -10,7 +10,7 @@ import type { HeadersLike } from '../webhooks/read-headers.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { type AdapterOptions, normalizeAdapterOptions } from './adapter-options.js';
 import { type NodeRequest, readNodeBody } from './read-node-body.js';
-import { answerRead, methodNotAllowed, payloadTooLarge, requestTimeout } from './refusals.js';
+import { answerRead, bodyRefused, methodNotAllowed } from './refusals.js';
 
 // A body a hook or parser read before the plugin's own parser: answered RAW_BODY_UNAVAILABLE.
 const CONSUMED = Object.freeze({});
@@ -123,10 +123,8 @@ export function fastifyWebhook(
       });
     });
     instance.setErrorHandler((error, request, to) => {
-      if (error.code === 'too-large')
-        return reply(to, payloadTooLarge(request.headers, settings.maxBodyBytes, true));
-      if (error.code === 'timed-out')
-        return reply(to, requestTimeout(request.headers, settings.bodyTimeoutMs, true));
+      if (error.code === 'too-large' || error.code === 'timed-out')
+        return reply(to, bodyRefused(error.code, request.headers, settings, true));
       throw error;
     });
     instance.route({

@@ -32,9 +32,8 @@ export function answerRead(
     case 'consumed':
       return rawBodyUnavailable(options, headers);
     case 'too-large':
-      return payloadTooLarge(headers, options.maxBodyBytes, close);
     case 'timed-out':
-      return requestTimeout(headers, options.bodyTimeoutMs, close);
+      return bodyRefused(read.kind, headers, options, close);
     case 'read':
       return receiver.handle({ rawBody: read.body, headers: utf8Headers(headers) });
   }
@@ -57,24 +56,20 @@ export function methodNotAllowed(headers: HeadersLike): ReceiverResponse {
   return refusal('METHOD_NOT_ALLOWED', 'Webhook deliveries are POST requests', headers, { allow: 'POST' });
 }
 
-/** 413 once the body crossed the limit; the connection closes since the rest is not read. */
-export function payloadTooLarge(
+/**
+ * 413 once the body crossed `maxBodyBytes`, 408 when it did not arrive whole within
+ * `bodyTimeoutMs`; with `close`, the connection closes since the rest is not read.
+ */
+export function bodyRefused(
+  kind: 'too-large' | 'timed-out',
   headers: HeadersLike,
-  maxBodyBytes: number,
+  limits: Pick<ExchangeOptions, 'maxBodyBytes' | 'bodyTimeoutMs'>,
   close: boolean,
 ): ReceiverResponse {
-  const message = `The body is larger than ${maxBodyBytes} bytes`;
-  return refusal('PAYLOAD_TOO_LARGE', message, headers, close ? CLOSE : {});
-}
-
-/** 408 when the body did not arrive whole within `bodyTimeoutMs`; the connection closes too. */
-export function requestTimeout(
-  headers: HeadersLike,
-  bodyTimeoutMs: number,
-  close: boolean,
-): ReceiverResponse {
-  const message = `The body did not arrive within ${bodyTimeoutMs} ms`;
-  return refusal('REQUEST_TIMEOUT', message, headers, close ? CLOSE : {});
+  const extra = close ? CLOSE : {};
+  return kind === 'too-large'
+    ? refusal('PAYLOAD_TOO_LARGE', `The body is larger than ${limits.maxBodyBytes} bytes`, headers, extra)
+    : refusal('REQUEST_TIMEOUT', `The body did not arrive within ${limits.bodyTimeoutMs} ms`, headers, extra);
 }
 
 /**
