@@ -1,8 +1,9 @@
 import { v7 } from 'uuid';
 import { LoyaltyValidationError } from './errors.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
-import { type Envelope, type PayloadInput, type PayloadOf, SCHEMA_VERSION } from './schemas/envelope.js';
+import type { Envelope, PayloadInput, PayloadOf } from './schemas/envelope.js';
 import { guid, utcTimestamp, uuidV7 } from './schemas/primitives.js';
+import { SCHEMA_VERSION } from './schemas/received-envelope.js';
 import { parsePayload } from './validate.js';
 
 /** Envelope fields a caller may set; everything else is derived. */

@@ -33,7 +33,7 @@ export type {
   PayloadInput,
   PayloadOf,
 } from './schemas/envelope.js';
-export { SCHEMA_VERSION } from './schemas/envelope.js';
 export { MAX_BATCH_ITEMS } from './schemas/inbound-payloads.js';
 export { schemas } from './schemas/index.js';
+export { SCHEMA_VERSION } from './schemas/received-envelope.js';
 export { assertInboundEventType, parseInboundEnvelope, parsePayload } from './validate.js';

@@ -12,8 +12,6 @@ import { outboundPayloadSchemas } from './outbound-payloads.js';
 import { guid, id, utcTimestamp, uuidV7 } from './primitives.js';
 import { receivedEnvelopeSchemas, SCHEMA_VERSION } from './received-envelope.js';
 
-export { receivedEnvelopeHeaderSchema, SCHEMA_VERSION } from './received-envelope.js';
-
 /** Payload schema of every event type, by name. */
 export const payloadSchemas = {
   ...inboundPayloadSchemas,

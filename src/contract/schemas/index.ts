@@ -4,9 +4,9 @@ import {
   inboundEnvelopeSchema,
   outboundEnvelopeSchema,
   payloadSchemas,
-  receivedEnvelopeHeaderSchema,
 } from './envelope.js';
 import { earnRateSchema, loyaltyRuleChangedSchema, stampRuleSchema } from './outbound-payloads.js';
+import { receivedEnvelopeHeaderSchema } from './received-envelope.js';
 
 /**
  * The zod schemas of the contract, for callers who validate on their own (a form, a queue
