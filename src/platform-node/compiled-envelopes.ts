@@ -3,9 +3,7 @@ import { receivedEnvelopeSchemas } from '../contract/schemas/received-envelope.j
 import type { EnvelopeSchemaOf } from '../webhooks/parse-delivery.js';
 import { compiler } from './compiled-schemas.js';
 
-type EnvelopeSchema = (typeof receivedEnvelopeSchemas)[OutboundEventType];
-
 /** The receiver's envelope schemas, compiled (see `compiled-schemas.ts`). */
-export const compiledEnvelopeSchema = compiler<OutboundEventType, EnvelopeSchema>(
-  (eventType) => receivedEnvelopeSchemas[eventType],
+export const compiledEnvelopeSchema = compiler(
+  (eventType: OutboundEventType) => receivedEnvelopeSchemas[eventType],
 ) as EnvelopeSchemaOf;

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { globalConfig } from 'zod/v4/core';
-import type { EventType } from '../contract/event-types.js';
 import type { PayloadSchemaOf } from '../contract/validate.js';
 import { plainPayloadSchema } from '../contract/validate.js';
 
@@ -24,6 +23,4 @@ export function compiler<K extends string, S extends z.ZodMiniType>(schemaOf: (k
 }
 
 /** The payload schemas `createEnvelope`, the client and the outbox validate with, compiled. */
-export const compiledPayloadSchema: PayloadSchemaOf = compiler<EventType, ReturnType<PayloadSchemaOf>>(
-  plainPayloadSchema,
-);
+export const compiledPayloadSchema: PayloadSchemaOf = compiler(plainPayloadSchema);
