@@ -1,9 +1,8 @@
 import { concatChunks } from '../internal/concat-chunks.js';
 
-/**
- * The cap on what the client reads of an answer (`maxResponseBytes`), shared by both transports.
- * Without it a wrong `baseUrl` or a hostile server could make the client buffer gigabytes; every
- * answer of the contract is a few hundred bytes.
+/*
+ * The cap on what the client reads of an answer (`maxResponseBytes`), shared by both transports:
+ * without it a wrong `baseUrl` or a hostile server could make the client buffer gigabytes.
  */
 
 /** A transport read more than `maxResponseBytes` (or was told it would): it cut the connection. */

@@ -18,10 +18,9 @@ export interface EnvelopeOptions {
   entityId?: string;
 }
 
-// Random bytes for 64 ids at a time. `v7()` with no options asks the system for 16 bytes per
-// id, and that call was about half of the SDK's own CPU per event (envelope, validation, JSON,
-// signature: `npm run bench`, client). Given its bytes, `v7` keeps no clock or counter of its
-// own, so they are kept here, as `v7()` keeps them.
+// Random bytes drawn for 64 ids at a time: `v7()` alone asks the system for 16 bytes per id, about
+// half of the SDK's own CPU per event (`npm run bench`, client). Given its bytes, `v7` keeps no
+// clock or counter of its own, so they are kept here, as `v7()` keeps them.
 const IDS_PER_DRAW = 64;
 let randomPool = new Uint8Array(0);
 let drawn = 0;

@@ -13,10 +13,8 @@ import type { ReceiverOptions } from '../webhooks/receiver-options.js';
 import type { Receiver } from '../webhooks/receiver-types.js';
 import { nodeHmac } from './node-hmac.js';
 
-// The Web build's names, its values listed one by one: a star re-export would make
-// `src/webhooks/index.ts` a module of both builds, which the bundler emits as one more (empty)
-// file that every receiver loads at start-up. test/package/one-copy.test.ts checks both builds
-// export the same names.
+// The Web build's values listed one by one: a star re-export of `src/webhooks/index.ts` makes the
+// bundler emit one more (empty) file every receiver loads (one-copy.test.ts: both export the same).
 export { LoyaltyError, LoyaltyValidationError } from '../contract/errors.js';
 export { isOutboundEventType, OUTBOUND_EVENT_TYPES } from '../contract/event-types.js';
 export { SignatureVerificationError } from '../signature/errors.js';

@@ -21,9 +21,8 @@ export type { VerifiedSignature, VerifyOptions } from './verify-options.js';
 export { DEFAULT_TOLERANCE_SECONDS } from './verify-options.js';
 
 /**
- * A synchronous function of the Node build called where only Web Crypto exists: fails at once,
- * before reading any input, naming the asynchronous function that works here. Signing and
- * verifying are never attempted with a slower home-made HMAC behind the caller's back.
+ * A synchronous function of the Node build called where only Web Crypto exists: fails at once, before
+ * reading any input, naming the asynchronous one that works here (never a slower home-made HMAC).
  */
 function nodeOnly(name: 'signPayload' | 'verifySignature'): never {
   throw new TypeError(
