@@ -83,8 +83,7 @@ export function createEnvelope<T extends EventType>(
 
 /**
  * `createEnvelope` after its first step, for a payload already parsed by `parsePayload` (the
- * client and the outbox parse first, then build with their own clock). Internal: not exported
- * from the package.
+ * client and the outbox parse first, then build with their own clock).
  */
 export function envelopeOf<T extends EventType>(
   eventType: T,

@@ -55,10 +55,7 @@ export type PayloadSchemaOf = (eventType: EventType) => (typeof payloadSchemas)[
 /** The contract's payload schema, as written. */
 export const plainPayloadSchema: PayloadSchemaOf = (eventType) => payloadSchemas[eventType];
 
-/**
- * `parsePayload` with the schema `schemaOf` gives (the Node build's compiled ones); the same
- * result and the same errors. Internal: not exported from the package.
- */
+/** `parsePayload` on the schemas `schemaOf` gives (the Node build's compiled): same result, same errors. */
 export function parsePayloadWith<T extends EventType>(
   schemaOf: PayloadSchemaOf,
   eventType: T,

@@ -1,9 +1,8 @@
 /**
- * Envelopes this process built and validated itself and then froze, so that the client's
- * `sendEnvelope` need not parse them again (the outbox's drain paid for a second zod parse of
- * every event it had validated at `enqueue`). Internal: not exported from the package. An
- * envelope from anywhere else (a user's, or one read back from a store) is not in the set and is
- * parsed as before; so is one whose bundle copy of this module differs (mixed ESM and CommonJS).
+ * Envelopes this process built, validated and froze, so that the client's `sendEnvelope` need not
+ * parse them again (the outbox's drain paid for a second zod parse of every event it validated at
+ * `enqueue`). Any other envelope (a user's, one read back from a store, or one this module's other
+ * bundle copy sealed: mixed ESM and CommonJS) is not in the set and is parsed as before.
  */
 const validated = new WeakSet<object>();
 

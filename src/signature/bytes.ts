@@ -11,9 +11,6 @@
  */
 export type RawBody = string | Uint8Array | ArrayBuffer;
 
-/** Said when a body is of another type, typically JSON a framework has already parsed. */
-export const BODY_TYPE_MESSAGE = 'rawBody must be a string, Uint8Array or ArrayBuffer';
-
 const encoder = new TextEncoder();
 
 /** UTF-8 bytes of a string (lone surrogates become U+FFFD, as in every HTTP client). */

@@ -1,4 +1,4 @@
-import { BODY_TYPE_MESSAGE, toBytes } from './bytes.js';
+import { toBytes } from './bytes.js';
 import { SignatureVerificationError } from './errors.js';
 import type { MacEngine } from './hmac.js';
 import { readSecrets } from './secrets.js';
@@ -27,6 +27,6 @@ export function macsOf<Text, M>(
   if (!keys) refuse('no_secret', 'No signing secret configured (empty and blank ones are refused)');
   const body = toBytes(rawBody, hmac.text);
   // `=== undefined`, not falsy: an empty string is a valid body, and Node's text hook returns it as is.
-  if (body === undefined) refuse('no_match', BODY_TYPE_MESSAGE);
+  if (body === undefined) refuse('no_match', 'rawBody must be a string, Uint8Array or ArrayBuffer');
   return keys.map((key) => hmac.mac(key, t, body));
 }

@@ -5,9 +5,6 @@ import { SPAN_KIND, SPAN_STATUS } from './otel-types.js';
 import { ATTR, attributesOf, DURATION_BUCKETS, endSpan, messagingAttributes } from './semconv.js';
 import { observeGauges, Telemetry, type TelemetryOptions } from './telemetry.js';
 
-/** The attribute of a stored delivery's state on `loyalty.receiver.inbox.depth`. */
-const INBOX_STATE = 'loyalty.inbox.state';
-
 const receiverInstruments = (meter: MeterLike) => ({
   deliveries: meter.createCounter('loyalty.receiver.deliveries', {
     description:
@@ -217,7 +214,7 @@ export function observeInbox(
   if (!inboxDepth) return () => undefined;
   return observeGauges(telemetry, [inboxDepth], read, (result, counts) => {
     for (const [state, count] of Object.entries(counts)) {
-      result.observe(inboxDepth, count, { [INBOX_STATE]: state });
+      result.observe(inboxDepth, count, { [ATTR.inboxState]: state });
     }
   });
 }

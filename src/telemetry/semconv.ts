@@ -23,6 +23,8 @@ export const ATTR = {
   correlationId: 'loyalty.correlation_id',
   outcome: 'loyalty.outcome',
   state: 'loyalty.outbox.state',
+  /** A stored delivery's state, on `loyalty.receiver.inbox.depth`. */
+  inboxState: 'loyalty.inbox.state',
 } as const;
 
 /** Buckets in seconds for durations of HTTP calls and handlers (the HTTP conventions' advice). */
