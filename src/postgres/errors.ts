@@ -160,3 +160,10 @@ export function toStoreError(err: unknown, what: string, schema: string): Postgr
   }
   return said('QUERY_FAILED', detail);
 }
+
+/** A `catch` handler that rethrows what it gets as {@link toStoreError} says. */
+export const rethrowAs =
+  (what: string, schema: string) =>
+  (err: unknown): never => {
+    throw toStoreError(err, what, schema);
+  };

@@ -10,7 +10,7 @@ import type {
 } from '../webhooks/inbox.js';
 import { TENANT_STATS_LIMIT } from '../webhooks/tenant-stats.js';
 import { type PostgresDb, prepareStatements, type SqlRunner, toStoreDatabase } from './database.js';
-import { PostgresStoreError, toStoreError } from './errors.js';
+import { PostgresStoreError, rethrowAs, toStoreError } from './errors.js';
 import { inboxSql } from './inbox-sql.js';
 import { guardTx } from './inbox-tx-guard.js';
 import { quoteSchema } from './schema/identifier.js';
@@ -121,13 +121,9 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
   const sql = inboxSql(s);
   prepareStatements(Object.values(sql));
   const fail = (err: unknown, what: string) => toStoreError(err, `postgresInbox ${what}`, settings.schema);
-  const run = async <Row>(what: string, text: string, params: readonly unknown[]) => {
-    try {
-      return await database.query<Row>(text, params);
-    } catch (err) {
-      throw fail(err, what);
-    }
-  };
+  const failAs = (what: string) => rethrowAs(`postgresInbox ${what}`, settings.schema);
+  const run = <Row>(what: string, text: string, params: readonly unknown[]) =>
+    database.query<Row>(text, params).catch(failAs(what));
   const changed = async (what: string, text: string, params: readonly unknown[]) =>
     (await run(what, text, params)).rowCount === 1;
   const mine = (claim: ClaimedDelivery) => [claim.eventId, claim.owner, claim.attempt];
@@ -150,13 +146,7 @@ export function postgresInbox(db: PostgresDb, options: PostgresInboxOptions = {}
   const store: DeferredInboxStore<unknown> = {
     leaseMs,
     poolSize: poolSizeOf(db),
-    async begin(key) {
-      try {
-        return await claim(database, key, sql.begin);
-      } catch (err) {
-        throw fail(err, 'begin');
-      }
-    },
+    begin: (key) => claim(database, key, sql.begin).catch(failAs('begin')),
     complete: async (key) => void (await run('complete', sql.complete, [key.eventId])),
     release: async (key) => void (await run('release', sql.release, [key.eventId])),
     extend: (key) => changed('extend', sql.extend, [key.eventId, leaseMs]),

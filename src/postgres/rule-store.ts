@@ -1,7 +1,7 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
 import type { LoyaltyRule, RuleApplyResult, RuleKey, RuleVersionStore } from '../webhooks/rule-store.js';
 import { type PostgresDb, prepareStatements, toStoreDatabase } from './database.js';
-import { toStoreError } from './errors.js';
+import { rethrowAs } from './errors.js';
 import { quoteSchema } from './schema/identifier.js';
 
 /** Options of {@link postgresRuleStore}. */
@@ -51,32 +51,22 @@ export function postgresRuleStore(db: PostgresDb, options: PostgresRuleStoreOpti
 SELECT (SELECT rule_version::text FROM previous) AS previous, EXISTS (SELECT 1 FROM written) AS applied`;
   prepareStatements([get, put]);
   const params = (key: RuleKey) => [key.tenantId, key.externalStoreId, key.ruleType, key.stampCardId ?? ''];
+  const run = <Row>(what: string, text: string, values: readonly unknown[]) =>
+    database.query<Row>(text, values).catch(rethrowAs(`postgresRuleStore ${what}`, schema));
 
   return {
     async get(key): Promise<LoyaltyRule | undefined> {
-      try {
-        const { rows } = await database.query<{ rule: string }>(get, params(key));
-        return rows[0] ? (JSON.parse(rows[0].rule) as LoyaltyRule) : undefined;
-      } catch (err) {
-        throw toStoreError(err, 'postgresRuleStore get', schema);
-      }
+      const { rows } = await run<{ rule: string }>('get', get, params(key));
+      return rows[0] ? (JSON.parse(rows[0].rule) as LoyaltyRule) : undefined;
     },
     async putIfNewer(key, rule): Promise<RuleApplyResult> {
-      try {
-        const { rows } = await database.query<{ previous: string | null; applied: boolean }>(put, [
-          ...params(key),
-          rule.ruleVersion,
-          JSON.stringify(rule),
-        ]);
-        const row = rows[0];
-        const previous = row?.previous;
-        return {
-          applied: row?.applied === true,
-          previousVersion: previous === null || previous === undefined ? undefined : Number(previous),
-        };
-      } catch (err) {
-        throw toStoreError(err, 'postgresRuleStore putIfNewer', schema);
-      }
+      const values = [...params(key), rule.ruleVersion, JSON.stringify(rule)];
+      const { rows } = await run<{ previous: string | null; applied: boolean }>('putIfNewer', put, values);
+      const previous = rows[0]?.previous;
+      return {
+        applied: rows[0]?.applied === true,
+        previousVersion: previous === null || previous === undefined ? undefined : Number(previous),
+      };
     },
   };
 }
