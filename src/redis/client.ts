@@ -102,12 +102,10 @@ function clientCommand(redis: unknown, what: string): RedisCommand {
           `${what}: this node-redis client runs in legacyMode (callbacks); pass its promise client, client.v4`,
         );
       }
-      const client = candidate as unknown as NodeRedisLike;
-      const cluster = candidate as unknown as NodeRedisClusterLike;
       // A cluster sends it to the node of the first key, never a replica: every read must see the last write.
       return 'masters' in candidate
-        ? (args, key) => cluster.sendCommand(key, false, args)
-        : (args) => client.sendCommand(args);
+        ? (args, key) => (candidate as unknown as NodeRedisClusterLike).sendCommand(key, false, args)
+        : (args) => (candidate as unknown as NodeRedisLike).sendCommand(args);
     }
   }
   throw new RedisStoreError('NOT_A_CLIENT', `${what}: redis is not a Redis client; ${ACCEPTED}`);
@@ -133,7 +131,6 @@ function reconnectOnReadonly(redis: unknown): (err: unknown) => never {
     masters?: unknown;
     disconnect?: () => Promise<void>;
     connect?: () => Promise<unknown>;
-    sendCommand?: unknown;
   };
   if (client.isCluster === false && client.options && !client.options.reconnectOnError)
     client.options.reconnectOnError = (err: Error) => (err.message.startsWith('READONLY') ? 2 : false);

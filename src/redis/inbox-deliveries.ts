@@ -1,12 +1,11 @@
-import type { DeferredInboxStore, DeliveryRecord, DeliveryState } from '../webhooks/inbox.js';
+import type { DeferredInboxStore, DeliveryRecord, DeliveryState, InboxAudit } from '../webhooks/inbox.js';
+import { DELIVERY_STATES } from '../webhooks/inbox.js';
 import { foldTenantStats, type TenantStateCount } from '../webhooks/tenant-stats.js';
 import { evalScript, type RedisCommand } from './client.js';
 import { RedisStoreError, rethrowAs } from './errors.js';
 import { type inboxKeys, LOST_REASON, SCRIPTS } from './inbox-scripts.js';
 
 type DeferredPart = Omit<DeferredInboxStore, 'begin' | 'complete' | 'release' | 'transaction' | 'extend'>;
-
-const STATES: readonly DeliveryState[] = ['pending', 'handled', 'dead', 'parked'];
 
 /** How many ids one read of an index takes: a few round trips, and no script runs long. */
 const PAGE = 500;
@@ -33,13 +32,14 @@ export function redisDeliveries(
     outcome: 'handled' | 'retry' | 'dead' | 'parked',
     error = '',
     retryInMs = 0,
-  ) =>
-    (await run(
-      what,
-      SCRIPTS.settle,
-      [claim.eventId],
-      [claim.eventId, claim.owner, claim.attempt, outcome, error, retryInMs],
-    )) === 1;
+  ) => {
+    const args = [claim.eventId, claim.owner, claim.attempt, outcome, error, retryInMs];
+    return (await run(what, SCRIPTS.settle, [claim.eventId], args)) === 1;
+  };
+  const audited = (what: 'replay' | 'discard') => async (eventId: string, audit?: InboxAudit) => {
+    const args = audit ? [audit.actor, JSON.stringify(audit.detail ?? {})] : ['', '{}'];
+    return (await run(what, SCRIPTS[what], [eventId], [eventId, ...args])) === 1;
+  };
   /** Each id of one state's index, oldest received first, with its record's fields, page by page. */
   async function* scan(what: string, state: DeliveryState) {
     for (let start = 0; ; start += PAGE) {
@@ -110,7 +110,7 @@ export function redisDeliveries(
     markParked: (claim, reason) => settle('markParked', claim, 'parked', reason),
     async stats() {
       const counts = {} as Record<DeliveryState, number>;
-      for (const state of STATES)
+      for (const state of DELIVERY_STATES)
         counts[state] = Number(await read('stats', ['ZCARD', keys.state(state)], keys.state(state)));
       return counts;
     },
@@ -144,10 +144,8 @@ export function redisDeliveries(
       }
       return records;
     },
-    replay: async (eventId, audit) =>
-      (await run('replay', SCRIPTS.replay, [eventId], [eventId, ...auditArgs(audit)])) === 1,
-    discard: async (eventId, audit) =>
-      (await run('discard', SCRIPTS.discard, [eventId], [eventId, ...auditArgs(audit)])) === 1,
+    replay: audited('replay'),
+    discard: audited('discard'),
     async cleanup(batchSize) {
       const args = [settings.retentionMs, batchSize];
       const ids = (await script('cleanup', SCRIPTS.expired, [keys.settled], args)) as string[];
@@ -156,7 +154,3 @@ export function redisDeliveries(
     },
   };
 }
-
-const auditArgs = (
-  audit: { actor: string; detail?: Readonly<Record<string, unknown>> | undefined } | undefined,
-) => (audit ? [audit.actor, JSON.stringify(audit.detail ?? {})] : ['', '{}']);

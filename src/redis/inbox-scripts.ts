@@ -122,10 +122,9 @@ redis.call('HSET', rec, 'lease', now + tonumber(ARGV[3]))
 if h.body then redis.call('ZADD', DUE, now + tonumber(ARGV[3]), id) end
 return 1`),
   /**
-   * ARGV: id, type, tenant, body, correlation, sigTs, secretIndex, receivedAt, state, reason.
-   * 1 stored, 0 duplicate. A record without a body that is not handled gets this one: an
-   * immediate claim in flight keeps its lease (if it fails, the event stays stored), a lost one
-   * starts again.
+   * ARGV: id, type, tenant, body, correlation, sigTs, secretIndex, receivedAt, state, reason. 1 stored,
+   * 0 duplicate. A bodiless record not handled takes it: an immediate claim in flight keeps its lease
+   * (if it fails, the event stays stored), a lost one starts again.
    */
   store: one(`${READ(['state', 'body'])}
 if h.body or h.state == 'handled' then return 0 end
@@ -200,10 +199,7 @@ for i = 3, #ARGV do
   else table.insert(lost, id) end
 end
 return lost`,
-  /**
-   * ARGV: id, owner, attempt, outcome ('handled' | 'retry' | 'dead' | 'parked'), error, retryInMs.
-   * 1 when the claim was still held.
-   */
+  /** ARGV: id, owner, attempt, outcome (handled, retry, dead, parked), error, retryInMs. 1: still held. */
   settle: one(`${READ(['state', 'owner', 'attempts', 'received'])}
 if h.state ~= 'pending' or h.owner ~= ARGV[2] or h.attempts ~= ARGV[3] then return 0 end
 local outcome = ARGV[4]

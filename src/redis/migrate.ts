@@ -1,5 +1,4 @@
-import type { RedisLike } from './client.js';
-import { evalScript, toRedisCommand } from './client.js';
+import { evalScript, type RedisLike, toRedisCommand } from './client.js';
 import { toRedisError } from './errors.js';
 import { REDIS_INBOX_DEFAULTS } from './inbox.js';
 import { inboxKeys, NOW } from './inbox-scripts.js';
