@@ -86,7 +86,6 @@ export interface Database extends SqlRunner {
   readonly prepares?: boolean;
 }
 
-/** The isolation the stores' own transactions run at, whatever the database's default. */
 const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
 /** Whether `value[key]` is a method (a postgres.js `sql` is a function with properties). */
@@ -116,13 +115,12 @@ export function toStoreDatabase(db: unknown, what: string): Database {
   return retryingConflicts(database);
 }
 
-/** Attempts of one statement that meets other transactions (`isConflict`) before it fails. */
 const CONFLICT_ATTEMPTS = 8;
 
 /**
- * Every store statement is one implicit transaction, safe to run again: under a default isolation
- * of REPEATABLE READ or SERIALIZABLE a serialization failure runs it again at once (jittered,
- * doubling), not at the next poll or lease. `transaction` never runs again: it holds the caller's work.
+ * Every store statement is one implicit transaction, safe to run again: under REPEATABLE READ or
+ * SERIALIZABLE a serialization failure runs it again at once (jittered, doubling), not at the next
+ * poll. `transaction` never runs again: it holds the caller's work.
  */
 function retryingConflicts(database: Database): Database {
   return {
@@ -168,13 +166,12 @@ const describe = (value: unknown): string => {
 };
 
 /**
- * The stores' own statements by text, with the name each is prepared under on a `pg` connection
- * known direct (pg re-plans an unnamed statement at every call); elsewhere they go out unnamed
- * (`connection-kind.ts`). A user's `ctx.tx.query` texts are never named: they would stay prepared.
+ * The name each store statement is prepared under on a `pg` connection known direct (pg re-plans an
+ * unnamed statement at every call); elsewhere unnamed (`connection-kind.ts`). A user's `ctx.tx.query`
+ * texts are never named: they would stay prepared.
  */
 const statementNames = new Map<string, string>();
 
-/** Registers a store's fixed statements (a few per schema) to be prepared once per connection. */
 export function prepareStatements(texts: Iterable<string>): void {
   for (const text of texts) {
     const hash = (crc32(new TextEncoder().encode(text)) >>> 0).toString(16);
@@ -196,10 +193,7 @@ const pgRunner = (client: PgClientLike, named: () => boolean): SqlRunner => ({
   },
 });
 
-/**
- * BEGIN/COMMIT on one pg connection; ROLLBACK (and rethrow) when work throws. `broken` is told of
- * an error that leaves the connection unusable.
- */
+/** BEGIN/COMMIT on one pg connection, ROLLBACK when work throws; `broken` hears of a dead connection. */
 async function inPgTransaction<T>(
   client: PgClientLike,
   work: (tx: SqlRunner, raw: unknown) => Promise<T>,
@@ -223,7 +217,7 @@ async function inPgTransaction<T>(
   }
 }
 
-/** `SELECT pg_backend_pid()` on a `pg` connection: is it the backend the client started with? */
+/** Is the `pg` connection still on the backend it started with (no pooler between)? */
 async function probePgConnection(client: PgClientLike): Promise<boolean | undefined> {
   const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
   return learnPgConnection(client, (rows[0] as { pid?: unknown } | undefined)?.pid);
@@ -325,9 +319,8 @@ function pgClientDatabase(client: PgClientLike): Database {
 function postgresJsDatabase(sql: PostgresJsLike): Database {
   const runner = (target: PostgresJsLike): SqlRunner => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {
-      // Prepared (named, cached per connection): postgres.js's `unsafe` otherwise describes every
-      // statement with parameters first, one more round trip each time. A `prepare: false` given
-      // to postgres() (pgbouncer in transaction mode) still wins.
+      // Prepared: `unsafe` otherwise describes each statement with parameters first, a round trip
+      // more. A `prepare: false` given to postgres() (pgbouncer in transaction mode) still wins.
       const result = await target.unsafe(text, params as unknown[], { prepare: true });
       return { rows: [...result] as Row[], rowCount: result.count ?? result.length };
     },

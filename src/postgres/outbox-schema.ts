@@ -140,19 +140,17 @@ $fn$`,
 };
 
 /**
- * Step 5: an attempt's outcome is written by one function, on its own or with the claim that
- * follows it. The drain's statements per event are mostly claims and outcomes, each a commit:
- * carrying the outcomes in the claim is what lets more drainer processes add throughput on a
- * busy database (`npm run bench`, outbox-postgres, 4 processes against 1).
+ * Step 5: an attempt's outcome is written by one function, alone or with the next claim: carried in
+ * the claim, it costs no commit of its own, which lets more drainers add throughput on a busy
+ * database (`npm run bench`, outbox-postgres, 4 processes against 1).
  */
 export const OUTBOX_OUTCOMES_STEP: SchemaStep = {
   version: 5,
   description: 'outbox: outcomes ride with claims',
   statements: (s) => [
-    // Written only while the claim is still `p_owner`'s, `delivered` too: a process that took
-    // the claim over (the lease ran out) may still have its own copy in flight, and later events
-    // about the same entity must wait for that answer as well; it records the outcome itself.
-    // Answers the ids it wrote. plpgsql: its plan is cached for the connection.
+    // Written only while the claim is still `p_owner`'s, `delivered` too: a process that took the
+    // claim over (the lease ran out) may have its own copy in flight, which later events about the
+    // entity must wait for; it records that outcome itself. plpgsql: its plan is kept per connection.
     `CREATE OR REPLACE FUNCTION ${s}.outbox_record(
   p_owner text, p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
 ) RETURNS SETOF text LANGUAGE plpgsql
@@ -176,9 +174,8 @@ BEGIN
   RETURNING u.event_id;
 END
 $fn$`,
-    // The outcomes first, then the claim, which sees them (each statement of a plpgsql function
-    // sees what the ones before it wrote). A row per outcome written (`recorded`), then a row
-    // per event claimed (`claimed`).
+    // The outcomes first, then the claim, which sees them (a plpgsql statement sees what the ones
+    // before it wrote): a row per outcome written (`recorded`), then per event claimed (`claimed`).
     `CREATE OR REPLACE FUNCTION ${s}.outbox_record_claim(
   p_owner text, p_limit integer, p_max_in_flight integer, p_lease_ms integer, p_only text[], p_skip text[],
   p_window integer, p_busy text[], p_busy_n integer[],
@@ -217,16 +214,14 @@ const enqueueChecks = (
   WHERE idle_until > clock_timestamp() LIMIT 1;`;
 
 /**
- * Step 7: the enqueue's checks in one function, whose plans PostgreSQL keeps for the connection:
- * behind a transaction pooler every statement is planned at every call, and planning the checks
- * was most of what an enqueue added to a sale (`npm run bench`, outbox-postgres, through
- * PgBouncer). Called by processes of the version before step 8 only.
+ * Step 7: the enqueue's checks in one function, whose plans PostgreSQL keeps per connection: behind
+ * a transaction pooler, planning them at every call was most of what an enqueue added to a sale
+ * (`npm run bench`, outbox-postgres, through PgBouncer). Called by versions before step 8 only.
  */
 export const OUTBOX_ENQUEUE_STEP: SchemaStep = {
   version: 7,
   description: 'outbox: the enqueue planned once per connection',
   statements: (s) => [
-    // The row to insert, or none.
     `CREATE OR REPLACE FUNCTION ${s}.outbox_enqueue_row(
   p_event_id text, p_tenant_id text, p_event_type text, p_envelope jsonb, p_enqueued_at bigint,
   p_keys_changes text[], p_keys_needs text[], p_trace_context text,
@@ -244,15 +239,13 @@ $fn$`,
 };
 
 /**
- * Step 8: the same checks as the INSERT's condition (`... WHERE outbox_enqueue_allowed(...)`),
- * planned faster than an INSERT from a function's rows (the same bench). Step 7's function stays
- * for processes of the previous version during a rolling deploy.
+ * Step 8: the same checks as the INSERT's condition (`... WHERE outbox_enqueue_allowed(...)`), planned
+ * faster than an INSERT from a function's rows; step 7's function stays for a rolling deploy.
  */
 export const OUTBOX_ENQUEUE_CHECK_STEP: SchemaStep = {
   version: 8,
   description: 'outbox: the enqueue checked in its condition',
   statements: (s) => [
-    // Whether the row may be written: false, or the checks passed.
     `CREATE OR REPLACE FUNCTION ${s}.outbox_enqueue_allowed(
   p_lock_space integer, p_lock_ids integer[], p_lock_exclusive integer[],
   p_when text, p_database text, p_system_id text

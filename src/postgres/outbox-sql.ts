@@ -31,25 +31,16 @@ export const outboxSql = (s: string, channel: string) => ({
   enqueue: enqueueStatement(s, 'always', false),
   /** `enqueue` in a caller's transaction, refused on another database, as are the variants below. */
   enqueueInTx: enqueueStatement(s, 'always'),
-  /**
-   * `enqueueInTx` on a `pg` connection not known yet, unnamed: the backend's process id it returns
-   * tells whether the connection is direct (`connection-kind.ts`).
-   */
+  /** `enqueueInTx`, unnamed, on a `pg` connection not known yet: its backend pid tells if it is direct. */
   enqueueInTxLearning: `${enqueueStatement(s, 'always')}\nRETURNING pg_backend_pid() AS backend_pid`,
-  /**
-   * Sent right behind `probeTransaction` (postgres.js pipelines them: one round trip); writes only
-   * if the probe ran in this transaction: after a refused probe it runs alone and must not commit.
-   */
+  /** Pipelined behind `probeTransaction`; writes only where it ran (after a refused probe it runs alone). */
   enqueueAfterProbe: enqueueStatement(s, 'probed'),
   /**
    * One message: refused whole outside a transaction block (25P01); inside one, marks the
    * transaction for `enqueueAfterProbe` (`SET LOCAL`: gone at COMMIT or ROLLBACK).
    */
   probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
-  /**
-   * postgres.js and adapters: writes only where the transaction already wrote (its id is
-   * assigned); the driver's row count tells whether it wrote.
-   */
+  /** Writes only where the transaction already wrote (its id is assigned); the row count tells. */
   enqueueAfterWrite: enqueueStatement(s, 'written'),
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
@@ -62,10 +53,7 @@ export const outboxSql = (s: string, channel: string) => ({
   recordAndClaim: `SELECT c.recorded, ${CLAIMED_COLUMNS} FROM ${s}.outbox_record_claim(
   $1::text, $2::integer, $3::integer, $4::integer, $5::text[], $6::text[], $7::integer, $8::text[], $9::integer[],
   $10::text[], $11::text[], $12::text[]::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
-  /**
-   * $1 owner, $2 event ids, $3 lease ms. Returns the ids still $1's (renewed): one another process
-   * took over after the lease ran out must not be sent again by this one.
-   */
+  /** $1 owner, $2 event ids, $3 lease ms. Returns the ids still $1's (renewed), the only ones to send. */
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
 WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'
 RETURNING event_id`,
