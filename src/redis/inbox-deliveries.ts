@@ -42,12 +42,10 @@ export function redisDeliveries(
   };
   /** Each id of one state's index, oldest received first, with its record's fields, page by page. */
   async function* scan(what: string, state: DeliveryState) {
+    const index = keys.state(state);
     for (let start = 0; ; start += PAGE) {
-      const ids = (await read(
-        what,
-        ['ZRANGE', keys.state(state), String(start), String(start + PAGE - 1)],
-        keys.state(state),
-      )) as string[];
+      const range = ['ZRANGE', index, String(start), String(start + PAGE - 1)];
+      const ids = (await read(what, range, index)) as string[];
       if (ids.length === 0) return;
       const rows = (await script(what, SCRIPTS.read, ids.map(keys.record), [])) as string[];
       for (let i = 0; i < ids.length; i++) yield { id: ids[i]!, row: rows.slice(i * 7, i * 7 + 7) };
@@ -65,10 +63,8 @@ export function redisDeliveries(
     async claimDue(owner, limit) {
       const ids = (await script('claimDue', SCRIPTS.due, [keys.due], [limit])) as string[];
       if (ids.length === 0) return [];
-      const [flat, lost] = (await run('claimDue', SCRIPTS.claim, ids, [owner, leaseMs, ...ids])) as [
-        string[],
-        string[],
-      ];
+      const reply = await run('claimDue', SCRIPTS.claim, ids, [owner, leaseMs, ...ids]);
+      const [flat, lost] = reply as [string[], string[]];
       if (lost.length > 0)
         throw new RedisStoreError(
           'DELIVERY_LOST',
@@ -96,11 +92,8 @@ export function redisDeliveries(
     },
     async extendLease(owner, eventIds) {
       if (eventIds.length === 0) return [];
-      return (await run('extendLease', SCRIPTS.extendLease, eventIds, [
-        owner,
-        leaseMs,
-        ...eventIds,
-      ])) as string[];
+      const args = [owner, leaseMs, ...eventIds];
+      return (await run('extendLease', SCRIPTS.extendLease, eventIds, args)) as string[];
     },
     markHandled: (claim) => settle('markHandled', claim, 'handled'),
     markFailed: (claim, failure) =>

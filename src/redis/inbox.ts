@@ -89,13 +89,8 @@ export function redisInbox(redis: RedisLike, options: RedisInboxOptions = {}): D
     leaseMs,
     async begin(key): Promise<InboxClaim> {
       const token = `claim:${globalThis.crypto.randomUUID()}`;
-      const claim = (await run('begin', SCRIPTS.begin, key.eventId, [
-        token,
-        leaseMs,
-        ttlMs,
-        key.eventType,
-        key.tenantId,
-      ])) as InboxClaim;
+      const args = [token, leaseMs, ttlMs, key.eventType, key.tenantId];
+      const claim = (await run('begin', SCRIPTS.begin, key.eventId, args)) as InboxClaim;
       if (claim === 'new') tokens.set(key.eventId, token);
       return claim;
     },

@@ -64,10 +64,8 @@ export async function migrateRedisInbox(
     ] as const) {
       let cursor = '0';
       do {
-        const [next, found] = (await command(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '500'])) as [
-          string,
-          string[],
-        ];
+        const reply = await command(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '500']);
+        const [next, found] = reply as [string, string[]];
         cursor = next;
         for (const old of found) {
           if (indexes.has(old)) continue;
