@@ -1,5 +1,5 @@
 import { mergeDefaults } from '../contract/merge-defaults.js';
-import { type PostgresDb, type SqlRunner, toDatabase } from './database.js';
+import { type Database, type PostgresDb, type SqlRunner, toDatabase } from './database.js';
 import { isConflict, PostgresStoreError, toStoreError } from './errors.js';
 import { createdTables } from './schema/created-tables.js';
 import { quoteSchema } from './schema/identifier.js';
@@ -58,11 +58,7 @@ export async function migrate(db: PostgresDb, options: MigrateOptions = {}): Pro
 /** Runs of the migration transaction that meet another transaction (40001, 40P01) before it fails. */
 const MIGRATE_ATTEMPTS = 5;
 
-async function migrateOnce(
-  database: ReturnType<typeof toDatabase>,
-  schema: string,
-  s: string,
-): Promise<MigrateResult> {
+async function migrateOnce(database: Database, schema: string, s: string): Promise<MigrateResult> {
   // READ COMMITTED (the database's default may be stricter): each statement sees what the
   // process that held the lock before committed, never a snapshot taken before the wait.
   return await database.transaction(async (tx) => {

@@ -103,11 +103,7 @@ export async function listenOn(
   async function relisten(): Promise<void> {
     timer = undefined;
     if (stopped) return;
-    const Client = (current as { constructor?: unknown }).constructor as
-      | (new (
-          config: unknown,
-        ) => PgListenClient)
-      | undefined;
+    const Client = current.constructor as (new (config: unknown) => PgListenClient) | undefined;
     if (typeof Client !== 'function' || typeof current.connect !== 'function') return;
     const next = new Client(current.connectionParameters);
     next.on('error', () => undefined);
@@ -165,12 +161,10 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
       if (busy) {
         if (idleSince !== undefined) {
           // A failure must not lose the claimed rows: tried again at the next fruitful claim.
-          await write(sql.markBusy, [owner]).then(
-            () => {
-              idleSince = undefined;
-            },
-            () => undefined,
-          );
+          try {
+            await write(sql.markBusy, [owner]);
+            idleSince = undefined;
+          } catch {}
         }
         return false;
       }

@@ -104,10 +104,8 @@ export function postgresStore(
       Object.values(request.inFlight ?? {}),
       ...outcomeParams(outcomes),
     ];
-    const { rows } = await database.query<OutboxRow & { recorded: string | null }>(
-      sql.recordAndClaim,
-      params,
-    );
+    type Row = OutboxRow & { recorded: string | null };
+    const { rows } = await database.query<Row>(sql.recordAndClaim, params);
     const recorded: string[] = [];
     const claimed: OutboxRow[] = [];
     for (const row of rows) {
@@ -299,17 +297,12 @@ export function postgresStore(
 
     countsByTenant: () =>
       run('countsByTenant', async () => {
-        const { rows: found } = await database.query<{
-          tenant_id: string;
-          state: EventState;
-          n: number;
-          oldest: string | number;
-        }>(sql.countsByTenant);
+        type Row = { tenant_id: string; state: EventState; n: number; oldest: string | number };
+        const { rows } = await database.query<Row>(sql.countsByTenant);
         const byTenant = new Map<string, TenantCounts>();
-        for (const { tenant_id: tenantId, state, n, oldest } of found) {
-          if (!byTenant.has(tenantId))
-            byTenant.set(tenantId, { tenantId, states: {}, oldestPendingAt: null });
-          const tenant = byTenant.get(tenantId)!;
+        for (const { tenant_id: tenantId, state, n, oldest } of rows) {
+          const tenant = byTenant.get(tenantId) ?? { tenantId, states: {}, oldestPendingAt: null };
+          byTenant.set(tenantId, tenant);
           tenant.states[state] = n;
           if (state === 'pending') tenant.oldestPendingAt = Number(oldest);
         }

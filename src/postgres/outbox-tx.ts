@@ -114,8 +114,7 @@ export async function enqueueWithTx(
         const result = (await call(tx, runs, sql.enqueueInTxLearning, [...params])) as {
           rows?: { backend_pid?: unknown }[];
         };
-        const [row] = result?.rows ?? [];
-        if (row) learnPgConnection(tx, row.backend_pid);
+        learnPgConnection(tx, result?.rows?.[0]?.backend_pid);
       }
     } else if (pgClient) {
       // The probe and the guarded INSERT, queued behind whatever the caller sent before.

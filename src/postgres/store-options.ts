@@ -114,11 +114,8 @@ export function resolveInboxOptions(options: PostgresInboxOptions): Required<Pos
   return resolved;
 }
 
-export type ResolvedStoreOptions = Required<Omit<PostgresStoreOptions, 'listen' | 'onError'>> &
-  Pick<PostgresStoreOptions, 'listen' | 'onError'>;
-
 /** @throws {PostgresStoreError} `INVALID_OPTIONS` naming each option at fault */
-export function resolveStoreOptions(options: PostgresStoreOptions): ResolvedStoreOptions {
+export function resolveStoreOptions(options: PostgresStoreOptions) {
   const { listen, onError, ...numbers } = options;
   const resolved = {
     ...mergeDefaults<Omit<PostgresStoreOptions, 'listen' | 'onError'>>(
