@@ -29,10 +29,8 @@ export function learnPgConnection(client: unknown, backendPid: unknown): boolean
 const POOLER_HOSTS = [/pooler\.supabase\.com$/i, /-pooler\./i, /\.proxy-[a-z0-9]+\./i];
 
 /**
- * What a postgres.js `sql` dialled (its `options`), against what the server says of itself:
- * a pooler when the host is a known pooler's, or the port dialled is not the server's (a TCP
- * connection; a Unix socket is direct). A port mapped by a container runtime looks like a pooler
- * too: the safe side.
+ * A postgres.js `sql` goes through a pooler when its host is a known pooler's, or the port it dialled
+ * is not the server's (over TCP; a Unix socket is direct): a port a container maps too, the safe side.
  */
 export function postgresJsPooled(
   options: { host?: unknown; port?: unknown } | undefined,

@@ -200,12 +200,10 @@ async function inPgTransaction<T>(
   named: () => boolean,
   broken: (error: unknown) => void = ignore,
 ): Promise<T> {
-  try {
-    await client.query(BEGIN);
-  } catch (error) {
+  await client.query(BEGIN).catch((error: unknown) => {
     broken(error);
     throw error;
-  }
+  });
   try {
     const value = await work(pgRunner(client, named), client);
     await client.query('COMMIT');

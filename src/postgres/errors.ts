@@ -109,6 +109,7 @@ const LOST_CODES = new Set([
   '57P02',
   '57P03',
 ]);
+const LOST_MESSAGE = /Connection terminated|connection is closed|Client has encountered a connection error/i;
 
 /**
  * True when a statement failed only for how it met other transactions (a serialization failure
@@ -120,10 +121,7 @@ export const isConflict = (err: unknown): boolean => ['40001', '40P01'].includes
 export function isConnectionError(err: unknown): boolean {
   const code = codeOf(err);
   if (LOST_CODES.has(code) || CONNECTION_CODES.has(code) || code.startsWith('08')) return true;
-  const message = err instanceof Error ? err.message : '';
-  return /Connection terminated|connection is closed|Client has encountered a connection error/i.test(
-    message,
-  );
+  return LOST_MESSAGE.test(err instanceof Error ? err.message : '');
 }
 
 /** Turns a driver error into a {@link PostgresStoreError} that says what to do. */

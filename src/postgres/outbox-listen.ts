@@ -188,10 +188,9 @@ export function idleMarks(database: SqlRunner, sql: OutboxSql, owner: string) {
 export const LISTEN_CHECK_MS = 5_000;
 
 /**
- * Checks that a notification sent through `db` reaches the listen connection: behind a transaction
- * pooler `LISTEN` is forgotten with its server connection, silently. `sent` resolves once committed
- * (before `start()` resolves); `result` is true (heard), false (not within {@link LISTEN_CHECK_MS})
- * or undefined (not sent, or cancelled).
+ * Checks that a notification sent through `db` reaches the listen connection (behind a transaction
+ * pooler `LISTEN` is silently forgotten). `sent` resolves once committed; `result` is true (heard),
+ * false (not within {@link LISTEN_CHECK_MS}) or undefined (not sent, or cancelled).
  */
 export function checkListening(send: (payload: string) => Promise<unknown>, payload: string) {
   let settled = false;

@@ -7,10 +7,9 @@ const encoder = new TextEncoder();
 export const lockKey = (text: string): number => crc32(encoder.encode(text)) | 0;
 
 /**
- * The advisory locks an enqueue takes before its row gets a `seq`, one per causal key: exclusive
- * for keys it changes, shared for keys it only needs, so two events that must keep their order are
- * never both uncommitted. Sorted, so two enqueues never deadlock; a hash collision only makes two
- * unrelated events wait.
+ * The advisory locks an enqueue takes before its row gets a `seq`, exclusive for keys it changes,
+ * shared for keys it needs: two events that must keep their order are never both uncommitted.
+ * Sorted, so enqueues never deadlock; a hash collision only makes two unrelated events wait.
  */
 export function keyLocks(tenantId: string, keys: CausalKeys): { ids: number[]; exclusive: number[] } {
   const locks = new Map<number, boolean>();

@@ -120,9 +120,8 @@ export async function enqueueWithTx(
       // The probe and the guarded INSERT, queued behind whatever the caller sent before.
       await probedInsert(tx, runs, sql, params);
     } else {
-      // postgres.js and adapters: the INSERT if the transaction wrote already; when it writes
-      // nothing (nothing written yet, a duplicate eventId, no count) the probe, then the INSERT.
-      // Waiting for the queued promise jobs lets the sale's queries go first.
+      // postgres.js and adapters: the INSERT if the transaction wrote already; when it writes nothing
+      // (nothing written yet, a duplicate eventId, no count) the probe, then the INSERT.
       const postgresJs = runs === 'unsafe';
       if (postgresJs) await afterQueuedJobs();
       if (wrote(await send(tx, runs, sql.enqueueAfterWrite, params))) return;

@@ -9,9 +9,8 @@ const SYSTEM_ID = `CASE WHEN has_function_privilege('pg_control_system()', 'exec
 // Reading a setting that does not exist fails (42704), and with it the statement and the
 // transaction: how the guard refuses, in the statement the driver already sends.
 const REFUSAL = 'loyalty_outbox.enqueue_on_another_database';
-// Set on a session once it is known to be on the store's database. A session never moves to
-// another database, so the check is made once per connection, whatever the driver, pool or
-// adapter in front of it; a transaction rolled back takes the mark with it (checked again).
+// Set on a session known to be on the store's database, which it never leaves: checked once per
+// connection, whatever is in front of it; a transaction rolled back takes the mark with it.
 const CHECKED = 'loyalty_outbox.checked_database';
 
 /**

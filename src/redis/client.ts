@@ -43,14 +43,8 @@ export type RedisCommand = (args: string[], key?: string) => Promise<unknown>;
 
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 
-/**
- * How long one command may take: ioredis queues commands while the server is down, a stalled server
- * answers late; past this the store fails (`UNREACHABLE`) and the receiver answers 503.
- */
+/** Past this a command fails `UNREACHABLE` (a 503): ioredis queues commands while Redis is down. */
 const REDIS_COMMAND_TIMEOUT_MS = 3_000;
-
-/** Eviction policies under which Redis may drop the stores' keys. */
-const EVICTING = /^(allkeys|volatile)-/;
 
 const ACCEPTED =
   'pass an ioredis client (new Redis(url) or new Cluster(nodes)) or a connected node-redis v4+ client ' +
@@ -156,7 +150,7 @@ function warnIfEvicting(send: RedisCommand, what: string): void {
     (reply) => {
       const values = Array.isArray(reply) ? reply : Object.values((reply as Record<string, unknown>) ?? {});
       const policy = values.map(String).find((value) => value !== 'maxmemory-policy');
-      if (policy !== undefined && EVICTING.test(policy)) {
+      if (policy !== undefined && /^(allkeys|volatile)-/.test(policy)) {
         warn(
           `${what}: Redis runs with maxmemory-policy ${policy}, which may evict the inbox's records: ` +
             'a handler would then run twice, and a stored delivery already answered 200 would be lost. ' +
