@@ -1,9 +1,7 @@
 /**
  * Whether connections reach PostgreSQL directly or through a pooler (PgBouncer, Supavisor, Neon,
  * RDS Proxy), where a statement prepared by name may be missing or already there: the stores name
- * statements only on connections known direct. Told with no statement in a sale's transaction: a
- * `pg` connection's start-up `processID` against `pg_backend_pid()`; for postgres.js, the port
- * dialled against the server's `port` setting, and known pooler host names.
+ * statements only on connections known direct. Told with no statement in a sale's transaction.
  */
 
 /** `pg` connections (Client, PoolClient) known to reach a backend directly (true) or not. */
