@@ -1,23 +1,10 @@
-import { lstat, mkdir, open, readFile, rename } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { platform } from 'node:process';
-
-/** Makes a created or renamed file's directory entry durable (NTFS journals it itself). */
-export async function syncDirectory(dir: string): Promise<void> {
-  if (platform === 'win32') return;
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+import { codeOf } from '../internal/code-of.js';
 
 /** Writes every byte, whatever the kernel accepts per call. */
-export async function writeAll(
-  handle: import('node:fs/promises').FileHandle,
-  bytes: Uint8Array,
-): Promise<void> {
+export async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   let offset = 0;
   while (offset < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
@@ -26,21 +13,24 @@ export async function writeAll(
 }
 
 /** Replaces `path` atomically and durably: a crash leaves the old or the new file, never a mix. */
-export async function replaceFileDurably(
-  dir: string,
-  path: string,
-  chunks: Iterable<Uint8Array>,
-): Promise<void> {
+export async function replaceFileDurably(path: string, chunks: Iterable<Uint8Array>): Promise<void> {
   const temporary = `${path}.tmp`;
-  const handle = await open(temporary, 'w');
-  try {
+  await syncClosing(await open(temporary, 'w'), async (handle) => {
     for (const chunk of chunks) await writeAll(handle, chunk);
+  });
+  await rename(temporary, path);
+  // The rename is durable once its directory entry is (NTFS journals it itself).
+  if (platform !== 'win32') await syncClosing(await open(dirname(path), 'r'));
+}
+
+/** Writes with `handle` (if asked), syncs it, and closes it whatever happens. */
+async function syncClosing(handle: FileHandle, write?: (handle: FileHandle) => Promise<void>): Promise<void> {
+  try {
+    await write?.(handle);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await rename(temporary, path);
-  await syncDirectory(dir);
 }
 
 /** The file's bytes, or none when it does not exist yet. */
@@ -48,7 +38,7 @@ export async function readIfExists(path: string): Promise<Uint8Array> {
   try {
     return await readFile(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Uint8Array(0);
+    if (notFound(err)) return new Uint8Array(0);
     throw err;
   }
 }
@@ -80,7 +70,7 @@ export async function makeDirectory(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if (codeOf(err) !== 'ENOENT') throw err;
     let missing = dir;
     while (dirname(missing) !== missing && (await lstat(dirname(missing)).then(() => false, notFound))) {
       missing = dirname(missing);
@@ -91,6 +81,6 @@ export async function makeDirectory(dir: string): Promise<void> {
 }
 
 /** `true` (the path is missing) for ENOENT; any other error means something is there. */
-function notFound(err: NodeJS.ErrnoException): boolean {
-  return err.code === 'ENOENT';
+function notFound(err: unknown): boolean {
+  return codeOf(err) === 'ENOENT';
 }

@@ -47,11 +47,8 @@ async function hold(dir: string, path: string, token: string): Promise<() => Pro
 
 async function abandoned(path: string, holder: { pid: number | undefined }): Promise<boolean> {
   if (holder.pid === undefined || holder.pid === ownPid || !isAlive(holder.pid)) return true;
-  const touched = await stat(path).then(
-    (info) => info.mtimeMs,
-    () => 0,
-  );
-  return Date.now() - touched > STALE_MS;
+  const touched = await stat(path).catch(() => undefined);
+  return Date.now() - (touched?.mtimeMs ?? 0) > STALE_MS;
 }
 
 /**
@@ -86,7 +83,7 @@ async function takeOverStale(dir: string, path: string, staleToken: string | und
   try {
     await rename(path, aside);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if (codeOf(err) === 'ENOENT') return;
     throw err;
   }
   const moved = await readLock(aside);
@@ -110,12 +107,8 @@ async function sweepLeftovers(dir: string): Promise<void> {
 async function readLock(
   path: string,
 ): Promise<{ pid: number | undefined; token: string | undefined } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
   const [pidText = '', token] = text.split('\n');
   const pid = Number.parseInt(pidText.trim(), 10);
   return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : undefined, token: token?.trim() || undefined };
@@ -127,6 +120,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (err) {
     // EPERM: the process exists but belongs to another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(err) === 'EPERM';
   }
 }

@@ -330,7 +330,7 @@ class JournalStore implements FileStore {
     await this.handle?.close();
     this.handle = undefined;
     try {
-      await replaceFileDurably(this.dir, this.path, chunked([header, ...frames]));
+      await replaceFileDurably(this.path, chunked([header, ...frames]));
       for (const [i, record] of records.entries()) this.table.apply(record, frames[i]!.length);
       this.counters.compactions += 1;
     } catch (err) {

@@ -285,11 +285,8 @@ export class LocalQueue implements ClaimSource {
 
   /** Inserts by `seq`: a redelivered event takes back its place ahead of younger ones. */
   private insertPending(entry: Entry): void {
-    let queue = this.pending.get(entry.event.tenantId);
-    if (!queue) {
-      queue = [];
-      this.pending.set(entry.event.tenantId, queue);
-    }
+    const queue = this.pending.get(entry.event.tenantId) ?? [];
+    this.pending.set(entry.event.tenantId, queue);
     let i = queue.length;
     while (i > 0 && queue[i - 1]!.event.seq > entry.event.seq) i -= 1;
     queue.splice(i, 0, entry);

@@ -62,11 +62,8 @@ export class Scheduler {
   }
 
   tenant(tenantId: string): Tenant {
-    let tenant = this.tenants.get(tenantId);
-    if (!tenant) {
-      tenant = new Tenant(tenantId, this.options.now());
-      this.tenants.set(tenantId, tenant);
-    }
+    const tenant = this.tenants.get(tenantId) ?? new Tenant(tenantId, this.options.now());
+    this.tenants.set(tenantId, tenant);
     return tenant;
   }
 
