@@ -183,8 +183,7 @@ class JournalStore implements FileStore {
         throw new OutboxStoreError(
           `The header of the encrypted journal ${this.path} is damaged; move it away`,
         );
-      const unknownHeaderKey = decoded.headerKeyId !== undefined && !this.cipher.knows(decoded.headerKeyId);
-      if (unknownHeaderKey || decoded.unknownKeyRecords > 0)
+      if (decoded.unknownKey)
         throw keyMismatch(
           `${this.path} was encrypted under a key not given: give fileStore that encryptionKey (a list during a rotation: the new key first, then the old ones)`,
         );

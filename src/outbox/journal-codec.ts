@@ -70,10 +70,9 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
 export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal'> {
   /** `undefined`: the header is torn (nothing was stored yet) or damaged (`headerDamaged`). */
   readonly journalId: Uint8Array | undefined;
-  readonly headerKeyId: Uint8Array | undefined;
   readonly headerDamaged: boolean;
-  /** Intact records sealed under a key that was not given. */
-  readonly unknownKeyRecords: number;
+  /** The header, or an intact record, names a key that was not given. */
+  readonly unknownKey: boolean;
   /** Number of the last record read; the next one appended must be higher. */
   readonly lastRecordNo: number;
 }
@@ -84,7 +83,7 @@ export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher):
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const torn = bytes.length < ENCRYPTED_HEADER_BYTES;
   if (torn || crc32(bytes.subarray(0, crcAt)) !== view.getUint32(crcAt, true)) {
-    const none = { unknownKeyRecords: 0, journalId: undefined, headerKeyId: undefined, lastRecordNo: 0 };
+    const none = { journalId: undefined, unknownKey: false, lastRecordNo: 0 };
     return { ...NOTHING, ...none, droppedBytes: torn ? bytes.length : 0, headerDamaged: !torn };
   }
   const journalId = bytes.slice(ENCRYPTED_MAGIC.length, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
@@ -109,7 +108,8 @@ export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher):
   const decoded = decodeFrames(bytes, view, ENCRYPTED_HEADER_BYTES, format, (recordNo) => {
     last = recordNo;
   });
-  return { ...decoded, journalId, headerKeyId, headerDamaged: false, lastRecordNo: last };
+  const unknownKey = !cipher.knows(headerKeyId) || decoded.unknownKeyRecords > 0;
+  return { ...decoded, journalId, headerDamaged: false, unknownKey, lastRecordNo: last };
 }
 
 type Opening = { readonly record: JournalRecord; readonly recordNo: number } | 'rejected' | 'unknown-key';

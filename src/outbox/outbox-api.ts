@@ -46,9 +46,6 @@ export interface OutboxStats {
   readonly tenants: readonly TenantStatus[];
 }
 
-/** Defaults of `close()`. */
-export const CLOSE_DEFAULTS = { deadlineMs: 5_000 } as const;
-
 /** `'single'` (one `client`: `tenantId` optional) or `'multi'` (`clientFor`: `tenantId` required). */
 export type Tenancy = 'single' | 'multi';
 

@@ -5,13 +5,7 @@ import { causalKeys } from './causal-keys.js';
 import { OutboxClosedError, OutboxEventStateError, OutboxNotStartedError } from './errors.js';
 import { LocalQueue } from './local-queue.js';
 import { newEvent } from './new-event.js';
-import {
-  CLOSE_DEFAULTS,
-  type EnqueueOptions,
-  type Outbox,
-  type OutboxStats,
-  type SharedOutbox,
-} from './outbox-api.js';
+import type { EnqueueOptions, Outbox, OutboxStats, SharedOutbox } from './outbox-api.js';
 import {
   type MultiTenantOptions,
   type NormalizedOutboxOptions,
@@ -125,8 +119,8 @@ class DurableOutbox {
     return this.stats();
   }
 
-  close(options: { deadlineMs?: number } = {}): Promise<void> {
-    this.closing ??= this.shutDown(options.deadlineMs ?? CLOSE_DEFAULTS.deadlineMs);
+  close({ deadlineMs = 5_000 }: { deadlineMs?: number } = {}): Promise<void> {
+    this.closing ??= this.shutDown(deadlineMs);
     return this.closing;
   }
 

@@ -72,10 +72,7 @@ export class RecordCipher {
     nonce.copy(sealed, KEY_ID_BYTES + 4);
     const cipher = createCipheriv('aes-256-gcm', key, nonce);
     cipher.setAAD(additionalData(journalId, sealed));
-    const head = cipher.update(plain);
-    const tail = cipher.final();
-    head.copy(sealed, SEALED_HEADER);
-    tail.copy(sealed, SEALED_HEADER + head.length);
+    Buffer.concat([cipher.update(plain), cipher.final()]).copy(sealed, SEALED_HEADER);
     cipher.getAuthTag().copy(sealed, SEALED_HEADER + plain.length);
     return sealed;
   }

@@ -20,13 +20,11 @@ const CLAIM_BATCH_WAIT_MS = 5;
  * tenant) from the local queue or the shared store, sends each, and records how it ended.
  */
 export class Scheduler {
-  /** What this process knows of each tenant it has seen. */
   readonly tenants = new Map<string, Tenant>();
   /** Events this process delivered (their outcome recorded) since it started. */
   delivered = 0;
   /** Transient failures in a row per event, for the backoff (this process's memory). */
   private readonly failures = new Map<string, number>();
-  /** Claims, runs, heartbeat, polls, and a shared store's outcomes (see `ClaimLoop`). */
   private readonly loop: ClaimLoop<ClaimOutcome>;
   /** The last fill found nothing more to send right now. */
   private drained = false;
@@ -150,30 +148,23 @@ export class Scheduler {
 
   /** One look of the claim loop: claims for the free slots, tenant by tenant, and launches. */
   private async fill(): Promise<void> {
-    const { options } = this;
-    const cap = options.concurrency * options.maxInFlight;
+    const { concurrency, maxInFlight, leaseMs } = this.options;
     this.drained = false;
     do {
       this.enqueuedDuringFill.clear();
       try {
         await this.probePaused();
-        const free = cap - this.flights.size;
+        const free = concurrency * maxInFlight - this.flights.size;
         if (free <= 0) break;
-        const monotonicNow = options.monotonic();
+        const monotonicNow = this.options.monotonic();
         const skipTenants = [...this.tenants.values()]
           .filter((tenant) => !tenant.sendsAt(monotonicNow))
           .map((tenant) => tenant.tenantId);
         const sending = [...this.tenants.values()].filter((tenant) => tenant.inFlight > 0);
         // The cap is per outbox: what this one sends, not what every process sends.
         const inFlight = Object.fromEntries(sending.map((tenant) => [tenant.tenantId, tenant.inFlight]));
-        const request = {
-          limit: free,
-          maxInFlight: options.maxInFlight,
-          inFlight,
-          leaseMs: options.leaseMs,
-          skipTenants,
-        };
-        const newTenants = Math.max(0, options.concurrency - sending.length);
+        const request = { limit: free, maxInFlight, inFlight, leaseMs, skipTenants };
+        const newTenants = Math.max(0, concurrency - sending.length);
         // At most `concurrency` tenants send at once: when that many are sending, only they go on.
         const onlyTenants = newTenants > 0 ? undefined : sending.map((tenant) => tenant.tenantId);
         const claimed = this.local

@@ -70,16 +70,15 @@ export type NormalizedStoreOptions = { readonly [K in keyof typeof STORE_DEFAULT
 export function normalizeStoreOptions(
   options: StoreLimits & { compactAfterBytes?: number } = {},
 ): NormalizedStoreOptions {
-  const merged = mergeDefaults<typeof options>(STORE_DEFAULTS, options) as NormalizedStoreOptions;
+  const { maxEvents, maxBytes, compactAfterBytes } = mergeDefaults<typeof options>(STORE_DEFAULTS, options);
   const issues = optionIssues([
-    wholeNumber('maxEvents', merged.maxEvents, 1),
-    wholeNumber('maxBytes', merged.maxBytes, 1, undefined, 'bytes'),
-    wholeNumber('compactAfterBytes', merged.compactAfterBytes, 1, undefined, 'bytes'),
+    wholeNumber('maxEvents', maxEvents, 1),
+    wholeNumber('maxBytes', maxBytes, 1, undefined, 'bytes'),
+    wholeNumber('compactAfterBytes', compactAfterBytes, 1, undefined, 'bytes'),
   ]);
   throwIfInvalid(
     issues,
     (all) => new LoyaltyValidationError('INVALID_OPTIONS', 'Invalid store options', all),
   );
-  const { maxEvents, maxBytes, compactAfterBytes } = merged;
   return { maxEvents, maxBytes, compactAfterBytes };
 }
