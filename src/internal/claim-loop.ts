@@ -41,7 +41,6 @@ export class ClaimLoop<Outcome> {
   /** The look under way: `stop` waits for it (it may still claim) and for what it starts. */
   private looking: Promise<void> | undefined;
   private again = false;
-  /** The renewal of the confirmations asked in this turn, due once the turn's runs have asked. */
   private confirmTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   private soonTimer: ReturnType<typeof setTimeout> | undefined;
@@ -52,7 +51,6 @@ export class ClaimLoop<Outcome> {
     this.confirmations = new GroupCommit(async (ids) => parts.renew?.(ids));
   }
 
-  /** Whether a look is under way. */
   get busy(): boolean {
     return this.looking !== undefined;
   }
@@ -74,10 +72,9 @@ export class ClaimLoop<Outcome> {
   }
 
   /**
-   * Stops looking and writes the queued outcomes; returns the runs under way (still renewed). A
-   * look under way is one of them: its claim may still be on the wire, and once closed the
-   * process must hold no claim it took after it said it was done (another process would wait a
-   * whole lease for it), so the look and the runs it starts are waited for like the others.
+   * Stops looking and writes the queued outcomes; returns the runs under way (still renewed), a look
+   * under way included: its claim may still be on the wire, and a closed process must hold no claim
+   * (another process would wait a whole lease for it).
    */
   stop(): Promise<void>[] {
     this.running = false;
@@ -99,9 +96,8 @@ export class ClaimLoop<Outcome> {
       this.again = true;
       return;
     }
-    // The look starts once the caller's synchronous work is done: an outcome it records right
-    // after the wake (a run that ended frees its slot, then records) is queued by then and rides
-    // on this look's claim instead of a write of its own.
+    // Started after the caller's synchronous work: an outcome it records right after the wake (a
+    // run that ended frees its slot, then records) rides on this look's claim, not a write of its own.
     this.looking = Promise.resolve()
       .then(() => this.lookUntilDone())
       .finally(() => {

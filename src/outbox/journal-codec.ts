@@ -22,12 +22,10 @@ export function encodeBody(record: JournalRecord): Uint8Array {
   return encoder.encode(JSON.stringify(record));
 }
 
-/** Frames one body: length, checksum, body. */
 export function frameBody(body: Uint8Array): Uint8Array {
-  const frame = new Uint8Array(FRAME_OVERHEAD + body.length);
-  const view = new DataView(frame.buffer);
-  view.setUint32(0, body.length, true);
-  view.setUint32(4, crc32(body), true);
+  const frame = Buffer.alloc(FRAME_OVERHEAD + body.length);
+  frame.writeUInt32LE(body.length, 0);
+  frame.writeUInt32LE(crc32(body), 4);
   frame.set(body, FRAME_OVERHEAD);
   return frame;
 }
@@ -36,15 +34,12 @@ export function frameBody(body: Uint8Array): Uint8Array {
 export const ENCRYPTED_MAGIC = new TextEncoder().encode('LPOUTBOXE\n');
 const JOURNAL_ID_BYTES = 16;
 export const ENCRYPTED_HEADER_BYTES = ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES + KEY_ID_BYTES + 4;
+const HEADER_CRC_AT = ENCRYPTED_HEADER_BYTES - 4;
 
 /** The header of an encrypted journal: its id (authenticated with every record) and its key's id. */
 export function encryptedHeader(journalId: Uint8Array, keyId: Uint8Array): Uint8Array {
-  const header = new Uint8Array(ENCRYPTED_HEADER_BYTES);
-  header.set(ENCRYPTED_MAGIC, 0);
-  header.set(journalId, ENCRYPTED_MAGIC.length);
-  header.set(keyId, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
-  const crcAt = ENCRYPTED_HEADER_BYTES - 4;
-  new DataView(header.buffer).setUint32(crcAt, crc32(header.subarray(0, crcAt)), true);
+  const header = Buffer.concat([ENCRYPTED_MAGIC, journalId, keyId, Buffer.alloc(4)]);
+  header.writeUInt32LE(crc32(header.subarray(0, HEADER_CRC_AT)), HEADER_CRC_AT);
   return header;
 }
 
@@ -79,15 +74,14 @@ export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal
 
 /** Reads an encrypted journal as `decodeJournal` does; a frame failing authentication is damage. */
 export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher): DecodedEncryptedJournal {
-  const crcAt = ENCRYPTED_HEADER_BYTES - 4;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const torn = bytes.length < ENCRYPTED_HEADER_BYTES;
-  if (torn || crc32(bytes.subarray(0, crcAt)) !== view.getUint32(crcAt, true)) {
+  const data = asBuffer(bytes);
+  const torn = data.length < ENCRYPTED_HEADER_BYTES;
+  if (torn || crc32(data.subarray(0, HEADER_CRC_AT)) !== data.readUInt32LE(HEADER_CRC_AT)) {
     const none = { journalId: undefined, unknownKey: false, lastRecordNo: 0 };
-    return { ...NOTHING, ...none, droppedBytes: torn ? bytes.length : 0, headerDamaged: !torn };
+    return { ...NOTHING, ...none, droppedBytes: torn ? data.length : 0, headerDamaged: !torn };
   }
-  const journalId = bytes.slice(ENCRYPTED_MAGIC.length, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
-  const headerKeyId = bytes.slice(ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES, crcAt);
+  const journalId = data.slice(ENCRYPTED_MAGIC.length, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
+  const headerKeyId = data.slice(ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES, HEADER_CRC_AT);
   let last = 0;
   const format: BodyFormat = {
     open: (body) => {
@@ -105,7 +99,7 @@ export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher):
       return -1;
     },
   };
-  const decoded = decodeFrames(bytes, view, ENCRYPTED_HEADER_BYTES, format, (recordNo) => {
+  const decoded = decodeFrames(data, ENCRYPTED_HEADER_BYTES, format, (recordNo) => {
     last = recordNo;
   });
   const unknownKey = !cipher.knows(headerKeyId) || decoded.unknownKeyRecords > 0;
@@ -133,8 +127,7 @@ const PLAIN: BodyFormat = {
 };
 
 function decodeFrames(
-  bytes: Uint8Array,
-  view: DataView,
+  bytes: Buffer,
   start: number,
   format: BodyFormat,
   accepted: (recordNo: number) => void = () => undefined,
@@ -145,9 +138,9 @@ function decodeFrames(
   let unknownKeyRecords = 0;
   let offset = start;
   while (offset < bytes.length) {
-    const frame = frameAt(bytes, view, offset, format);
+    const frame = frameAt(bytes, offset, format);
     if (!frame) {
-      const next = nextFrame(bytes, view, offset + 1, format);
+      const next = nextFrame(bytes, offset + 1, format);
       if (next === undefined) break;
       damagedRegions += 1;
       damagedBytes += next - offset;
@@ -168,7 +161,6 @@ function decodeFrames(
   return { records, droppedBytes: bytes.length - offset, damagedRegions, damagedBytes, unknownKeyRecords };
 }
 
-/** No records, no damage. */
 const NOTHING = { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0 } as const;
 
 /** What a journal's bytes hold. */
@@ -189,43 +181,44 @@ export function decodeJournal(bytes: Uint8Array): DecodedJournal {
   if (bytes.length < JOURNAL_MAGIC.length) {
     return { ...NOTHING, droppedBytes: bytes.length, isJournal: startsWith(JOURNAL_MAGIC, bytes) };
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magicIntact = startsWith(bytes, JOURNAL_MAGIC);
-  const decoded = decodeFrames(bytes, view, JOURNAL_MAGIC.length, PLAIN);
+  const decoded = decodeFrames(asBuffer(bytes), JOURNAL_MAGIC.length, PLAIN);
   // A damaged header on a file with no intact record: not ours (or nothing worth saving).
   if (!magicIntact && decoded.records.length === 0) return { ...NOTHING, isJournal: false };
   return { ...decoded, damagedRegions: decoded.damagedRegions + (magicIntact ? 0 : 1), isJournal: true };
 }
 
 function frameAt(
-  bytes: Uint8Array,
-  view: DataView,
+  bytes: Buffer,
   offset: number,
   format: BodyFormat,
 ): { readonly opened: Opening; readonly size: number } | undefined {
   if (offset + FRAME_OVERHEAD > bytes.length) return undefined;
-  const length = view.getUint32(offset, true);
+  const length = bytes.readUInt32LE(offset);
   const end = offset + FRAME_OVERHEAD + length;
   if (length === 0 || length > MAX_RECORD_BYTES || end > bytes.length) return undefined;
   const body = bytes.subarray(offset + FRAME_OVERHEAD, end);
-  if (crc32(body) !== view.getUint32(offset + 4, true)) return undefined;
+  if (crc32(body) !== bytes.readUInt32LE(offset + 4)) return undefined;
   const opened = format.open(body);
   if (opened === 'rejected' && !format.skipsRejected) return undefined;
   return { opened, size: end - offset };
 }
 
 /** The next offset from `from` where an intact frame starts (a plain body starts with `{"op":`). */
-function nextFrame(bytes: Uint8Array, view: DataView, from: number, format: BodyFormat): number | undefined {
+function nextFrame(bytes: Buffer, from: number, format: BodyFormat): number | undefined {
   for (
     let at = format.nextStart(bytes, from + FRAME_OVERHEAD);
     at !== -1;
     at = format.nextStart(bytes, at + 1)
   ) {
     const start = at - FRAME_OVERHEAD;
-    if (start >= from && frameAt(bytes, view, start, format)) return start;
+    if (start >= from && frameAt(bytes, start, format)) return start;
   }
   return undefined;
 }
+
+/** The same bytes, read as a Buffer (no copy). */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 function parseRecord(body: Uint8Array): JournalRecord | undefined {
   try {

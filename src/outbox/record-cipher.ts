@@ -22,7 +22,6 @@ export const SEALED_OVERHEAD = SEALED_HEADER + TAG_BYTES;
  */
 export type EncryptionKeyInput = Uint8Array | string | readonly (Uint8Array | string)[];
 
-/** What opening a sealed body gave. */
 export type Opened =
   | { readonly kind: 'record'; readonly recordNo: number; readonly body: Uint8Array }
   /** Sealed under a key that was not given. */
