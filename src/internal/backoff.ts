@@ -1,7 +1,6 @@
 /**
- * Exponential backoff with full jitter: the wait before retry `n` (1 for the first retry) is a
- * uniform pick between 0 and `min(maxDelayMs, baseDelayMs * 2^(n-1))`. Full jitter spreads the
- * retries of many clients that failed together, so they do not come back as one wave.
+ * Exponential backoff with full jitter: retry `n` (from 1) waits a uniform pick between 0 and
+ * `min(maxDelayMs, baseDelayMs * 2^(n-1))`, so clients that failed together do not return as one wave.
  */
 export function backoffDelay(
   retry: number,

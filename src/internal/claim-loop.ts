@@ -151,15 +151,13 @@ export class ClaimLoop<Outcome> {
   }
 
   /**
-   * Whether the claim of `id` is still this loop's, checked by renewing it (confirmations asked
-   * in the same turn of the event loop, or while a renewal is under way, share one renewal). True
-   * when the store cannot tell; rejects when it is unreachable.
+   * Whether the claim of `id` is still this loop's, by a renewal shared with those asked in the same
+   * turn or while one is under way. True when the store cannot tell; rejects when it is unreachable.
    */
   async confirm(id: string): Promise<boolean> {
     if (!this.parts.renew) return true;
     const asked = this.confirmations.add(id);
-    // The runs one claim started all ask within one turn: renewing at the first would send it
-    // alone and the others in a second statement behind it.
+    // The runs one claim started all ask within one turn: one renewal for them, not the first alone.
     this.confirmTimer ??= setTimeout(() => {
       this.confirmTimer = undefined;
       this.confirmations.flush();

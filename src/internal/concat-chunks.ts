@@ -1,7 +1,6 @@
 /**
- * Joins body chunks into one byte array (the chunk itself when there is one). Written against
- * `Uint8Array`, not `Buffer.concat`, so the adapters and transports that share it run on edge
- * runtimes too.
+ * Joins body chunks into one byte array (the chunk itself when there is one). On `Uint8Array`, not
+ * `Buffer.concat`, so the adapters and transports sharing it run on edge runtimes too.
  */
 export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;

@@ -1,7 +1,4 @@
-/**
- * Whether `value` is a promise or another thenable, which `await` would adopt: steps that are
- * synchronous in the common setup are not awaited for nothing.
- */
+/** Whether `value` is a thenable `await` would adopt: a synchronous step is not awaited for nothing. */
 export const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
 
@@ -13,9 +10,8 @@ export class DeadlinePassed extends Error {
 }
 
 /**
- * `value`, or a promise of what it settles to that rejects with {@link DeadlinePassed} once `ms`
- * have passed, so a call that never settles cannot hold a delivery unanswered. Only a thenable can
- * be late; its late outcome stays handled.
+ * `value`, or a promise of what it settles to that rejects with {@link DeadlinePassed} after `ms`, so
+ * a call that never settles cannot hold a delivery unanswered. A late outcome stays handled.
  */
 export function withDeadline<T>(value: T | PromiseLike<T>, ms: number): T | Promise<T> {
   if (!isPromiseLike(value)) return value as T;

@@ -37,10 +37,7 @@ export class GroupCommit<T, R = void> {
     if (this.queue.length > 0) this.running ??= this.drain();
   }
 
-  /**
-   * Hands everything queued to another write that carries it; `settle` with what that write
-   * returned, or the error it failed with.
-   */
+  /** Hands everything queued to another write that carries it: `settle` or `fail` with its result. */
   take(): { readonly items: readonly T[]; settle(result: R): void; fail(err: unknown): void } {
     const batch = this.queue;
     this.queue = [];

@@ -107,10 +107,7 @@ export class LocalQueue implements ClaimSource {
     // One process holds a local store: its claims cannot be taken over.
   }
 
-  /**
-   * Applies the outcomes in memory at once, then makes them durable: a crash in between only sends
-   * an event again, which the service's dedup answers without a second credit.
-   */
+  /** Applied in memory at once, then made durable: a crash in between only resends (deduped) events. */
   record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]> {
     const applied = outcomes.filter((outcome) => this.apply(outcome));
     return this.persist(applied).then(() => applied.map((outcome) => outcome.eventId));
