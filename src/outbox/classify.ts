@@ -48,12 +48,8 @@ export function classify(error: unknown, aborted: boolean): Verdict {
     const failure = { code: error.code, message: error.message, status: error.status };
     const { retryAfterMs: waitMs } = error;
     if (error.code === ALREADY_CREDITED) {
-      return {
-        kind: 'delivered',
-        status: error.status,
-        correlationId: error.correlationId,
-        alreadyCredited: true,
-      };
+      const { status, correlationId } = error;
+      return { kind: 'delivered', status, correlationId, alreadyCredited: true };
     }
     const info = errorCodeInfo(error.code);
     const tenantWide = info ? info.tenantWide === true : error.status === 401;

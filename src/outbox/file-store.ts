@@ -18,6 +18,7 @@ import {
   frameBody,
   JOURNAL_MAGIC,
   journalKind,
+  NOTHING,
   newJournalId,
 } from './journal-codec.js';
 import { normalizeEncryptionKeys, RecordCipher, SEALED_OVERHEAD } from './record-cipher.js';
@@ -191,8 +192,7 @@ class JournalStore implements FileStore {
         this.sealing = { journalId: decoded.journalId, nextRecordNo: decoded.lastRecordNo + 1 };
       return decoded;
     }
-    if (kind === 'empty')
-      return { records: [], droppedBytes: bytes.length, damagedRegions: 0, damagedBytes: 0 };
+    if (kind === 'empty') return { ...NOTHING, droppedBytes: bytes.length };
     // A plain journal opened with a key is read, then rewritten encrypted by the compaction at open.
     const decoded = decodeJournal(bytes);
     if (!decoded.isJournal) throw new OutboxStoreError(`${this.path} is not an outbox journal; move it away`);

@@ -161,7 +161,7 @@ function decodeFrames(
   return { records, droppedBytes: bytes.length - offset, damagedRegions, damagedBytes, unknownKeyRecords };
 }
 
-const NOTHING = { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0 } as const;
+export const NOTHING = { records: [], droppedBytes: 0, damagedRegions: 0, damagedBytes: 0 } as const;
 
 /** What a journal's bytes hold. */
 export interface DecodedJournal {

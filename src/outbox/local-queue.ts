@@ -99,7 +99,11 @@ export class LocalQueue implements ClaimSource {
       if (inFlight === 0 && claimed.length > before) startable -= 1;
     }
     // Round robin: a tenant just served goes to the back of the line.
-    for (const event of claimed) this.requeueTenant(event.tenantId);
+    for (const { tenantId } of claimed) {
+      const queue = this.pending.get(tenantId)!;
+      this.pending.delete(tenantId);
+      this.pending.set(tenantId, queue);
+    }
     return Promise.resolve(claimed);
   }
 
@@ -108,9 +112,18 @@ export class LocalQueue implements ClaimSource {
   }
 
   /** Applied in memory at once, then made durable: a crash in between only resends (deduped) events. */
-  record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]> {
+  async record(outcomes: readonly ClaimOutcome[]): Promise<readonly string[]> {
     const applied = outcomes.filter((outcome) => this.apply(outcome));
-    return this.persist(applied).then(() => applied.map((outcome) => outcome.eventId));
+    // Every delivery of the group in one `remove`.
+    const removed: string[] = [];
+    const writes: Promise<void>[] = [];
+    for (const outcome of applied) {
+      if (outcome.kind === 'delivered') removed.push(outcome.eventId);
+      else if (outcome.kind !== 'release') writes.push(this.store.update(outcome.eventId, outcome.patch));
+    }
+    if (removed.length > 0) writes.push(this.store.remove(removed));
+    await Promise.all(writes);
+    return applied.map((outcome) => outcome.eventId);
   }
 
   private apply(outcome: ClaimOutcome): boolean {
@@ -126,18 +139,6 @@ export class LocalQueue implements ClaimSource {
       this.patchEntry(entry, outcome.patch);
     }
     return true;
-  }
-
-  /** Makes outcomes durable: every delivery of the group in one `remove`. */
-  private async persist(outcomes: readonly ClaimOutcome[]): Promise<void> {
-    const removed: string[] = [];
-    const writes: Promise<void>[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.kind === 'delivered') removed.push(outcome.eventId);
-      else if (outcome.kind !== 'release') writes.push(this.store.update(outcome.eventId, outcome.patch));
-    }
-    if (removed.length > 0) writes.push(this.store.remove(removed));
-    await Promise.all(writes);
   }
 
   async update(eventId: string, patch: EventPatch): Promise<void> {
@@ -298,12 +299,5 @@ export class LocalQueue implements ClaimSource {
     if (i >= 0) queue!.splice(i, 1);
     entry.queued = false;
     if (entry.claimed) this.countClaimed(entry.event.tenantId, -1);
-  }
-
-  private requeueTenant(tenantId: string): void {
-    const queue = this.pending.get(tenantId);
-    if (!queue) return;
-    this.pending.delete(tenantId);
-    this.pending.set(tenantId, queue);
   }
 }

@@ -17,17 +17,14 @@ import { normalizeStoreOptions, type StoreLimits } from './store-options.js';
  * ```
  */
 export function memoryStore(options: StoreLimits = {}): LocalStore {
-  return new MemoryStore(options);
+  return new MemoryStore(new EventTable(normalizeStoreOptions(options)));
 }
 
 class MemoryStore implements LocalStore {
   readonly kind = 'local';
-  private readonly table: EventTable;
   private state: 'new' | 'open' | 'closed' = 'new';
 
-  constructor(options: StoreLimits) {
-    this.table = new EventTable(normalizeStoreOptions(options));
-  }
+  constructor(private readonly table: EventTable) {}
 
   async open(): Promise<StoreSnapshot> {
     if (this.state === 'open') throw new OutboxStoreError('The memory store is open already');
@@ -45,8 +42,7 @@ class MemoryStore implements LocalStore {
   }
 
   async update(eventId: string, patch: EventPatch): Promise<void> {
-    this.check();
-    this.apply({ op: 'patch', id: eventId, patch: structuredClone(patch) });
+    this.apply({ op: 'patch', id: eventId, patch });
   }
 
   async remove(eventIds: readonly string[]): Promise<void> {
@@ -55,7 +51,6 @@ class MemoryStore implements LocalStore {
   }
 
   async setTenantStop(tenantId: string, stop: StoredTenantStop | null): Promise<void> {
-    this.check();
     this.apply({ op: 'tenant', id: tenantId, stop });
   }
 
@@ -69,6 +64,7 @@ class MemoryStore implements LocalStore {
   }
 
   private apply(record: JournalRecord, size = 0): void {
+    this.check();
     // A copy, so a caller that mutates its object later cannot change what the store holds.
     this.table.apply(structuredClone(record), size);
   }

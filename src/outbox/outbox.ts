@@ -220,10 +220,9 @@ class DurableOutbox {
     const inFlight = this.scheduler.stop();
     // Sends in flight never reject: only the deadline does.
     await Promise.resolve(withDeadline(Promise.all(inFlight), deadlineMs)).catch(() => undefined);
-    this.scheduler.abortAll();
     // The aborted sends settle at once; a claim still on the wire past the deadline is not
     // waited for (a connection that stopped answering would hold close() up forever).
-    await Promise.all(this.scheduler.sends());
+    await Promise.all(this.scheduler.abortAll());
     await Promise.allSettled(this.enqueuing.values());
     this.phase = 'closed';
     await this.stopWatching().catch(() => undefined);

@@ -83,11 +83,6 @@ export class Scheduler {
     this.loop.start();
   }
 
-  /** The sends under way (each settles soon after `abortAll`). */
-  sends(): Promise<void>[] {
-    return [...this.loop.runs.values()];
-  }
-
   /** Stops launching; returns what is still in flight, the claim under way included. */
   stop(): Promise<void>[] {
     const runs = this.loop.stop();
@@ -96,8 +91,10 @@ export class Scheduler {
     return runs;
   }
 
-  abortAll(): void {
+  /** Gives up on every send under way; returns them (each settles soon after). */
+  abortAll(): Promise<void>[] {
     this.aborter.abort();
+    return [...this.loop.runs.values()];
   }
 
   /** Looks for work now (a commit in the caller's transaction woke no one); resolves once idle. */

@@ -68,13 +68,9 @@ export function decide(
       // Sent or not, the answer is unknown: it stays pending, with its eventId, for the next try.
       return { outcome: { kind: 'release', eventId }, tenant: NONE };
     case 'expire': {
-      const { outcome, event: expired } = settle('expired', false, event.lastError);
-      return {
-        outcome,
-        hook: { name: 'onExpired', info: { event: expired } },
-        tenant: NONE,
-        failuresInRow: 0,
-      };
+      const settled = settle('expired', false, event.lastError);
+      const hook = { name: 'onExpired', info: { event: settled.event } } as const;
+      return { outcome: settled.outcome, hook, tenant: NONE, failuresInRow: 0 };
     }
     case 'delivered': {
       const { status, correlationId, alreadyCredited } = verdict;
@@ -85,12 +81,8 @@ export function decide(
         attempts: total,
         alreadyCredited,
       };
-      return {
-        outcome: { kind: 'delivered', eventId },
-        hook: { name: 'onDelivered', info },
-        tenant: RESUME,
-        failuresInRow: 0,
-      };
+      const hook = { name: 'onDelivered', info } as const;
+      return { outcome: { kind: 'delivered', eventId }, hook, tenant: RESUME, failuresInRow: 0 };
     }
     case 'park':
     case 'dead': {
