@@ -194,10 +194,7 @@ export interface NormalizedOutboxOptions extends Record<Numeric, number> {
   readonly defaultTenantId: string | undefined;
 }
 
-export function normalizeOutboxOptions(
-  input: OutboxOptions,
-  monotonic: () => number = () => performance.now(),
-): NormalizedOutboxOptions {
+export function normalizeOutboxOptions(input: OutboxOptions): NormalizedOutboxOptions {
   const options = mergeDefaults(OUTBOX_DEFAULTS, input as Partial<typeof OUTBOX_DEFAULTS>) as Partial<
     OutboxCommonOptions & { client: OutboxSender; clientFor: MultiTenantOptions['clientFor'] }
   > &
@@ -239,7 +236,7 @@ export function normalizeOutboxOptions(
     hooks: withTelemetryHooks(options.hooks ?? {}, telemetry),
     telemetry,
     now: options.now,
-    monotonic,
+    monotonic: () => performance.now(),
     senderFor: clientFor ?? (() => client!),
     defaultTenantId: client ? options.defaultTenantId : undefined,
   };

@@ -70,14 +70,10 @@ type Answer = Verdict | { readonly kind: 'expire' };
  */
 export async function followService(
   local: LocalQueue | undefined,
-  options: Pick<
-    NormalizedOutboxOptions,
-    'now' | 'monotonic' | 'probeIntervalMs' | 'reconnectWindowMs' | 'retryDelayMs'
-  >,
+  options: NormalizedOutboxOptions,
   tenant: Tenant,
   answer: Answer,
   step: TenantStep,
-  random: () => number = Math.random,
 ): Promise<void> {
   const monotonicNow = options.monotonic();
   const window = options.reconnectWindowMs;
@@ -85,7 +81,7 @@ export async function followService(
   if (answer.kind === 'retry' && !answered && window > 0) {
     if (!tenant.probing) {
       tenant.probing = true;
-      tenant.nextProbe = monotonicNow + options.retryDelayMs + Math.floor(random() * window);
+      tenant.nextProbe = monotonicNow + options.retryDelayMs + Math.floor(Math.random() * window);
     } else if (tenant.nextProbe <= monotonicNow) {
       // The next point of its period: the phase drawn when it went offline is kept.
       tenant.nextProbe += Math.ceil((monotonicNow - tenant.nextProbe + 1) / window) * window;
