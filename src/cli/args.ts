@@ -18,18 +18,12 @@ export const repeatableFlags = declare({ type: 'string', multiple: true });
 /** Flags that take no value (`--json`). */
 export const switchFlags = declare({ type: 'boolean' });
 
-/**
- * What `parseCommandArgs` returns: typed `values` (with `help`) and the positionals. Spelt out so
- * that the declaration build can name it.
- */
+/** What `parseCommandArgs` returns, spelt out so that the declaration build can name it. */
 export type ParsedCommandArgs<O extends Flags> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O & HelpOption; allowPositionals: true; strict: true }>
 >;
 
-/**
- * `util.parseArgs`, strict, with `--help` everywhere; a parse failure is a one-line `UsageError`
- * naming the command and, for an unknown flag, the closest one it knows.
- */
+/** Strict `util.parseArgs` with `--help`; a failure is one `UsageError` line (unknown flag: the closest). */
 export function parseCommandArgs<O extends Flags>(
   command: string,
   argv: readonly string[],

@@ -1,5 +1,6 @@
 import { LoyaltyApiError, LoyaltyNetworkError } from '../client/errors.js';
 import { errorCodeInfo, LoyaltyValidationError, type ValidationIssue } from '../contract/index.js';
+import { codeOf } from '../internal/code-of.js';
 import { PostgresStoreError } from '../postgres/errors.js';
 import { RedisStoreError } from '../redis/errors.js';
 import { ControlRefusal, EmulatorUnreachable } from './emulate/control-client.js';
@@ -21,10 +22,9 @@ export function formatIssue(issue: ValidationIssue): string {
 
 // undici hides the reason (ECONNREFUSED, ENOTFOUND, ...) one or two causes down.
 function errnoOf(err: unknown): string | undefined {
-  for (let cause = err, depth = 0; cause instanceof Error && depth < 4; depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-    cause = cause.cause;
+  for (let cause = err, depth = 0; cause instanceof Error && depth < 4; depth++, cause = cause.cause) {
+    const code = codeOf(cause);
+    if (/^E[A-Z]+$/.test(code)) return code;
   }
   return undefined;
 }
@@ -94,8 +94,8 @@ export function describeFailure(err: unknown): { exit: ExitCode; line: string } 
   const storeCode =
     err instanceof PostgresStoreError || err instanceof RedisStoreError ? (err.code as string) : undefined;
   // A driver's own error (pg's DatabaseError, a socket's errno) carries a string `code` too.
-  const code = (err as { code?: unknown } | null)?.code;
-  const sqlState = (err as { cause?: { code?: unknown } } | null)?.cause?.code ?? code;
+  const code = codeOf(err);
+  const sqlState = codeOf((err as { cause?: unknown } | null)?.cause) || code;
   const message = (err as Error)?.message ?? String(err);
   if (storeCode === 'NOT_MIGRATED' || sqlState === '42P01')
     return {
@@ -109,10 +109,8 @@ export function describeFailure(err: unknown): { exit: ExitCode; line: string } 
     };
   if (storeCode === 'UNREACHABLE' || storeCode === 'CONNECTION_LOST')
     return { exit: EXIT.unavailable, line: message };
-  if (typeof sqlState === 'string' && UNAVAILABLE_SQLSTATE.test(sqlState))
+  if (UNAVAILABLE_SQLSTATE.test(sqlState) || /^E[A-Z]+$/.test(code))
     return { exit: EXIT.unavailable, line: message };
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return { exit: EXIT.unavailable, line: message };
-  if (storeCode !== undefined || (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)))
-    return { exit: EXIT.failed, line: message };
+  if (storeCode !== undefined || /^[0-9A-Z]{5}$/.test(code)) return { exit: EXIT.failed, line: message };
   return undefined;
 }

@@ -6,7 +6,6 @@ import { codedError } from '../contract/errors.js';
  */
 export const EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 3, internal: 70 } as const;
 
-/** One of the exit codes above. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**

@@ -35,7 +35,6 @@ export function createStyle(io: CliIo, stream: 'stdout' | 'stderr' = 'stdout') {
   };
 }
 
-/** The style helpers of `createStyle`. */
 export type Style = ReturnType<typeof createStyle>;
 
 /** How many bytes `send --payload`, `sign` and `verify` read at most by default (`--max-bytes`): 1 MiB. */
@@ -44,10 +43,7 @@ export const INPUT_LIMIT_BYTES = 1024 * 1024;
 /** How many bytes a `--secret-file` may hold: 64 KiB, room for hundreds of secrets. */
 export const SECRET_FILE_LIMIT_BYTES = 64 * 1024;
 
-/**
- * A file, or standard input for `-`, as its exact bytes (signatures cover bytes), refused past
- * `limit` bytes (`/dev/zero` must not fill the memory); `flag` names how to raise the limit.
- */
+/** A file, or stdin for `-`, as its exact bytes, refused past `limit` (`/dev/zero` must not fill memory). */
 export async function readInput(
   io: CliIo,
   path: string,
@@ -86,7 +82,6 @@ export async function readPayload(io: CliIo, path: string, maxBytes = INPUT_LIMI
 
 /** The flags of `sign` and `verify`: where the secrets are, and how much of the body to read. */
 export const SIGNING_FLAGS = valueFlags('secret-env', 'secret-file', 'max-bytes');
-/** Their lines in the `--help` of both. */
 export const SIGNING_HELP = `  --secret-env <NAME>   environment variable holding the secret (default LOYALTY_SIGNING_SECRET)
   --secret-file <path>  file with one secret per line (several while rotating; at most 64 KiB;
                         a space, tab or carriage return around a secret is refused)

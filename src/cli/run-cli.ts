@@ -9,16 +9,8 @@ import { didYouMean } from './suggest.js';
 /** The exit code table as the top-level help prints it, wrapped under its meaning column. */
 export function exitCodeLines(): string {
   return EXIT_CODE_TABLE.map(({ code, meaning }) => {
-    const words = meaning.split(' ');
-    const lines: string[] = [];
-    let line = '';
-    for (const word of words) {
-      if (line && line.length + word.length + 1 > 86) {
-        lines.push(line);
-        line = word;
-      } else line = line ? `${line} ${word}` : word;
-    }
-    lines.push(line);
+    // Greedy word wrap: each line is as many whole words as fit in 86 characters.
+    const lines = meaning.match(/\S.{0,85}(?= |$)/g) ?? [];
     return `  ${String(code).padEnd(4)}${lines.join('\n      ')}`;
   }).join('\n');
 }
@@ -40,10 +32,7 @@ ${exitCodeLines()}
 NO_COLOR=1 turns colours off.`;
 }
 
-/**
- * Runs the CLI in-process and returns its exit code. Every failure becomes one clear line on
- * stderr, mapped to its exit code in one place (`describeFailure`); nothing is thrown.
- */
+/** Runs the CLI in-process and returns its exit code: a failure is one line on stderr, never thrown. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = argv;
   const style = createStyle(io, 'stderr');

@@ -8,10 +8,7 @@ export interface ShutdownWatch {
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-/**
- * Waits for `io.shutdown` when the caller gave one (tests), else for SIGINT or SIGTERM, listened
- * for only while the command runs: every other command keeps Node's default of dying on Ctrl+C.
- */
+/** `io.shutdown` (tests), else SIGINT or SIGTERM, heard only while the command runs (others die on Ctrl+C). */
 export function watchShutdown(io: CliIo): ShutdownWatch {
   const { shutdown } = io;
   let dispose = () => {};

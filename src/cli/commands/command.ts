@@ -2,7 +2,7 @@ import { type Flags, type ParsedCommandArgs, parseCommandArgs } from '../args.js
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
-/** One subcommand of `loyalty-partner`, as `run-cli.ts` dispatches to it. */
+/** One subcommand of `loyalty-partner`. */
 export interface Command {
   readonly name: string;
   /** One line for the top-level help and the README's command table. */

@@ -2,9 +2,8 @@ import type { EventState, StoredEvent } from '../../outbox/store.js';
 import { switchFlags, valueFlags } from '../args.js';
 import { FILE_FLAGS } from '../ops/connect.js';
 import { outboxView } from '../ops/store-views.js';
+import { OUTBOX_STATES } from '../ops/tenant-pages.js';
 import { ACTOR_HELP, defineStoreCommand, selectionHelp } from './store-command.js';
-
-const STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
 
 const HELP = `Usage: loyalty-partner outbox <stats|list|redeliver|discard> [eventId...] [options]
 
@@ -23,7 +22,7 @@ Options:
   --file <dir>             a file outbox's directory instead (its POS process stopped)
   --key-file <path>        the key of an encrypted file outbox (fileStore encryptionKey):
                            base64 of 32 bytes, or the 32 bytes; readable by its owner only
-${selectionHelp(STATES, 'event', 'events', 'redeliver or discard')}
+${selectionHelp(OUTBOX_STATES, 'event', 'events', 'redeliver or discard')}
   --accept-duplicate-risk  redeliver expired events too (the service may credit one twice)
 ${ACTOR_HELP}
 
@@ -42,9 +41,9 @@ export const outboxCommand = defineStoreCommand<EventState, StoredEvent>({
   flags: { ...valueFlags('postgres', 'schema'), ...FILE_FLAGS, ...switchFlags('accept-duplicate-risk') },
   verbs: ['redeliver', 'discard'],
   noun: 'events',
-  states: STATES,
-  actable: STATES.filter((state) => state !== 'pending'),
-  perTenant: STATES,
+  states: OUTBOX_STATES,
+  actable: OUTBOX_STATES.filter((state) => state !== 'pending'),
+  perTenant: OUTBOX_STATES,
   allTenantsOnly: [],
   view: (backends) => outboxView(backends.outbox!),
 });

@@ -12,7 +12,7 @@ import { actOnMany } from '../ops/act-many.js';
 import type { ActionName } from '../ops/actions.js';
 import { actorOf } from '../ops/audit.js';
 import { type ConnectionFlags, type OpsBackends, withBackends } from '../ops/connect.js';
-import type { StoreView } from '../ops/store-views.js';
+import type { RecordRow, StoreView } from '../ops/store-views.js';
 import { ageOf, formatTable } from '../ops/table.js';
 import { TENANTS_SHOWN, tenantFooter } from '../ops/tenant-pages.js';
 import { type Command, defineCommand } from './command.js';
@@ -40,6 +40,12 @@ export const selectionHelp = (states: readonly string[], one: string, many: stri
 export const ACTOR_HELP = `  --actor <name>           who acts, for the audit trail (default: $USER@hostname)
   --json                   print JSON for scripts instead of a table
   -h, --help               show this help`;
+
+/** The table of `list`: its columns, and one record's cells. */
+const LIST_HEADERS = ['EVENT ID', 'TENANT', 'TYPE', 'STATE', 'ATTEMPTS', 'AGE', 'LAST ERROR'];
+function listCells(r: RecordRow): string[] {
+  return [r.eventId, r.tenantId, r.eventType, r.state, String(r.attempts), ageOf(r.since), r.lastError];
+}
 
 type Values = ConnectionFlags &
   ParsedCommandArgs<typeof SELECTION_FLAGS>['values'] & { readonly 'accept-duplicate-risk'?: boolean };
@@ -118,24 +124,10 @@ export function defineStoreCommand<S extends string, R>(spec: StoreCommandSpec<S
             limit ?? 100,
           );
           if (json) io.stdout.write(`${JSON.stringify(records.map(store.json), null, 2)}\n`);
-          else
-            io.stdout.write(
-              `${formatTable(
-                ['EVENT ID', 'TENANT', 'TYPE', 'STATE', 'ATTEMPTS', 'AGE', 'LAST ERROR'],
-                records
-                  .map(store.row)
-                  .map((r) => [
-                    r.eventId,
-                    r.tenantId,
-                    r.eventType,
-                    r.state,
-                    String(r.attempts),
-                    ageOf(r.since),
-                    r.lastError,
-                  ]),
-                80,
-              )}\n`,
-            );
+          else {
+            const rows = records.map((record) => listCells(store.row(record)));
+            io.stdout.write(`${formatTable(LIST_HEADERS, rows, 80)}\n`);
+          }
           return EXIT.ok;
         }
         const state = choiceFlag('state', values.state, spec.states);

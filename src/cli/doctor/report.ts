@@ -33,15 +33,13 @@ export function formatReport(target: string, lines: readonly CheckLine[]): strin
   return `${out.join('\n')}\n`;
 }
 
-/** Milliseconds as a person reads a clock offset. */
-export const offsetText = (ms: number): string =>
-  `${ms >= 0 ? '+' : '-'}${Math.abs(ms) < 1000 ? `${Math.round(Math.abs(ms))} ms` : `${(Math.abs(ms) / 1000).toFixed(1)} s`}`;
-
 /** A clock offset beyond which a warning is given: well inside the contract's 300 s tolerance. */
 const CLOCK_WARN_MS = 5_000;
 
 /** `the database's clock is +12 ms from this machine's`, a warning past `CLOCK_WARN_MS`. */
 export function clockLine(check: string, whose: string, offset: number, fix: string, note = ''): CheckLine {
-  const found = `${whose} clock is ${offsetText(offset)} from this machine's`;
+  const size = Math.abs(offset);
+  const shown = size < 1000 ? `${Math.round(size)} ms` : `${(size / 1000).toFixed(1)} s`;
+  const found = `${whose} clock is ${offset >= 0 ? '+' : '-'}${shown} from this machine's`;
   return Math.abs(offset) <= CLOCK_WARN_MS ? ok(check, `${found}${note}`) : warn(check, found, fix);
 }

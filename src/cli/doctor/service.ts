@@ -1,3 +1,4 @@
+import { codeOf } from '../../internal/code-of.js';
 import { CLIENT_ENV, clientFromEnv } from '../client-env.js';
 import type { CliIo } from '../io.js';
 import { redactUrl } from '../ops/redact.js';
@@ -56,11 +57,10 @@ export async function checkService(io: CliIo): Promise<CheckLine[]> {
     const result = await client.checkConnection();
     lines.push(ok('GET /connection', `${result.status}: the API key is accepted`));
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
     lines.push(
       warn(
         'GET /connection',
-        `refused: ${typeof code === 'string' ? code : (err as Error).name}`,
+        `refused: ${codeOf(err) || (err as Error).name}`,
         `check ${CLIENT_ENV.apiKey} (the key issued at activation) and that the merchant activated the integration`,
       ),
     );

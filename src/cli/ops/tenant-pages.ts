@@ -38,7 +38,8 @@ function busiestFirst<S extends string>(rows: readonly TenantRow<S>[], query: Te
   return { tenants: sorted.slice(0, query.limit), totalTenants: selected.length };
 }
 
-const OUTBOX_STATES = ['pending', 'parked', 'dead', 'expired'] as const;
+/** Every `EventState`, in the order the tables show them. */
+export const OUTBOX_STATES: readonly EventState[] = ['pending', 'parked', 'dead', 'expired'];
 
 /**
  * The outbox's tenants, busiest first: on Postgres `limit` rows and the total in one query (every
