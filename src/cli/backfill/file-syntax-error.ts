@@ -14,7 +14,6 @@ export class FileSyntaxError extends codedError('FileSyntaxError') {
   }
 }
 
-/** Bytes that are not UTF-8 at `line`: the reading stops there. */
 const notUtf8 = (line: number) =>
   new FileSyntaxError(line, 'bytes that are not UTF-8: save the file as UTF-8');
 

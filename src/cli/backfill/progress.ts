@@ -4,11 +4,9 @@ import { type CliIo, createStyle } from '../io.js';
 export interface Progress {
   /** `sent` rows so far; `read` bytes of the file read so far (for the share done and the ETA). */
   update(sent: number, read: number): void;
-  /** Ends the display with the final count. */
   done(sent: number): void;
 }
 
-/** Defaults of the progress display, declared once. */
 export const PROGRESS_DEFAULTS = {
   /** Characters of the terminal bar. */
   width: 24,
@@ -26,10 +24,7 @@ const duration = (seconds: number) => {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
 };
 
-/**
- * Rows sent, rows/s and the time left: a bar redrawn on a terminal, else a line every few seconds.
- * The share done is that of the file read (`totalBytes`; standard input: count and rate only).
- */
+/** Rows sent, rows/s and the time left (of `totalBytes`): a bar on a terminal, else a line now and then. */
 export function createProgress(
   io: CliIo,
   totalBytes: number | undefined,

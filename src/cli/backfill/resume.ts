@@ -3,10 +3,9 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { onFile, UsageError } from '../exit-codes.js';
 
-/** What a resume report says of the file it was written for: its SHA-256, hex. */
+/** A file's SHA-256 (hex), first in its resume report, and how many lines it has (line breaks + 1). */
 export interface SourceStamp {
   sha256: string;
-  /** How many lines the file has (line breaks + 1). */
   lines: number;
 }
 

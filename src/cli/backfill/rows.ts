@@ -53,8 +53,7 @@ function judge(target: BackfillTarget, line: number, value: unknown): RowResult 
 }
 
 /**
- * Rows of a JSON Lines stream: one JSON object per non-blank line (LF or CRLF), read a line at a
- * time.
+ * Rows of a JSON Lines stream: one JSON object per non-blank line (LF or CRLF), read a line at a time.
  *
  * @throws {FileSyntaxError} for a line longer than `maxRowSize`, or bytes that are not UTF-8
  */

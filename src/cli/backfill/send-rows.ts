@@ -16,7 +16,6 @@ const PLANNED: ErrorCode = 'EVENT_HANDLER_NOT_REGISTERED';
 /** Single events in flight at once while rows go one by one. */
 const CONCURRENCY = 4;
 
-/** What sending one chunk of rows did. */
 export interface ChunkOutcome {
   sent: number;
   failures: RowFailure[];
@@ -44,7 +43,7 @@ export const notSent = (row: OutgoingRow, report: ErrorReport): RowFailure => ({
   eventId: row.eventId,
 });
 
-/** What the backfill learns as it goes: whether the service handles the batch type yet. */
+/** Whether the service handles the batch type yet: learnt as the backfill goes. */
 export interface SendState {
   planned: boolean;
 }

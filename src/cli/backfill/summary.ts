@@ -7,7 +7,6 @@ import type { RowFailure } from './rows.js';
 /** Failed rows listed on stdout; `--report` holds them all. */
 const LISTED_FAILURES = 20;
 
-/** What a backfill did, for its summary. */
 export interface BackfillSummary {
   entity: string;
   path: string;
@@ -21,10 +20,7 @@ export interface BackfillSummary {
   sha256: string;
 }
 
-/**
- * Prints the summary, the notes and the first failed rows, and writes every problem to `--report`;
- * returns the number of failed rows. Never a row's values: they may be personal data.
- */
+/** Prints the summary, writes `--report`, returns the failed rows; never a row's values (personal data). */
 export async function reportBackfill(io: CliIo, summary: BackfillSummary): Promise<number> {
   const style = createStyle(io);
   const { failures } = summary;

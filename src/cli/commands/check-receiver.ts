@@ -52,16 +52,12 @@ export const checkReceiverCommand = defineCommand({
   help: HELP,
   flags: { ...switchFlags('json'), ...valueFlags('secret-file', 'tenant', 'slow-ms', 'timeout-ms', 'junit') },
   async run({ values, positionals, io }) {
-    if (positionals.length > 1)
-      throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(positionals[1])}`);
-    if (positionals[0] === undefined)
+    const [target, extra] = positionals;
+    if (extra !== undefined)
+      throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(extra)}`);
+    if (target === undefined)
       throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
-    const { url, secret, tenantId, timeoutMs } = await receiverFlags(
-      'check-receiver',
-      io,
-      positionals[0],
-      values,
-    );
+    const { url, secret, tenantId, timeoutMs } = await receiverFlags('check-receiver', io, target, values);
     const slowMs = timerFlag('slow-ms', values['slow-ms'], 0) ?? 5000;
     if (!values.json) {
       io.stdout.write(

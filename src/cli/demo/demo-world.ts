@@ -9,7 +9,6 @@ import { createReceiver } from '../../webhooks/create-receiver.js';
 import type { DeliveryContext, Envelope } from '../../webhooks/index.js';
 import { createRuleCache } from '../../webhooks/rule-cache.js';
 
-/** The names and settings of the demo's POS day, declared once. */
 export const DEMO_DEFAULTS = {
   tenantId: 'cafe-olaya',
   customerId: 'cust-1001',
@@ -26,7 +25,6 @@ export interface HandledWebhook {
   payload: unknown;
   /** The authenticated `t=` of the delivery's X-Signature. */
   signatureTimestamp: number;
-  /** Which of the tenant's secrets matched. */
   secretIndex: number;
   /** For LoyaltyRuleChanged: whether the rule cache stored it (a greater ruleVersion). */
   applied?: boolean;
@@ -41,9 +39,7 @@ export interface DemoWorld {
   readonly merchant: MerchantCredentials;
   readonly emulatorUrl: string;
   readonly receiverUrl: string;
-  /** Every webhook the receiver handled, in arrival order. */
   readonly webhooks: HandledWebhook[];
-  /** Every retry the client announced through its `onRetry` hook. */
   readonly retries: RetryEvent[];
   /** A step's own reaction to a retry (the pause step resumes the merchant from it). */
   onRetry: ((event: RetryEvent) => void) | undefined;
@@ -52,10 +48,7 @@ export interface DemoWorld {
   close(): Promise<void>;
 }
 
-/**
- * Starts the emulated service, the partner's receiver (`createReceiver` + `createNodeListener`)
- * and `LoyaltyClient` on loopback; the merchant has not activated the integration yet.
- */
+/** The emulator, the partner's receiver and `LoyaltyClient` on loopback; the merchant not activated yet. */
 export async function startDemoWorld(): Promise<DemoWorld> {
   const secrets = new Map<string, string>();
   const webhooks: HandledWebhook[] = [];

@@ -21,7 +21,6 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-/** An InvoiceEarned of the demo's customer at the demo's branch. */
 export function invoice(
   externalInvoiceId: string,
   subtotal: number,

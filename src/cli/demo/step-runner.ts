@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Style } from '../io.js';
 
-/** What a step writes and checks while it runs. */
 export interface StepLog {
   /** One line of the report under the step's title. */
   note(line: string): void;
@@ -28,10 +27,7 @@ const show = (value: unknown): string => {
 
 const INDENT = '      ';
 
-/**
- * Runs every step in order, printing each as it ends: a mark, its title, its notes and what
- * deviated (a throw too). Later steps still run: one report shows every difference.
- */
+/** Runs every step in order, printing each as it ends; a deviation (or a throw) does not stop later ones. */
 export async function runSteps<W>(
   steps: readonly Step<W>[],
   world: W,

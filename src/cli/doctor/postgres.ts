@@ -14,10 +14,7 @@ type ClientClass = new (config: { connectionString: string }) => DoctorClient;
 /** How long the doctor waits for its own notification before it says `LISTEN` does not work. */
 const LISTEN_WAIT_MS = 3_000;
 
-/**
- * Checks a PostgreSQL through `url` as the application connects (server, pooler and its mode,
- * prepared statements, LISTEN, isolation, schema version, clock): two connections, no write.
- */
+/** Checks a PostgreSQL through `url` as the application connects: two connections, no write. */
 export async function checkPostgres(Client: ClientClass, url: string, schema: string): Promise<CheckLine[]> {
   const a = new Client({ connectionString: url });
   const b = new Client({ connectionString: url });

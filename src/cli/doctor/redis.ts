@@ -5,7 +5,6 @@ export interface DoctorRedis {
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 
-/** `INFO <section>` as fields. */
 async function infoOf(redis: DoctorRedis, section: string): Promise<Map<string, string>> {
   const text = String(await redis.call('INFO', section));
   const fields = new Map<string, string>();
@@ -31,10 +30,7 @@ const EVICTING = /^(allkeys|volatile)-/;
 /** Opens one node of a cluster (`host:port`), runs `work` on it and closes it. */
 export type VisitNode = <T>(address: string, work: (node: DoctorRedis) => Promise<T>) => Promise<T>;
 
-/**
- * Checks a Redis the inbox will use: server and version, cluster mode, eviction policy and
- * persistence (of every master of a cluster, through `visit`). Reads only.
- */
+/** Checks a Redis the inbox will use (each master of a cluster through `visit`); it only reads. */
 export async function checkRedis(redis: DoctorRedis, prefix: string, visit: VisitNode): Promise<CheckLine[]> {
   const server = await infoOf(redis, 'server');
   const valkey =
@@ -106,7 +102,6 @@ function clusterMasters(nodes: string): string[] {
     .map(([, address]) => address!.split('@')[0]!);
 }
 
-/** The eviction policy and persistence of one server. */
 async function storageChecks(redis: DoctorRedis): Promise<CheckLine[]> {
   const memory = await infoOf(redis, 'memory');
   const policy = memory.get('maxmemory_policy') ?? (await configOf(redis, 'maxmemory-policy'));

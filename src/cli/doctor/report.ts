@@ -1,6 +1,5 @@
 import { plural } from '../io.js';
 
-/** How one check of `loyalty-partner doctor` came out. */
 export type CheckStatus = 'ok' | 'warn' | 'info';
 
 /** One line of the doctor's report: what was checked, what was found, and what to change. */
@@ -8,7 +7,6 @@ export interface CheckLine {
   readonly check: string;
   readonly status: CheckStatus;
   readonly found: string;
-  /** What to change, on a warning. */
   readonly fix?: string | undefined;
 }
 

@@ -4,10 +4,7 @@ import type { CliIo } from '../io.js';
 import { redactUrl } from '../ops/redact.js';
 import { type CheckLine, clockLine, ok, warn } from './report.js';
 
-/**
- * Checks the service `CLIENT_ENV` names: a signing secret set, the clock against its `Date`, and
- * `GET /connection` with the key. Nothing is signed or sent; no key or secret is printed.
- */
+/** Checks the service `CLIENT_ENV` names (secret, clock, `GET /connection`); signs and prints no secret. */
 export async function checkService(io: CliIo): Promise<CheckLine[]> {
   const baseUrl = io.env[CLIENT_ENV.baseUrl] ?? '';
   const lines: CheckLine[] = [];

@@ -9,7 +9,6 @@ import { EMULATE_DEFAULTS } from './emulate-defaults.js';
 /** The control interface's answer to an action it refused: the emulator's own code and message. */
 export class ControlRefusal extends codeError<'ControlRefusal', string>('ControlRefusal') {}
 
-/** The emulator cannot be reached at the URL given. */
 export class EmulatorUnreachable extends codedError('EmulatorUnreachable') {
   readonly code = 'EMULATOR_UNREACHABLE' as const;
 }

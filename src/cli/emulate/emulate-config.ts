@@ -27,10 +27,7 @@ const merchant = z.strictObject({
   rules: z.optional(z.record(z.string(), z.unknown())),
 });
 
-/**
- * The JSON file of `emulate --config`: what the flags set (flags win), plus credentials, several
- * merchants, branches, rules. zod/mini, as everywhere in the package, to keep the CLI light.
- */
+/** The JSON file of `emulate --config` (flags win over it); zod/mini, as everywhere, keeps the CLI light. */
 const configSchema = z.strictObject({
   port: z.optional(z.int().check(z.minimum(0), z.maximum(65_535))),
   host: z.optional(text),

@@ -103,9 +103,8 @@ function queuedLine(d: Delivery, style: Style, emulator: Emulator): string {
 const ended = (d: Delivery) => d.status === 'delivered' || d.status === 'rejected' || d.status === 'failed';
 
 /**
- * Follows the emulator's inspection API: each flush reads what came after the last record seen
- * and the deliveries still under way, one by one, so it costs the same after a million requests
- * as after ten. No secret or signature is in what it reads.
+ * Follows the emulator's inspection API from the last record seen, so a flush costs the same after a
+ * million requests as after ten. No secret or signature is in what it reads.
  */
 export function createTrafficLog(
   emulator: Emulator,
