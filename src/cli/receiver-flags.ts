@@ -29,9 +29,8 @@ export function timerFlag(name: string, value: string | undefined, min: number):
 }
 
 /**
- * What `check-receiver` and `trigger` send with: the receiver `url`, the one secret of
- * `--secret-file` (read as `readSecrets` reads it; a second one is refused: which one is
- * expected?), `--tenant` and `--timeout-ms`.
+ * What `check-receiver` and `trigger` send with: the receiver `url`, the one secret of `--secret-file`
+ * (a second one is refused: which one is expected?), `--tenant` and `--timeout-ms`.
  */
 export async function receiverFlags(
   command: string,

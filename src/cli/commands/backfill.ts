@@ -70,7 +70,6 @@ function formatOf(path: string, flag: string | undefined): 'csv' | 'jsonl' {
   );
 }
 
-/** `loyalty-partner backfill`: a validated bulk import of one entity type from a file, streamed. */
 export const backfillCommand = defineCommand({
   name: 'backfill',
   summary: 'send branches, customers, products or coupons from a CSV or JSONL file',

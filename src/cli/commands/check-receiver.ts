@@ -45,7 +45,6 @@ function printCase(io: CliIo, result: CheckReceiverReport['cases'][number]): voi
   );
 }
 
-/** `loyalty-partner check-receiver`: the conformance kit, run against a partner's own receiver. */
 export const checkReceiverCommand = defineCommand({
   name: 'check-receiver',
   summary: "grade your webhook receiver (any language) against the contract's delivery cases",

@@ -53,7 +53,6 @@ function controlCommand(spec: ControlSpec): Command {
 const describe = (m: MerchantState) =>
   `${m.tenantId}: ${m.connection}${m.paused ? ', paused' : ''} (status ${m.status}, subscription ${m.subscription})`;
 
-/** `loyalty-partner merchant pause|resume|enable|disable|disconnect|reconnect|...`. */
 export const merchantCommand = controlCommand({
   name: 'merchant',
   summary: 'act as the merchant on a running emulator (pause, resume, disable, disconnect, ...)',
@@ -84,7 +83,6 @@ IntegrationStatusChanged. reconnect issues fresh credentials (printed) after a d
   },
 });
 
-/** `loyalty-partner branch confirm <externalBranchId>`. */
 export const branchCommand = controlCommand({
   name: 'branch',
   summary: 'confirm a branch pairing on a running emulator',
@@ -106,7 +104,6 @@ earns at that branch stop getting 400 BRANCH_MAPPING_UNCONFIRMED.`,
   },
 });
 
-/** `loyalty-partner rule set EarnRate|StampRule <json | @file>`. */
 export const ruleCommand = controlCommand({
   name: 'rule',
   summary: 'change an earn rule or a stamp card on a running emulator',
@@ -147,7 +144,6 @@ LoyaltyRuleChanged. The rule is the body of the EarnRate or StampRule of spec 2.
   },
 });
 
-/** `loyalty-partner ship <EventType>`. */
 export const shipCommand = controlCommand({
   name: 'ship',
   summary: 'ship a Planned handler (CustomersSyncedBatch, InvoiceRefunded, ...) on a running emulator',
@@ -164,7 +160,6 @@ EVENT_HANDLER_NOT_REGISTERED. InvoiceRefunded also starts RefundReversalComplete
   },
 });
 
-/** `loyalty-partner faults <kind,...> | clear`. */
 export const faultsCommand = controlCommand({
   name: 'faults',
   summary: 'inject faults into a running emulator, or clear them',
@@ -199,7 +194,6 @@ rate-limited, reset, timeout, clock-skew, timeout-after-processing.`,
   },
 });
 
-/** `loyalty-partner latency <ms>`. */
 export const latencyCommand = controlCommand({
   name: 'latency',
   summary: 'make a running emulator answer partner requests after a delay',

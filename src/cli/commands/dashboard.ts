@@ -7,7 +7,6 @@ import { StoreUnavailable } from '../ops/ops-stores.js';
 import { watchShutdown } from '../shutdown.js';
 import { defineCommand } from './command.js';
 
-/** The port of `loyalty-partner dashboard` unless `--port` says otherwise. */
 const DEFAULT_PORT = 8788;
 
 const HELP = `Usage: loyalty-partner dashboard (--postgres <url> | --redis <url>) [options]
@@ -37,7 +36,6 @@ Ctrl+C stops it.
 Exit codes: 0 stopped by Ctrl+C; 2 usage error, or the schema is not migrated; 3 a store cannot
 be reached, or the port is taken.`;
 
-/** `loyalty-partner dashboard`: the operators' page over the outbox and inbox stores. */
 export const dashboardCommand = defineCommand({
   name: 'dashboard',
   summary: 'a page for operators: outbox and inbox per tenant and state, dead and parked events',

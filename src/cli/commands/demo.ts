@@ -29,7 +29,6 @@ Options:
 
 Exit codes: 0 every step behaved as expected; 1 a step deviated (what differed is printed).`;
 
-/** `loyalty-partner demo`: the SDK's tour, which doubles as an end-to-end self-check. */
 export const demoCommand = defineCommand({
   name: 'demo',
   summary: 'play a POS day against a local emulator, checking every step',

@@ -33,7 +33,6 @@ Options:
 Passwords are never printed. Exit codes: 0 all well; 1 warnings; 2 usage error; 3 the database
 or Redis cannot be reached.`;
 
-/** `loyalty-partner doctor`: checks a deployment's database or Redis, and the service. */
 export const doctorCommand = defineCommand({
   name: 'doctor',
   summary: 'check a deployment: PostgreSQL (poolers, LISTEN, isolation, schema), Redis, the service',

@@ -113,7 +113,6 @@ function merge(file: EmulateConfig, values: Values): EmulateConfig {
   return config;
 }
 
-/** `loyalty-partner emulate`: a long-running local Loyalty service for manual testing. */
 export const emulateCommand = defineCommand({
   name: 'emulate',
   summary: 'run a local Loyalty service (emulator) with a dashboard, and log its traffic',

@@ -28,7 +28,6 @@ table; Redis: the list <prefix>audit). Bodies are never printed.
 Exit codes: 0 done; 1 a delivery was refused (unknown, wrong state) or a confirmation answered
 no; 2 usage error, or the schema is not migrated; 3 the store cannot be reached.`;
 
-/** `loyalty-partner inbox`: an operator's view of a deferred inbox, and its actions. */
 export const inboxCommand = defineStoreCommand<DeliveryState, DeliveryRecord>({
   name: 'inbox',
   summary: 'see and fix a deferred Postgres or Redis inbox: stats, list, replay, discard',

@@ -33,7 +33,6 @@ Payloads are never printed.
 Exit codes: 0 done; 1 an event was refused (unknown, wrong state) or a confirmation answered no;
 2 usage error, or the schema is not migrated; 3 the database cannot be reached.`;
 
-/** `loyalty-partner outbox`: an operator's view of a Postgres outbox, and its actions. */
 export const outboxCommand = defineStoreCommand<EventState, StoredEvent>({
   name: 'outbox',
   summary: 'see and fix a Postgres outbox: stats, list, redeliver, discard',

@@ -38,7 +38,6 @@ Exit codes: 0 accepted; 1 refused by the service; 2 usage error or refused local
 paths at fault are printed, nothing was sent); 3 no answer, or the service stayed unavailable
 (send it again later with --event-id).`;
 
-/** `loyalty-partner send`: posts one event with the client and reports the typed outcome. */
 export const sendCommand = defineCommand({
   name: 'send',
   summary: 'post one signed event to the service (LOYALTY_BASE_URL, ...)',

@@ -16,7 +16,6 @@ ${SIGNING_HELP}
 
 The secret is never printed. Exit codes: 0 signed, 2 usage error.`;
 
-/** `loyalty-partner sign`: computes the X-Signature of a body, for debugging and for scripts. */
 export const signCommand = defineCommand({
   name: 'sign',
   summary: 'print the X-Signature header for a body',

@@ -55,7 +55,6 @@ function applySet(payload: Record<string, unknown>, assignment: string): void {
   target[path[path.length - 1]!] = value;
 }
 
-/** `loyalty-partner trigger`: one signed sample delivery to a receiver, and its answer. */
 export const triggerCommand = defineCommand({
   name: 'trigger',
   summary: 'send your receiver one signed sample delivery, as the service would',

@@ -20,7 +20,6 @@ ${SIGNING_HELP}
 
 The secret is never printed. Exit codes: 0 valid, 1 invalid or expired, 2 usage error.`;
 
-/** `loyalty-partner verify`: checks a captured delivery's signature and says why it fails. */
 export const verifyCommand = defineCommand({
   name: 'verify',
   summary: 'check a captured delivery against its X-Signature header',

@@ -55,8 +55,7 @@ export async function runAction(
       });
       return result(outcome.done, outcome.message);
     }
-    // A file outbox (its process stopped, the CLI alone holds its lock): the action, then its
-    // line in audit.jsonl.
+    // A file outbox (its process stopped, the CLI holds its lock): the action, then its audit line.
     const event = await store.get(eventId);
     if (!event) return result(false, NOT_IN_OUTBOX);
     if (action === 'outbox.discard') {
@@ -85,8 +84,7 @@ export async function runAction(
     return result(true, outboxActionDone(action, event.state));
   }
 
-  // The store writes the audit entry (with the state the delivery came `from`) in the action's
-  // own transaction or script (InboxAdmin.replay/discard).
+  // The store writes the audit entry (the state it came `from`) in the action's own transaction or script.
   const store = backends.inbox!.store;
   const audit = { actor: context.actor, detail: { via: context.via } };
   if (action === 'inbox.replay') {

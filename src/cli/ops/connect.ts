@@ -18,7 +18,6 @@ export const STORE_FLAGS = valueFlags('postgres', 'schema', 'redis', 'prefix');
 /** A file outbox's directory (`fileStore`, opened while no process holds it) and its `--key-file`. */
 export const FILE_FLAGS = valueFlags('file', 'key-file');
 
-/** The connection flags of the operator commands. */
 export type ConnectionFlags = Partial<ParsedCommandArgs<typeof STORE_FLAGS & typeof FILE_FLAGS>['values']>;
 
 /** The stores an operator command works on, each with its own audit trail. */

@@ -8,19 +8,16 @@ import type { OpsBackends } from './connect.js';
 import { dashboardHtml } from './dashboard-page.js';
 import { readOverview } from './overview.js';
 
-/** How `loyalty-partner dashboard` serves the page. */
 export interface DashboardOptions {
   readonly host: string;
   readonly port: number;
   /** Redeliver, replay and discard; without it every action is refused (403). */
   readonly allowActions: boolean;
-  /** Who acts, for the audit trail. */
   readonly actor: string;
   /** Host names besides localhost and IP addresses the page may be reached by. */
   readonly allowedHosts: readonly string[];
 }
 
-/** A running dashboard: its address, and how to stop it. */
 export interface DashboardServer {
   readonly url: string;
   close(): Promise<void>;

@@ -9,7 +9,6 @@ export interface PgPool extends PgQuery {
 /** The refusal of an action on an event the outbox does not hold. */
 export const NOT_IN_OUTBOX = 'not in the outbox (delivered, discarded or never enqueued)';
 
-/** An operator's action on one outbox event. */
 export type OutboxAction = 'outbox.redeliver' | 'outbox.discard';
 
 /** What an outbox action that was done says, whichever store it ran on. */

@@ -50,10 +50,7 @@ async function storeOverview<S extends string, R>(
   };
 }
 
-/**
- * Everything the page shows, in a few bounded queries (`TENANTS_SHOWN` tenants, `LISTED` events
- * per state, `AUDITED` entries): the page stays kilobytes whatever the store holds.
- */
+/** Everything the page shows, in a few bounded queries: it stays kilobytes whatever the store holds. */
 export async function readOverview(
   backends: OpsBackends,
   allowActions: boolean,
