@@ -34,14 +34,10 @@ The secret is never printed, and a URL with a user name or password is refused. 
 
 function printCase(io: CliIo, result: CheckReceiverReport['cases'][number]): void {
   const style = createStyle(io);
-  if (result.pass || result.fix === undefined) {
-    io.stdout.write(
-      `${result.pass ? style.pass : style.fail}  ${result.name}  ${style.dim(result.observed)}\n`,
-    );
-    return;
-  }
   io.stdout.write(
-    `${style.fail}  ${result.name}\n      expected ${result.expected}; observed ${result.observed}\n      fix: ${result.fix}\n`,
+    result.pass || result.fix === undefined
+      ? `${result.pass ? style.pass : style.fail}  ${result.name}  ${style.dim(result.observed)}\n`
+      : `${style.fail}  ${result.name}\n      expected ${result.expected}; observed ${result.observed}\n      fix: ${result.fix}\n`,
   );
 }
 

@@ -80,17 +80,14 @@ const FLAGS = {
 /** The config file with the flags laid over it: flags win. */
 function merge(file: EmulateConfig, values: Values): EmulateConfig {
   const config: EmulateConfig = { ...file };
-  const port = integerFlag('port', values.port, 'a TCP port');
-  if (port !== undefined) config.port = port;
+  config.port = integerFlag('port', values.port, 'a TCP port') ?? config.port;
   if ((config.port ?? 0) > 65_535) throw new UsageError('--port must be at most 65535');
   if (values.host !== undefined) config.host = values.host;
   if (values['allow-host']) config.allowedHosts = [...(config.allowedHosts ?? []), ...values['allow-host']];
   if (values['receiver-url'] !== undefined) config.receiverUrl = values['receiver-url'];
   if (values['auto-confirm-branches']) config.autoConfirmBranches = true;
-  const latency = integerFlag('latency', values.latency, 'milliseconds');
-  if (latency !== undefined) config.latencyMs = latency;
-  const limit = integerFlag('history-limit', values['history-limit'], 'items');
-  if (limit !== undefined) config.historyLimit = limit;
+  config.latencyMs = integerFlag('latency', values.latency, 'milliseconds') ?? config.latencyMs;
+  config.historyLimit = integerFlag('history-limit', values['history-limit'], 'items') ?? config.historyLimit;
   if (values.ship) config.ship = [...(config.ship ?? []), ...values.ship];
   if (values.faults !== undefined) {
     const kinds = values.faults.split(',').map((kind) => kind.trim()) as FaultKind[];
@@ -133,18 +130,15 @@ export const emulateCommand = defineCommand({
       }),
     );
     try {
-      const created = wrap(() =>
-        (config.merchants ?? [{}]).map((options) => {
-          const merchant = emulator.createMerchant({
-            autoConfirmBranches: config.autoConfirmBranches ?? false,
-            ...options,
-          });
-          return { options, merchant };
-        }),
-      );
-      wrap(() => {
+      const created = wrap(() => {
+        const autoConfirmBranches = config.autoConfirmBranches ?? false;
+        const merchants = (config.merchants ?? [{}]).map((options) => ({
+          options,
+          merchant: emulator.createMerchant({ autoConfirmBranches, ...options }),
+        }));
         for (const eventType of config.ship ?? []) emulator.shipHandler(eventType as ShippableEventType);
         if (config.faults) emulator.injectFaults(config.faults);
+        return merchants;
       });
       const allowedHosts = config.allowedHosts ?? [];
       const { url } = await emulator.listen({ port, host, allowedHosts }).catch((err) => {
