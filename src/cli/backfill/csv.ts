@@ -102,9 +102,8 @@ export async function* csvRecords(
       parser.end();
     });
   };
-  // Decoded and cut after a line break by linePieces: csv-parse 7 turns a non-ASCII character near
-  // a chunk's end into U+FFFD (the property test in test/cli/backfill/csv.test.ts finds it).
-  // Bytes that are not UTF-8 stop the reading with their line, never become U+FFFD in a row.
+  // Cut after a line break by linePieces: csv-parse 7 turns a non-ASCII character near a chunk's end
+  // into U+FFFD (test/cli/backfill/csv.test.ts); bytes that are not UTF-8 stop the reading at their line.
   let breaksWritten = 0;
   for await (const { text, last } of linePieces(input, 'csv', maxRowSize, () => breaksWritten + 1)) {
     if (text) {

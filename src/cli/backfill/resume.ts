@@ -9,7 +9,6 @@ export interface SourceStamp {
   lines: number;
 }
 
-/** The SHA-256 and line count of a file, read as a stream: the first line of its resume report. */
 export async function stampFile(path: string): Promise<SourceStamp> {
   const hash = createHash('sha256');
   let breaks = 0;

@@ -13,7 +13,6 @@ export interface RowFailure {
   eventId?: string;
 }
 
-/** A row the contract accepts, with the line it came from. */
 export interface ValidRow {
   line: number;
   item: Record<string, unknown>;

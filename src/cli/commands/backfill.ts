@@ -110,10 +110,7 @@ export const backfillCommand = defineCommand({
     };
     const seen = new Set<number>();
     const maxRowSize = integerFlag('max-row-size', values['max-row-size'], 'characters');
-    const rows =
-      format === 'csv'
-        ? csvRows(counted(), target, maxRowSize)
-        : jsonLinesRows(counted(), target, maxRowSize);
+    const readRows = format === 'csv' ? csvRows : jsonLinesRows;
     const dryRun = Boolean(values['dry-run']);
     const client = dryRun ? undefined : await clientFromEnv(io, values);
     const progress = dryRun ? undefined : createProgress(io, size);
@@ -145,7 +142,7 @@ export const backfillCommand = defineCommand({
       stopped ??= outcome.stopped;
     };
     try {
-      for await (const row of rows) {
+      for await (const row of readRows(counted(), target, maxRowSize)) {
         // Only a resumed run needs the lines it met (to name report lines past the file's end):
         // a set of every line would grow with the file.
         if (resume) {

@@ -11,7 +11,7 @@ import { EXIT, UsageError } from '../exit-codes.js';
 import { actOnMany } from '../ops/act-many.js';
 import type { ActionName } from '../ops/actions.js';
 import { actorOf } from '../ops/audit.js';
-import { type ConnectionFlags, type OpsBackends, withBackends } from '../ops/connect.js';
+import { type ConnectionFlags, type OpsBackends, openBackends } from '../ops/connect.js';
 import type { RecordRow, StoreView } from '../ops/store-views.js';
 import { ageOf, formatTable } from '../ops/table.js';
 import { TENANTS_SHOWN, tenantFooter } from '../ops/tenant-pages.js';
@@ -87,7 +87,8 @@ export function defineStoreCommand<S extends string, R>(spec: StoreCommandSpec<S
       if (limit === 0) throw new UsageError('--limit must be at least 1');
       const json = Boolean(values.json);
       const wanted = { outbox: name === 'outbox', inbox: name === 'inbox', command: name };
-      return withBackends(io, values, wanted, async (backends) => {
+      const backends = await openBackends(io, values, wanted);
+      try {
         const store = spec.view(backends);
         const select = async (state: S, max: number) =>
           (await store.list(state, { tenantId: values.tenant, limit: values.type ? 100_000 : max }))
@@ -153,7 +154,9 @@ export function defineStoreCommand<S extends string, R>(spec: StoreCommandSpec<S
             ...(name === 'outbox' && { acceptDuplicateRisk: values['accept-duplicate-risk'] }),
           },
         });
-      });
+      } finally {
+        await backends.close();
+      }
     },
   });
 }

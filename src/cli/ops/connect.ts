@@ -140,18 +140,3 @@ export async function connectRedis(url: string, who?: string) {
   }
   return redis;
 }
-
-/** Opens the stores, runs `work` on them and closes them; a failure propagates to `describeFailure`. */
-export async function withBackends<T>(
-  io: CliIo,
-  flags: ConnectionFlags,
-  wanted: Wanted,
-  work: (backends: OpsBackends) => Promise<T>,
-): Promise<T> {
-  const backends = await openBackends(io, flags, wanted);
-  try {
-    return await work(backends);
-  } finally {
-    await backends.close();
-  }
-}
