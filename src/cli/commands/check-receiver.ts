@@ -52,23 +52,20 @@ export const checkReceiverCommand = defineCommand({
       throw new UsageError(`check-receiver: unexpected argument ${JSON.stringify(extra)}`);
     if (target === undefined)
       throw new UsageError('check-receiver: give the receiver URL, e.g. http://127.0.0.1:3000/webhooks');
-    const { url, secret, tenantId, timeoutMs } = await receiverFlags('check-receiver', io, target, values);
+    const receiver = await receiverFlags('check-receiver', io, target, values);
     const slowMs = timerFlag('slow-ms', values['slow-ms'], 0) ?? 5000;
     if (!values.json) {
       io.stdout.write(
-        `Checking ${url} as tenant ${tenantId} (answers slower than ${slowMs} ms are flagged)\n\n`,
+        `Checking ${receiver.url} as tenant ${receiver.tenantId} (answers slower than ${slowMs} ms are flagged)\n\n`,
       );
     }
     const report = await checkReceiver({
-      url,
-      secret,
-      tenantId,
+      ...receiver,
       slowMs,
-      timeoutMs,
       ...(!values.json && { onResult: (result) => printCase(io, result) }),
     });
     if (values.junit !== undefined)
-      await writeFile(values.junit, junitReport(report, `check-receiver ${url}`));
+      await writeFile(values.junit, junitReport(report, `check-receiver ${receiver.url}`));
     if (values.json) {
       io.stdout.write(`${JSON.stringify(report)}\n`);
     } else {

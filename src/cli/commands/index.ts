@@ -1,14 +1,7 @@
 import { backfillCommand } from './backfill.js';
 import { checkReceiverCommand } from './check-receiver.js';
 import type { Command } from './command.js';
-import {
-  branchCommand,
-  faultsCommand,
-  latencyCommand,
-  merchantCommand,
-  ruleCommand,
-  shipCommand,
-} from './control.js';
+import * as control from './control.js';
 import { dashboardCommand } from './dashboard.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
@@ -24,12 +17,12 @@ import { verifyCommand } from './verify.js';
 export const COMMANDS: readonly Command[] = [
   demoCommand,
   emulateCommand,
-  merchantCommand,
-  branchCommand,
-  ruleCommand,
-  shipCommand,
-  faultsCommand,
-  latencyCommand,
+  control.merchantCommand,
+  control.branchCommand,
+  control.ruleCommand,
+  control.shipCommand,
+  control.faultsCommand,
+  control.latencyCommand,
   sendCommand,
   backfillCommand,
   outboxCommand,

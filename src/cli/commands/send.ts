@@ -63,12 +63,11 @@ export const sendCommand = defineCommand({
     const style = createStyle(io);
     try {
       // The contract judges the name and the payload: the CLI passes them on as given.
-      const result = await client.send(
+      const { eventId, status, attempts, correlationId, body } = await client.send(
         eventType as InboundEventType,
         payload as PayloadInput<InboundEventType>,
         options,
       );
-      const { eventId, status, attempts, correlationId, body } = result;
       if (values.json) {
         io.stdout.write(`${JSON.stringify({ eventType, eventId, status, attempts, correlationId, body })}\n`);
       } else {
