@@ -103,9 +103,8 @@ export async function readSigningInput(
 }
 
 /**
- * The signing secret(s), from `--secret-file` (one per line, LF or CRLF, for rotation) or an
- * environment variable: never from the command line, where `ps` and shell history keep them, and
- * never printed. Whitespace around a secret is refused: it would change every signature silently.
+ * The signing secret(s), from `--secret-file` (one per line, for rotation) or an environment variable:
+ * never from argv (`ps` and shell history keep it), never printed; whitespace around one is refused.
  */
 export async function readSecrets(
   io: CliIo,

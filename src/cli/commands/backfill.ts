@@ -143,8 +143,7 @@ export const backfillCommand = defineCommand({
     };
     try {
       for await (const row of readRows(counted(), target, maxRowSize)) {
-        // Only a resumed run needs the lines it met (to name report lines past the file's end):
-        // a set of every line would grow with the file.
+        // Only a resume needs the lines met (report lines past the end); a set of all grows with the file.
         if (resume) {
           if (!resume.has(row.line)) continue;
           seen.add(row.line);

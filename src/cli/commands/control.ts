@@ -28,7 +28,6 @@ interface ControlSpec extends Pick<Command, 'name' | 'summary' | 'help'> {
     values: Record<string, unknown>;
     io: CliIo;
     control: ControlClient;
-    /** `--tenant-id`, or the emulator's only merchant. */
     tenant: () => Promise<string>;
   }): Promise<void>;
 }

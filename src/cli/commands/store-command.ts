@@ -103,11 +103,10 @@ export function defineStoreCommand<S extends string, R>(spec: StoreCommandSpec<S
               `${JSON.stringify({ ...totals, tenants, totalTenants: page?.totalTenants ?? null }, null, 2)}\n`,
             );
           else {
-            const blank = spec.allTenantsOnly.map(() => '');
             const rows = tenants.map((t) => [
               t.tenantId,
               ...spec.perTenant.map((state) => String(t.states[state] ?? 0)),
-              ...blank,
+              ...spec.allTenantsOnly.map(() => ''),
               ageOf(t.oldestPendingAt),
             ]);
             const columns = [...spec.perTenant, ...spec.allTenantsOnly];

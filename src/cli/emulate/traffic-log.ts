@@ -143,8 +143,7 @@ export function createTrafficLog(
         written = record.seq;
         write(requestLine(record, style, effect(record)));
       }
-      // The older ones first, so lines keep the order the deliveries were produced in. One the
-      // emulator forgot (historyLimit) is forgotten here too.
+      // Older ones first, in the order they were produced; one the emulator forgot (historyLimit) is dropped.
       for (const [deliveryId, seen] of underWay) {
         const [delivery] = emulator.deliveries({ deliveryId });
         if (delivery) follow(delivery, seen);

@@ -29,9 +29,8 @@ export interface ActionContext {
 }
 
 /**
- * Does `action` to one event and records it in the store's audit trail, both or neither (one
- * transaction, or one Redis script). A refusal (unknown id, wrong state) is a result; a store
- * failure (a role that may not write the audit trail, say) rejects, and nothing was done.
+ * Does `action` to one event and records it in the audit trail, both or neither (one transaction or
+ * Redis script). A refusal (unknown id, wrong state) is a result; a store failure rejects, nothing done.
  */
 export async function runAction(
   backends: OpsBackends,
