@@ -14,7 +14,6 @@ export const CLIENT_ENV = {
 /** The flags of the commands that send with the client (`send`, `backfill`). */
 export const CLIENT_FLAGS = { ...valueFlags('secret-file'), ...switchFlags('no-retry') };
 
-/** What a command adds to the client the environment describes: its `CLIENT_FLAGS`. */
 type ClientFlags = Partial<ParsedCommandArgs<typeof CLIENT_FLAGS>['values']>;
 
 function required(io: CliIo, name: string, what: string): string {

@@ -2,7 +2,6 @@ import { type Flags, type ParsedCommandArgs, parseCommandArgs } from '../args.js
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
-/** One subcommand of `loyalty-partner`. */
 export interface Command {
   readonly name: string;
   /** One line for the top-level help and the README's command table. */
@@ -17,10 +16,7 @@ export interface Command {
 /** A command as it is written: its words, its flags as data, and what it does. */
 export interface CommandSpec<F extends Flags> extends Omit<Command, 'flags' | 'run'> {
   readonly flags: F;
-  /**
-   * Does the work and returns the exit code. Throw, do not print, on failure: `run-cli.ts` turns
-   * each error into one line and its exit code (`describeFailure`), passwords redacted.
-   */
+  /** Returns the exit code. On failure throw, do not print: `run-cli.ts` prints one redacted line. */
   run(context: {
     readonly values: ParsedCommandArgs<F>['values'];
     readonly positionals: string[];

@@ -36,12 +36,10 @@ export const selectionHelp = (states: readonly string[], one: string, many: stri
                            after a confirmation
   --yes                    do not ask for the confirmation of --all`;
 
-/** The last lines of both commands' options. */
 export const ACTOR_HELP = `  --actor <name>           who acts, for the audit trail (default: $USER@hostname)
   --json                   print JSON for scripts instead of a table
   -h, --help               show this help`;
 
-/** The table of `list`: its columns, and one record's cells. */
 const LIST_HEADERS = ['EVENT ID', 'TENANT', 'TYPE', 'STATE', 'ATTEMPTS', 'AGE', 'LAST ERROR'];
 function listCells(r: RecordRow): string[] {
   return [r.eventId, r.tenantId, r.eventType, r.state, String(r.attempts), ageOf(r.since), r.lastError];

@@ -12,12 +12,9 @@ export interface CheckLine {
 
 export const ok = (check: string, found: string): CheckLine => ({ check, status: 'ok', found });
 export const info = (check: string, found: string): CheckLine => ({ check, status: 'info', found });
-export const warn = (check: string, found: string, fix: string): CheckLine => ({
-  check,
-  status: 'warn',
-  found,
-  fix,
-});
+export function warn(check: string, found: string, fix: string): CheckLine {
+  return { check, status: 'warn', found, fix };
+}
 
 /** The report as a person reads it: one line per check, the change to make under a warning. */
 export function formatReport(target: string, lines: readonly CheckLine[]): string {

@@ -18,7 +18,6 @@ export interface TenantRow<S extends string> {
   readonly oldestPendingAt: number | null;
 }
 
-/** A page of tenants, busiest first, and how many tenants hold events in all. */
 export interface TenantPage<S extends string> {
   readonly tenants: readonly TenantRow<S>[];
   readonly totalTenants: number;
