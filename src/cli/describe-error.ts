@@ -29,10 +29,7 @@ function errnoOf(err: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * What `client.send` threw as the CLI's report (the remedy from the contract's catalogue), or
- * `undefined` for an error that is not one of the client's typed ones: a bug, rethrown.
- */
+/** What `client.send` threw as the CLI's report, or `undefined` for an untyped error (a bug, rethrown). */
 export function describeSendError(err: unknown): ErrorReport | undefined {
   if (err instanceof LoyaltyValidationError) {
     const detail = err.issues.length ? err.issues.map(formatIssue).join('; ') : err.message;

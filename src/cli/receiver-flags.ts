@@ -3,10 +3,7 @@ import { integerFlag, requiredFlag } from './args.js';
 import { UsageError } from './exit-codes.js';
 import { type CliIo, readSecrets } from './io.js';
 
-/**
- * The receiver URL of `check-receiver` and `trigger`: absolute http(s), without credentials, which
- * are refused without being repeated (the password would land in CI logs).
- */
+/** An absolute http(s) receiver URL; one with credentials is refused without repeating them (CI logs). */
 function receiverUrlFlag(command: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url !== undefined && (url.username !== '' || url.password !== '')) {

@@ -30,9 +30,8 @@ export async function stampFile(path: string): Promise<SourceStamp> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The rows a `--resume <report>` run sends, by line, with the eventId each was sent under (a resent
- * row gets the service's cached answer); other lines were sent. The report must be this very
- * file's (its SHA-256), its lines in the file and each eventId a row's own, or nothing is sent.
+ * The rows a `--resume <report>` run sends, by line, under the eventId each had (a resent row gets the
+ * cached answer). Refused unless it is this file's (SHA-256), its lines in it, each eventId one row's.
  */
 export async function readResume(
   path: string,

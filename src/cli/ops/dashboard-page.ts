@@ -1,7 +1,6 @@
 /**
- * The operators' dashboard: a page whose script polls `api/overview` and builds the DOM with
- * `textContent` only, so an event's data (a name holding `<script>`) is always text, never
- * markup; the Content-Security-Policy lets only this script (its nonce) run, as a second guard.
+ * The operators' page: its script polls `api/overview` and builds the DOM with `textContent` only, so
+ * event data is always text, never markup; the CSP lets only this script (its nonce) run, a second guard.
  */
 export function dashboardHtml(nonce: string): string {
   return `<!doctype html>
