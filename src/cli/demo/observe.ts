@@ -8,7 +8,6 @@ import { DEMO_DEFAULTS, type DemoWorld } from './demo-world.js';
 
 /** What the emulated service answers to a processed InvoiceEarned. */
 export interface EarnAnswer {
-  eventId: string;
   status: string;
   result?: { pointsEarned: number; stampsEarned: number; balance: number };
 }

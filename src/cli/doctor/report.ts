@@ -1,11 +1,9 @@
 import { plural } from '../io.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'info';
-
 /** One line of the doctor's report: what was checked, what was found, and what to change. */
 export interface CheckLine {
   readonly check: string;
-  readonly status: CheckStatus;
+  readonly status: 'ok' | 'warn' | 'info';
   readonly found: string;
   readonly fix?: string | undefined;
 }

@@ -15,7 +15,6 @@ export class EmulatorUnreachable extends codedError('EmulatorUnreachable') {
 
 /** Talks to a running emulator's control interface (`/__emulator/...`). */
 export interface ControlClient {
-  readonly url: string;
   call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
   /** The tenant id given, or the only merchant's; several merchants need `--tenant-id`. */
   tenant(given: string | undefined): Promise<string>;
@@ -54,7 +53,6 @@ export function controlClient(io: CliIo, url: string | undefined): ControlClient
     return answer as T;
   };
   return {
-    url: base,
     call,
     async tenant(given) {
       if (given !== undefined) return given;
