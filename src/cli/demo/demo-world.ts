@@ -82,14 +82,13 @@ export async function startDemoWorld(): Promise<DemoWorld> {
       receiverUrl,
     });
     secrets.set(merchant.tenantId, merchant.signingSecret);
-    const retries: RetryEvent[] = [];
     const world: DemoWorld = {
       emulator,
       merchant,
       emulatorUrl,
       receiverUrl,
       webhooks,
-      retries,
+      retries: [],
       onRetry: undefined,
       sent: new Map(),
       client: new LoyaltyClient({
@@ -99,7 +98,7 @@ export async function startDemoWorld(): Promise<DemoWorld> {
         retry: DEMO_DEFAULTS.retry,
         hooks: {
           onRetry: (event) => {
-            retries.push(event);
+            world.retries.push(event);
             world.onRetry?.(event);
           },
         },
