@@ -1,5 +1,5 @@
-import { codedError } from '../contract/errors.js';
 import { describeIssues, type OptionCheck, optionIssues, throwIfInvalid } from '../contract/options-check.js';
+import { codeError } from '../internal/code-error.js';
 
 /** Why the emulator refused a call made by the test itself (not by the partner over HTTP). */
 export type EmulatorErrorCode =
@@ -25,14 +25,7 @@ export type EmulatorErrorCode =
  * }
  * ```
  */
-export class EmulatorError extends codedError('EmulatorError') {
-  readonly code: EmulatorErrorCode;
-
-  constructor(code: EmulatorErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export class EmulatorError extends codeError<'EmulatorError', EmulatorErrorCode>('EmulatorError') {}
 
 /** Throws `INVALID_OPTIONS` naming every failed check, after `prefix` (the call refused). */
 export function refuseOptions(prefix: string, checks: readonly OptionCheck[]): void {
