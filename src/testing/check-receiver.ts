@@ -120,42 +120,32 @@ const retried = (result: Exchange) => result.answered && (result.status >= 500 |
 
 async function runCase(
   item: ReceiverCase,
-  send: (request: ReturnType<ReceiverCase['request']>) => Promise<Exchange>,
-  options: Required<Pick<CheckReceiverOptions, 'secret' | 'tenantId'>>,
+  send: () => Promise<Exchange>,
 ): Promise<{ pass: boolean; observed: string; exchanges: Exchange[] }> {
-  const { secret, tenantId } = options;
-  const request = item.request({
-    secret,
-    tenantId,
-    now: Math.floor(Date.now() / 1000),
-    eventId: newEventId(),
-  });
   if (item.send === 'again') {
-    const first = await send(request);
+    const first = await send();
     if (!first.answered) return { pass: false, observed: describeExchange(first), exchanges: [first] };
-    const again = await send(request);
-    const observed = `first ${describeExchange(first)}; again ${describeExchange(again)}`;
+    const again = await send();
     return {
       pass: meets(item.verdict, first) && meets(item.verdict, again),
-      observed,
+      observed: `first ${describeExchange(first)}; again ${describeExchange(again)}`,
       exchanges: [first, again],
     };
   }
   if (item.send === 'at-once') {
-    const copies = await Promise.all([1, 2, 3].map(() => send(request)));
-    const exchanges = [...copies];
-    let pass = copies.every((copy) => meets(item.verdict, copy) || retried(copy));
-    let observed = copies.map(describeExchange).join('; ');
+    const exchanges = await Promise.all([1, 2, 3].map(() => send()));
+    let pass = exchanges.every((copy) => meets(item.verdict, copy) || retried(copy));
+    let observed = exchanges.map(describeExchange).join('; ');
     // A copy refused with a retryable status comes again later, as the service would send it.
-    if (pass && copies.some(retried)) {
-      const later = await send(request);
+    if (pass && exchanges.some(retried)) {
+      const later = await send();
       exchanges.push(later);
       pass = meets(item.verdict, later);
       observed += `; redelivered later ${describeExchange(later)}`;
     }
     return { pass, observed, exchanges };
   }
-  const result = await send(request);
+  const result = await send();
   return { pass: meets(item.verdict, result), observed: describeExchange(result), exchanges: [result] };
 }
 
@@ -180,7 +170,6 @@ export async function checkReceiver(options: CheckReceiverOptions): Promise<Chec
   const { url, secret, tenantId = 'tenant-check', slowMs = 5000, timeoutMs = 10_000 } = options;
   checkOptions(url, slowMs, timeoutMs);
   const transport = options.fetch ?? ((request: Request) => fetch(request));
-  const send = (request: ReturnType<ReceiverCase['request']>) => exchange(transport, url, request, timeoutMs);
   const results: ReceiverCaseResult[] = [];
   const report = (result: ReceiverCaseResult) => {
     results.push(result);
@@ -195,7 +184,10 @@ export async function checkReceiver(options: CheckReceiverOptions): Promise<Chec
       report({ id: item.id, name: item.name, expected, observed, pass: false });
       continue;
     }
-    const { pass, observed, exchanges } = await runCase(item, send, { secret, tenantId });
+    const now = Math.floor(Date.now() / 1000);
+    const request = item.request({ secret, tenantId, now, eventId: newEventId() });
+    const send = () => exchange(transport, url, request, timeoutMs);
+    const { pass, observed, exchanges } = await runCase(item, send);
     const answered = exchanges.some((result) => result.answered);
     unanswered = answered ? 0 : unanswered + 1;
     for (const result of exchanges) if (result.answered) timed.push({ ms: result.ms, name: item.name });
