@@ -42,25 +42,22 @@ export function systemClock(timeScale: number): EmulatorClock {
   };
 }
 
-type ManualTimer = { at: number; seq: number; task: () => Promise<void> | void };
+type ManualTimer = { at: number; task: () => Promise<void> | void };
 
 /** Time that moves only when the test says so. Tasks due at the same instant run in the order scheduled. */
 export function manualClock(start: number): EmulatorClock {
   let now = start;
-  let seq = 0;
+  // A Set iterates in insertion order: of the timers due first, the earliest scheduled wins.
   const timers = new Set<ManualTimer>();
   const nextDue = (limit: number): ManualTimer | undefined => {
     let best: ManualTimer | undefined;
-    for (const timer of timers) {
-      if (timer.at > limit) continue;
-      if (!best || timer.at < best.at || (timer.at === best.at && timer.seq < best.seq)) best = timer;
-    }
+    for (const timer of timers) if (timer.at <= limit && (!best || timer.at < best.at)) best = timer;
     return best;
   };
   return {
     now: () => now,
     schedule(delayMs, task) {
-      timers.add({ at: now + Math.max(0, delayMs), seq: seq++, task });
+      timers.add({ at: now + Math.max(0, delayMs), task });
     },
     async advance(ms) {
       if (!(ms >= 0 && Number.isFinite(ms))) {
