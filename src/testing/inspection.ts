@@ -95,10 +95,7 @@ export function createInspection(
     events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),
     deliveries: (filter = {}) => deliveries(filter),
     balance: (tenantId, customerId) => balanceOf(merchantOf(tenantId), customerId),
-    ledger: (tenantId) =>
-      merchantOf(tenantId)
-        .ledger.newest()
-        .map((entry) => ({ ...entry })),
+    ledger: (tenantId) => structuredClone(merchantOf(tenantId).ledger.newest()),
     merchant: (tenantId) => snapshot(merchantOf(tenantId)),
   };
 }

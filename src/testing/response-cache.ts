@@ -41,11 +41,8 @@ export class ResponseCache {
   }
 
   set(tenantId: string, eventId: string, answer: CachedResponse): void {
-    let answers = this.#tenants.get(tenantId);
-    if (answers === undefined) {
-      answers = new BoundedMap(this.#limit);
-      this.#tenants.set(tenantId, answers);
-    }
+    const answers = this.#tenants.get(tenantId) ?? new BoundedMap(this.#limit);
+    this.#tenants.set(tenantId, answers);
     // Deleted first, so an answer stored again counts as the newest.
     answers.delete(eventId);
     answers.set(eventId, { ...answer, storedAt: this.#now() });

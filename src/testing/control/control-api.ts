@@ -89,9 +89,7 @@ async function dispatch(
   if (first === 'state' && is('GET', 1)) return controlJson(200, dashboardState(deps));
   if (first === 'requests' && is('GET', 1)) {
     const eventId = new URLSearchParams(request.search).get('eventId') ?? undefined;
-    return controlJson(200, {
-      requests: emulator.requests({ eventId }).slice(-50),
-    });
+    return controlJson(200, { requests: emulator.requests({ eventId }).slice(-50) });
   }
   if (first === 'merchants' && is('POST', 1))
     return { merchant: emulator.createMerchant(await bodyOf<MerchantOptions>(request)) };
