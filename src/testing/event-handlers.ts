@@ -60,10 +60,3 @@ export const EVENT_HANDLERS: Handlers = {
   ProductsSyncedBatch: (c) => each(c.payload.items, (product) => syncProduct(c.merchant, product)),
   CouponsSyncedBatch: (c) => each(c.payload.items, (coupon) => syncCoupon(c.merchant, coupon)),
 };
-
-export function runHandler(
-  eventType: InboundEventType,
-  ctx: HandlerContext<InboundEventType>,
-): HandlerResult {
-  return (EVENT_HANDLERS[eventType] as (c: HandlerContext<InboundEventType>) => HandlerResult)(ctx);
-}

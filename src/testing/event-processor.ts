@@ -2,16 +2,18 @@ import {
   EVENT_TYPES,
   type EventType,
   type InboundEnvelope,
+  type InboundEventType,
   isErrorCode,
   LoyaltyValidationError,
   parseInboundEnvelope,
 } from '../contract/index.js';
 import { type AdmitDeps, admit } from './authenticate.js';
-import { runHandler } from './event-handlers.js';
+import { EVENT_HANDLERS, type HandlerContext } from './event-handlers.js';
 import type { EmulatorRequest } from './exchange.js';
 import {
   type EndpointOutcome,
   errorResponse,
+  type HandlerResult,
   jsonResponse,
   type Rejection,
   type ReplyContext,
@@ -112,14 +114,15 @@ export async function processEvent(
   if (!merchant.subscriptionActive) {
     return refuse(reject('SUBSCRIPTION_LAPSED', "The merchant's subscription is not active"));
   }
-  const outcome = runHandler(envelope.eventType, {
+  const handle = EVENT_HANDLERS[envelope.eventType] as (c: HandlerContext<InboundEventType>) => HandlerResult;
+  const outcome = handle({
     merchant,
     payload: envelope.payload,
     eventId: envelope.eventId,
     correlationId: envelope.correlationId ?? ctx.correlationId,
     now: ctx.now,
     emit: deps.emit,
-  } as Parameters<typeof runHandler>[1]);
+  });
   if (!outcome.ok) return refuse(outcome);
 
   const { result } = outcome;
