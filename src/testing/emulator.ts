@@ -116,11 +116,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
   const emulator: Emulator = {
     ...actions,
-    ...createInspection(
-      (tenantId) => store.get(tenantId),
-      log,
-      (filter) => dispatcher.list(filter),
-    ),
+    ...createInspection(store, log, dispatcher),
     get url() {
       return server?.url;
     },

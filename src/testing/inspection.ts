@@ -14,9 +14,10 @@ import {
   type RedemptionRecord,
   type RefundRecord,
 } from './merchant.js';
+import type { MerchantStore } from './merchant-store.js';
 import type { Endpoint, RequestLog, RequestRecord } from './request-log.js';
 import type { StoredEarnRate, StoredStampCard } from './rules.js';
-import type { Delivery, DeliveryFilter } from './webhook-dispatcher.js';
+import type { Delivery, DeliveryFilter, WebhookDispatcher } from './webhook-dispatcher.js';
 
 /**
  * A merchant as the service's dashboard would show it. It holds no API key and no secret, only
@@ -83,9 +84,9 @@ export interface EmulatorInspection {
 }
 
 export function createInspection(
-  merchantOf: (tenantId: string) => MerchantRecord,
+  store: MerchantStore,
   log: RequestLog,
-  deliveries: (filter: DeliveryFilter) => Delivery[],
+  dispatcher: WebhookDispatcher,
 ): EmulatorInspection {
   // The log hands out fresh copies: a caller may keep or change them.
   const requests = ({ after, ...filter }: RequestFilter = {}) =>
@@ -93,10 +94,10 @@ export function createInspection(
   return {
     requests,
     events: (filter = {}) => requests({ ...filter, endpoint: 'events' }),
-    deliveries: (filter = {}) => deliveries(filter),
-    balance: (tenantId, customerId) => balanceOf(merchantOf(tenantId), customerId),
-    ledger: (tenantId) => structuredClone(merchantOf(tenantId).ledger.newest()),
-    merchant: (tenantId) => snapshot(merchantOf(tenantId)),
+    deliveries: (filter) => dispatcher.list(filter),
+    balance: (tenantId, customerId) => balanceOf(store.get(tenantId), customerId),
+    ledger: (tenantId) => structuredClone(store.get(tenantId).ledger.newest()),
+    merchant: (tenantId) => snapshot(store.get(tenantId)),
   };
 }
 
