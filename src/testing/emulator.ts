@@ -1,9 +1,4 @@
-import {
-  EVENT_TYPES,
-  type EventType,
-  type InboundEventType,
-  type OutboundEventType,
-} from '../contract/index.js';
+import { EVENT_TYPES, type EventType } from '../contract/index.js';
 import { type EmulatorClock, manualClock, systemClock } from './clock.js';
 import { handleControl, isControlPath } from './control/control-api.js';
 import type { ControlDeps } from './control/control-deps.js';
@@ -23,11 +18,6 @@ import { RequestLog } from './request-log.js';
 import { routeRequest } from './request-router.js';
 import { ResponseCache } from './response-cache.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
-
-// The outbound follow-up a Planned handler starts emitting when it ships (spec 6.2).
-const FOLLOW_UPS: Partial<Record<InboundEventType, OutboundEventType>> = {
-  InvoiceRefunded: 'RefundReversalCompleted',
-};
 
 const isShippable = (eventType: string): eventType is ShippableEventType => {
   const info = (EVENT_TYPES as Record<string, { availability: string; emitted?: boolean }>)[eventType];
@@ -163,8 +153,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       if (!isShippable(eventType))
         throw new EmulatorError('INVALID_OPERATION', `${eventType} is not a Planned event type`);
       shipped.add(eventType);
-      const followUp = FOLLOW_UPS[eventType as InboundEventType];
-      if (followUp) shipped.add(followUp);
+      // The outbound follow-up the InvoiceRefunded handler starts emitting when it ships (spec 6.2).
+      if (eventType === 'InvoiceRefunded') shipped.add('RefundReversalCompleted');
     },
     injectFaults(faultOptions) {
       faults.configure(faultOptions);
