@@ -1,5 +1,5 @@
 import { createEnvelope, OUTBOUND_EVENT_TYPES, type OutboundEventType } from '../contract/index.js';
-import { SIGNATURE_TOLERANCE_SECONDS } from '../contract/limits.js';
+import { SIGNATURE_TOLERANCE_SECONDS as TOLERANCE } from '../contract/limits.js';
 import { nodeHmac } from '../platform-node/node-hmac.js';
 import { signPayload } from '../platform-node/signature.js';
 import { samplePayload } from './sample-payloads.js';
@@ -138,7 +138,6 @@ const headerRule =
   'are required; anything else is answered 401 (INVALID_SIGNATURE), never 400 or 5xx';
 
 // Probed just inside and just outside the tolerance on both sides: any other window fails a case.
-const TOLERANCE = SIGNATURE_TOLERANCE_SECONDS;
 /** Two seconds inside: the receiver's clock may tick once or twice between signing and checking. */
 const INSIDE = TOLERANCE - 2;
 const OLD_OUTSIDE = TOLERANCE + 1;
