@@ -25,17 +25,17 @@ export interface CustomerLookupBody {
   balance: { points: number; stamps: Record<string, number> } | null;
 }
 
-// A GET always answers a body: `result` is required here, unlike a POST's.
-type GetAnswer = (
+// A success always answers a body: `result` is required here, unlike an event handler's.
+type Answer = (
   m: MerchantRecord,
   request: EmulatorRequest,
 ) => Exclude<HandlerResult, { ok: true }> | { ok: true; result: Record<string, unknown> };
 
-// The GETs carry no body: a signature, optional, is over the empty body. A found merchant's answer is 200.
-const get =
-  (answer: GetAnswer) =>
-  (request: EmulatorRequest, ctx: ReplyContext, deps: AdmitDeps): EndpointOutcome => {
-    const admitted = admit(request, new Uint8Array(), ctx, deps, 'optional');
+// The signature is optional here, but verified when sent (a GET's over its empty body). A success is 200.
+const endpoint =
+  (answer: Answer) =>
+  async (request: EmulatorRequest, ctx: ReplyContext, deps: AdmitDeps): Promise<EndpointOutcome> => {
+    const admitted = admit(request, await request.body(), ctx, deps, 'optional');
     if (!('merchant' in admitted)) return admitted;
     const answered = answer(admitted.merchant, request);
     const response = answered.ok
@@ -45,7 +45,7 @@ const get =
   };
 
 /** `GET /connection`: confirms the key; unsigned; never starts webhook delivery (spec 4.2). */
-export const checkConnection = get((m) => ({
+export const checkConnection = endpoint((m) => ({
   ok: true,
   result: {
     tenantId: m.tenantId,
@@ -56,7 +56,7 @@ export const checkConnection = get((m) => ({
 }));
 
 /** `GET /customers/lookup?phone=...` or `?customerId=...` (the service's id): exactly one (spec 4.3). */
-export const lookupCustomer = get((m, request) => {
+export const lookupCustomer = endpoint((m, request) => {
   const params = new URLSearchParams(request.search);
   const phone = params.get('phone');
   const customerId = params.get('customerId');
@@ -85,24 +85,8 @@ export const PLANNED_SYNC_PATHS = [
  * A planned synchronous endpoint: `400 MISSING_IDEMPOTENCY_KEY` without the header, otherwise
  * `503 EVENT_HANDLER_NOT_REGISTERED` (retryable), as no live endpoint exists yet.
  */
-export async function plannedEndpoint(
-  request: EmulatorRequest,
-  ctx: ReplyContext,
-  deps: AdmitDeps,
-): Promise<EndpointOutcome> {
-  const admitted = admit(request, await request.body(), ctx, deps, 'optional');
-  if (!('merchant' in admitted)) return admitted;
-  const tenantId = admitted.merchant.tenantId;
-  const response = request.header('idempotency-key')
-    ? errorResponse(
-        'EVENT_HANDLER_NOT_REGISTERED',
-        'This synchronous endpoint is planned and not deployed yet',
-        ctx,
-      )
-    : errorResponse(
-        'MISSING_IDEMPOTENCY_KEY',
-        'The Idempotency-Key header is required on this endpoint',
-        ctx,
-      );
-  return { response, tenantId };
-}
+export const plannedEndpoint = endpoint((_m, request) =>
+  request.header('idempotency-key')
+    ? reject('EVENT_HANDLER_NOT_REGISTERED', 'This synchronous endpoint is planned and not deployed yet')
+    : reject('MISSING_IDEMPOTENCY_KEY', 'The Idempotency-Key header is required on this endpoint'),
+);
