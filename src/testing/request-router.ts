@@ -80,16 +80,13 @@ const sentCorrelationId = (request: EmulatorRequest) => {
   return sent && /^[\w.:-]{1,128}$/.test(sent) ? sent : null;
 };
 
-function faultReply(kind: FaultKind, ctx: ReplyContext): EmulatorReply {
-  if (isServiceUnavailableKind(kind)) return respond(errorResponse(kind, `Injected fault: ${kind}`, ctx));
-  if (kind === 'rate-limited') {
-    return respond(
-      otherErrorResponse(429, 'RATE_LIMITED', 'Injected fault: too many requests', ctx, {
-        'retry-after': '1',
-      }),
-    );
-  }
-  return { kind: kind === 'reset' ? 'reset' : 'hang' };
+// `undefined` for a fault that answers nothing: the connection is dropped or left hanging.
+function faultResponse(kind: FaultKind, ctx: ReplyContext): EmulatorResponse | undefined {
+  if (isServiceUnavailableKind(kind)) return errorResponse(kind, `Injected fault: ${kind}`, ctx);
+  if (kind !== 'rate-limited') return undefined;
+  return otherErrorResponse(429, 'RATE_LIMITED', 'Injected fault: too many requests', ctx, {
+    'retry-after': '1',
+  });
 }
 
 /** Routes one request through faults and the endpoint, and logs what happened to it. */
@@ -125,8 +122,9 @@ export async function routeRequest(
   if (fault && fault !== 'clock-skew' && fault !== 'timeout-after-processing') {
     await identify(entry, request, deps);
     entry.outcome = 'fault';
-    const reply = faultReply(fault, ctx);
-    return reply.kind === 'response' ? finish(entry, reply.response, 'fault') : reply;
+    const response = faultResponse(fault, ctx);
+    if (response) return finish(entry, response, 'fault');
+    return { kind: fault === 'reset' ? 'reset' : 'hang' };
   }
   const skew = fault === 'clock-skew' ? FAULT_CLOCK_SKEW_SECONDS : 0;
   const outcome = await ANSWERS[route.endpoint](request, ctx, deps, skew);
