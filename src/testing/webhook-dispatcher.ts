@@ -154,16 +154,11 @@ export class WebhookDispatcher {
 
   /** Copies of the deliveries a filter selects, oldest first; `after` and `deliveryId` start from a binary search. */
   list({ after, deliveryId, ...rest }: DeliveryFilter = {}): Delivery[] {
-    const kept = this.#deliveries;
-    const wanted = deliveryId === undefined ? undefined : Number(deliveryId.slice('dlv-'.length));
-    let from = this.#firstAfter(wanted === undefined ? (after ?? 0) : wanted - 1);
-    const copies: Delivery[] = [];
-    for (; from < kept.length; from++) {
-      const delivery = kept[from] as Kept;
-      if (wanted !== undefined && delivery.seq !== wanted) break;
-      if (matches(delivery, rest)) copies.push(publicCopy(delivery));
-    }
-    return copies;
+    const seq = deliveryId === undefined ? undefined : Number(deliveryId.slice('dlv-'.length));
+    const from = this.#firstAfter(seq === undefined ? (after ?? 0) : seq - 1);
+    // The delivery a `deliveryId` names can only be the first one from there.
+    const candidates = this.#deliveries.slice(from, seq === undefined ? undefined : from + 1);
+    return candidates.filter((delivery) => matches(delivery, { ...rest, seq })).map(publicCopy);
   }
 
   #firstAfter(seq: number): number {
