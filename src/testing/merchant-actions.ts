@@ -147,12 +147,12 @@ export function createMerchantActions(deps: ActionDeps): MerchantActions {
         }
         m.earnRate = parseEarnRate(change.payload, version);
         m.ruleVersion = version;
-        announceRule(m, wireEarnRate(m.earnRate), version, emit, now());
+        announceRule(m, wireEarnRate(m.earnRate), emit, now());
       } else {
         const card = parseStampCard(change.payload, version);
         m.stampCards.set(card.stampCardId, card);
         m.ruleVersion = version;
-        announceRule(m, wireStampRule(card), version, emit, now());
+        announceRule(m, wireStampRule(card), emit, now());
       }
       return version;
     },

@@ -48,18 +48,11 @@ export function createEmitter(
   };
 }
 
-/** LoyaltyRuleChanged for one rule at its `ruleVersion`; a FreeEntry card (`undefined`) is not announced. */
-export function announceRule(
-  merchant: MerchantRecord,
-  rule: WireRule | undefined,
-  ruleVersion: number,
-  emit: Emit,
-  now: number,
-): void {
+/** LoyaltyRuleChanged for one rule; a FreeEntry card (`undefined`) is not announced. */
+export function announceRule(m: MerchantRecord, rule: WireRule | undefined, emit: Emit, now: number): void {
   if (!rule) return;
-  emit(merchant, 'LoyaltyRuleChanged', {
-    externalStoreId: merchant.externalStoreId,
-    ruleVersion,
+  emit(m, 'LoyaltyRuleChanged', {
+    externalStoreId: m.externalStoreId,
     effectiveFrom: new Date(now).toISOString(),
     ...rule,
   });
@@ -67,8 +60,6 @@ export function announceRule(
 
 /** Every rule of the store, as announced when the merchant activates. */
 export function announceAllRules(merchant: MerchantRecord, emit: Emit, now: number): void {
-  const { earnRate } = merchant;
-  if (earnRate) announceRule(merchant, wireEarnRate(earnRate), earnRate.ruleVersion, emit, now);
-  for (const card of merchant.stampCards.values())
-    announceRule(merchant, wireStampRule(card), card.ruleVersion, emit, now);
+  if (merchant.earnRate) announceRule(merchant, wireEarnRate(merchant.earnRate), emit, now);
+  for (const card of merchant.stampCards.values()) announceRule(merchant, wireStampRule(card), emit, now);
 }

@@ -116,10 +116,11 @@ export function parseStampCard(card: StampCardRule, ruleVersion: number): Stored
   return { ...parsed, mode, earningMethodActive, ruleVersion };
 }
 
-/** A rule as LoyaltyRuleChanged carries it: its type and its wire fields, without the version. */
-export type WireRule =
+/** A rule as LoyaltyRuleChanged carries it: its type, its version and its wire fields. */
+export type WireRule = { ruleVersion: number } & (
   | { ruleType: 'EarnRate'; payload: EarnRateRule }
-  | { ruleType: 'StampRule'; payload: WireStampRule };
+  | { ruleType: 'StampRule'; payload: WireStampRule }
+);
 
 /** A stamp card as the partner receives it; a FreeEntry card has no wire form. */
 export function wireStampRule(card: StoredStampCard): WireRule | undefined {
@@ -133,9 +134,9 @@ export function wireStampRule(card: StoredStampCard): WireRule | undefined {
     cooldownDays: card.cooldownDays ?? null,
     isActive: card.isActive,
   };
-  return { ruleType: 'StampRule', payload };
+  return { ruleType: 'StampRule', ruleVersion: card.ruleVersion, payload };
 }
 
-export function wireEarnRate({ ruleVersion: _version, ...payload }: StoredEarnRate): WireRule {
-  return { ruleType: 'EarnRate', payload };
+export function wireEarnRate({ ruleVersion, ...payload }: StoredEarnRate): WireRule {
+  return { ruleType: 'EarnRate', ruleVersion, payload };
 }
