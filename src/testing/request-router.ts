@@ -156,10 +156,7 @@ async function identify(entry: RequestRecord, request: EmulatorRequest, deps: Ro
   entry.tenantId = (apiKey && deps.store.byApiKey(apiKey)?.tenantId) || null;
   if (entry.endpoint !== 'events') return;
   try {
-    const body = JSON.parse(new TextDecoder().decode(await request.body())) as {
-      eventId?: unknown;
-      eventType?: unknown;
-    };
+    const body = JSON.parse(new TextDecoder().decode(await request.body())) as Record<string, unknown> | null;
     if (typeof body?.eventId === 'string') entry.eventId = body.eventId;
     if (typeof body?.eventType === 'string') entry.eventType = body.eventType;
   } catch {
