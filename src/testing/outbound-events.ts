@@ -23,10 +23,9 @@ const isGuid = (value: string | undefined): value is string =>
   value !== undefined && /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(value);
 
 /**
- * Builds outbound envelopes with the contract's `createEnvelope` (sourceSystem `Loyalty`,
- * occurredAt on the service's clock) and hands them to the dispatcher. The envelope's
- * `correlationId` and the delivery's `X-Correlation-Id` are one value, tying the delivery to the
- * business action that produced it. An outbound type not emitted yet stays silent until it ships.
+ * Builds outbound envelopes with `createEnvelope` (occurredAt on the service's clock) and queues their
+ * delivery, whose `X-Correlation-Id` is the envelope's `correlationId`: the business action that
+ * produced it. An outbound type not emitted yet stays silent until it ships.
  */
 export function createEmitter(
   now: () => number,

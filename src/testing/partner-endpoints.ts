@@ -3,8 +3,8 @@ import type { EmulatorRequest } from './exchange.js';
 import {
   type EndpointOutcome,
   errorResponse,
-  type HandlerResult,
   jsonResponse,
+  type Rejection,
   type ReplyContext,
   reject,
 } from './http-reply.js';
@@ -29,7 +29,7 @@ export interface CustomerLookupBody {
 type Answer = (
   m: MerchantRecord,
   request: EmulatorRequest,
-) => Exclude<HandlerResult, { ok: true }> | { ok: true; result: Record<string, unknown> };
+) => Rejection | { ok: true; result: Record<string, unknown> };
 
 // The signature is optional here, but verified when sent (a GET's over its empty body). A success is 200.
 const endpoint =

@@ -19,7 +19,6 @@ export const CONTROL_BASE_PATH = '/__emulator';
 export const isControlPath = (pathname: string): boolean =>
   pathname === CONTROL_BASE_PATH || pathname.startsWith(`${CONTROL_BASE_PATH}/`);
 
-// The merchant's one-click actions: the name in the path, what it does.
 const MERCHANT_ACTIONS: Record<string, (e: Emulator, tenantId: string) => unknown> = {
   pause: (e, t) => e.pause(t),
   resume: (e, t) => e.resume(t),
