@@ -26,16 +26,15 @@ const REFUSED_STATES: Partial<Record<ConnectionState, Rejection>> = {
 
 /** The checks every partner request passes first (spec 5.1 and 3.1): the API key, then the connection state. */
 function authenticate(
-  store: MerchantStore,
-  environment: Environment,
+  deps: AdmitDeps,
   apiKey: string | null,
 ): { ok: true; merchant: MerchantRecord } | Rejection {
   if (!apiKey) return reject('MISSING_API_KEY', 'The X-Api-Key header is missing');
-  const merchant = store.byApiKey(apiKey);
-  if (!merchant || merchant.environment !== environment) {
+  const merchant = deps.store.byApiKey(apiKey);
+  if (!merchant || merchant.environment !== deps.environment) {
     return reject(
       'INVALID_API_KEY',
-      `The API key is unknown, revoked, or not one of the ${environment} environment`,
+      `The API key is unknown, revoked, or not one of the ${deps.environment} environment`,
     );
   }
   const refused = REFUSED_STATES[connectionState(merchant)];
@@ -63,7 +62,7 @@ export function admit(
   signature: 'required' | 'optional',
   skewSeconds = 0,
 ): { merchant: MerchantRecord } | EndpointOutcome {
-  const auth = authenticate(deps.store, deps.environment, request.header('x-api-key'));
+  const auth = authenticate(deps, request.header('x-api-key'));
   if (!auth.ok) return { response: errorResponse(auth.code, auth.message, ctx) };
   const { merchant } = auth;
   const header = request.header('x-signature');
