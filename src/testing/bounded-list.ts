@@ -35,10 +35,7 @@ export class BoundedList<T> {
 
   /** The newest `count` items kept (all by default), oldest first. */
   newest(count = this.size): T[] {
-    const items: T[] = [];
-    for (let n = this.#pushed - Math.min(count, this.size); n < this.#pushed; n++) {
-      items.push(this.#items[n % this.#limit] as T);
-    }
-    return items;
+    const from = this.#pushed - Math.min(count, this.size);
+    return Array.from({ length: this.#pushed - from }, (_, i) => this.#items[(from + i) % this.#limit] as T);
   }
 }
