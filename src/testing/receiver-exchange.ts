@@ -79,7 +79,6 @@ export async function exchange(
   const signal = AbortSignal.timeout(timeoutMs);
   // A transport that ignores the signal cannot hold the kit past its timeout either.
   const timedOut = new Promise<never>((_resolve, reject) => {
-    if (signal.aborted) reject(signal.reason);
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
   timedOut.catch(() => {});
