@@ -197,10 +197,7 @@ export class WebhookDispatcher {
     const { clock, serviceNow, timeoutMs } = this.#deps;
     const target = this.#deps.target(delivery.tenantId);
     if (this.#closing.signal.aborted) return;
-    if (!target) {
-      this.#queue(delivery);
-      return;
-    }
+    if (!target) return this.#queue(delivery);
     const number = delivery.attempts.length + 1;
     const at = clock.now();
     delivery.status = 'pending';
