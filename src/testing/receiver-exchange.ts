@@ -1,9 +1,6 @@
 import { concatChunks } from '../internal/concat-chunks.js';
 import type { ReceiverCaseRequest } from './receiver-cases.js';
 
-/** How a request is sent: the global `fetch`, or a fetch handler called in process. */
-export type SendRequest = (request: Request) => Promise<Response>;
-
 /**
  * What came back from one request: a whole answer, or why there was none. `status` is set when
  * the receiver began to answer (a status line) but the body never ended within the caps.
@@ -66,10 +63,10 @@ export async function readAnswer(response: Response, signal: AbortSignal): Promi
 /**
  * Sends one request and reads the answer within `timeoutMs` and `MAX_ANSWER_BYTES`. Never throws:
  * a refused connection, a reset, a receiver that never answers, an answer that never ends or
- * trickles in becomes `{ answered: false, problem }`.
+ * trickles in becomes `{ answered: false, problem }`. `send` is `fetch` or a fetch handler in process.
  */
 export async function exchange(
-  send: SendRequest,
+  send: (request: Request) => Promise<Response>,
   url: string,
   request: ReceiverCaseRequest,
   timeoutMs: number,
