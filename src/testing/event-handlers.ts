@@ -24,8 +24,6 @@ export interface HandlerContext<T extends InboundEventType> {
   emit: Emit;
 }
 
-type Handlers = { [K in InboundEventType]: (ctx: HandlerContext<K>) => HandlerResult };
-
 const done: HandlerResult = { ok: true };
 
 function each<T>(items: readonly T[], apply: (item: T) => void): HandlerResult {
@@ -39,7 +37,7 @@ function each<T>(items: readonly T[], apply: (item: T) => void): HandlerResult {
  * between the dedup-cache lookup and the cache write, so one `eventId` is never handled twice.
  * Whether a Planned type may run is decided before, from `EVENT_TYPES`.
  */
-export const EVENT_HANDLERS: Handlers = {
+export const EVENT_HANDLERS: { [K in InboundEventType]: (ctx: HandlerContext<K>) => HandlerResult } = {
   InvoiceEarned: (c) => earnInvoice(c.merchant, c.payload, c.eventId, c.now),
   InvoiceRefunded: (c) => {
     const { outcome, repeated } = reverseEarn(c.merchant, c.payload, c.eventId, c.now);

@@ -2,8 +2,6 @@ import type { PayloadOf } from '../contract/index.js';
 import { balanceOf, record, stampsOn } from './ledger.js';
 import type { MerchantRecord, RefundRecord } from './merchant.js';
 
-type InvoiceRefunded = PayloadOf<'InvoiceRefunded'>;
-
 /**
  * Reverses the refunded invoice's earn in proportion to the amount refunded and returns what
  * RefundReversalCompleted reports; the contract leaves the policy open (docs/contract-gaps.md).
@@ -11,7 +9,7 @@ type InvoiceRefunded = PayloadOf<'InvoiceRefunded'>;
  */
 export function reverseEarn(
   merchant: MerchantRecord,
-  p: InvoiceRefunded,
+  p: PayloadOf<'InvoiceRefunded'>,
   eventId: string,
   now: number,
 ): { outcome: RefundRecord; repeated: boolean } {

@@ -13,17 +13,13 @@ export function processedBody(eventId: string, result: CachedResponse['result'])
   return JSON.stringify({ eventId, status: 'Processed', ...(result && { result }) });
 }
 
-interface StoredResponse extends CachedResponse {
-  storedAt: number;
-}
-
 /**
  * The dedup cache of POST /events, per tenant and `eventId`: each tenant's newest `limit` answers,
  * each for the contract's 24-hour dedup window (spec 8). Only successes are stored, so a
  * redelivery after the setup is fixed is processed afresh.
  */
 export class ResponseCache {
-  readonly #tenants = new Map<string, BoundedMap<string, StoredResponse>>();
+  readonly #tenants = new Map<string, BoundedMap<string, CachedResponse & { storedAt: number }>>();
   readonly #now: () => number;
   readonly #limit: number;
 
