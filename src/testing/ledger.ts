@@ -9,8 +9,7 @@ export interface Balance {
 /** Appends one movement to the merchant's ledger and to the customer's running balance. */
 export function record(
   merchant: MerchantRecord,
-  entry: Omit<LedgerEntry, 'stampCardId' | 'externalInvoiceId' | 'redemptionId' | 'eventId' | 'stamps'> &
-    Partial<LedgerEntry>,
+  entry: Pick<LedgerEntry, 'at' | 'kind' | 'externalCustomerId' | 'points'> & Partial<LedgerEntry>,
 ): void {
   const full: LedgerEntry = {
     stamps: 0,
