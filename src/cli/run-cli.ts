@@ -9,8 +9,17 @@ import { didYouMean } from './suggest.js';
 /** The exit code table as the top-level help prints it, wrapped under its meaning column. */
 export function exitCodeLines(): string {
   return EXIT_CODE_TABLE.map(({ code, meaning }) => {
-    // Greedy word wrap: each line is as many whole words as fit in 86 characters.
-    const lines = meaning.match(/\S.{0,85}(?= |$)/g) ?? [];
+    // Greedy word wrap: each line is as many whole words as fit in 86 characters (a longer word
+    // gets a line of its own, whole).
+    const lines: string[] = [];
+    let line = '';
+    for (const word of meaning.split(' ')) {
+      if (line && line.length + word.length + 1 > 86) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
     return `  ${String(code).padEnd(4)}${lines.join('\n      ')}`;
   }).join('\n');
 }

@@ -1,5 +1,10 @@
-import type { DeferredInboxStore, DeliveryRecord, DeliveryState, InboxAudit } from '../webhooks/inbox.js';
-import { DELIVERY_STATES } from '../webhooks/inbox.js';
+import {
+  DELIVERY_STATES,
+  type DeferredInboxStore,
+  type DeliveryRecord,
+  type DeliveryState,
+  type InboxAudit,
+} from '../webhooks/inbox.js';
 import { foldTenantStats, type TenantStateCount } from '../webhooks/tenant-stats.js';
 import { evalScript, type RedisCommand } from './client.js';
 import { RedisStoreError, rethrowAs } from './errors.js';
