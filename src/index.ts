@@ -47,3 +47,5 @@ export {
   verifySignature,
   verifySignatureAsync,
 } from './signature/index.js';
+export type { MeterProviderLike, TracerProviderLike } from './telemetry/otel-types.js';
+export type { TelemetryOptions } from './telemetry/telemetry.js';

@@ -174,7 +174,7 @@ const statementNames = new Map<string, string>();
 
 export function prepareStatements(texts: Iterable<string>): void {
   for (const text of texts) {
-    const hash = crc32(new TextEncoder().encode(text)).toString(16);
+    const hash = crc32(text).toString(16);
     statementNames.set(text, `loyalty_${hash}_${text.length}`);
   }
 }

@@ -1,10 +1,8 @@
 import { crc32 } from '../outbox/crc32.js';
 import type { CausalKeys } from '../outbox/store.js';
 
-const encoder = new TextEncoder();
-
 /** A 32-bit advisory-lock key, the same in every process (`| 0`: Postgres takes a signed int4). */
-export const lockKey = (text: string): number => crc32(encoder.encode(text)) | 0;
+export const lockKey = (text: string): number => crc32(text) | 0;
 
 /**
  * The advisory locks an enqueue takes before its row gets a `seq`, exclusive for keys it changes,

@@ -36,7 +36,7 @@ export type {
 export { memoryInbox } from './memory-inbox.js';
 
 export type { WebhookErrorCode } from './receiver-error-codes.js';
-export type { ReceiverOptions, SecretResolver } from './receiver-options.js';
+export type { DeferredRetryOptions, ReceiverOptions, SecretResolver } from './receiver-options.js';
 export type {
   DeliveryContext,
   ErrorContext,
