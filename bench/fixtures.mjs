@@ -51,14 +51,19 @@ export function ruleChangedEnvelope(eventId) {
  */
 export const BODY = Buffer.from(JSON.stringify(ruleChangedEnvelope()));
 
-/** A delivery of the fixture under a fresh eventId, signed: its body and headers as the service posts them. */
+/**
+ * A delivery of the fixture under a fresh eventId, signed: its body and the headers the service
+ * posts with it (spec 4.5 and 5.3: `X-Signature`, `X-TenantId`, `X-Correlation-Id`).
+ */
 export function signedDelivery() {
-  const body = JSON.stringify(ruleChangedEnvelope(globalThis.crypto.randomUUID()));
+  const envelope = ruleChangedEnvelope(globalThis.crypto.randomUUID());
+  const body = JSON.stringify(envelope);
   return {
     body,
     headers: {
       'content-type': 'application/json',
       'x-tenantid': 'merchant-1',
+      'x-correlation-id': envelope.correlationId,
       'x-signature': signPayload(body, SECRET),
     },
   };
