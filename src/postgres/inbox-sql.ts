@@ -1,3 +1,5 @@
+import { stillPending } from './still-pending.js';
+
 /**
  * The inbox's statements over one record per event id (`inbox_events`, step 6), for quoted schema
  * `s`. The primary key makes an immediate receipt's insert (owner `'receipt'`) the atomic claim;
@@ -7,8 +9,9 @@
 export const inboxSql = (s: string) => {
   const t = `${s}.inbox_events`;
   const lease = (n: number) => `now() + make_interval(secs => $${n}::float8 / 1000)`;
-  const mine = `event_id = $1 AND claimed_by = $2 AND attempts = $3 AND state = 'pending'`;
-  const receipt = `event_id = $1 AND state = 'pending' AND claimed_by = 'receipt'`;
+  const pending = stillPending('state');
+  const mine = `event_id = $1 AND claimed_by = $2 AND attempts = $3 AND ${pending}`;
+  const receipt = `event_id = $1 AND ${pending} AND claimed_by = 'receipt'`;
   // Free to run now: stored and not running, a receipt whose process died, or dead or parked (the
   // service sent it again: the handler gets another chance).
   const takeable = `(i.state = 'pending' AND (i.lease_until IS NULL OR i.lease_until < now())) OR i.state IN ('dead', 'parked')`;
@@ -80,7 +83,7 @@ RETURNING ${columns}`,
     markHandledAndClaim: `WITH marked AS (
   UPDATE ${t} u SET state = 'handled', last_error = NULL, ${settled}
   FROM unnest($4::text[], $5::int[]) AS m(event_id, attempts)
-  WHERE u.event_id = m.event_id AND u.claimed_by = $1 AND u.attempts = m.attempts AND u.state = 'pending'
+  WHERE u.event_id = m.event_id AND u.claimed_by = $1 AND u.attempts = m.attempts AND ${stillPending('u.state')}
   RETURNING u.event_id
 ), claimed AS (
   UPDATE ${t} SET claimed_by = $1, lease_until = ${lease(3)}, attempts = attempts + 1
@@ -100,7 +103,7 @@ SELECT NULL, * FROM claimed`,
     /** $1 owner, $2 event ids, $3 lease in ms: renews what is still held, answers the ids held. */
     extendLease: `WITH renewed AS (
   UPDATE ${t} SET lease_until = ${lease(3)}
-  WHERE event_id = ANY($2::text[]) AND claimed_by = $1 AND state = 'pending'
+  WHERE event_id = ANY($2::text[]) AND claimed_by = $1 AND ${pending}
   RETURNING event_id
 )
 SELECT event_id FROM renewed`,
@@ -122,7 +125,7 @@ WHERE ${mine} RETURNING 1 AS marked`,
     /** $1 event id, $2 owner, $3 attempt, $4 reason. */
     markParked: `UPDATE ${t} SET state = 'parked', last_error = $4, ${settled} WHERE ${mine} RETURNING 1 AS marked`,
     /** $1 event id, $2 reason: a run that cannot be recorded as anything else. */
-    markDead: `UPDATE ${t} SET state = 'dead', last_error = $2, ${settled} WHERE event_id = $1 AND state = 'pending'`,
+    markDead: `UPDATE ${t} SET state = 'dead', last_error = $2, ${settled} WHERE event_id = $1 AND ${pending}`,
     stats: `SELECT state, count(*)::int AS n FROM ${t} GROUP BY state`,
     /** $1 limit, $2 tenant or null: the busiest first, and how many; handled rows are never read. */
     statsByTenant: `WITH counts AS (

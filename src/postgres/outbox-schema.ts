@@ -1,11 +1,12 @@
 /**
- * The outbox's schema steps (2, 5, 7 and 8). Why they keep causal order without a lock between
+ * The outbox's schema steps (2, 5, 7, 8 and 9). Why they keep causal order without a lock between
  * claimants: docs/ARCHITECTURE.md ("Transactional outbox on Postgres").
  */
 import { lockKey } from './outbox-locks.js';
 import { PROBE_SETTING } from './outbox-sql.js';
 import { SAME_DATABASE_GUARD } from './same-database.js';
 import type { SchemaStep } from './schema/schema-step.js';
+import { stillPending } from './still-pending.js';
 
 /** The advisory-lock space of one schema's outbox: the first key of every lock it takes. */
 export const lockSpace = (s: string): number => lockKey(`${s}.outbox`);
@@ -139,19 +140,9 @@ $fn$`,
   ],
 };
 
-/**
- * Step 5: an attempt's outcome is written by one function, alone or with the next claim: carried in
- * the claim, it costs no commit of its own, which lets more drainers add throughput on a busy
- * database (`npm run bench`, outbox-postgres, 4 processes against 1).
- */
-export const OUTBOX_OUTCOMES_STEP: SchemaStep = {
-  version: 5,
-  description: 'outbox: outcomes ride with claims',
-  statements: (s) => [
-    // Written only while the claim is still `p_owner`'s, `delivered` too: a process that took the
-    // claim over (the lease ran out) may have its own copy in flight, which later events about the
-    // entity must wait for; it records that outcome itself. plpgsql: its plan is kept per connection.
-    `CREATE OR REPLACE FUNCTION ${s}.outbox_record(
+/** `outbox_record`, as step 5 wrote it and step 9 (`pending`: how it tests that a row is pending). */
+const outboxRecord = (s: string, pending: string) =>
+  `CREATE OR REPLACE FUNCTION ${s}.outbox_record(
   p_owner text, p_ids text[], p_kinds text[], p_patches jsonb[], p_delays integer[]
 ) RETURNS SETOF text LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan AS $fn$
@@ -170,10 +161,24 @@ BEGIN
     claimed_by = NULL,
     claim_expires_at = NULL
   FROM unnest(p_ids, p_kinds, p_patches, p_delays) AS o(event_id, kind, patch, delay_ms)
-  WHERE u.event_id = o.event_id AND u.state = 'pending' AND u.claimed_by = p_owner
+  WHERE u.event_id = o.event_id AND ${pending} AND u.claimed_by = p_owner
   RETURNING u.event_id;
 END
-$fn$`,
+$fn$`;
+
+/**
+ * Step 5: an attempt's outcome is written by one function, alone or with the next claim: carried in
+ * the claim, it costs no commit of its own, which lets more drainers add throughput on a busy
+ * database (`npm run bench`, outbox-postgres, 4 processes against 1).
+ */
+export const OUTBOX_OUTCOMES_STEP: SchemaStep = {
+  version: 5,
+  description: 'outbox: outcomes ride with claims',
+  statements: (s) => [
+    // Written only while the claim is still `p_owner`'s, `delivered` too: a process that took the
+    // claim over (the lease ran out) may have its own copy in flight, which later events about the
+    // entity must wait for; it records that outcome itself. plpgsql: its plan is kept per connection.
+    outboxRecord(s, `u.state = 'pending'`),
     // The outcomes first, then the claim, which sees them (a plpgsql statement sees what the ones
     // before it wrote): a row per outcome written (`recorded`), then per event claimed (`claimed`).
     `CREATE OR REPLACE FUNCTION ${s}.outbox_record_claim(
@@ -256,4 +261,15 @@ BEGIN
 END
 $fn$`,
   ],
+};
+
+/**
+ * Step 9: outcomes found by primary key whatever the statistics say (`stillPending`): analysed
+ * while nothing was pending, the table led `outbox_record` to scan the whole pending index for
+ * every batch of outcomes, so a backlog drained slower the larger it was.
+ */
+export const OUTBOX_RECORD_BY_KEY_STEP: SchemaStep = {
+  version: 9,
+  description: 'outbox: outcomes found by primary key',
+  statements: (s) => [outboxRecord(s, stillPending('u.state'))],
 };

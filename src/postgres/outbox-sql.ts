@@ -1,3 +1,5 @@
+import { stillPending } from './still-pending.js';
+
 /**
  * The statements of `postgresStore`, for one quoted schema name. Delivered rows stay until
  * retention deletes them; every read that shows events leaves them out. JSON goes in as text, cast
@@ -55,7 +57,7 @@ export const outboxSql = (s: string, channel: string) => ({
   $10::text[], $11::text[], $12::text[]::jsonb[], $13::integer[]) AS c ORDER BY (c.claimed).seq NULLS FIRST`,
   /** $1 owner, $2 event ids, $3 lease ms. Returns the ids still $1's (renewed), the only ones to send. */
   extendLease: `UPDATE ${s}.outbox SET claim_expires_at = clock_timestamp() + $3::integer * interval '1 millisecond'
-WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND state = 'pending'
+WHERE event_id = ANY ($2::text[]) AND claimed_by = $1 AND ${stillPending('state')}
 RETURNING event_id`,
   /** $1 owner; per outcome $2 event id, $3 kind, $4 patch, $5 retry ms; returns the ids written. */
   record: `SELECT r.id AS event_id FROM ${s}.outbox_record($1::text, $2::text[], $3::text[], $4::text[]::jsonb[], $5::integer[]) AS r(id)`,

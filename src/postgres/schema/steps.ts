@@ -6,6 +6,7 @@ import {
   OUTBOX_ENQUEUE_CHECK_STEP,
   OUTBOX_ENQUEUE_STEP,
   OUTBOX_OUTCOMES_STEP,
+  OUTBOX_RECORD_BY_KEY_STEP,
   OUTBOX_SCHEMA_STEP,
 } from '../outbox-schema.js';
 import { deliveriesTable, INBOX_EVENTS_STEP } from './inbox-step.js';
@@ -76,4 +77,5 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
   INBOX_EVENTS_STEP,
   OUTBOX_ENQUEUE_STEP,
   OUTBOX_ENQUEUE_CHECK_STEP,
+  OUTBOX_RECORD_BY_KEY_STEP,
 ];
