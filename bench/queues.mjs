@@ -30,9 +30,9 @@
  * an inbox that is not transactional), graphile-worker `concurrency: 16`, pg-boss `batchSize: 16`
  * with the shortest polling interval it allows (0.5 s, the SDK's idle poll). `QUEUES_ROUNDS`
  * repeats the whole (with fresh processes, the order rotated) and each figure is the median of
- * the rounds. A p99 is the 40th slowest of 4,000 answers: with 3 rounds of 2,000 the p99 ratios
- * moved by a tenth from one run to the next (0.81x to 1.24x against graphile-worker), with 5 of
- * 4,000 by a few hundredths.
+ * the rounds. A p99 is the 40th slowest of 4,000 answers. With 3 rounds of 2,000, the SDK's p99
+ * over graphile-worker's ranged from 0.81x to 1.24x between runs; with 5 of 4,000, from 0.86x to
+ * 1.01x over eight runs (the highest on a machine slower all round).
  * `node bench/run.mjs queues` after `npm run build`; `SERVER_EXEC_ARGV` passes flags to the
  * server processes (`--cpu-prof`), whose pids it prints.
  */
