@@ -71,7 +71,8 @@ export class RecordCipher {
     nonce.copy(sealed, KEY_ID_BYTES + 4);
     const cipher = createCipheriv('aes-256-gcm', key, nonce);
     cipher.setAAD(additionalData(journalId, sealed));
-    Buffer.concat([cipher.update(plain), cipher.final()]).copy(sealed, SEALED_HEADER);
+    const written = cipher.update(plain).copy(sealed, SEALED_HEADER);
+    cipher.final().copy(sealed, SEALED_HEADER + written);
     cipher.getAuthTag().copy(sealed, SEALED_HEADER + plain.length);
     return sealed;
   }
