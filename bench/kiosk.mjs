@@ -36,10 +36,11 @@ import { timedDrain } from './timed-drain.mjs';
 /** Settings of this comparison, declared once. */
 const SETTINGS = {
   /**
-   * Each round a fresh journal. The rates of the first rounds of a process triple as V8 compiles
-   * the enqueue path, and one fsync that takes longer moves a round by a fifth: rounds of 2,000
-   * enqueues gave ratios from 0.68x to 1.15x over twelve rounds of one process. Untimed pairs
-   * first, longer rounds, and the median of paired ratios keep the result to what encryption costs.
+   * Each round a fresh journal. A process's first rounds run at a third of the rate of its later
+   * ones (its code still warming up), and from one round to the next a rate moves by a fifth or
+   * more: rounds of 2,000 enqueues gave ratios from 0.68x to 1.15x over twelve rounds of one
+   * process. Untimed pairs first, longer rounds, and the median of paired ratios keep the result
+   * to what encryption costs.
    */
   enqueues: 5_000,
   writers: 32,
