@@ -263,11 +263,7 @@ $fn$`,
   ],
 };
 
-/**
- * Step 9: outcomes found by primary key whatever the statistics say (`stillPending`): analysed
- * while nothing was pending, the table led `outbox_record` to scan the whole pending index for
- * every batch of outcomes, so a backlog drained slower the larger it was.
- */
+/** Step 9: `outbox_record` finds outcomes by primary key whatever the statistics say (why: `stillPending`). */
 export const OUTBOX_RECORD_BY_KEY_STEP: SchemaStep = {
   version: 9,
   description: 'outbox: outcomes found by primary key',
