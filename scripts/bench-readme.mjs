@@ -23,7 +23,7 @@ const NOTES = {
   'outbox-drain':
     'The backlog is a kiosk’s day (per customer a sync, six sales, a coupon sync, use and cancellation; 200 customers) queued while offline, drained to a loopback server answering at once or after 50 ms. The server runs in its own process, so the figures are the SDK’s. The first drain of a fresh process is timed on its own: V8 compiles the send, journal and scheduler paths during it.',
   'outbox-postgres':
-    'A one-row sale transaction alone, with `enqueue({ tx })`, and with one statement more of any kind (`SELECT 1`, the floor any enqueue sits on). The enqueue’s goals are the median of the per-round ratios of the enqueue and the hand-written INSERT, which ran back to back, in turn first. The drain runs 1 and 4 processes against a service 20 ms away, with the CPU of the drainers and of PostgreSQL per delivered event.',
+    'A one-row sale transaction alone, with `enqueue({ tx })`, and with one statement more of any kind (`SELECT 1`, the floor any enqueue sits on). The enqueue’s goals are the median of the per-round ratios of the enqueue and the hand-written INSERT, which ran back to back, in turn first; each driver is measured on its own, as a POS server uses one (bench/outbox-postgres.mjs says what measuring both in the same rounds did to the pg ratio). The drain runs 1 and 4 processes against a service 20 ms away, with the CPU of the drainers and of PostgreSQL per delivered event.',
   stores:
     'One claim and one completion per delivery, as the receiver makes them, against the test servers on loopback.',
   queues:
