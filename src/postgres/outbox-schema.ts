@@ -246,9 +246,9 @@ $fn$`,
 /**
  * Step 8: the same checks as the INSERT's condition (`... WHERE outbox_enqueue_allowed(...)`), planned
  * faster than an INSERT from a function's rows; step 7's function stays for a rolling deploy. Every
- * connection calls it, prepared statements too: the checks written inline in a prepared INSERT (one
- * ordered `CASE`) made a sale no faster with either driver (`npm run bench`, outbox-postgres), and
- * would have been a second copy of them.
+ * connection calls it, prepared statements too: written inline in a prepared INSERT (one ordered
+ * `CASE`), the checks made the sale of `bench/outbox-postgres.mjs` no faster than the function
+ * beyond the spread of its runs, with either driver, and would have been a second copy of them.
  */
 export const OUTBOX_ENQUEUE_CHECK_STEP: SchemaStep = {
   version: 8,
