@@ -13,11 +13,8 @@
  *    median of each round's ratio of the two, sampled side by side. Each driver is measured on
  *    its own, one after the other, as a POS server uses one. With both drivers' samples in the
  *    same rounds, a sample that came right after another connection's ran faster than the same
- *    sample elsewhere in the round. In every other round that sample was pg's hand-written
- *    INSERT, so the pg ratio read higher: 1.12x to 1.21x over fifteen runs (mean 1.16x),
- *    against 1.07x to 1.16x (mean 1.11x) for pg alone, and 1.09x to 1.10x either way with the
- *    enqueue and the INSERT alternating sale by sale. postgres.js, whose samples never came
- *    right after pg's, read about the same alone (1.12x to 1.18x) as beside pg (1.12x to 1.21x).
+ *    sample elsewhere in the round; in every other round that sample was pg's hand-written
+ *    INSERT, which read the pg ratio about 0.05 high (the CHANGELOG has the runs' figures).
  * 2. How fast 1 and 4 processes drain the same backlog to a service 20 ms away (a loopback
  *    server that answers every request after 20 ms). One merchant (tenant) by default, with the
  *    default `maxInFlight` (16): one process is held by its cap (16 events per 20 ms at best),
