@@ -240,18 +240,23 @@ describeWithPostgres('postgresStore', (url) => {
 
     it('deletes delivered rows after retention, one small batch at a time', async () => {
       await fresh();
-      const sweeping = postgresStore(pool, { schema, retentionMs: 1, cleanupEvery: 1, cleanupBatchSize: 2 });
+      // Delivered by a store that never sweeps: a batch that the sweeping store's first claim
+      // started could otherwise delete rows before the test has seen all three.
+      const delivering = postgresStore(pool, { schema, cleanupEvery: 0 });
       for (let i = 0; i < 3; i++) {
         const { event, keys } = sale(`r-${i}`);
-        await sweeping.append(event, { keys });
+        await delivering.append(event, { keys });
       }
-      const claimed = await sweeping.claim(request());
-      await sweeping.record(claimed.map((event) => ({ kind: 'delivered' as const, eventId: event.eventId })));
+      const claimed = await delivering.claim(request());
+      await delivering.record(
+        claimed.map((event) => ({ kind: 'delivered' as const, eventId: event.eventId })),
+      );
       const rows = async (where = 'true') =>
         (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE ${where}`)).rows[0].n;
       // Each row's delivery time is its own, so a batch started within the first millisecond could
       // find only some of them past retention. Wait until the database says all three are.
       while ((await rows(`delivered_at < now() - interval '1 millisecond'`)) < 3);
+      const sweeping = postgresStore(pool, { schema, retentionMs: 1, cleanupEvery: 1, cleanupBatchSize: 2 });
       // Each claim may start one batch in the background; batches never overlap.
       const seen = new Set<number>([await rows()]);
       while (!seen.has(0)) {
