@@ -240,8 +240,8 @@ describeWithPostgres('postgresStore', (url) => {
 
     it('deletes delivered rows after retention, one small batch at a time', async () => {
       await fresh();
-      // Delivered by a store that never sweeps: a batch that the sweeping store's first claim
-      // started could otherwise delete rows before the test has seen all three.
+      // Delivered by a store that never sweeps: a batch that a sweeping store's first claim started
+      // could otherwise delete rows before the test has seen all three.
       const delivering = postgresStore(pool, { schema, cleanupEvery: 0 });
       for (let i = 0; i < 3; i++) {
         const { event, keys } = sale(`r-${i}`);
@@ -259,6 +259,7 @@ describeWithPostgres('postgresStore', (url) => {
       const sweeping = postgresStore(pool, { schema, retentionMs: 1, cleanupEvery: 1, cleanupBatchSize: 2 });
       // Each claim may start one batch in the background; batches never overlap.
       const seen = new Set<number>([await rows()]);
+      expect([...seen]).toEqual([3]);
       while (!seen.has(0)) {
         await sweeping.claim(request());
         seen.add(await rows());
