@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
+import { type CipherGCM, createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
 import { LoyaltyValidationError } from '../contract/errors.js';
 
 /** AES-256 takes a 32-byte key. */
@@ -8,6 +8,8 @@ const NONCE_BYTES = 12;
 /** Nonces drawn from the random source in one call (each still random, used once). */
 const NONCES_PER_DRAW = 256;
 const TAG_BYTES = 16;
+/** Ciphers `prepare` keeps made ahead at most. */
+const MAX_READY = 256;
 /** A key's id: the first bytes of an HMAC of a fixed label under the key (never the key itself). */
 export const KEY_ID_BYTES = 8;
 const KEY_ID_LABEL = 'loyalty-partner-sdk outbox journal key id v1';
@@ -38,6 +40,9 @@ export class RecordCipher {
   private readonly keys: readonly { readonly id: Buffer; readonly key: Buffer }[];
   private nonces = Buffer.alloc(0);
   private nonceAt = 0;
+  /** Ciphers made ahead, each for its own fresh nonce, used once, in order. */
+  private ready: { readonly nonce: Buffer; readonly cipher: CipherGCM }[] = [];
+  private readyAt = 0;
 
   constructor(keys: readonly Uint8Array[]) {
     this.keys = keys.map((key) => ({ id: keyId(key), key: Buffer.from(key) }));
@@ -57,24 +62,40 @@ export class RecordCipher {
     return this.keys.some((entry) => entry.id.every((byte, i) => bytes[at + i] === byte));
   }
 
+  /**
+   * Makes the ciphers of the next `count` records now, each for a fresh nonce and used once: the
+   * journal calls it while its disk syncs a group, so the next group's enqueues wait less.
+   */
+  prepare(count: number): void {
+    this.ready = this.ready.slice(this.readyAt);
+    this.readyAt = 0;
+    while (this.ready.length < Math.min(count, MAX_READY)) this.ready.push(this.newCipher());
+  }
+
   seal(plain: Uint8Array, journalId: Uint8Array, recordNo: number): Uint8Array {
-    const { id, key } = this.keys[0]!;
+    const { id } = this.keys[0]!;
     const sealed = Buffer.allocUnsafe(SEALED_HEADER + plain.length + TAG_BYTES);
     id.copy(sealed, 0);
     sealed.writeUInt32LE(recordNo, KEY_ID_BYTES);
+    const { nonce, cipher } =
+      this.readyAt < this.ready.length ? this.ready[this.readyAt++]! : this.newCipher();
+    nonce.copy(sealed, KEY_ID_BYTES + 4);
+    cipher.setAAD(additionalData(journalId, sealed));
+    const written = cipher.update(plain).copy(sealed, SEALED_HEADER);
+    cipher.final().copy(sealed, SEALED_HEADER + written);
+    cipher.getAuthTag().copy(sealed, SEALED_HEADER + plain.length);
+    return sealed;
+  }
+
+  /** A cipher under the first key, for the next nonce. */
+  private newCipher(): { readonly nonce: Buffer; readonly cipher: CipherGCM } {
     if (this.nonceAt === this.nonces.length) {
       this.nonces = randomFillSync(Buffer.allocUnsafe(NONCE_BYTES * NONCES_PER_DRAW));
       this.nonceAt = 0;
     }
     const nonce = this.nonces.subarray(this.nonceAt, this.nonceAt + NONCE_BYTES);
     this.nonceAt += NONCE_BYTES;
-    nonce.copy(sealed, KEY_ID_BYTES + 4);
-    const cipher = createCipheriv('aes-256-gcm', key, nonce);
-    cipher.setAAD(additionalData(journalId, sealed));
-    const written = cipher.update(plain).copy(sealed, SEALED_HEADER);
-    cipher.final().copy(sealed, SEALED_HEADER + written);
-    cipher.getAuthTag().copy(sealed, SEALED_HEADER + plain.length);
-    return sealed;
+    return { nonce, cipher: createCipheriv('aes-256-gcm', this.keys[0]!.key, nonce) };
   }
 
   open(sealed: Uint8Array, journalId: Uint8Array): Opened {

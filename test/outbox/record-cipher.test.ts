@@ -344,4 +344,31 @@ describe('RecordCipher', () => {
     }
     expect(nonces.size).toBe(1_000);
   });
+
+  it('uses each cipher made ahead once, in turn with those made on demand, never a nonce twice', () => {
+    const cipher = new RecordCipher([key()]);
+    const journalId = randomBytes(16);
+    const nonces = new Set<string>();
+    let recordNo = 0;
+    // Groups larger, smaller and far larger than what was made ahead, as a journal's groups vary.
+    for (const [ahead, group] of [
+      [32, 32],
+      [32, 5],
+      [4, 40],
+      [0, 3],
+      [1_000, 300],
+      [2, 0],
+      [7, 9],
+    ]) {
+      cipher.prepare(ahead!);
+      for (let i = 0; i < group!; i++) {
+        recordNo += 1;
+        const body = Buffer.from(`{"op":"put","n":${recordNo}}`);
+        const sealed = Buffer.from(cipher.seal(body, journalId, recordNo));
+        nonces.add(sealed.subarray(KEY_ID_BYTES + 4, KEY_ID_BYTES + 16).toString('hex'));
+        expect(cipher.open(sealed, journalId)).toEqual({ kind: 'record', recordNo, body });
+      }
+    }
+    expect(nonces.size).toBe(recordNo);
+  });
 });
