@@ -13,9 +13,10 @@
  *   from the moment every kiosk holds its backlog, then answers again. Measured, with the default
  *   `reconnectWindowMs` and with `reconnectWindowMs: 0` (the same fleet, the same outage, one
  *   run after the other, `KIOSK_FLEET_ROUNDS` pairs, default 3; medians, and the goals on the
- *   median of the pairs' ratios): the peak of events per second arriving at the emulator after it came
- *   back (one-second buckets), and the time until the whole fleet is drained, counted from the
- *   outage's start (the time the backlog waited in all) and, printed beside it, from the return.
+ *   median of the pairs' ratios): the peak of events per second arriving at the emulator after
+ *   it came back (one-second buckets), and the time until the whole fleet is drained, counted
+ *   from the outage's start (the time the backlog waited in all) and, printed beside it, from the
+ *   return.
  *   For a quick run of the fleet alone: `node -e "import('./bench/kiosk.mjs').then((m) =>
  *   m.fleetRun(undefined)).then(console.log)"` (the default window; with a shorter `KIOSK_OUTAGE_S`).
  */
