@@ -219,19 +219,16 @@ export async function run() {
     fleet.push(windowFirst ? { windowed: first, baseline: second } : { windowed: second, baseline: first });
   }
   const fleetMedian = (of) => median(fleet.map(of));
-  const windowed = {
-    peak: fleetMedian((pair) => pair.windowed.peak),
-    drainedMs: fleetMedian((pair) => pair.windowed.drainedMs),
-    afterReturnMs: fleetMedian((pair) => pair.windowed.afterReturnMs),
-    load: fleetMedian((pair) => pair.windowed.load),
-    total: fleet[0].windowed.total,
-  };
-  const baseline = {
-    peak: fleetMedian((pair) => pair.baseline.peak),
-    drainedMs: fleetMedian((pair) => pair.baseline.drainedMs),
-    afterReturnMs: fleetMedian((pair) => pair.baseline.afterReturnMs),
-    load: fleetMedian((pair) => pair.baseline.load),
-  };
+  /** One side's figures over the pairs: each the median of that side's runs. */
+  const medianRun = (side) => ({
+    peak: fleetMedian((pair) => pair[side].peak),
+    drainedMs: fleetMedian((pair) => pair[side].drainedMs),
+    afterReturnMs: fleetMedian((pair) => pair[side].afterReturnMs),
+    load: fleetMedian((pair) => pair[side].load),
+    total: fleet[0][side].total,
+  });
+  const windowed = medianRun('windowed');
+  const baseline = medianRun('baseline');
   const fleetRatios = {
     peak: fleetMedian((pair) => pair.windowed.peak / pair.baseline.peak),
     drained: fleetMedian((pair) => pair.windowed.drainedMs / pair.baseline.drainedMs),
