@@ -233,14 +233,19 @@ export function inboxConformance(make: MakeInbox): void {
     it('parks a delivery with its reason, lists one tenant oldest first up to the limit', async () => {
       const store = inbox();
       const own = `tenant-${randomUUID()}`;
-      const ds = [delivery({ tenantId: own, receivedAt: Date.now() - 2000 }), delivery({ tenantId: own })];
+      // Each received at its own millisecond: two received in the same one may list in either order.
+      const now = Date.now();
+      const ds = [
+        delivery({ tenantId: own, receivedAt: now - 2000 }),
+        delivery({ tenantId: own, receivedAt: now - 1000 }),
+      ];
       for (const d of ds) await store.store(d, 'pending');
       for (const claim of await claimAll(
         store,
         ds.map((d) => d.eventId),
       ))
         expect(await store.markParked(claim, 'unknown type')).toBe(true);
-      const parkedOnReceipt = delivery({ tenantId: own });
+      const parkedOnReceipt = delivery({ tenantId: own, receivedAt: now });
       expect(await store.store(parkedOnReceipt, 'parked', 'schemaVersion 2 is not supported')).toBe('stored');
       expect(await claimable(store, parkedOnReceipt.eventId)).toBe(false);
       const listed = await store.list({ state: 'parked', tenantId: own });
