@@ -99,7 +99,11 @@ class DurableOutbox {
       const event = withCreateSpan(this.options, built);
       this.nextSeq += 1;
       const durable = this.source
-        .append(event, { keys: causalKeys(event.envelope), tx: options.tx })
+        .append(event, {
+          keys: causalKeys(event.envelope),
+          tx: options.tx,
+          freshEventId: options.eventId === undefined,
+        })
         .then(() => {
           // Inside the caller's transaction the row is not visible yet; the poll finds it later.
           if (options.tx === undefined) this.scheduler.enqueued(event.tenantId);

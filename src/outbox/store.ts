@@ -160,10 +160,12 @@ export interface SharedStore<Tx> {
   /**
    * Inserts a `pending` event with its causal keys, with `tx` when given, assigning an increasing
    * `seq`; an `eventId` already stored is left as it is. `OutboxFullError` past a store's limit.
+   * `freshEventId`: the enqueue made the `eventId` (the caller gave none), so no stored event can
+   * hold it and a store may skip looking for one.
    */
   append(
     event: StoredEvent,
-    options: { readonly keys: CausalKeys; readonly tx?: Tx | undefined },
+    options: { readonly keys: CausalKeys; readonly tx?: Tx | undefined; readonly freshEventId?: boolean },
   ): Promise<void>;
   /** Claims up to `request.limit` due, causally ready, unclaimed `pending` events, oldest first. */
   claim(request: ClaimRequest): Promise<StoredEvent[]>;

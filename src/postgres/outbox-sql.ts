@@ -21,29 +21,42 @@ export const PROBE_SETTING = 'loyalty_outbox.in_transaction';
 /**
  * The row, written if `outbox_enqueue_allowed` (step 8) allows it: `when` says in which transaction
  * it may write; $12/$13 the store's database (`SAME_DATABASE_GUARD`), NULL without a caller's `tx`.
+ * An `eventId` already stored is left as it is (`ON CONFLICT`), except where the enqueue made the
+ * id itself (`fresh`): no row can hold it, and the look for one made a sale slower.
  */
-const enqueueStatement = (s: string, when: 'always' | 'probed' | 'written', guarded = true) =>
+const enqueueStatement = (
+  s: string,
+  when: 'always' | 'probed' | 'written',
+  { guarded = true, fresh = false } = {},
+) =>
   `INSERT INTO ${s}.outbox (event_id, tenant_id, event_type, envelope, enqueued_at, keys_changes, keys_needs, trace_context)
 SELECT $1::text, $2::text, $3::text, $4::text::jsonb, $5::bigint, $6::text[], $7::text[], $8::text
-WHERE ${s}.outbox_enqueue_allowed($9::integer, $10::integer[], $11::integer[], '${when}', ${guarded ? '$12::text, $13::text' : 'NULL, NULL'})
-ON CONFLICT (event_id) DO NOTHING`;
+WHERE ${s}.outbox_enqueue_allowed($9::integer, $10::integer[], $11::integer[], '${when}', ${guarded ? '$12::text, $13::text' : 'NULL, NULL'})${fresh ? '' : '\nON CONFLICT (event_id) DO NOTHING'}`;
+
+/** The enqueue's statements in a caller's transaction, each refused on another database. */
+export type TxEnqueueSql = ReturnType<typeof txEnqueueSql>;
+
+const txEnqueueSql = (s: string, fresh: boolean) => ({
+  /** Where the transaction is known to be open. */
+  inTx: enqueueStatement(s, 'always', { fresh }),
+  /** `inTx`, unnamed, on a `pg` connection not known yet: its backend pid tells if it is direct. */
+  inTxLearning: `${enqueueStatement(s, 'always', { fresh })}\nRETURNING pg_backend_pid() AS backend_pid`,
+  /** Pipelined behind `probeTransaction`; writes only where it ran (after a refused probe it runs alone). */
+  afterProbe: enqueueStatement(s, 'probed', { fresh }),
+  /** Writes only where the transaction already wrote (its id is assigned); the row count tells. */
+  afterWrite: enqueueStatement(s, 'written', { fresh }),
+});
 
 export const outboxSql = (s: string, channel: string) => ({
   /** $1..$8 the row; $9 the lock space, $10/$11 the key locks (`keyLocks`). */
-  enqueue: enqueueStatement(s, 'always', false),
-  /** `enqueue` in a caller's transaction, refused on another database, as are the variants below. */
-  enqueueInTx: enqueueStatement(s, 'always'),
-  /** `enqueueInTx`, unnamed, on a `pg` connection not known yet: its backend pid tells if it is direct. */
-  enqueueInTxLearning: `${enqueueStatement(s, 'always')}\nRETURNING pg_backend_pid() AS backend_pid`,
-  /** Pipelined behind `probeTransaction`; writes only where it ran (after a refused probe it runs alone). */
-  enqueueAfterProbe: enqueueStatement(s, 'probed'),
+  enqueue: enqueueStatement(s, 'always', { guarded: false }),
+  /** `enqueue` in a caller's transaction: for an `eventId` the caller gave, and one the enqueue made. */
+  enqueueInTx: { given: txEnqueueSql(s, false), fresh: txEnqueueSql(s, true) },
   /**
    * One message: refused whole outside a transaction block (25P01); inside one, marks the
-   * transaction for `enqueueAfterProbe` (`SET LOCAL`: gone at COMMIT or ROLLBACK).
+   * transaction for `afterProbe` (`SET LOCAL`: gone at COMMIT or ROLLBACK).
    */
   probeTransaction: `SAVEPOINT loyalty_outbox_enqueue; RELEASE SAVEPOINT loyalty_outbox_enqueue; SET LOCAL ${PROBE_SETTING} = 'on'`,
-  /** Writes only where the transaction already wrote (its id is assigned); the row count tells. */
-  enqueueAfterWrite: enqueueStatement(s, 'written'),
   probeSavepoint: 'SAVEPOINT loyalty_outbox_enqueue',
   probeRelease: 'RELEASE SAVEPOINT loyalty_outbox_enqueue',
   /**

@@ -60,7 +60,12 @@ export function postgresStore(
   const database = toStoreDatabase(db, 'postgresStore');
   const channel = wakeChannel(s);
   const sql = outboxSql(s, channel);
-  prepareStatements(Object.values(sql));
+  const { enqueueInTx, ...single } = sql;
+  prepareStatements([
+    ...Object.values(single),
+    ...Object.values(enqueueInTx.given),
+    ...Object.values(enqueueInTx.fresh),
+  ]);
   const space = lockSpace(s);
   const cleanup = cleaner(database, sql.cleanup, settings);
   // Which database this store drains: a caller's transaction on another one is refused.
@@ -182,7 +187,11 @@ export function postgresStore(
 
     async append(
       event: StoredEvent,
-      { keys, tx }: { readonly keys: CausalKeys; readonly tx?: PostgresOutboxTx },
+      {
+        keys,
+        tx,
+        freshEventId = false,
+      }: { readonly keys: CausalKeys; readonly tx?: PostgresOutboxTx; readonly freshEventId?: boolean },
     ) {
       const locks = keyLocks(event.tenantId, keys);
       const params = [
@@ -199,7 +208,8 @@ export function postgresStore(
         locks.exclusive,
       ];
       if (tx !== undefined) {
-        await enqueueWithTx(sql, tx, [...params, ...ownDatabase.params()], settings.schema);
+        const withDatabase = [...params, ...ownDatabase.params()];
+        await enqueueWithTx(sql, tx, { params: withDatabase, fresh: freshEventId }, settings.schema);
         return;
       }
       await run('enqueue', () => database.query(sql.enqueue, params));

@@ -3,7 +3,7 @@ import { settledStatus } from './client-turn.js';
 import { knownDirect, learnPgConnection } from './connection-kind.js';
 import { hasMethod, isPgPool, statementName } from './database.js';
 import { OutboxTransactionError, PostgresStoreError, toStoreError } from './errors.js';
-import type { OutboxSql } from './outbox-sql.js';
+import type { OutboxSql, TxEnqueueSql } from './outbox-sql.js';
 import { otherDatabaseError } from './same-database.js';
 
 /**
@@ -81,9 +81,10 @@ const aborted = (cause?: unknown) =>
 export async function enqueueWithTx(
   sql: OutboxSql,
   tx: unknown,
-  params: readonly unknown[],
+  { params, fresh }: { readonly params: readonly unknown[]; readonly fresh: boolean },
   schema: string,
 ): Promise<void> {
+  const insert = fresh ? sql.enqueueInTx.fresh : sql.enqueueInTx.given;
   if (isPgPool(tx) || hasMethod(tx, 'begin')) {
     throw new OutboxTransactionError(
       'NOT_A_TRANSACTION',
@@ -109,29 +110,31 @@ export async function enqueueWithTx(
     if (status === 'T') {
       // Inside BEGIN: the INSERT alone; on a connection not known yet, it also tells which it is.
       if (knownDirect(tx) !== undefined) {
-        await send(tx, runs, sql.enqueueInTx, params);
+        await send(tx, runs, insert.inTx, params);
       } else {
-        const result = (await call(tx, runs, sql.enqueueInTxLearning, [...params])) as {
+        const result = (await call(tx, runs, insert.inTxLearning, [...params])) as {
           rows?: { backend_pid?: unknown }[];
         };
         learnPgConnection(tx, result?.rows?.[0]?.backend_pid);
       }
     } else if (pgClient) {
       // The probe and the guarded INSERT, queued behind whatever the caller sent before.
-      await probedInsert(tx, runs, sql, params);
+      await probedInsert(tx, runs, sql, insert, params);
     } else {
       // postgres.js and adapters: the INSERT if the transaction wrote already; when it writes nothing
-      // (nothing written yet, a duplicate eventId, no count) the probe, then the INSERT.
+      // (nothing written yet, a duplicate eventId, no count) the probe, then the INSERT again. That
+      // one leaves a stored eventId as it is, fresh or not: an answer without a count may hide a write.
       const postgresJs = runs === 'unsafe';
       if (postgresJs) await afterQueuedJobs();
-      if (wrote(await send(tx, runs, sql.enqueueAfterWrite, params))) return;
+      if (wrote(await send(tx, runs, insert.afterWrite, params))) return;
+      const again = sql.enqueueInTx.given;
       if (postgresJs) {
-        await probedInsert(tx, runs, sql, params);
+        await probedInsert(tx, runs, sql, again, params);
       } else {
         // An adapter runs one statement at a time.
         await call(tx, runs, sql.probeSavepoint);
         await call(tx, runs, sql.probeRelease);
-        await send(tx, runs, sql.enqueueInTx, params);
+        await send(tx, runs, again.inTx, params);
       }
     }
   } catch (caught) {
@@ -151,11 +154,12 @@ async function probedInsert(
   tx: unknown,
   runs: string,
   sql: OutboxSql,
+  insert: TxEnqueueSql,
   params: readonly unknown[],
 ): Promise<void> {
   const [probed, inserted] = await Promise.allSettled([
     call(tx, runs, sql.probeTransaction),
-    send(tx, runs, sql.enqueueAfterProbe, params),
+    send(tx, runs, insert.afterProbe, params),
   ]);
   if (probed.status === 'rejected') throw probed.reason;
   if (inserted.status === 'rejected') throw inserted.reason;
