@@ -73,7 +73,8 @@ const aborted = (cause?: unknown) =>
  * Writes the event in the caller's transaction, making sure it is one with no extra round trip
  * where it can: a settled `pg` client tells its status; postgres.js and adapters write at once where
  * the transaction already wrote; otherwise a savepoint, refused outside a transaction, probes it
- * first. Every INSERT checks it is on the store's database (`SAME_DATABASE_GUARD`).
+ * first. Every INSERT checks it is on the store's database (`SAME_DATABASE_GUARD`). With `fresh` (the
+ * enqueue made the `eventId`) the first INSERT does not look for a stored row with that id.
  *
  * @throws {OutboxTransactionError} for a `tx` that is not a live transaction, or on another database
  * @throws {PostgresStoreError} `CONNECTION_LOST`, `NOT_MIGRATED`, `QUERY_FAILED`
