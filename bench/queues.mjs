@@ -12,10 +12,10 @@
  * Each contender gets its own server process and 4 worker processes, all loaded and connected
  * before any clock starts, the workers idle. Then:
  * - receipt p50/p99: WARM_UP deliveries (untimed), then DELIVERIES signed deliveries per
- *   contender, signed beforehand, sent by SENDERS concurrent senders, each posting delivery i to
- *   the three servers one after another (the order turning with i) and its next when all three
- *   answered: the three under the same offered load at the same moments. The time to each HTTP
- *   answer, and the server process's CPU per receipt;
+ *   contender, signed beforehand, sent by SENDERS concurrent senders over kept-open node:http
+ *   connections, each posting delivery i to the three servers one after another (the order
+ *   turning with i) and its next when all three answered: the three under the same offered load
+ *   at the same moments. The time to each HTTP answer, and the server process's CPU per receipt;
  * - handled/s: then, one queue at a time, its workers are told to start, all at once, and the
  *   clock runs until every stored delivery's effect is in the table: the drain rate of the
  *   backlog the receipt phase left, the same number of deliveries for all three.
@@ -34,13 +34,15 @@
  * round, as the other paired goals are read). A p99 is the 40th slowest of 4,000 answers. With 3
  * rounds of 2,000, the SDK's p99 over graphile-worker's ranged from 0.81x to 1.24x between runs;
  * with 5 of 4,000, from 0.86x to 1.01x over eight runs (the highest on a machine slower all
- * round). The results keep each round's figures (`rounds`).
+ * round). The results keep each round's figures (`rounds`). The slow answers of a round come
+ * mostly in bursts that all three servers share (the machine's two cores busy with everything
+ * at once); a round's ratio moves with how many of each one's requests a burst catches.
  * `node bench/run.mjs queues` after `npm run build`; `SERVER_EXEC_ARGV` passes flags to the
  * server processes (`--cpu-prof`), whose pids it prints.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Logger, makeWorkerUtils, run as runGraphile, runMigrations } from 'graphile-worker';
 import { createNodeListener } from 'loyalty-partner-sdk/node';
@@ -55,7 +57,12 @@ import { realServers } from './real-servers.mjs';
 
 const SETTINGS = {
   deliveries: Number(process.env.QUEUES_DELIVERIES ?? 4_000),
-  warmUp: 200,
+  /**
+   * Untimed deliveries per contender first. A receiver runs for days; with 200, the SDK's timed
+   * receipts had slow answers of their own in their first two seconds (its path from the socket
+   * to the INSERT is longer to compile), and a round's p99 ranged from 0.96x to 1.27x pg-boss's.
+   */
+  warmUp: 1_500,
   senders: 8,
   workers: 4,
   perProcess: 16,
@@ -226,6 +233,29 @@ async function startContender(url, name) {
 }
 
 /**
+ * The senders' connections, kept open as the service keeps its own. node:http rather than
+ * `fetch`: with `fetch`, this process paused for garbage collection for about 7 ms every tenth of
+ * a second of the receipt phase (`--trace-gc`), and each pause was counted in the answer times of
+ * whichever requests were in flight: a tail of the sender's, not of the servers.
+ */
+const senders = new Agent({ keepAlive: true });
+
+/** POSTs a signed delivery; resolves with the status once the whole answer is read. */
+const postDelivery = (target, { body, headers }) =>
+  new Promise((resolve, reject) => {
+    const options = {
+      method: 'POST',
+      agent: senders,
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+    };
+    const sent = request(target, options, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode)).on('error', reject);
+    });
+    sent.on('error', reject).end(body);
+  });
+
+/**
  * The receipt phase, every contender in it at once: each sender posts delivery i to one
  * contender after another (the order turning with i), so that whatever else the machine does
  * meanwhile hits all three alike. Answer times per contender, and its server's CPU per receipt.
@@ -237,9 +267,8 @@ async function receipts(contenders, count) {
   );
   const post = async ({ name, target }, i) => {
     const started = performance.now();
-    const response = await fetch(target, { method: 'POST', ...deliveries[name][i] });
-    await response.text();
-    if (response.status !== 200) throw new Error(`${name} answered ${response.status}`);
+    const status = await postDelivery(target, deliveries[name][i]);
+    if (status !== 200) throw new Error(`${name} answered ${status}`);
     times[name].push(performance.now() - started);
   };
   const cpuBefore = await Promise.all(contenders.map((contender) => contender.cpu()));
