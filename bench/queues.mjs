@@ -34,9 +34,11 @@
  * round, as the other paired goals are read). A p99 is the 40th slowest of 4,000 answers. With 3
  * rounds of 2,000, the SDK's p99 over graphile-worker's ranged from 0.81x to 1.24x between runs;
  * with 5 of 4,000, from 0.86x to 1.01x over eight runs (the highest on a machine slower all
- * round). The results keep each round's figures (`rounds`). The slow answers of a round come
- * mostly in bursts that all three servers share (the machine's two cores busy with everything
- * at once); a round's ratio moves with how many of each one's requests a burst catches.
+ * round), with `fetch` and 200 untimed deliveries; with node:http and 1,500, the p99 over
+ * pg-boss's read 1.02x, 0.98x, 0.94x and 0.93x over four runs. The results keep each round's
+ * figures (`rounds`). The slow answers of a round come mostly in bursts that all three servers
+ * share (the machine's two cores busy with everything at once); a round's ratio moves with how
+ * many of each one's requests a burst catches.
  * `node bench/run.mjs queues` after `npm run build`; `SERVER_EXEC_ARGV` passes flags to the
  * server processes (`--cpu-prof`), whose pids it prints.
  */
@@ -233,10 +235,10 @@ async function startContender(url, name) {
 }
 
 /**
- * The senders' connections, kept open as the service keeps its own. node:http rather than
- * `fetch`: with `fetch`, this process paused for garbage collection for about 7 ms every tenth of
- * a second of the receipt phase (`--trace-gc`), and each pause was counted in the answer times of
- * whichever requests were in flight: a tail of the sender's, not of the servers.
+ * The senders' connections, kept open between deliveries (as `fetch` kept them). node:http
+ * rather than `fetch`: with `fetch`, this process paused for garbage collection for about 7 ms
+ * every tenth of a second of the receipt phase (`--trace-gc`), and each pause was counted in the
+ * answer times of whichever requests were in flight: a tail of the sender's, not of the servers.
  */
 const senders = new Agent({ keepAlive: true });
 
