@@ -1,12 +1,10 @@
 import { warn } from '../internal/warn.js';
 import type {
-  CausalKeys,
   ClaimOutcome,
   ClaimRequest,
   EventPatch,
   EventState,
   SharedStore,
-  StoredEvent,
   StoredTenantStop,
 } from '../outbox/store.js';
 import {
@@ -185,14 +183,7 @@ export function postgresStore(
         };
       }),
 
-    async append(
-      event: StoredEvent,
-      {
-        keys,
-        tx,
-        freshEventId = false,
-      }: { readonly keys: CausalKeys; readonly tx?: PostgresOutboxTx; readonly freshEventId?: boolean },
-    ) {
+    async append(event, { keys, tx, freshEventId = false }) {
       const locks = keyLocks(event.tenantId, keys);
       const params = [
         event.eventId,
