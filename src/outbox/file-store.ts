@@ -20,8 +20,10 @@ import {
   journalKind,
   NOTHING,
   newJournalId,
+  sealedChunks,
+  sealedRecordBytes,
 } from './journal-codec.js';
-import { normalizeEncryptionKeys, RecordCipher, SEALED_OVERHEAD } from './record-cipher.js';
+import { normalizeEncryptionKeys, RecordCipher } from './record-cipher.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import {
   type FileStoreOptions,
@@ -90,9 +92,6 @@ export interface FileStore extends LocalStore {
 interface Submission {
   readonly record: JournalRecord;
   readonly body: Uint8Array;
-  /** Framed (and sealed) when submitted; sealed again if a compaction swapped `journal` since. */
-  readonly frame: Uint8Array;
-  readonly journal: Uint8Array | undefined;
   /** Bytes an append reserved against `maxBytes`, released when the record is applied. */
   readonly reserved: number;
 }
@@ -108,8 +107,8 @@ class JournalStore implements FileStore {
   private handle: FileHandle | undefined;
   private releaseLock: (() => Promise<void>) | undefined;
   private fileBytes = 0;
-  /** The journal file now open is encrypted: its id, and the number of its next record. */
-  private sealing: { journalId: Uint8Array; nextRecordNo: number } | undefined;
+  /** The journal file now open is encrypted: its id, and the number of its next frame. */
+  private sealing: { journalId: Uint8Array; nextFrameNo: number } | undefined;
   private broken: unknown;
   private closed = false;
   private readonly counters = {
@@ -189,7 +188,7 @@ class JournalStore implements FileStore {
           `${this.path} was encrypted under a key not given: give fileStore that encryptionKey (a list during a rotation: the new key first, then the old ones)`,
         );
       if (decoded.journalId)
-        this.sealing = { journalId: decoded.journalId, nextRecordNo: decoded.lastRecordNo + 1 };
+        this.sealing = { journalId: decoded.journalId, nextFrameNo: decoded.lastFrameNo + 1 };
       return decoded;
     }
     if (kind === 'empty') return { ...NOTHING, droppedBytes: bytes.length };
@@ -206,15 +205,22 @@ class JournalStore implements FileStore {
       return JOURNAL_MAGIC;
     }
     const journalId = newJournalId();
-    this.sealing = { journalId, nextRecordNo: 1 };
+    this.sealing = { journalId, nextFrameNo: 1 };
     return encryptedHeader(journalId, this.cipher.primaryId);
   }
 
-  /** Frames a body for the journal file now open: sealed there when it is encrypted. */
-  private frame(body: Uint8Array): Uint8Array {
+  /** Frames bodies for the journal file now open: each alone, or sealed in chunks if encrypted. */
+  private frames(bodies: readonly Uint8Array[]): Uint8Array[] {
     const { sealing, cipher } = this;
-    if (!sealing || !cipher) return frameBody(body);
-    return frameBody(cipher.seal(body, sealing.journalId, sealing.nextRecordNo++));
+    if (!sealing || !cipher) return bodies.map(frameBody);
+    return sealedChunks(bodies).map((chunk) =>
+      frameBody(cipher.seal(chunk, sealing.journalId, sealing.nextFrameNo++)),
+    );
+  }
+
+  /** What a record's body counts against `maxBytes`: framed, and sealed if the journal open is. */
+  private recordBytes(body: Uint8Array): number {
+    return this.sealing ? sealedRecordBytes(body) : body.length + FRAME_OVERHEAD;
   }
 
   /** Keeps the damaged journal aside as found: a hard link (no space needed), else a copy. */
@@ -237,7 +243,7 @@ class JournalStore implements FileStore {
   async append(event: StoredEvent): Promise<void> {
     const record: JournalRecord = { op: 'put', event };
     const body = encodeBody(record);
-    const reserved = body.length + FRAME_OVERHEAD + (this.cipher ? SEALED_OVERHEAD : 0);
+    const reserved = this.recordBytes(body);
     this.table.reserve(reserved);
     return this.submit(record, body, reserved);
   }
@@ -279,26 +285,19 @@ class JournalStore implements FileStore {
       if (reserved) this.table.release(reserved);
       return Promise.reject(refusal);
     }
-    const frame = this.frame(body);
-    return this.commits.submit({ record, body, frame, journal: this.sealing?.journalId, reserved });
+    return this.commits.submit({ record, body, reserved });
   }
 
   /** One group: one write, one fsync, then the records count. */
   private async write(batch: readonly Submission[]): Promise<void> {
-    // After a compaction swapped the journal, the whole group is sealed (numbered) again, in order.
-    const current = this.sealing?.journalId;
-    const frames = batch.some((item) => item.journal !== current)
-      ? batch.map((item) => this.frame(item.body))
-      : batch.map((item) => item.frame);
+    // Framed (sealed, numbered) here, for the journal file open now, before the first await:
+    // records submitted meanwhile are numbered after these.
+    const frames = this.frames(batch.map((item) => item.body));
     const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
     try {
       if (!this.handle) throw this.broken ?? new Error('journal not open');
       await writeAll(this.handle, bytes);
-      // The next group's ciphers are made while the disk syncs this one: encrypted, a busy
-      // kiosk's enqueues then wait less (`npm run bench`, kiosk).
-      const synced = this.handle.datasync();
-      this.cipher?.prepare(batch.length);
-      await synced;
+      await this.handle.datasync();
       this.fileBytes += bytes.length;
       this.counters.flushes += 1;
       this.counters.records += batch.length;
@@ -311,9 +310,9 @@ class JournalStore implements FileStore {
       for (const item of batch) if (item.reserved) this.table.release(item.reserved);
       throw new OutboxStoreError(`Cannot write the journal ${this.path}`, { cause: err });
     }
-    for (const [i, item] of batch.entries()) {
+    for (const item of batch) {
       if (item.reserved) this.table.release(item.reserved);
-      this.table.apply(item.record, frames[i]!.length);
+      this.table.apply(item.record, this.recordBytes(item.body));
     }
   }
 
@@ -327,14 +326,15 @@ class JournalStore implements FileStore {
   /** Rewrites the live records into a new journal, atomically (with a key: under the first, new id). */
   private async compact(): Promise<void> {
     const records = this.table.liveRecords();
+    const bodies = records.map(encodeBody);
     const before = this.sealing;
     const header = this.newHeader();
-    const frames = records.map((record) => this.frame(encodeBody(record)));
+    const frames = this.frames(bodies);
     await this.handle?.close();
     this.handle = undefined;
     try {
       await replaceFileDurably(this.path, chunked([header, ...frames]));
-      for (const [i, record] of records.entries()) this.table.apply(record, frames[i]!.length);
+      for (const [i, record] of records.entries()) this.table.apply(record, this.recordBytes(bodies[i]!));
       this.counters.compactions += 1;
     } catch (err) {
       // The old journal stays: appends go on in its format, under its id.

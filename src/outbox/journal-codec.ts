@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { crc32 } from './crc32.js';
 import type { JournalRecord } from './event-table.js';
-import { KEY_ID_BYTES, type RecordCipher } from './record-cipher.js';
+import { KEY_ID_BYTES, type RecordCipher, SEALED_OVERHEAD } from './record-cipher.js';
 
 /** First bytes of every journal file: a format name and version, so a foreign file is never replayed. */
 export const JOURNAL_MAGIC = new TextEncoder().encode('LPOUTBOX1\n');
@@ -28,6 +28,50 @@ export function frameBody(body: Uint8Array): Uint8Array {
   frame.writeUInt32LE(crc32(body), 4);
   frame.set(body, FRAME_OVERHEAD);
   return frame;
+}
+
+/**
+ * An encrypted journal seals the records of one write together, one cipher per chunk of at most
+ * this many plain bytes (about a disk sector): damage that fails a chunk's authentication costs
+ * about what a damaged sector would.
+ */
+export const SEALED_CHUNK_BYTES = 4096;
+/** A chunk's first byte; then each record, as its length (u32 LE) and its body. */
+const CHUNK_FORMAT = 0x01;
+
+/** The bodies cut into chunks to seal, of at most `SEALED_CHUNK_BYTES` (a larger body alone). */
+export function sealedChunks(bodies: readonly Uint8Array[]): Buffer[] {
+  const chunks: Uint8Array[][] = [];
+  let bytes = SEALED_CHUNK_BYTES;
+  for (const body of bodies) {
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(body.length, 0);
+    bytes += length.length + body.length;
+    if (bytes > SEALED_CHUNK_BYTES) {
+      chunks.push([Buffer.of(CHUNK_FORMAT)]);
+      bytes = 1 + length.length + body.length;
+    }
+    chunks.at(-1)!.push(length, body);
+  }
+  return chunks.map((parts) => Buffer.concat(parts));
+}
+
+/** What a record counts against `maxBytes` in an encrypted journal: sealed alone, written or read. */
+export const sealedRecordBytes = (body: Uint8Array) => body.length + FRAME_OVERHEAD + SEALED_OVERHEAD;
+
+/** The records of an opened chunk; a body sealed alone, before chunks, is one JSON record. */
+function chunkRecords(plain: Uint8Array): { record: JournalRecord; size: number }[] | undefined {
+  const data = asBuffer(plain);
+  const bodies = data[0] === OPEN_BRACE ? [data] : [];
+  for (let at = 1, end = 0; data[0] === CHUNK_FORMAT && at < data.length; at = end) {
+    end = at + 4 <= data.length ? at + 4 + data.readUInt32LE(at) : Number.POSITIVE_INFINITY;
+    if (end > data.length) return undefined;
+    bodies.push(data.subarray(at + 4, end));
+  }
+  const records = bodies.map((body) => ({ record: parseRecord(body), size: sealedRecordBytes(body) }));
+  const parsed = (entry: (typeof records)[number]): entry is { record: JournalRecord; size: number } =>
+    entry.record !== undefined;
+  return records.length > 0 && records.every(parsed) ? records : undefined;
 }
 
 /** First bytes of an encrypted journal; then its random id (16 bytes), a key id, a CRC-32 of them. */
@@ -68,8 +112,8 @@ export interface DecodedEncryptedJournal extends Omit<DecodedJournal, 'isJournal
   readonly headerDamaged: boolean;
   /** The header, or an intact record, names a key that was not given. */
   readonly unknownKey: boolean;
-  /** Number of the last record read; the next one appended must be higher. */
-  readonly lastRecordNo: number;
+  /** Number of the last frame read; the next one appended must be higher. */
+  readonly lastFrameNo: number;
 }
 
 /** Reads an encrypted journal as `decodeJournal` does; a frame failing authentication is damage. */
@@ -77,7 +121,7 @@ export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher):
   const data = asBuffer(bytes);
   const torn = data.length < ENCRYPTED_HEADER_BYTES;
   if (torn || crc32(data.subarray(0, HEADER_CRC_AT)) !== data.readUInt32LE(HEADER_CRC_AT)) {
-    const none = { journalId: undefined, unknownKey: false, lastRecordNo: 0 };
+    const none = { journalId: undefined, unknownKey: false, lastFrameNo: 0 };
     return { ...NOTHING, ...none, droppedBytes: torn ? data.length : 0, headerDamaged: !torn };
   }
   const journalId = data.slice(ENCRYPTED_MAGIC.length, ENCRYPTED_MAGIC.length + JOURNAL_ID_BYTES);
@@ -87,9 +131,9 @@ export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher):
     open: (body) => {
       const opened = cipher.open(body, journalId);
       if (opened.kind !== 'record') return opened.kind;
-      if (opened.recordNo <= last) return 'rejected';
-      const record = parseRecord(opened.body);
-      return record ? { record, recordNo: opened.recordNo } : 'rejected';
+      if (opened.frameNo <= last) return 'rejected';
+      const records = chunkRecords(opened.body);
+      return records ? { records, frameNo: opened.frameNo } : 'rejected';
     },
     skipsRejected: true,
     nextStart: (data, from) => {
@@ -99,14 +143,18 @@ export function decodeEncryptedJournal(bytes: Uint8Array, cipher: RecordCipher):
       return -1;
     },
   };
-  const decoded = decodeFrames(data, ENCRYPTED_HEADER_BYTES, format, (recordNo) => {
-    last = recordNo;
+  const decoded = decodeFrames(data, ENCRYPTED_HEADER_BYTES, format, (frameNo) => {
+    last = frameNo;
   });
   const unknownKey = !cipher.knows(headerKeyId) || decoded.unknownKeyRecords > 0;
-  return { ...decoded, journalId, headerDamaged: false, unknownKey, lastRecordNo: last };
+  return { ...decoded, journalId, headerDamaged: false, unknownKey, lastFrameNo: last };
 }
 
-type Opening = { readonly record: JournalRecord; readonly recordNo: number } | 'rejected' | 'unknown-key';
+/** The records a frame holds, each with what it counts against `maxBytes`, and the frame's number. */
+type Opening =
+  | { readonly records: readonly { record: JournalRecord; size: number }[]; readonly frameNo: number }
+  | 'rejected'
+  | 'unknown-key';
 
 /** How the bodies of one kind of journal are opened, and where the next one may start. */
 interface BodyFormat {
@@ -120,7 +168,7 @@ interface BodyFormat {
 const PLAIN: BodyFormat = {
   open: (body) => {
     const record = parseRecord(body);
-    return record ? { record, recordNo: 0 } : 'rejected';
+    return record ? { records: [{ record, size: FRAME_OVERHEAD + body.length }], frameNo: 0 } : 'rejected';
   },
   skipsRejected: false,
   nextStart: (bytes, from) => bytes.indexOf(OPEN_BRACE, from),
@@ -130,7 +178,7 @@ function decodeFrames(
   bytes: Buffer,
   start: number,
   format: BodyFormat,
-  accepted: (recordNo: number) => void = () => undefined,
+  accepted: (frameNo: number) => void = () => undefined,
 ): Omit<DecodedJournal, 'isJournal'> & { unknownKeyRecords: number } {
   const records: { record: JournalRecord; size: number }[] = [];
   let damagedRegions = 0;
@@ -149,8 +197,8 @@ function decodeFrames(
     }
     const { opened, size } = frame;
     if (typeof opened === 'object') {
-      records.push({ record: opened.record, size });
-      accepted(opened.recordNo);
+      records.push(...opened.records);
+      accepted(opened.frameNo);
     } else if (opened === 'unknown-key') unknownKeyRecords += 1;
     else {
       damagedRegions += 1;

@@ -1,19 +1,15 @@
-import { type CipherGCM, createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { LoyaltyValidationError } from '../contract/errors.js';
 
 /** AES-256 takes a 32-byte key. */
 const KEY_BYTES = 32;
-/** GCM's standard nonce: 96 bits, fresh and random for every record. */
+/** GCM's standard nonce: 96 bits, fresh and random for every frame sealed. */
 const NONCE_BYTES = 12;
-/** Nonces drawn from the random source in one call (each still random, used once). */
-const NONCES_PER_DRAW = 256;
 const TAG_BYTES = 16;
-/** Ciphers `prepare` keeps made ahead at most. */
-const MAX_READY = 256;
 /** A key's id: the first bytes of an HMAC of a fixed label under the key (never the key itself). */
 export const KEY_ID_BYTES = 8;
 const KEY_ID_LABEL = 'loyalty-partner-sdk outbox journal key id v1';
-/** Key id, record number (u32 LE), nonce before the ciphertext; the tag after it. */
+/** Key id, frame number (u32 LE), nonce before the ciphertext; the tag after it. */
 const SEALED_HEADER = KEY_ID_BYTES + 4 + NONCE_BYTES;
 /** Bytes an encrypted body adds to the plain one. */
 export const SEALED_OVERHEAD = SEALED_HEADER + TAG_BYTES;
@@ -25,24 +21,20 @@ export const SEALED_OVERHEAD = SEALED_HEADER + TAG_BYTES;
 export type EncryptionKeyInput = Uint8Array | string | readonly (Uint8Array | string)[];
 
 export type Opened =
-  | { readonly kind: 'record'; readonly recordNo: number; readonly body: Uint8Array }
+  | { readonly kind: 'record'; readonly frameNo: number; readonly body: Uint8Array }
   /** Sealed under a key that was not given. */
   | { readonly kind: 'unknown-key' }
   /** Failed authentication: tampered, damaged, or from another journal. */
   | { readonly kind: 'rejected' };
 
 /**
- * AES-256-GCM over journal records. Each sealed body names its key by id and carries its record
- * number and a random nonce; the journal id, key id and record number are authenticated with it,
- * so a record moved from elsewhere fails to open. Keys stay in memory and are never printed.
+ * AES-256-GCM over journal frames (a chunk of records written together). Each sealed body names
+ * its key by id and carries its number in the journal and a random nonce; the journal id, key id
+ * and number are authenticated with it, so a frame moved from elsewhere fails to open. Keys stay
+ * in memory and are never printed.
  */
 export class RecordCipher {
   private readonly keys: readonly { readonly id: Buffer; readonly key: Buffer }[];
-  private nonces = Buffer.alloc(0);
-  private nonceAt = 0;
-  /** Ciphers made ahead, each for its own fresh nonce, used once, in order. */
-  private ready: { readonly nonce: Buffer; readonly cipher: CipherGCM }[] = [];
-  private readyAt = 0;
 
   constructor(keys: readonly Uint8Array[]) {
     this.keys = keys.map((key) => ({ id: keyId(key), key: Buffer.from(key) }));
@@ -62,40 +54,19 @@ export class RecordCipher {
     return this.keys.some((entry) => entry.id.every((byte, i) => bytes[at + i] === byte));
   }
 
-  /**
-   * Makes the ciphers of the next `count` records now, each for a fresh nonce and used once: the
-   * journal calls it while its disk syncs a group, so the next group's enqueues wait less.
-   */
-  prepare(count: number): void {
-    this.ready = this.ready.slice(this.readyAt);
-    this.readyAt = 0;
-    while (this.ready.length < Math.min(count, MAX_READY)) this.ready.push(this.newCipher());
-  }
-
-  seal(plain: Uint8Array, journalId: Uint8Array, recordNo: number): Uint8Array {
-    const { id } = this.keys[0]!;
+  seal(plain: Uint8Array, journalId: Uint8Array, frameNo: number): Uint8Array {
+    const { id, key } = this.keys[0]!;
     const sealed = Buffer.allocUnsafe(SEALED_HEADER + plain.length + TAG_BYTES);
     id.copy(sealed, 0);
-    sealed.writeUInt32LE(recordNo, KEY_ID_BYTES);
-    const { nonce, cipher } =
-      this.readyAt < this.ready.length ? this.ready[this.readyAt++]! : this.newCipher();
+    sealed.writeUInt32LE(frameNo, KEY_ID_BYTES);
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, nonce);
     nonce.copy(sealed, KEY_ID_BYTES + 4);
     cipher.setAAD(additionalData(journalId, sealed));
     const written = cipher.update(plain).copy(sealed, SEALED_HEADER);
     cipher.final().copy(sealed, SEALED_HEADER + written);
     cipher.getAuthTag().copy(sealed, SEALED_HEADER + plain.length);
     return sealed;
-  }
-
-  /** A cipher under the first key, for the next nonce. */
-  private newCipher(): { readonly nonce: Buffer; readonly cipher: CipherGCM } {
-    if (this.nonceAt === this.nonces.length) {
-      this.nonces = randomFillSync(Buffer.allocUnsafe(NONCE_BYTES * NONCES_PER_DRAW));
-      this.nonceAt = 0;
-    }
-    const nonce = this.nonces.subarray(this.nonceAt, this.nonceAt + NONCE_BYTES);
-    this.nonceAt += NONCE_BYTES;
-    return { nonce, cipher: createCipheriv('aes-256-gcm', this.keys[0]!.key, nonce) };
   }
 
   open(sealed: Uint8Array, journalId: Uint8Array): Opened {
@@ -111,14 +82,14 @@ export class RecordCipher {
       decipher.setAAD(additionalData(journalId, bytes));
       decipher.setAuthTag(bytes.subarray(tagAt));
       const body = Buffer.concat([decipher.update(bytes.subarray(SEALED_HEADER, tagAt)), decipher.final()]);
-      return { kind: 'record', recordNo: bytes.readUInt32LE(KEY_ID_BYTES), body };
+      return { kind: 'record', frameNo: bytes.readUInt32LE(KEY_ID_BYTES), body };
     } catch {
       return { kind: 'rejected' };
     }
   }
 }
 
-/** The journal's id, then the sealed body's key id and record number. */
+/** The journal's id, then the sealed body's key id and frame number. */
 function additionalData(journalId: Uint8Array, sealed: Buffer): Buffer {
   return Buffer.concat([journalId, sealed.subarray(0, KEY_ID_BYTES + 4)]);
 }

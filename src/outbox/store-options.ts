@@ -47,10 +47,11 @@ export interface FileStoreOptions extends StoreLimits {
    */
   onCompactionError?: (cause: unknown) => void;
   /**
-   * Encrypts the journal at rest (AES-256-GCM per record): 32 bytes, or their base64; a list
-   * during a rotation (the first encrypts, any decrypts). Without the right key `start()` refuses
-   * with `OutboxStoreError` code `ENCRYPTION_KEY_MISMATCH`. Keep the key out of the store's
-   * directory; see docs/outbox.md, "A kiosk's queue at rest".
+   * Encrypts the journal at rest (AES-256-GCM; the records of one write sealed together, in
+   * chunks of at most 4 KiB): 32 bytes, or their base64; a list during a rotation (the first
+   * encrypts, any decrypts). Without the right key `start()` refuses with `OutboxStoreError` code
+   * `ENCRYPTION_KEY_MISMATCH`. Keep the key out of the store's directory; see docs/outbox.md, "A
+   * kiosk's queue at rest".
    * @default undefined (the journal is plain JSON)
    */
   encryptionKey?: EncryptionKeyInput;
