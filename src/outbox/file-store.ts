@@ -290,12 +290,12 @@ class JournalStore implements FileStore {
 
   /** One group: one write, one fsync, then the records count. */
   private async write(batch: readonly Submission[]): Promise<void> {
-    // Framed (sealed, numbered) here, for the journal file open now, before the first await:
-    // records submitted meanwhile are numbered after these.
-    const frames = this.frames(batch.map((item) => item.body));
-    const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
     try {
       if (!this.handle) throw this.broken ?? new Error('journal not open');
+      // Framed (sealed, numbered) here, for the journal file open now, before the first await:
+      // records submitted meanwhile are numbered after these.
+      const frames = this.frames(batch.map((item) => item.body));
+      const bytes = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
       await writeAll(this.handle, bytes);
       await this.handle.datasync();
       this.fileBytes += bytes.length;

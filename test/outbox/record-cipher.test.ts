@@ -150,7 +150,7 @@ function recordKeyIds(journal: Buffer): string[] {
 describe('fileStore with an encryptionKey', () => {
   it('holds no phone number, name or invoice id in any of its files, and the outbox delivers every event once after a restart', async () => {
     const secret = key();
-    const { merchant, events } = await writeBacklog(secret);
+    const { merchant, events } = await writeBacklog(secret, { together: true });
 
     const files = await filesOf(dir);
     expect([...files.keys()]).toEqual(['outbox.journal']);
