@@ -59,15 +59,14 @@ RETURNING 1 AS claimed`,
     release: `WITH gone AS (DELETE FROM ${t} WHERE ${receipt} AND raw_body IS NULL RETURNING 1)
 UPDATE ${t} SET claimed_by = NULL, lease_until = NULL, next_attempt_at = now()
 WHERE ${receipt} AND raw_body IS NOT NULL`,
-    /** $1..$8 the delivery, $9 state, $10 parked reason. A row back: stored, or given to a running receipt. */
+    /** $1..$8 the delivery, $9 state, $10 parked reason. One row written: stored, or given to a running receipt. */
     store: `INSERT INTO ${t} AS i (event_id, event_type, tenant_id, raw_body, correlation_id, signature_timestamp,
   secret_index, received_at, state, last_error, settled_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, to_timestamp($8::float8 / 1000), $9, $10, CASE WHEN $9 = 'parked' THEN now() END)
 ON CONFLICT (event_id) DO UPDATE
   SET raw_body = excluded.raw_body, correlation_id = excluded.correlation_id,
       signature_timestamp = excluded.signature_timestamp, secret_index = excluded.secret_index
-  WHERE i.state = 'pending' AND i.raw_body IS NULL
-RETURNING 1 AS stored`,
+  WHERE i.state = 'pending' AND i.raw_body IS NULL`,
     /** $1 owner, $2 most rows, $3 lease in ms. */
     claimDue: `UPDATE ${t} SET claimed_by = $1, lease_until = ${lease(3)}, attempts = attempts + 1
 WHERE event_id IN (
