@@ -192,31 +192,41 @@ async function fleetChild() {
   process.exit(0);
 }
 
-export async function run() {
-  const plainEnqueue = [];
-  const sealedEnqueue = [];
-  for (let round = -SETTINGS.warmUpRounds; round < SETTINGS.rounds; round++) {
-    // Every other round the other first: a slow stretch of the disk weighs on both alike.
+/**
+ * Rounds of the plain journal and the encrypted one back to back, after `warmUp` untimed pairs;
+ * every other round the encrypted first, so that a slow stretch of the disk weighs on both
+ * alike. Each side's median, and the median of the rounds' ratios (what the goal reads).
+ */
+async function pairedRounds(warmUp, rounds, measure) {
+  const plain = [];
+  const sealed = [];
+  for (let round = -warmUp; round < rounds; round++) {
     const sealedFirst = round % 2 !== 0;
-    const first = await enqueueRate(sealedFirst ? KEY : undefined);
-    const second = await enqueueRate(sealedFirst ? undefined : KEY);
+    const first = await measure(sealedFirst);
+    const second = await measure(!sealedFirst);
     if (round < 0) continue;
-    plainEnqueue.push(sealedFirst ? second : first);
-    sealedEnqueue.push(sealedFirst ? first : second);
+    plain.push(sealedFirst ? second : first);
+    sealed.push(sealedFirst ? first : second);
   }
+  return {
+    plain: median(plain),
+    sealed: median(sealed),
+    ratio: median(sealed.map((value, round) => value / plain[round])),
+  };
+}
+
+export async function run() {
+  const enqueue = await pairedRounds(SETTINGS.warmUpRounds, SETTINGS.rounds, (sealed) =>
+    enqueueRate(sealed ? KEY : undefined),
+  );
   const server = await startLoopbackServer();
-  const plainDrain = [];
-  const sealedDrain = [];
+  let drain;
   try {
     const events = backlog(SETTINGS.drainCustomers);
-    for (let round = -1; round < SETTINGS.drainRounds; round++) {
-      const sealedFirst = round % 2 !== 0;
-      const first = (await timedDrain(sealedFirst ? encryptedSdk : plainSdk, server.origin, events)).perSec;
-      const second = (await timedDrain(sealedFirst ? plainSdk : encryptedSdk, server.origin, events)).perSec;
-      if (round < 0) continue;
-      plainDrain.push(sealedFirst ? second : first);
-      sealedDrain.push(sealedFirst ? first : second);
-    }
+    drain = await pairedRounds(1, SETTINGS.drainRounds, async (sealed) => {
+      const sdk = sealed ? encryptedSdk : plainSdk;
+      return (await timedDrain(sdk, server.origin, events)).perSec;
+    });
   } finally {
     server.stop();
   }
@@ -241,16 +251,6 @@ export async function run() {
   const fleetRatios = {
     peak: fleetMedian((pair) => pair.windowed.peak / pair.baseline.peak),
     drained: fleetMedian((pair) => pair.windowed.drainedMs / pair.baseline.drainedMs),
-  };
-  const enqueue = {
-    plain: median(plainEnqueue),
-    sealed: median(sealedEnqueue),
-    ratio: median(sealedEnqueue.map((sealed, round) => sealed / plainEnqueue[round])),
-  };
-  const drain = {
-    plain: median(plainDrain),
-    sealed: median(sealedDrain),
-    ratio: median(sealedDrain.map((sealed, round) => sealed / plainDrain[round])),
   };
   const fleetTitle = `${SETTINGS.fleet} kiosks in ${SETTINGS.processes} processes, ${windowed.total} events, emulator down ${SETTINGS.outageSeconds} s`;
   return {

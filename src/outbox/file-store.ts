@@ -14,14 +14,13 @@ import {
   ENCRYPTED_HEADER_BYTES,
   encodeBody,
   encryptedHeader,
-  FRAME_OVERHEAD,
   frameBody,
   JOURNAL_MAGIC,
   journalKind,
   NOTHING,
   newJournalId,
+  recordBytes,
   sealedChunks,
-  sealedRecordBytes,
 } from './journal-codec.js';
 import { normalizeEncryptionKeys, RecordCipher } from './record-cipher.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
@@ -218,9 +217,9 @@ class JournalStore implements FileStore {
     );
   }
 
-  /** What a record's body counts against `maxBytes`: framed, and sealed if the journal open is. */
+  /** What a record's body counts against `maxBytes` in the journal file open now. */
   private recordBytes(body: Uint8Array): number {
-    return this.sealing ? sealedRecordBytes(body) : body.length + FRAME_OVERHEAD;
+    return recordBytes(body, this.sealing !== undefined);
   }
 
   /** Keeps the damaged journal aside as found: a hard link (no space needed), else a copy. */

@@ -56,8 +56,9 @@ export function sealedChunks(bodies: readonly Uint8Array[]): Buffer[] {
   return chunks.map((parts) => Buffer.concat(parts));
 }
 
-/** What a record counts against `maxBytes` in an encrypted journal: sealed alone, written or read. */
-export const sealedRecordBytes = (body: Uint8Array) => body.length + FRAME_OVERHEAD + SEALED_OVERHEAD;
+/** What a record counts against `maxBytes`: framed, and `sealed` as if alone whatever its chunk. */
+export const recordBytes = (body: Uint8Array, sealed: boolean) =>
+  body.length + FRAME_OVERHEAD + (sealed ? SEALED_OVERHEAD : 0);
 
 /** The records of an opened chunk; a body sealed alone, before chunks, is one JSON record. */
 function chunkRecords(plain: Uint8Array): { record: JournalRecord; size: number }[] | undefined {
@@ -68,7 +69,7 @@ function chunkRecords(plain: Uint8Array): { record: JournalRecord; size: number 
     if (end > data.length) return undefined;
     bodies.push(data.subarray(at + 4, end));
   }
-  const records = bodies.map((body) => ({ record: parseRecord(body), size: sealedRecordBytes(body) }));
+  const records = bodies.map((body) => ({ record: parseRecord(body), size: recordBytes(body, true) }));
   const parsed = (entry: (typeof records)[number]): entry is { record: JournalRecord; size: number } =>
     entry.record !== undefined;
   return records.length > 0 && records.every(parsed) ? records : undefined;
@@ -168,7 +169,7 @@ interface BodyFormat {
 const PLAIN: BodyFormat = {
   open: (body) => {
     const record = parseRecord(body);
-    return record ? { records: [{ record, size: FRAME_OVERHEAD + body.length }], frameNo: 0 } : 'rejected';
+    return record ? { records: [{ record, size: recordBytes(body, false) }], frameNo: 0 } : 'rejected';
   },
   skipsRejected: false,
   nextStart: (bytes, from) => bytes.indexOf(OPEN_BRACE, from),

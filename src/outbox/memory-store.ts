@@ -1,6 +1,6 @@
 import { OutboxClosedError, OutboxStoreError } from './errors.js';
 import { EventTable, type JournalRecord } from './event-table.js';
-import { encodeBody, FRAME_OVERHEAD } from './journal-codec.js';
+import { encodeBody, recordBytes } from './journal-codec.js';
 import type { EventPatch, LocalStore, StoredEvent, StoredTenantStop, StoreSnapshot } from './store.js';
 import { normalizeStoreOptions, type StoreLimits } from './store-options.js';
 
@@ -34,7 +34,7 @@ class MemoryStore implements LocalStore {
 
   async append(event: StoredEvent): Promise<void> {
     const record: JournalRecord = { op: 'put', event };
-    const size = encodeBody(record).length + FRAME_OVERHEAD;
+    const size = recordBytes(encodeBody(record), false);
     this.check();
     this.table.reserve(size);
     this.table.release(size);

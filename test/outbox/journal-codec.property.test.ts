@@ -8,9 +8,9 @@ import {
   encryptedHeader,
   frameBody,
   newJournalId,
+  recordBytes,
   SEALED_CHUNK_BYTES,
   sealedChunks,
-  sealedRecordBytes,
 } from '../../src/outbox/journal-codec.js';
 import { RecordCipher } from '../../src/outbox/record-cipher.js';
 
@@ -47,7 +47,7 @@ describe('an encrypted journal sealed in chunks', () => {
         expect(decoded.damagedRegions).toBe(0);
         expect(decoded.lastFrameNo).toBe(chunks.length);
         expect(decoded.records).toEqual(
-          records.map((one, i) => ({ record: one, size: sealedRecordBytes(bodies[i]!) })),
+          records.map((one, i) => ({ record: one, size: recordBytes(bodies[i]!, true) })),
         );
       }),
       { numRuns: 200 },
